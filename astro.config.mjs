@@ -1,0 +1,39 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import sitemap from '@astrojs/sitemap';
+import tailwindcss from '@tailwindcss/vite';
+
+const site = process.env.SITE_URL || 'http://localhost:4321';
+// Separate build folders let several builds (tests, benchmarks) coexist.
+const outDir = process.env.STUDIO_OUT_DIR || './dist';
+
+const PUBLIC_PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy'];
+
+export default defineConfig({
+  site,
+  output: 'server',
+  outDir,
+  cacheDir: process.env.STUDIO_CACHE_DIR || './node_modules/.astro',
+  adapter: node({
+    mode: 'standalone',
+    // Uploads stream up to MEDIA_MAX_BYTES (2.5 GB); each endpoint enforces its own limit
+    // (JSON bodies 256 KB, uploads MEDIA_MAX_BYTES), so the adapter-wide cap is off.
+    bodySizeLimit: 0,
+  }),
+  integrations: [
+    react(),
+    sitemap({
+      // Server-rendered pages are not discovered automatically; list the public ones.
+      customPages: PUBLIC_PAGES.map((p) => new URL(p, site).href),
+      filter: (page) => !/\/(admin|auth|client|api|access-denied)/.test(new URL(page).pathname),
+    }),
+  ],
+  security: { checkOrigin: true },
+  vite: {
+    plugins: [tailwindcss()],
+  },
+  server: { port: 4321, host: true },
+  devToolbar: { enabled: false },
+});

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// `npm start`: build when the sources are newer than the build, migrate and seed the
+// database, then serve. Flags: --no-build (serve what is built), --bootstrap-only.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
+const args = new Set(process.argv.slice(2));
+
+function newestMtime(p) {
+  let newest = 0;
+  if (!fs.existsSync(p)) return 0;
+  const stat = fs.statSync(p);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  for (const entry of fs.readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+}
+
+function needsBuild() {
+  const stamp = path.join(outDir, '.build-stamp');
+  if (!fs.existsSync(path.join(outDir, 'server', 'entry.mjs')) || !fs.existsSync(stamp)) return true;
+  const built = fs.statSync(stamp).mtimeMs;
+  const inputs = ['src', 'public', 'astro.config.mjs', 'package-lock.json'].map((p) => newestMtime(path.join(root, p)));
+  return Math.max(...inputs) > built;
+}
+
+if (!args.has('--no-build') && !args.has('--bootstrap-only') && needsBuild()) {
+  console.log('Building the app (first start or sources changed)...');
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const { config } = await import('../src/server/config.ts');
+const { bootstrapDatabase } = await import('../src/db/bootstrap.ts');
+const seeded = await bootstrapDatabase((line) => console.log(line));
+if (args.has('--bootstrap-only')) process.exit(0);
+
+const { serve } = await import('./serve.mjs');
+const server = await serve({ outDir, port: config.PORT, host: config.HOST });
+const address = server.address();
+const port = typeof address === 'object' && address ? address.port : config.PORT;
+const local = `http://localhost:${port}`;
+console.log(`Studio is running at ${local}`);
+if (seeded.generatedAdminPassword) {
+  console.log('');
+  console.log('  First start: an admin account was created.');
+  console.log(`  Sign in at ${local}/auth`);
+  console.log(`  Username: ${config.ADMIN_USERNAME}`);
+  console.log(`  Password: ${seeded.generatedAdminPassword}`);
+  console.log('  (shown once; set ADMIN_PASSWORD to choose it yourself)');
+  console.log('');
+}
+// Machine-readable line for tests and process managers.
+console.log(`STUDIO_LISTENING ${port}`);

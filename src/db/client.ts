@@ -1,0 +1,140 @@
+// One database client for the process. For an embedded file we keep a single connection
+// and serialise access to it, because:
+//  - per-connection pragmas (foreign_keys, busy_timeout) must hold on every statement, and
+//    @libsql/client opens fresh connections (without them) when a transaction holds one;
+//  - SQLite runs statements synchronously anyway, so a pool buys nothing but that risk.
+// Inside `db.transaction(async (tx) => ...)` use `tx` only: the global `db` waits for the
+// transaction to finish and would deadlock.
+import { createClient, type Client, type InStatement, type Transaction, type TransactionMode } from '@libsql/client';
+import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as schema from './schema.ts';
+
+const BUSY_TIMEOUT_MS = 5000;
+const PRAGMAS = [`PRAGMA foreign_keys = ON`, `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`];
+
+export function isEmbedded(url: string): boolean {
+  return url.startsWith('file:') || url === ':memory:';
+}
+
+function ensureDirFor(url: string) {
+  if (!url.startsWith('file:')) return;
+  const file = url.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
+  if (file && file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+}
+
+/** A FIFO lock: each holder runs alone. */
+class Lock {
+  #tail: Promise<void> = Promise.resolve();
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((r) => (release = r));
+    const ready = this.#tail.then(() => release);
+    this.#tail = this.#tail.then(() => next);
+    return ready;
+  }
+}
+
+/** Wraps an embedded client so every statement runs on a connection with our pragmas. */
+function serialised(inner: Client): Client {
+  const lock = new Lock();
+  const applyPragmas = async () => {
+    for (const p of PRAGMAS) await inner.execute(p);
+  };
+  const run = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const release = await lock.acquire();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  };
+  const wrapTx = (tx: Transaction, release: () => void): Transaction => {
+    let done = false;
+    const finish = async () => {
+      if (done) return;
+      done = true;
+      // A transaction may hand back a different connection; re-assert the pragmas.
+      try {
+        await applyPragmas();
+      } finally {
+        release();
+      }
+    };
+    return {
+      execute: (stmt: InStatement) => tx.execute(stmt),
+      batch: (stmts: InStatement[]) => tx.batch(stmts),
+      executeMultiple: (sql: string) => tx.executeMultiple(sql),
+      rollback: async () => {
+        try {
+          await tx.rollback();
+        } finally {
+          await finish();
+        }
+      },
+      commit: async () => {
+        try {
+          await tx.commit();
+        } finally {
+          await finish();
+        }
+      },
+      close: () => {
+        tx.close();
+        void finish();
+      },
+      get closed() {
+        return tx.closed;
+      },
+    } as Transaction;
+  };
+  const wrapper = {
+    execute: ((stmt: InStatement, args?: unknown) =>
+      run(() => (inner.execute as (a: unknown, b?: unknown) => Promise<unknown>)(stmt, args))) as Client['execute'],
+    batch: ((stmts: InStatement[], mode?: TransactionMode) => run(() => inner.batch(stmts, mode))) as Client['batch'],
+    migrate: ((stmts: InStatement[]) =>
+      run(async () => {
+        const r = await inner.migrate(stmts);
+        await applyPragmas();
+        return r;
+      })) as Client['migrate'],
+    transaction: async (mode?: TransactionMode) => {
+      const release = await lock.acquire();
+      try {
+        const tx = await inner.transaction(mode ?? 'write');
+        return wrapTx(tx, release);
+      } catch (e) {
+        release();
+        throw e;
+      }
+    },
+    executeMultiple: (sql: string) => run(() => inner.executeMultiple(sql)),
+    sync: () => inner.sync(),
+    close: () => inner.close(),
+    reconnect: () => inner.reconnect(),
+    get closed() {
+      return inner.closed;
+    },
+    get protocol() {
+      return inner.protocol;
+    },
+  };
+  return wrapper as unknown as Client;
+}
+
+export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
+
+export async function openDatabase(url: string, authToken?: string): Promise<{ db: Database; client: Client }> {
+  ensureDirFor(url);
+  const embedded = isEmbedded(url);
+  const raw = createClient(embedded ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url, authToken });
+  if (embedded) {
+    await raw.execute('PRAGMA journal_mode = WAL');
+    await raw.execute('PRAGMA synchronous = NORMAL');
+    for (const p of PRAGMAS) await raw.execute(p);
+  }
+  const client = embedded ? serialised(raw) : raw;
+  const db = drizzle(client, { schema }) as unknown as Database;
+  return { db, client };
+}

@@ -1,0 +1,375 @@
+// Database schema (001 §3 plus sessions, enquiries and bookkeeping tables).
+// Times are stored as integer milliseconds since the epoch (drizzle `timestamp_ms`).
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+const bool = (name: string) => integer(name, { mode: 'boolean' });
+
+export const users = sqliteTable('users', {
+  id: text('id').primaryKey().$defaultFn(() => crypto.randomUUID()),
+  username: text('username').notNull().unique(),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  forename: text('forename').notNull().default(''),
+  surname: text('surname').notNull().default(''),
+  displayName: text('display_name').notNull().default(''),
+  isActive: bool('is_active').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const roles = sqliteTable('roles', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull().unique(),
+  description: text('description'),
+  // The Client role is protected: no edit, delete or permission change.
+  isProtected: bool('is_protected').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const permissions = sqliteTable('permissions', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull().unique(),
+  description: text('description'),
+  createdAt: createdAt(),
+});
+
+export const userRoles = sqliteTable(
+  'user_roles',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('user_roles_role_idx').on(t.roleId)],
+);
+
+export const rolePermissions = sqliteTable(
+  'role_permissions',
+  {
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    permissionId: integer('permission_id')
+      .notNull()
+      .references(() => permissions.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roleId, t.permissionId] }),
+    index('role_permissions_permission_idx').on(t.permissionId),
+  ],
+);
+
+export const clients = sqliteTable('clients', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  company: text('company').notNull().default(''),
+  phone: text('phone').notNull().default(''),
+  notes: text('notes').notNull().default(''),
+  isActive: bool('is_active').notNull().default(true),
+  createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+});
+
+export const clientUsers = sqliteTable(
+  'client_users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    username: text('username').notNull().unique(),
+    email: text('email').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    isActive: bool('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    lastLoginAt: integer('last_login_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('client_users_client_idx').on(t.clientId)],
+);
+
+export const MEDIA_TYPES = ['image', 'video'] as const;
+
+export const media = sqliteTable(
+  'media',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    title: text('title').notNull(),
+    type: text('type', { enum: MEDIA_TYPES }).notNull(),
+    // Server-generated folder name under MEDIA_DIR holding every file of this item.
+    storageKey: text('storage_key').notNull().unique(),
+    url: text('url').notNull(),
+    posterUrl: text('poster_url'),
+    thumbnailUrl: text('thumbnail_url'),
+    thumbnailWebpUrl: text('thumbnail_webp_url'),
+    webpUrl: text('webp_url'),
+    filename: text('filename').notNull(),
+    fileSize: integer('file_size').notNull(),
+    mimeType: text('mime_type').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    durationSeconds: integer('duration_seconds'),
+    isFeatured: bool('is_featured').notNull().default(false),
+    showInPortfolio: bool('show_in_portfolio').notNull().default(false),
+    // JSON array of strings.
+    tags: text('tags', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    projectStage: text('project_stage'),
+    notes: text('notes'),
+    clientId: integer('client_id').references(() => clients.id, { onDelete: 'set null' }),
+    uploadedBy: text('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    uploadedAt: integer('uploaded_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    index('media_created_idx').on(t.createdAt),
+    index('media_featured_idx').on(t.isFeatured),
+    index('media_portfolio_idx').on(t.showInPortfolio),
+    index('media_client_idx').on(t.clientId),
+    check('media_type_check', sql`${t.type} in ('image', 'video')`),
+  ],
+);
+
+export const mediaClients = sqliteTable(
+  'media_clients',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('media_clients_unique').on(t.mediaId, t.clientId),
+    index('media_clients_client_idx').on(t.clientId),
+  ],
+);
+
+export const clientFeedback = sqliteTable(
+  'client_feedback',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id')
+      .notNull()
+      .references(() => clientUsers.id, { onDelete: 'cascade' }),
+    feedbackText: text('feedback_text').notNull(),
+    rating: integer('rating').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('client_feedback_media_idx').on(t.mediaId),
+    index('client_feedback_user_idx').on(t.clientUserId),
+    check('client_feedback_rating_check', sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+export const timelineNotes = sqliteTable(
+  'timeline_notes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id')
+      .notNull()
+      .references(() => clientUsers.id, { onDelete: 'cascade' }),
+    timestampSeconds: integer('timestamp_seconds').notNull(),
+    noteText: text('note_text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('timeline_notes_media_idx').on(t.mediaId),
+    index('timeline_notes_user_idx').on(t.clientUserId),
+    check('timeline_notes_timestamp_check', sql`${t.timestampSeconds} >= 0`),
+  ],
+);
+
+export const WEBSITE_SECTIONS = [
+  'hero',
+  'what_we_do',
+  'who_we_work_with',
+  'how_we_work',
+  'retainer_partnerships',
+  'who_weve_worked_with',
+  'lets_connect',
+  'portfolio_header',
+  'portfolio_gallery',
+  'about_header',
+  'about_mission_image',
+  'about_values',
+  'services_header',
+  'services_section',
+  'services_cta',
+  'contact_header',
+  'contact_info',
+] as const;
+export type WebsiteSection = (typeof WEBSITE_SECTIONS)[number];
+
+export const websiteSettings = sqliteTable('website_settings', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  section: text('section').notNull().unique(),
+  backgroundImageId: integer('background_image_id').references(() => media.id, { onDelete: 'set null' }),
+  backgroundVideoId: integer('background_video_id').references(() => media.id, { onDelete: 'set null' }),
+  contactEmail: text('contact_email'),
+  contactPhone: text('contact_phone'),
+  contactAddress: text('contact_address'),
+  instagramUrl: text('instagram_url'),
+  facebookUrl: text('facebook_url'),
+  linkedinUrl: text('linkedin_url'),
+  updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+});
+
+// Single-row tables (id = 1).
+export const brandingSettings = sqliteTable('branding_settings', {
+  id: integer('id').primaryKey(),
+  companyName: text('company_name').notNull(),
+  showCompanyText: bool('show_company_text').notNull().default(true),
+  logoLightImageId: integer('logo_light_image_id').references(() => media.id, { onDelete: 'set null' }),
+  logoDarkImageId: integer('logo_dark_image_id').references(() => media.id, { onDelete: 'set null' }),
+  faviconImageId: integer('favicon_image_id').references(() => media.id, { onDelete: 'set null' }),
+  openGraphImageId: integer('open_graph_image_id').references(() => media.id, { onDelete: 'set null' }),
+  updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+});
+
+export const seoSettings = sqliteTable('seo_settings', {
+  id: integer('id').primaryKey(),
+  metaTitle: text('meta_title').notNull().default(''),
+  metaDescription: text('meta_description').notNull().default(''),
+  metaKeywords: text('meta_keywords').notNull().default(''),
+  canonicalUrl: text('canonical_url').notNull().default(''),
+  openGraphImageId: integer('open_graph_image_id').references(() => media.id, { onDelete: 'set null' }),
+  twitterImageId: integer('twitter_image_id').references(() => media.id, { onDelete: 'set null' }),
+  businessName: text('business_name').notNull().default(''),
+  businessDescription: text('business_description').notNull().default(''),
+  businessType: text('business_type').notNull().default('ProfessionalService'),
+  businessUrl: text('business_url').notNull().default(''),
+  addressLocality: text('address_locality').notNull().default('Leicestershire'),
+  addressRegion: text('address_region').notNull().default('England'),
+  addressCountry: text('address_country').notNull().default('GB'),
+  postalCode: text('postal_code').notNull().default(''),
+  streetAddress: text('street_address').notNull().default(''),
+  latitude: text('latitude').notNull().default(''),
+  longitude: text('longitude').notNull().default(''),
+  businessEmail: text('business_email').notNull().default(''),
+  businessPhone: text('business_phone').notNull().default(''),
+  services: text('services').notNull().default('[]'),
+  faqs: text('faqs').notNull().default('[]'),
+  enableStructuredData: bool('enable_structured_data').notNull().default(true),
+  enableOpenGraph: bool('enable_open_graph').notNull().default(true),
+  enableTwitterCards: bool('enable_twitter_cards').notNull().default(true),
+  robotsDirective: text('robots_directive').notNull().default('index, follow'),
+  updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+});
+
+export const contactInfo = sqliteTable('contact_info', {
+  id: integer('id').primaryKey(),
+  contactEmail: text('contact_email').notNull().default(''),
+  contactPhone: text('contact_phone').notNull().default(''),
+  contactAddress: text('contact_address').notNull().default(''),
+  instagramUrl: text('instagram_url').notNull().default(''),
+  facebookUrl: text('facebook_url').notNull().default(''),
+  linkedinUrl: text('linkedin_url').notNull().default(''),
+  updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+});
+
+// Sessions: the id is the SHA-256 (hex) of the token; the token itself is never stored.
+export const staffSessions = sqliteTable(
+  'staff_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('staff_sessions_user_idx').on(t.userId)],
+);
+
+export const clientSessions = sqliteTable(
+  'client_sessions',
+  {
+    id: text('id').primaryKey(),
+    clientUserId: integer('client_user_id')
+      .notNull()
+      .references(() => clientUsers.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('client_sessions_user_idx').on(t.clientUserId)],
+);
+
+export const ENQUIRY_STATUSES = ['new', 'read', 'archived'] as const;
+
+export const enquiries = sqliteTable(
+  'enquiries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    projectType: text('project_type').notNull().default(''),
+    message: text('message').notNull(),
+    status: text('status', { enum: ENQUIRY_STATUSES }).notNull().default('new'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('enquiries_created_idx').on(t.createdAt),
+    check('enquiries_status_check', sql`${t.status} in ('new', 'read', 'archived')`),
+  ],
+);
+
+// Failed sign-in attempts, for throttling across processes (key is 'user:<name>' or 'ip:<addr>').
+export const loginAttempts = sqliteTable(
+  'login_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    key: text('key').notNull(),
+    attemptedAt: integer('attempted_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('login_attempts_key_idx').on(t.key, t.attemptedAt)],
+);
+
+// One row; `version` is bumped on every change a public page shows, so page caches in
+// every process can tell cheaply that they are stale.
+export const siteState = sqliteTable('site_state', {
+  id: integer('id').primaryKey(),
+  version: integer('version').notNull().default(1),
+});

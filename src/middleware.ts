@@ -1,0 +1,97 @@
+import { defineMiddleware, sequence } from 'astro:middleware';
+import { config } from './server/config.ts';
+import { errorResponse } from './server/http.ts';
+import { SESSION_COOKIE, setSessionCookie, clearSessionCookie, validateSessionToken } from './server/auth/sessions.ts';
+import { loadClientPrincipal, loadRolesAndPermissions, loadStaffUser } from './server/auth/principals.ts';
+import { checkAdminRoute } from './server/auth/route-guards.ts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Always sets every local, so pages and endpoints can rely on them. */
+const initLocals = defineMiddleware((ctx, next) => {
+  ctx.locals.user = null;
+  ctx.locals.roles = [];
+  ctx.locals.permissions = [];
+  ctx.locals.clientUser = null;
+  const nonce = new Uint8Array(16);
+  crypto.getRandomValues(nonce);
+  ctx.locals.cspNonce = Buffer.from(nonce).toString('base64');
+  return next();
+});
+
+/**
+ * Astro's checkOrigin only looks at form posts; this rejects any state-changing request
+ * (JSON included) whose Origin names another site.
+ */
+const rejectCrossSite = defineMiddleware((ctx, next) => {
+  if (!UNSAFE.has(ctx.request.method)) return next();
+  const origin = ctx.request.headers.get('origin');
+  const fetchSite = ctx.request.headers.get('sec-fetch-site');
+  if (fetchSite === 'cross-site') return errorResponse(403, 'Cross-site requests are not allowed');
+  if (origin) {
+    const allowed = new Set([ctx.url.origin, config.siteUrl]);
+    if (origin === 'null' || !allowed.has(origin)) return errorResponse(403, 'Cross-site requests are not allowed');
+  }
+  return next();
+});
+
+const loadSessions = defineMiddleware(async (ctx, next) => {
+  const secure = ctx.url.protocol === 'https:';
+  const staffToken = ctx.cookies.get(SESSION_COOKIE.staff)?.value;
+  if (staffToken) {
+    const session = await validateSessionToken('staff', staffToken);
+    const user = session ? await loadStaffUser(String(session.ownerId)) : null;
+    if (session && user?.isActive) {
+      ctx.locals.user = user;
+      const { roles, permissions } = await loadRolesAndPermissions(user.id);
+      ctx.locals.roles = roles.map((r) => r.name);
+      ctx.locals.permissions = permissions.map((p) => p.name);
+      if (session.renewed) setSessionCookie(ctx.cookies, 'staff', staffToken, session.expiresAt, secure);
+    } else {
+      clearSessionCookie(ctx.cookies, 'staff', secure);
+    }
+  }
+  const clientToken = ctx.cookies.get(SESSION_COOKIE.client)?.value;
+  if (clientToken) {
+    const session = await validateSessionToken('client', clientToken);
+    const principal = session ? await loadClientPrincipal(Number(session.ownerId)) : null;
+    if (session && principal?.isActive) {
+      const { isActive: _active, ...clientUser } = principal;
+      ctx.locals.clientUser = clientUser;
+      if (session.renewed) setSessionCookie(ctx.cookies, 'client', clientToken, session.expiresAt, secure);
+    } else {
+      clearSessionCookie(ctx.cookies, 'client', secure);
+    }
+  }
+  return next();
+});
+
+/** Server-side guards for /admin pages: no flash of protected content. */
+const guardAdminPages = defineMiddleware((ctx, next) => {
+  const { pathname } = ctx.url;
+  if (!pathname.startsWith('/admin')) return next();
+  if (pathname === '/admin' || pathname === '/admin/') return ctx.redirect('/admin/dashboard');
+  const outcome = checkAdminRoute(pathname, ctx.locals.user, ctx.locals.roles, ctx.locals.permissions);
+  if (outcome === 'signin') return ctx.redirect('/auth');
+  if (outcome === 'role' || outcome === 'permission') return ctx.rewrite(`/access-denied/${outcome}`);
+  return next();
+});
+
+const securityHeaders = defineMiddleware(async (ctx, next) => {
+  const response = await next();
+  let h: Headers;
+  try {
+    h = response.headers;
+    h.set('X-Content-Type-Options', 'nosniff');
+  } catch {
+    return response; // immutable headers (e.g. a proxied fetch response)
+  }
+  h.set('X-Content-Type-Options', 'nosniff');
+  h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  h.set('X-Frame-Options', 'DENY');
+  h.set('Cross-Origin-Opener-Policy', 'same-origin');
+  h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+  return response;
+});
+
+export const onRequest = sequence(initLocals, securityHeaders, rejectCrossSite, loadSessions, guardAdminPages);

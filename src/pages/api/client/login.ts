@@ -1,0 +1,12 @@
+import { endpoint, json, readJson, clientIp } from '../../../server/http.ts';
+import { clientLoginSchema } from '../../../shared/schemas/auth.ts';
+import { authenticateClient } from '../../../server/auth/accounts.ts';
+import { createSession, setSessionCookie } from '../../../server/auth/sessions.ts';
+
+export const POST = endpoint(async (ctx) => {
+  const { username, password } = await readJson(ctx.request, clientLoginSchema);
+  const clientUser = await authenticateClient(username, password, clientIp(ctx));
+  const { token, expiresAt } = await createSession('client', clientUser.id);
+  setSessionCookie(ctx.cookies, 'client', token, expiresAt, ctx.url.protocol === 'https:');
+  return json({ clientUser });
+});

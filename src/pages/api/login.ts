@@ -1,0 +1,12 @@
+import { endpoint, json, readJson, clientIp } from '../../server/http.ts';
+import { staffLoginSchema } from '../../shared/schemas/auth.ts';
+import { authenticateStaff } from '../../server/auth/accounts.ts';
+import { createSession, setSessionCookie } from '../../server/auth/sessions.ts';
+
+export const POST = endpoint(async (ctx) => {
+  const { username, password } = await readJson(ctx.request, staffLoginSchema);
+  const user = await authenticateStaff(username, password, clientIp(ctx));
+  const { token, expiresAt } = await createSession('staff', user.id);
+  setSessionCookie(ctx.cookies, 'staff', token, expiresAt, ctx.url.protocol === 'https:');
+  return json(user);
+});

@@ -1,0 +1,34 @@
+// The one server-side check every API endpoint uses.
+import type { APIContext } from 'astro';
+import { HttpError } from '../http.ts';
+
+type Ctx = Pick<APIContext, 'locals'>;
+
+export const NOT_SIGNED_IN = 'You need to sign in to do that.';
+
+/** A signed-in staff user (client sessions do not count). 401 otherwise. */
+export function requireStaff(ctx: Ctx) {
+  const user = ctx.locals.user;
+  if (!user) throw new HttpError(401, NOT_SIGNED_IN);
+  return user;
+}
+
+/** A staff user holding `permission`: 401 when signed out, 403 when it is missing. */
+export function requirePermission(ctx: Ctx, permission: string) {
+  const user = requireStaff(ctx);
+  if (!ctx.locals.permissions.includes(permission)) {
+    throw new HttpError(403, `You don't have permission to do that (needs ${permission}).`);
+  }
+  return user;
+}
+
+export function hasPermission(ctx: Ctx, permission: string): boolean {
+  return !!ctx.locals.user && ctx.locals.permissions.includes(permission);
+}
+
+/** A signed-in client user (staff sessions do not count). 401 otherwise. */
+export function requireClient(ctx: Ctx) {
+  const clientUser = ctx.locals.clientUser;
+  if (!clientUser) throw new HttpError(401, NOT_SIGNED_IN);
+  return clientUser;
+}

@@ -1,0 +1,45 @@
+// Environment is read and validated once, at start-up; everything else imports `config`.
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().default('file:./data/studio.db'),
+  DATABASE_AUTH_TOKEN: z.string().optional(),
+  MEDIA_DIR: z.string().default('./data/media'),
+  MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(2500 * 1024 * 1024),
+  SITE_URL: z.string().url().optional(),
+  ADMIN_USERNAME: z.string().min(1).default('admin'),
+  ADMIN_EMAIL: z.string().email().default('admin@example.com'),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  DEMO_CONTENT: bool(true),
+  ALLOW_REGISTRATION: bool(false),
+  SMTP_URL: z.string().optional(),
+  ENQUIRY_NOTIFY_TO: z.string().optional(),
+  ENQUIRY_NOTIFY_FROM: z.string().optional(),
+});
+
+export type Config = z.infer<typeof schema> & { siteUrl: string; mediaDir: string };
+
+function load(): Config {
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid environment:\n${lines}`);
+  }
+  const env = parsed.data;
+  return {
+    ...env,
+    siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    mediaDir: path.resolve(env.MEDIA_DIR),
+  };
+}
+
+export const config: Config = load();

@@ -1,0 +1,113 @@
+// The one error shape ({ message }) and the helpers every endpoint uses to produce it.
+import type { APIContext, APIRoute } from 'astro';
+import { z, ZodError, type ZodType } from 'zod';
+
+export class HttpError extends Error {
+  constructor(
+    public readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message = 'Not found') => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+  });
+}
+
+export function errorResponse(status: number, message: string): Response {
+  return json({ message }, status);
+}
+
+/** Describes a zod failure as one sentence naming the field. */
+export function describeZodError(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request body';
+  const field = issue.path.length ? issue.path.join('.') : 'body';
+  return `${field}: ${issue.message}`;
+}
+
+export const JSON_BODY_LIMIT = 256 * 1024;
+
+/** Reads a JSON body (with a size cap) and validates it. Throws HttpError(400/413/415). */
+export async function readJson<T extends ZodType>(request: Request, schema: T, limit = JSON_BODY_LIMIT): Promise<z.infer<T>> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().includes('application/json')) {
+    throw new HttpError(415, 'Content-Type must be application/json');
+  }
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) throw new HttpError(413, 'Request body is too large');
+  let text = '';
+  if (request.body) {
+    const reader = request.body.getReader();
+    const decoder = new TextDecoder();
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        throw new HttpError(413, 'Request body is too large');
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+    text += decoder.decode();
+  }
+  let data: unknown;
+  try {
+    data = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'Malformed JSON body');
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new HttpError(400, describeZodError(parsed.error));
+  return parsed.data;
+}
+
+/** Parses a numeric id from a route parameter; malformed ids are 404 (they name nothing). */
+export function parseId(value: string | undefined, what = 'Item'): number {
+  if (!value || !/^[1-9]\d{0,15}$/.test(value)) throw new HttpError(404, `${what} not found`);
+  return Number(value);
+}
+
+/** Turns any thrown error into the JSON error shape; unexpected ones are logged, never leaked. */
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof HttpError) return errorResponse(error.status, error.message);
+  if (error instanceof ZodError) return errorResponse(400, describeZodError(error));
+  const code = (error as { code?: string } | null)?.code ?? '';
+  const msg = String((error as Error | null)?.message ?? '');
+  if (code.startsWith('SQLITE_CONSTRAINT') || /UNIQUE constraint failed/.test(msg)) {
+    if (/UNIQUE/.test(msg)) return errorResponse(409, 'That value is already in use');
+    if (/FOREIGN KEY/.test(msg)) return errorResponse(400, 'A referenced item does not exist');
+    return errorResponse(400, 'The request breaks a data rule');
+  }
+  console.error(error);
+  return errorResponse(500, 'Something went wrong on our side. Please try again.');
+}
+
+/** Wraps an endpoint so every error becomes `{ message }` with the right status. */
+export function endpoint(fn: (ctx: APIContext) => Promise<Response> | Response): APIRoute {
+  return async (ctx) => {
+    try {
+      return await fn(ctx);
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  };
+}
+
+export function clientIp(ctx: APIContext): string | null {
+  try {
+    return ctx.clientAddress ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,24 @@
+// Each test file (worker) gets its own real server on its own temporary database.
+import { test as base, expect, type Page } from '@playwright/test';
+import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
+
+export const test = base.extend<{ baseURL: string }, { server: TestServer }>({
+  server: [
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+});
+
+export { expect, ADMIN };
+
+export async function signInStaff(page: Page, username = ADMIN.username, password = ADMIN.password) {
+  await page.goto('/auth');
+  await page.getByLabel('Username or Email').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}

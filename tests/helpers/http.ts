@@ -1,0 +1,66 @@
+// A tiny cookie-keeping HTTP client for API tests (same-origin headers like a browser).
+export class Session {
+  cookies = new Map<string, string>();
+  constructor(public readonly base: string) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const h: Record<string, string> = { Origin: this.base, ...headers };
+    const c = this.cookieHeader();
+    if (c) h.Cookie = c;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData || typeof body === 'string' || body instanceof Uint8Array) {
+      payload = body as BodyInit;
+    } else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      h['Content-Type'] ??= 'application/json';
+    }
+    const res = await fetch(this.base + path, { method, headers: h, body: payload, redirect: 'manual' });
+    for (const raw of res.headers.getSetCookie()) {
+      const [pair] = raw.split(';');
+      const i = pair!.indexOf('=');
+      const name = pair!.slice(0, i).trim();
+      const value = pair!.slice(i + 1).trim();
+      if (value === '' || /max-age=0/i.test(raw)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  get = (path: string, headers?: Record<string, string>) => this.request('GET', path, undefined, headers);
+  post = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', path, body, headers);
+  put = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('PUT', path, body, headers);
+  patch = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('PATCH', path, body, headers);
+  delete = (path: string, headers?: Record<string, string>) => this.request('DELETE', path, undefined, headers);
+
+  async json<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const res = await this.request(method, path, body);
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* keep text */
+    }
+    return { status: res.status, body: parsed };
+  }
+}
+
+/** Signs a staff user in and returns the session. Throws unless the answer is 200. */
+export async function staffSession(base: string, username: string, password: string): Promise<Session> {
+  const s = new Session(base);
+  const res = await s.post('/api/login', { username, password });
+  if (res.status !== 200) throw new Error(`staff login failed for ${username}: ${res.status} ${await res.text()}`);
+  return s;
+}
+
+/** Signs a client user in and returns the session. */
+export async function clientSession(base: string, username: string, password: string): Promise<Session> {
+  const s = new Session(base);
+  const res = await s.post('/api/client/login', { username, password });
+  if (res.status !== 200) throw new Error(`client login failed for ${username}: ${res.status} ${await res.text()}`);
+  return s;
+}

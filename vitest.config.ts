@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
