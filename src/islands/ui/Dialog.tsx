@@ -1,0 +1,58 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { X } from 'lucide-react';
+
+interface DialogProps {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+  /** Tailwind max-width class for the panel. */
+  size?: 'sm' | 'md' | 'lg' | 'xl' | '2xl';
+  className?: string;
+}
+
+const SIZES = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-2xl', xl: 'max-w-4xl', '2xl': 'max-w-6xl' };
+
+/** Modal dialog on the native <dialog> element (focus trap, Escape and inert page for free). */
+export function Dialog({ open, onClose, title, description, children, footer, size = 'md', className = '' }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      onClose={onClose}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onClick={(e) => {
+        if (e.target === ref.current) onClose();
+      }}
+      aria-label={title}
+      className={`m-auto w-[calc(100%-2rem)] ${SIZES[size]} max-h-[90dvh] overflow-hidden rounded-xl border border-line bg-raised p-0 text-fg shadow-2xl backdrop:bg-black/60 ${className}`}
+    >
+      {open && (
+        <div className="flex max-h-[90dvh] flex-col">
+          <header className="flex items-start justify-between gap-4 border-b border-line px-6 py-4">
+            <div>
+              <h2 className="text-lg font-semibold">{title}</h2>
+              {description && <div className="mt-1 text-sm text-fg-muted">{description}</div>}
+            </div>
+            <button type="button" onClick={onClose} aria-label="Close" className="rounded p-1 text-fg-muted hover:bg-muted hover:text-fg">
+              <X size={18} aria-hidden="true" />
+            </button>
+          </header>
+          <div className="overflow-y-auto px-6 py-4">{children}</div>
+          {footer && <footer className="flex flex-wrap justify-end gap-2 border-t border-line px-6 py-4">{footer}</footer>}
+        </div>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,22 @@
+import { useId, type TextareaHTMLAttributes } from 'react';
+import { inputClass } from './Field.tsx';
+
+export function Textarea({
+  label,
+  error,
+  id,
+  className = '',
+  ...rest
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string }) {
+  const auto = useId();
+  const areaId = id ?? auto;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={areaId} className="block text-sm font-medium">
+        {label}
+      </label>
+      <textarea id={areaId} className={inputClass(!!error, className)} aria-invalid={error ? true : undefined} {...rest} />
+      {error && <p className="text-sm text-danger">{error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+// Where a media item's files live and how they are addressed.
+//   disk:  MEDIA_DIR/<storageKey>/<variant>
+//   URL:   /media/<storageKey>/<variant>
+// storageKey is random and server-generated; variants are fixed names, never user input.
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { config } from '../config.ts';
+
+export const VARIANTS = {
+  thumbJpeg: 'thumb.jpg',
+  thumbWebp: 'thumb.webp',
+  fullWebp: 'full.webp',
+  posterJpeg: 'poster.jpg',
+  posterWebp: 'poster.webp',
+} as const;
+
+export const STORAGE_KEY_RE = /^[a-f0-9]{32}$/;
+export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp)$/;
+
+export function newStorageKey(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export function mediaFolder(storageKey: string): string {
+  if (!STORAGE_KEY_RE.test(storageKey)) throw new Error('Invalid storage key');
+  return path.join(config.mediaDir, storageKey);
+}
+
+export function mediaFilePath(storageKey: string, variant: string): string {
+  if (!VARIANT_RE.test(variant)) throw new Error('Invalid media variant');
+  return path.join(mediaFolder(storageKey), variant);
+}
+
+export function mediaUrl(storageKey: string, variant: string): string {
+  return `/media/${storageKey}/${variant}`;
+}
