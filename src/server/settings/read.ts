@@ -1,0 +1,154 @@
+// Read side of the site settings (000 §3 shapes). Pages call these directly; the public
+// GET endpoints return the same objects.
+import { eq, inArray } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { brandingSettings, contactInfo, media, seoSettings, websiteSettings } from '../../db/schema.ts';
+import { DEFAULT_COMPANY_NAME } from '../../db/seed-data.ts';
+
+type MediaRow = typeof media.$inferSelect;
+
+export interface MediaRef {
+  id: number;
+  type: 'image' | 'video';
+  url: string;
+  webpUrl: string | null;
+  thumbnailUrl: string | null;
+  thumbnailWebpUrl: string | null;
+  posterUrl: string | null;
+  title: string;
+  tags: string[];
+  width: number | null;
+  height: number | null;
+}
+
+function ref(row: MediaRow | undefined): MediaRef | null {
+  if (!row) return null;
+  return {
+    id: row.id,
+    type: row.type,
+    url: row.url,
+    webpUrl: row.webpUrl,
+    thumbnailUrl: row.thumbnailUrl,
+    thumbnailWebpUrl: row.thumbnailWebpUrl,
+    posterUrl: row.posterUrl,
+    title: row.title,
+    tags: row.tags ?? [],
+    width: row.width,
+    height: row.height,
+  };
+}
+
+async function mediaByIds(ids: (number | null | undefined)[]): Promise<Map<number, MediaRow>> {
+  const wanted = [...new Set(ids.filter((x): x is number => typeof x === 'number'))];
+  if (!wanted.length) return new Map();
+  const rows = await db.select().from(media).where(inArray(media.id, wanted));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export interface WebsiteSectionEntry {
+  section: string;
+  backgroundImageId: number | null;
+  backgroundVideoId: number | null;
+  backgroundImage: MediaRef | null;
+  backgroundVideo: MediaRef | null;
+  updatedAt: string;
+}
+
+export async function getWebsiteSettings(): Promise<WebsiteSectionEntry[]> {
+  const rows = await db.select().from(websiteSettings).orderBy(websiteSettings.id);
+  const byId = await mediaByIds(rows.flatMap((r) => [r.backgroundImageId, r.backgroundVideoId]));
+  return rows.map((r) => ({
+    section: r.section,
+    backgroundImageId: r.backgroundImageId,
+    backgroundVideoId: r.backgroundVideoId,
+    backgroundImage: ref(r.backgroundImageId ? byId.get(r.backgroundImageId) : undefined),
+    backgroundVideo: ref(r.backgroundVideoId ? byId.get(r.backgroundVideoId) : undefined),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+/** Background of one section: the first entry wins, video over image (000 §3). */
+export function sectionBackground(entries: WebsiteSectionEntry[], section: string): { video: MediaRef | null; image: MediaRef | null } {
+  const e = entries.find((x) => x.section === section);
+  return { video: e?.backgroundVideo ?? null, image: e?.backgroundImage ?? null };
+}
+
+export interface BrandingSettings {
+  companyName: string;
+  showCompanyText: boolean;
+  logoLightImageId: number | null;
+  logoDarkImageId: number | null;
+  faviconImageId: number | null;
+  openGraphImageId: number | null;
+  logoLightImage: MediaRef | null;
+  logoDarkImage: MediaRef | null;
+  faviconImage: MediaRef | null;
+  openGraphImage: MediaRef | null;
+  updatedAt: string | null;
+}
+
+export async function getBrandingSettings(): Promise<BrandingSettings> {
+  const [row] = await db.select().from(brandingSettings).where(eq(brandingSettings.id, 1)).limit(1);
+  const byId = await mediaByIds([row?.logoLightImageId, row?.logoDarkImageId, row?.faviconImageId, row?.openGraphImageId]);
+  const pick = (id: number | null | undefined) => ref(id ? byId.get(id) : undefined);
+  return {
+    companyName: row?.companyName || DEFAULT_COMPANY_NAME,
+    showCompanyText: row?.showCompanyText ?? true,
+    logoLightImageId: row?.logoLightImageId ?? null,
+    logoDarkImageId: row?.logoDarkImageId ?? null,
+    faviconImageId: row?.faviconImageId ?? null,
+    openGraphImageId: row?.openGraphImageId ?? null,
+    logoLightImage: pick(row?.logoLightImageId),
+    logoDarkImage: pick(row?.logoDarkImageId),
+    faviconImage: pick(row?.faviconImageId),
+    openGraphImage: pick(row?.openGraphImageId),
+    updatedAt: row?.updatedAt.toISOString() ?? null,
+  };
+}
+
+export type SeoRow = typeof seoSettings.$inferSelect;
+export interface SeoSettings extends Omit<SeoRow, 'id' | 'updatedAt' | 'updatedBy'> {
+  openGraphImage: MediaRef | null;
+  twitterImage: MediaRef | null;
+  openGraphImageUrl: string | null;
+  twitterImageUrl: string | null;
+  updatedAt: string | null;
+}
+
+export async function getSeoSettings(): Promise<SeoSettings> {
+  const [row] = await db.select().from(seoSettings).where(eq(seoSettings.id, 1)).limit(1);
+  if (!row) throw new Error('SEO settings row missing: the database was not seeded');
+  const byId = await mediaByIds([row.openGraphImageId, row.twitterImageId]);
+  const og = ref(row.openGraphImageId ? byId.get(row.openGraphImageId) : undefined);
+  const tw = ref(row.twitterImageId ? byId.get(row.twitterImageId) : undefined);
+  const { id: _id, updatedBy: _by, updatedAt, ...rest } = row;
+  return {
+    ...rest,
+    openGraphImage: og,
+    twitterImage: tw,
+    openGraphImageUrl: og?.url ?? null,
+    twitterImageUrl: tw?.url ?? null,
+    updatedAt: updatedAt.toISOString(),
+  };
+}
+
+export interface ContactInfo {
+  contactEmail: string;
+  contactPhone: string;
+  contactAddress: string;
+  instagramUrl: string;
+  facebookUrl: string;
+  linkedinUrl: string;
+}
+
+export async function getContactInfo(): Promise<ContactInfo> {
+  const [row] = await db.select().from(contactInfo).where(eq(contactInfo.id, 1)).limit(1);
+  return {
+    contactEmail: row?.contactEmail ?? '',
+    contactPhone: row?.contactPhone ?? '',
+    contactAddress: row?.contactAddress ?? '',
+    instagramUrl: row?.instagramUrl ?? '',
+    facebookUrl: row?.facebookUrl ?? '',
+    linkedinUrl: row?.linkedinUrl ?? '',
+  };
+}
