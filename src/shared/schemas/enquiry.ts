@@ -1,0 +1,66 @@
+// The public enquiry form's payload (000 §3, §5), shared by the EnquiryForm island and
+// POST /api/contact, plus the staff inbox's status change.
+import { z } from 'zod';
+
+export const PROJECT_TYPES = [
+  { value: 'commercial', label: 'Commercial' },
+  { value: 'documentary', label: 'Documentary' },
+  { value: 'corporate', label: 'Corporate' },
+  { value: 'music-video', label: 'Music Video' },
+  { value: 'event', label: 'Event Coverage' },
+  { value: 'other', label: 'Other' },
+] as const;
+
+export type ProjectType = (typeof PROJECT_TYPES)[number]['value'];
+const PROJECT_TYPE_VALUES = PROJECT_TYPES.map((p) => p.value) as [ProjectType, ...ProjectType[]];
+
+/** The label for a stored projectType ('' or unknown → ''). */
+export function projectTypeLabel(value: string): string {
+  return PROJECT_TYPES.find((p) => p.value === value)?.label ?? '';
+}
+
+export const ENQUIRY_LIMITS = { name: 100, email: 254, message: 5000 } as const;
+
+const requiredText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const enquirySchema = z.object({
+  firstName: requiredText('First name', ENQUIRY_LIMITS.name),
+  lastName: requiredText('Last name', ENQUIRY_LIMITS.name),
+  email: requiredText('Email', ENQUIRY_LIMITS.email).pipe(z.email('Enter a valid email address')),
+  // Optional select: '' (or absent) means "not chosen".
+  projectType: z
+    .union([z.enum(PROJECT_TYPE_VALUES), z.literal('')], { error: 'Choose one of the listed project types' })
+    .optional()
+    .transform((v) => v ?? ''),
+  message: requiredText('Message', ENQUIRY_LIMITS.message),
+  // Honeypot: hidden from people, so anything in it means a bot (the server drops the enquiry).
+  website: z.string().max(1000).optional(),
+});
+export type EnquiryInput = z.input<typeof enquirySchema>;
+export type EnquiryData = z.output<typeof enquirySchema>;
+
+export const ENQUIRY_STATUSES = ['new', 'read', 'archived'] as const;
+export type EnquiryStatus = (typeof ENQUIRY_STATUSES)[number];
+export const ENQUIRY_STATUS_LABELS: Record<EnquiryStatus, string> = { new: 'New', read: 'Read', archived: 'Archived' };
+
+export const enquiryStatusSchema = z.object({
+  status: z.enum(ENQUIRY_STATUSES, { error: "Status must be 'new', 'read' or 'archived'" }),
+});
+
+/** An enquiry as GET /api/enquiries and PATCH /api/enquiries/{id} answer it. */
+export interface Enquiry {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  projectType: string;
+  message: string;
+  status: EnquiryStatus;
+  /** ISO 8601. */
+  createdAt: string;
+}
