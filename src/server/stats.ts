@@ -1,0 +1,53 @@
+// Dashboard figures (001 §3 Stats). Each is one COUNT query; rows are never loaded.
+import { count, desc, eq, type SQL } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { db } from '../db/index.ts';
+import { clients, enquiries, media, permissions, roles, users } from '../db/schema.ts';
+
+export interface Stats {
+  totalMedia: number;
+  activeClients: number;
+  /** Active staff user accounts. */
+  staffMembers: number;
+  featuredMedia: number;
+  totalRoles: number;
+  totalPermissions: number;
+  /** Enquiries still in status 'new'. */
+  newEnquiries: number;
+}
+
+async function countOf(table: SQLiteTable, where?: SQL): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(table).where(where);
+  return row?.n ?? 0;
+}
+
+export async function getStats(): Promise<Stats> {
+  // Sequential on purpose: the embedded client serialises queries anyway.
+  return {
+    totalMedia: await countOf(media),
+    activeClients: await countOf(clients, eq(clients.isActive, true)),
+    staffMembers: await countOf(users, eq(users.isActive, true)),
+    featuredMedia: await countOf(media, eq(media.isFeatured, true)),
+    totalRoles: await countOf(roles),
+    totalPermissions: await countOf(permissions),
+    newEnquiries: await countOf(enquiries, eq(enquiries.status, 'new')),
+  };
+}
+
+export interface RecentMedia {
+  id: number;
+  title: string;
+  type: 'image' | 'video';
+  isFeatured: boolean;
+  createdAt: string;
+}
+
+/** The newest uploads for the dashboard card (001 §9: 5 items). */
+export async function listRecentMedia(limit = 5): Promise<RecentMedia[]> {
+  const rows = await db
+    .select({ id: media.id, title: media.title, type: media.type, isFeatured: media.isFeatured, createdAt: media.createdAt })
+    .from(media)
+    .orderBy(desc(media.createdAt), desc(media.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
