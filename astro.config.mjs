@@ -30,7 +30,26 @@ export default defineConfig({
       filter: (page) => !/\/(admin|auth|client|api|access-denied)/.test(new URL(page).pathname),
     }),
   ],
-  security: { checkOrigin: true },
+  security: {
+    checkOrigin: true,
+    // Astro hashes its own inline scripts into a per-page CSP <meta>; inline style
+    // attributes (React style props) need 'unsafe-inline' for styles only.
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data: blob:",
+        "media-src 'self' blob:",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-src 'none'",
+        "frame-ancestors 'none'",
+      ],
+      styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
+    },
+  },
   vite: {
     plugins: [tailwindcss()],
   },

@@ -10,7 +10,5 @@ declare namespace App {
     permissions: string[];
     /** Signed-in client user, or null. */
     clientUser: import('./server/auth/principals.ts').ClientPrincipal | null;
-    /** Per-request nonce for inline scripts allowed by the Content-Security-Policy. */
-    cspNonce: string;
   }
 }

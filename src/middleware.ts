@@ -13,9 +13,6 @@ const initLocals = defineMiddleware((ctx, next) => {
   ctx.locals.roles = [];
   ctx.locals.permissions = [];
   ctx.locals.clientUser = null;
-  const nonce = new Uint8Array(16);
-  crypto.getRandomValues(nonce);
-  ctx.locals.cspNonce = Buffer.from(nonce).toString('base64');
   return next();
 });
 
