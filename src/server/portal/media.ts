@@ -1,0 +1,61 @@
+// Media as the signed-in client sees it: only items assigned to their client, either through
+// a media-client link or the item's own clientId (001 §3, §6).
+import { and, desc, eq, inArray, or } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { media, mediaClients } from '../../db/schema.ts';
+import { badRequest, notFound } from '../http.ts';
+import type { MediaRow } from '../media/queries.ts';
+import type { ClientMedia } from '../../shared/schemas/portal.ts';
+
+function assignedTo(clientId: number) {
+  return or(
+    eq(media.clientId, clientId),
+    inArray(media.id, db.select({ id: mediaClients.mediaId }).from(mediaClients).where(eq(mediaClients.clientId, clientId))),
+  );
+}
+
+export function toClientMedia(row: MediaRow): ClientMedia {
+  return {
+    id: row.id,
+    title: row.title,
+    type: row.type,
+    url: row.url,
+    thumbnailUrl: row.thumbnailUrl,
+    thumbnailWebpUrl: row.thumbnailWebpUrl,
+    webpUrl: row.webpUrl,
+    posterUrl: row.posterUrl,
+    filename: row.filename,
+    fileSize: row.fileSize,
+    mimeType: row.mimeType,
+    tags: Array.isArray(row.tags) ? row.tags : [],
+    projectStage: row.projectStage,
+    notes: row.notes,
+    width: row.width,
+    height: row.height,
+    durationSeconds: row.durationSeconds,
+    createdAt: row.createdAt.toISOString(),
+    uploadedAt: row.uploadedAt.toISOString(),
+  };
+}
+
+/** Everything assigned to the client, newest first. */
+export async function listClientMedia(clientId: number): Promise<ClientMedia[]> {
+  const rows = await db.select().from(media).where(assignedTo(clientId)).orderBy(desc(media.createdAt), desc(media.id));
+  return rows.map(toClientMedia);
+}
+
+/** The item if it is assigned to the client; 404 otherwise, so other clients' items stay invisible. */
+export async function getAssignedMedia(clientId: number, mediaId: number): Promise<MediaRow> {
+  const [row] = await db
+    .select()
+    .from(media)
+    .where(and(eq(media.id, mediaId), assignedTo(clientId)))
+    .limit(1);
+  if (!row) throw notFound('Media not found');
+  return row;
+}
+
+/** The body names the item too (001 §7); it must be the one in the path. */
+export function assertSameMedia(pathId: number, bodyId: number): void {
+  if (pathId !== bodyId) throw badRequest('mediaId: mediaId must match the media in the path');
+}

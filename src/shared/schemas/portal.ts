@@ -1,0 +1,84 @@
+// Client portal payloads and shapes (001 §3, §5, §7), shared by the API and the portal islands.
+import { z } from 'zod';
+
+export const MAX_PORTAL_TEXT = 5000;
+export const RATING_MIN = 1;
+export const RATING_MAX = 5;
+/** 'Recent Uploads' on the client dashboard (001 §9). */
+export const RECENT_DAYS = 7;
+/** Multiple downloads are staggered this far apart (001 §9). */
+export const DOWNLOAD_STAGGER_MS = 100;
+
+export const PROJECT_STAGES = ['concept', 'pre-production', 'production', 'post-production', 'completed', 'delivered'] as const;
+
+const mediaId = z.number({ error: 'mediaId must be a number' }).int('mediaId must be a whole number').positive('mediaId must be positive');
+
+const text = (what: string) =>
+  z
+    .string({ error: `${what} is required` })
+    .trim()
+    .min(1, `${what} is required`)
+    .max(MAX_PORTAL_TEXT, `${what} must be at most ${MAX_PORTAL_TEXT} characters`);
+
+export const feedbackInputSchema = z.object({
+  mediaId,
+  feedbackText: text('Feedback text'),
+  rating: z
+    .number({ error: 'Rating must be a number from 1 to 5' })
+    .int('Rating must be a whole number from 1 to 5')
+    .min(RATING_MIN, 'Rating must be from 1 to 5')
+    .max(RATING_MAX, 'Rating must be from 1 to 5'),
+});
+export type FeedbackInput = z.infer<typeof feedbackInputSchema>;
+
+export const timelineNoteInputSchema = z.object({
+  mediaId,
+  // Entered with step 0.1, stored as whole seconds rounded down (001 §5).
+  timestampSeconds: z
+    .number({ error: 'Timestamp must be a number of seconds' })
+    .min(0, 'Timestamp must be 0 or more')
+    .transform((s) => Math.floor(s)),
+  noteText: text('Note'),
+});
+export type TimelineNoteInput = z.infer<typeof timelineNoteInputSchema>;
+
+/** A media item as a client sees it. */
+export interface ClientMedia {
+  id: number;
+  title: string;
+  type: 'image' | 'video';
+  url: string;
+  thumbnailUrl: string | null;
+  thumbnailWebpUrl: string | null;
+  webpUrl: string | null;
+  posterUrl: string | null;
+  filename: string;
+  fileSize: number;
+  mimeType: string;
+  tags: string[];
+  projectStage: string | null;
+  notes: string | null;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  createdAt: string;
+  uploadedAt: string;
+}
+
+export interface ClientFeedback {
+  id: number;
+  mediaId: number;
+  clientUsername: string;
+  feedbackText: string;
+  rating: number;
+  createdAt: string;
+}
+
+export interface ClientTimelineNote {
+  id: number;
+  mediaId: number;
+  clientUsername: string;
+  timestampSeconds: number;
+  noteText: string;
+  createdAt: string;
+}

@@ -1,0 +1,108 @@
+// Clients, client logins and client media written straight into a test server's database,
+// with real (tiny) files on disk so the delivery route can serve them.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { hashPassword } from '../../src/server/auth/password.ts';
+import type { TestServer } from './server.ts';
+
+let videoFile: string | undefined;
+
+/** A 3-second 320x180 MP4, generated once per process with ffmpeg. */
+export function sampleVideo(): string {
+  if (videoFile && fs.existsSync(videoFile)) return videoFile;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-video-'));
+  videoFile = path.join(dir, 'sample.mp4');
+  execFileSync(
+    'ffmpeg',
+    ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25', '-t', '3', '-pix_fmt', 'yuv420p', videoFile],
+    { stdio: 'ignore' },
+  );
+  return videoFile;
+}
+
+export interface ClientLogin {
+  clientId: number;
+  clientUserId: number;
+  username: string;
+  password: string;
+}
+
+let seq = 0;
+const unique = () => `${Date.now().toString(36)}${(++seq).toString(36)}${randomBytes(2).toString('hex')}`;
+
+/** A client with one active portal login. */
+export async function createClientWithPortalLogin(server: TestServer, name = 'Client'): Promise<ClientLogin> {
+  const u = unique();
+  const username = `client.${u}`;
+  const password = `pw-${u}-secret`;
+  const c = await server.sql.execute({
+    sql: 'INSERT INTO clients (name, email) VALUES (?, ?) RETURNING id',
+    args: [`${name} ${u}`, `${u}@client.test`],
+  });
+  const clientId = Number(c.rows[0]!.id);
+  const cu = await server.sql.execute({
+    sql: 'INSERT INTO client_users (client_id, username, email, password_hash) VALUES (?, ?, ?, ?) RETURNING id',
+    args: [clientId, username, `${u}@login.test`, await hashPassword(password)],
+  });
+  return { clientId, clientUserId: Number(cu.rows[0]!.id), username, password };
+}
+
+export interface MediaFixture {
+  id: number;
+  storageKey: string;
+  url: string;
+  title: string;
+}
+
+export interface MediaOptions {
+  title?: string;
+  /** Owner through media.client_id. */
+  clientId?: number | null;
+  /** Extra owners through media_clients links. */
+  assign?: number[];
+  durationSeconds?: number | null;
+  tags?: string[];
+  projectStage?: string | null;
+  notes?: string | null;
+  /** Milliseconds since the epoch. */
+  createdAt?: number;
+}
+
+/** A video item with its original file on disk at <mediaDir>/<key>/original.mp4. */
+export async function createVideo(server: TestServer, opts: MediaOptions = {}): Promise<MediaFixture> {
+  const storageKey = randomBytes(16).toString('hex');
+  const folder = path.join(server.mediaDir, storageKey);
+  fs.mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, 'original.mp4');
+  fs.copyFileSync(sampleVideo(), file);
+  const url = `/media/${storageKey}/original.mp4`;
+  const title = opts.title ?? `Video ${storageKey.slice(0, 6)}`;
+  const created = opts.createdAt ?? Date.now();
+  const r = await server.sql.execute({
+    sql: `INSERT INTO media (title, type, storage_key, url, filename, file_size, mime_type, tags, duration_seconds,
+            project_stage, notes, client_id, created_at, uploaded_at)
+          VALUES (?, 'video', ?, ?, ?, ?, 'video/mp4', ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    args: [
+      title,
+      storageKey,
+      url,
+      `${title.replace(/[^\w.-]+/g, '-')}.mp4`,
+      fs.statSync(file).size,
+      JSON.stringify(opts.tags ?? []),
+      opts.durationSeconds === undefined ? 3 : opts.durationSeconds,
+      opts.projectStage ?? null,
+      opts.notes ?? null,
+      opts.clientId ?? null,
+      created,
+      created,
+    ],
+  });
+  const id = Number(r.rows[0]!.id);
+  for (const clientId of opts.assign ?? []) {
+    await server.sql.execute({ sql: 'INSERT INTO media_clients (media_id, client_id) VALUES (?, ?)', args: [id, clientId] });
+  }
+  return { id, storageKey, url, title };
+}
