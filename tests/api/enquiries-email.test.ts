@@ -1,0 +1,205 @@
+// Email notification of new enquiries against a real local SMTP server (smtp-server).
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { Session } from '../helpers/http.ts';
+
+interface Received {
+  rcptTo: string[];
+  mailFrom: string;
+  raw: string;
+}
+
+/** A local SMTP server whose behaviour each test can change. */
+class Mailbox {
+  received: Received[] = [];
+  rcptAttempts = 0;
+  connections = 0;
+  /** Return an Error to refuse the recipient. */
+  onRcpt: (attempt: number) => Error | null = () => null;
+  /** Resolves when the message may be accepted (lets a test hold a delivery open). */
+  holdData: Promise<void> = Promise.resolve();
+  private waiters: (() => void)[] = [];
+  server = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onConnect: (_s, cb) => {
+      this.connections++;
+      cb();
+    },
+    onRcptTo: (_address, _session, cb) => {
+      const error = this.onRcpt(++this.rcptAttempts);
+      cb(error ?? undefined);
+    },
+    onData: (stream, session: SMTPServerSession, cb) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', async () => {
+        await this.holdData;
+        this.received.push({
+          rcptTo: session.envelope.rcptTo.map((r) => r.address),
+          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        cb();
+        this.waiters.splice(0).forEach((w) => w());
+      });
+    },
+  });
+  port = 0;
+  async listen() {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
+    this.port = (this.server.server.address() as AddressInfo).port;
+  }
+  reset() {
+    this.received = [];
+    this.rcptAttempts = 0;
+    this.connections = 0;
+    this.onRcpt = () => null;
+    this.holdData = Promise.resolve();
+  }
+  async waitForMessages(n: number, timeoutMs = 15_000): Promise<Received[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < n) {
+      if (Date.now() > deadline) throw new Error(`expected ${n} message(s), got ${this.received.length}`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 200);
+      });
+    }
+    return this.received;
+  }
+  close() {
+    return new Promise<void>((r) => this.server.close(() => r()));
+  }
+}
+
+/** Headers and the (quoted-printable-decoded) text body of a raw message. */
+function parse(raw: string) {
+  const [head, ...rest] = raw.split(/\r?\n\r?\n/);
+  const headers = new Map<string, string>();
+  for (const line of head!.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const i = line.indexOf(':');
+    headers.set(line.slice(0, i).toLowerCase(), line.slice(i + 1).trim());
+  }
+  let body = rest.join('\n\n');
+  if (/quoted-printable/i.test(headers.get('content-transfer-encoding') ?? '')) {
+    body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
+  }
+  return { headers, body: body.replace(/\r\n/g, '\n') };
+}
+
+const enquiry = (n: number) => ({
+  firstName: 'Grace',
+  lastName: `Hopper ${n}`,
+  email: `grace${n}@example.test`,
+  projectType: 'music-video',
+  message: `Please film our band, enquiry ${n}.\nSecond line <b>not html</b> & more.`,
+});
+
+const stored = async (server: TestServer, id: number) =>
+  (await server.sql.execute({ sql: 'SELECT * FROM enquiries WHERE id = ?', args: [id] })).rows[0];
+
+describe('with SMTP_URL and ENQUIRY_NOTIFY_TO', () => {
+  const mailbox = new Mailbox();
+  let server: TestServer;
+  beforeAll(async () => {
+    await mailbox.listen();
+    server = await startServer({
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
+        ENQUIRY_NOTIFY_TO: 'studio@example.test',
+        ENQUIRY_NOTIFY_FROM: 'Studio Website <website@example.test>',
+        SITE_URL: 'https://studio.example',
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await mailbox.close();
+  });
+  beforeEach(() => mailbox.reset());
+
+  test('each new enquiry is emailed to the studio with its fields', async () => {
+    const res = await new Session(server.url).json('POST', '/api/contact', enquiry(1));
+    expect(res.status).toBe(201);
+    const [mail] = await mailbox.waitForMessages(1);
+    expect(mail!.rcptTo).toEqual(['studio@example.test']);
+    expect(mail!.mailFrom).toBe('website@example.test');
+    const { headers, body } = parse(mail!.raw);
+    expect(headers.get('subject')).toBe('New enquiry from Grace Hopper 1 (Music Video)');
+    expect(headers.get('reply-to')).toContain('grace1@example.test');
+    expect(headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(body).toContain('Name: Grace Hopper 1');
+    expect(body).toContain('Email: grace1@example.test');
+    expect(body).toContain('Project type: Music Video');
+    expect(body).toContain('Please film our band, enquiry 1.\nSecond line <b>not html</b> & more.');
+    expect(body).toContain('https://studio.example/admin/enquiries');
+    expect(await stored(server, res.body.id)).toMatchObject({ email: 'grace1@example.test', status: 'new' });
+  });
+
+  test('the visitor gets the answer without waiting for the email', async () => {
+    let release!: () => void;
+    mailbox.holdData = new Promise((r) => (release = r));
+    const answer = new Session(server.url).json('POST', '/api/contact', enquiry(2));
+    const timeout = new Promise<never>((_r, reject) => setTimeout(() => reject(new Error('POST waited for SMTP')), 5000));
+    const res = await Promise.race([answer, timeout]);
+    expect(res.status).toBe(201);
+    expect(mailbox.received).toHaveLength(0);
+    release();
+    const [mail] = await mailbox.waitForMessages(1);
+    expect(parse(mail!.raw).headers.get('subject')).toContain('Grace Hopper 2');
+  });
+
+  test('a refused send is retried and then delivered', async () => {
+    mailbox.onRcpt = (attempt) => (attempt === 1 ? Object.assign(new Error('Mailbox busy'), { responseCode: 451 }) : null);
+    const res = await new Session(server.url).json('POST', '/api/contact', enquiry(3));
+    expect(res.status).toBe(201);
+    const [mail] = await mailbox.waitForMessages(1);
+    expect(mailbox.rcptAttempts).toBe(2);
+    expect(parse(mail!.raw).body).toContain('Name: Grace Hopper 3');
+    expect(server.output()).toMatch(new RegExp(`Enquiry ${res.body.id}: notification email attempt 1 failed, retrying`));
+  });
+
+  test('when the SMTP server keeps refusing, the enquiry is still stored and the failure logged', async () => {
+    mailbox.onRcpt = () => Object.assign(new Error('Relay denied'), { responseCode: 550 });
+    const started = Date.now();
+    const res = await new Session(server.url).json('POST', '/api/contact', enquiry(4));
+    expect(res.status).toBe(201);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await stored(server, res.body.id)).toMatchObject({ first_name: 'Grace', last_name: 'Hopper 4', status: 'new' });
+    // Four attempts, 1 s + 2 s + 4 s apart, then it gives up.
+    const deadline = Date.now() + 20_000;
+    const givenUp = new RegExp(`Enquiry ${res.body.id}: notification email failed 4 times, giving up`);
+    while (!givenUp.test(server.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    expect(server.output()).toMatch(givenUp);
+    expect(mailbox.rcptAttempts).toBe(4);
+    expect(mailbox.received).toHaveLength(0);
+    // Still in the inbox, untouched.
+    expect(await stored(server, res.body.id)).toMatchObject({ status: 'new' });
+  });
+});
+
+describe('without ENQUIRY_NOTIFY_TO', () => {
+  const mailbox = new Mailbox();
+  let server: TestServer;
+  beforeAll(async () => {
+    await mailbox.listen();
+    server = await startServer({ env: { SMTP_URL: `smtp://127.0.0.1:${mailbox.port}` } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await mailbox.close();
+  });
+
+  test('nothing is sent, and the enquiry is stored', async () => {
+    const res = await new Session(server.url).json('POST', '/api/contact', enquiry(5));
+    expect(res.status).toBe(201);
+    expect(await stored(server, res.body.id)).toMatchObject({ status: 'new' });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(mailbox.connections).toBe(0);
+  });
+});
