@@ -1,0 +1,16 @@
+import { endpoint, json, readJson } from '../../../server/http.ts';
+import { hasPermission, requirePermission } from '../../../server/auth/guard.ts';
+import { createRole, listRoles } from '../../../server/accounts/roles.ts';
+import { roleSchema } from '../../../shared/schemas/roles.ts';
+
+export const GET = endpoint(async (ctx) => {
+  // The Edit User dialog lists roles as checkboxes, so user editors may read them too.
+  if (!hasPermission(ctx, 'edit:users')) requirePermission(ctx, 'edit:roles');
+  return json(await listRoles());
+});
+
+export const POST = endpoint(async (ctx) => {
+  requirePermission(ctx, 'edit:roles');
+  const input = await readJson(ctx.request, roleSchema);
+  return json(await createRole(input), 201);
+});

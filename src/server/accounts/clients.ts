@@ -1,0 +1,107 @@
+// Client accounts and their portal logins (client_users). A client and its login are created
+// together; deleting a client removes its login, sessions and media links (FK cascades).
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { clientUsers, clients } from '../../db/schema.ts';
+import { HttpError, notFound } from '../http.ts';
+import { hashPassword } from '../auth/password.ts';
+import { invalidateAllSessions } from '../auth/sessions.ts';
+import type { ClientDetails, CreateClient } from '../../shared/schemas/clients.ts';
+
+type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
+type Reader = typeof db | Tx;
+
+const clientColumns = {
+  id: clients.id,
+  name: clients.name,
+  email: clients.email,
+  phone: clients.phone,
+  company: clients.company,
+  notes: clients.notes,
+  isActive: clients.isActive,
+  createdBy: clients.createdBy,
+  createdAt: clients.createdAt,
+  updatedAt: clients.updatedAt,
+  // Each client has exactly one login (created with it), so the join adds no rows.
+  username: clientUsers.username,
+};
+
+const selectClients = (r: Reader) =>
+  r.select(clientColumns).from(clients).leftJoin(clientUsers, eq(clientUsers.clientId, clients.id));
+
+export async function listClients() {
+  return selectClients(db).orderBy(desc(clients.createdAt), desc(clients.id));
+}
+
+export async function getClient(id: number, r: Reader = db) {
+  const [row] = await selectClients(r).where(eq(clients.id, id)).limit(1);
+  if (!row) throw notFound('Client not found');
+  return row;
+}
+
+const lower = (col: typeof clients.email | typeof clientUsers.email | typeof clientUsers.username, value: string) =>
+  sql`lower(${col}) = lower(${value})`;
+
+/** 409 when another client or portal login already uses this email (case-insensitive). */
+async function assertEmailFree(tx: Tx, email: string, clientId?: number) {
+  const [client] = await tx
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(lower(clients.email, email), clientId ? ne(clients.id, clientId) : undefined))
+    .limit(1);
+  const [login] = await tx
+    .select({ id: clientUsers.id })
+    .from(clientUsers)
+    .where(and(lower(clientUsers.email, email), clientId ? ne(clientUsers.clientId, clientId) : undefined))
+    .limit(1);
+  if (client || login) throw new HttpError(409, `The email "${email}" is already used by another client`);
+}
+
+export async function createClient(input: CreateClient, createdBy: string) {
+  const passwordHash = await hashPassword(input.password);
+  const id = await db.transaction(async (tx) => {
+    await assertEmailFree(tx, input.email);
+    const [taken] = await tx.select({ id: clientUsers.id }).from(clientUsers).where(lower(clientUsers.username, input.username)).limit(1);
+    if (taken) throw new HttpError(409, `The username "${input.username}" is already taken by another client`);
+    const [client] = await tx
+      .insert(clients)
+      .values({ name: input.name, email: input.email, phone: input.phone, company: input.company, notes: input.notes, createdBy })
+      .returning({ id: clients.id });
+    await tx.insert(clientUsers).values({ clientId: client!.id, username: input.username, email: input.email, passwordHash });
+    return client!.id;
+  });
+  return getClient(id);
+}
+
+export async function updateClient(id: number, input: ClientDetails) {
+  await db.transaction(async (tx) => {
+    await getClient(id, tx);
+    await assertEmailFree(tx, input.email, id);
+    await tx
+      .update(clients)
+      .set({ name: input.name, email: input.email, phone: input.phone, company: input.company, notes: input.notes, updatedAt: new Date() })
+      .where(eq(clients.id, id));
+    // The login shares the client's email so the portal accepts either username or email.
+    await tx.update(clientUsers).set({ email: input.email }).where(eq(clientUsers.clientId, id));
+  });
+  return getClient(id);
+}
+
+/** Sets a new portal password and signs the client out everywhere. */
+export async function resetClientPassword(id: number, password: string) {
+  const passwordHash = await hashPassword(password);
+  const logins = await db.transaction(async (tx) => {
+    await getClient(id, tx);
+    const rows = await tx.update(clientUsers).set({ passwordHash }).where(eq(clientUsers.clientId, id)).returning({ id: clientUsers.id });
+    if (!rows.length) throw notFound('This client has no portal login');
+    return rows;
+  });
+  for (const { id: loginId } of logins) await invalidateAllSessions('client', loginId);
+}
+
+export async function deleteClient(id: number) {
+  await db.transaction(async (tx) => {
+    await getClient(id, tx);
+    await tx.delete(clients).where(eq(clients.id, id));
+  });
+}

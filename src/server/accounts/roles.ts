@@ -1,0 +1,136 @@
+// Roles, permissions and the links between them. The protected role (Client) never changes.
+import { asc, eq, ne, and, sql } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { permissions, rolePermissions, roles, userRoles, users } from '../../db/schema.ts';
+import { HttpError, notFound } from '../http.ts';
+import type { PermissionInput, PermissionRow, RoleInput, RoleRow } from '../../shared/schemas/roles.ts';
+import { ADMIN_ROLE } from './users.ts';
+
+type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
+type Reader = typeof db | Tx;
+
+const permissionColumns = { id: permissions.id, name: permissions.name, description: permissions.description };
+
+export async function listRoles(r: Reader = db): Promise<RoleRow[]> {
+  const roleRows = await r
+    .select({ id: roles.id, name: roles.name, description: roles.description, isProtected: roles.isProtected })
+    .from(roles)
+    .orderBy(asc(roles.id));
+  const links = await r
+    .select({ roleId: rolePermissions.roleId, ...permissionColumns })
+    .from(rolePermissions)
+    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .orderBy(asc(permissions.name));
+  return roleRows.map((role) => ({
+    ...role,
+    permissions: links.filter((l) => l.roleId === role.id).map(({ roleId: _r, ...p }) => p),
+  }));
+}
+
+export async function getRole(id: number, r: Reader = db): Promise<RoleRow> {
+  const role = (await listRoles(r)).find((x) => x.id === id);
+  if (!role) throw notFound('Role not found');
+  return role;
+}
+
+/** 403 for the protected role: it is read-only whatever the caller's permissions. */
+function assertEditable(role: { name: string; isProtected: boolean }, action: string) {
+  if (role.isProtected) {
+    throw new HttpError(403, `The ${role.name} role is protected and read-only: it can't ${action}.`);
+  }
+}
+
+async function findRole(tx: Reader, id: number) {
+  const [role] = await tx.select().from(roles).where(eq(roles.id, id)).limit(1);
+  if (!role) throw notFound('Role not found');
+  return role;
+}
+
+async function assertRoleNameFree(tx: Tx, name: string, exceptId?: number) {
+  const [clash] = await tx
+    .select({ id: roles.id })
+    .from(roles)
+    .where(and(sql`lower(${roles.name}) = lower(${name})`, exceptId ? ne(roles.id, exceptId) : undefined))
+    .limit(1);
+  if (clash) throw new HttpError(409, `A role named "${name}" already exists`);
+}
+
+export async function createRole(input: RoleInput) {
+  const id = await db.transaction(async (tx) => {
+    await assertRoleNameFree(tx, input.name);
+    const [row] = await tx.insert(roles).values({ name: input.name, description: input.description }).returning({ id: roles.id });
+    return row!.id;
+  });
+  return getRole(id);
+}
+
+export async function updateRole(id: number, input: RoleInput) {
+  await db.transaction(async (tx) => {
+    const role = await findRole(tx, id);
+    assertEditable(role, 'be edited');
+    // Page guards and the sign-in landing look the Admin role up by name.
+    if (role.name === ADMIN_ROLE && input.name !== ADMIN_ROLE) {
+      throw new HttpError(409, `The ${ADMIN_ROLE} role can't be renamed: the admin area relies on its name.`);
+    }
+    await assertRoleNameFree(tx, input.name, id);
+    await tx.update(roles).set({ name: input.name, description: input.description }).where(eq(roles.id, id));
+  });
+  return getRole(id);
+}
+
+export async function deleteRole(id: number) {
+  await db.transaction(async (tx) => {
+    const role = await findRole(tx, id);
+    assertEditable(role, 'be deleted');
+    if (role.name === ADMIN_ROLE) {
+      const holders = await tx
+        .select({ id: users.id })
+        .from(userRoles)
+        .innerJoin(users, eq(users.id, userRoles.userId))
+        .where(and(eq(userRoles.roleId, id), eq(users.isActive, true)))
+        .limit(1);
+      if (holders.length) throw new HttpError(409, `The ${ADMIN_ROLE} role can't be deleted while active users hold it.`);
+    }
+    await tx.delete(roles).where(eq(roles.id, id));
+  });
+}
+
+export async function listPermissions(): Promise<PermissionRow[]> {
+  return db.select(permissionColumns).from(permissions).orderBy(asc(permissions.name));
+}
+
+export async function createPermission(input: PermissionInput): Promise<PermissionRow> {
+  return db.transaction(async (tx) => {
+    const [clash] = await tx.select({ id: permissions.id }).from(permissions).where(eq(permissions.name, input.name)).limit(1);
+    if (clash) throw new HttpError(409, `A permission named "${input.name}" already exists`);
+    const [row] = await tx.insert(permissions).values({ name: input.name, description: input.description }).returning(permissionColumns);
+    return row!;
+  });
+}
+
+async function findPermission(tx: Reader, id: number) {
+  const [row] = await tx.select({ id: permissions.id }).from(permissions).where(eq(permissions.id, id)).limit(1);
+  if (!row) throw notFound('Permission not found');
+}
+
+/** Gives a role a permission (idempotent). Returns the role with its permissions. */
+export async function assignPermission(roleId: number, permissionId: number) {
+  await db.transaction(async (tx) => {
+    const role = await findRole(tx, roleId);
+    await findPermission(tx, permissionId);
+    assertEditable(role, 'be given permissions');
+    await tx.insert(rolePermissions).values({ roleId, permissionId }).onConflictDoNothing();
+  });
+  return getRole(roleId);
+}
+
+/** Takes a permission from a role (idempotent). Returns the role with its permissions. */
+export async function removePermission(roleId: number, permissionId: number) {
+  await db.transaction(async (tx) => {
+    const role = await findRole(tx, roleId);
+    await findPermission(tx, permissionId);
+    assertEditable(role, 'lose permissions');
+    await tx.delete(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, permissionId)));
+  });
+  return getRole(roleId);
+}

@@ -1,0 +1,182 @@
+// Staff user accounts: listing, creation, edits, role sets and deletion, with the rules that
+// keep the studio administrable (no self-deletion, never zero active Admins).
+import { and, asc, count, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { roles, userRoles, users } from '../../db/schema.ts';
+import { HttpError, notFound } from '../http.ts';
+import { hashPassword } from '../auth/password.ts';
+import { invalidateAllSessions } from '../auth/sessions.ts';
+import { publicUserColumns } from '../auth/principals.ts';
+import type { CreateUser, UpdateUser, UserRoleRef } from '../../shared/schemas/users.ts';
+
+type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
+type Reader = typeof db | Tx;
+
+export const ADMIN_ROLE = 'Admin';
+export const LAST_ADMIN =
+  'This is the last active Admin. Give another active user the Admin role first, so the studio keeps an administrator.';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Staff ids are UUIDs; anything else names no user (404, like parseId). */
+export function parseUserId(value: string | undefined): string {
+  if (!value || !UUID.test(value)) throw notFound('User not found');
+  return value.toLowerCase();
+}
+
+async function rolesByUser(r: Reader, userIds?: string[]): Promise<Map<string, UserRoleRef[]>> {
+  const rows = await r
+    .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(userIds ? inArray(userRoles.userId, userIds) : undefined)
+    .orderBy(asc(roles.name));
+  const map = new Map<string, UserRoleRef[]>();
+  for (const { userId, id, name } of rows) {
+    const list = map.get(userId) ?? [];
+    list.push({ id, name });
+    map.set(userId, list);
+  }
+  return map;
+}
+
+export async function listUsers() {
+  const rows = await db.select(publicUserColumns).from(users).orderBy(asc(users.createdAt), asc(users.username));
+  const byUser = await rolesByUser(db);
+  return rows.map((u) => ({ ...u, roles: byUser.get(u.id) ?? [] }));
+}
+
+export async function getUser(id: string, r: Reader = db) {
+  const [row] = await r.select(publicUserColumns).from(users).where(eq(users.id, id)).limit(1);
+  if (!row) throw notFound('User not found');
+  const byUser = await rolesByUser(r, [id]);
+  return { ...row, roles: byUser.get(id) ?? [] };
+}
+
+/** 409 naming whichever of username or email another account already uses (case-insensitive). */
+async function assertUnique(tx: Tx, input: { username: string; email: string }, exceptId?: string) {
+  const clash = await tx
+    .select({ username: users.username, email: users.email })
+    .from(users)
+    .where(
+      and(
+        or(sql`lower(${users.username}) = lower(${input.username})`, sql`lower(${users.email}) = lower(${input.email})`),
+        exceptId ? ne(users.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  if (!clash.length) return;
+  if (clash[0]!.username.toLowerCase() === input.username.toLowerCase()) {
+    throw new HttpError(409, `The username "${input.username}" is already taken`);
+  }
+  throw new HttpError(409, `The email "${input.email}" is already used by another user`);
+}
+
+/** Active users holding the Admin role, other than `exceptId`. */
+async function otherActiveAdmins(tx: Tx, exceptId: string): Promise<number> {
+  const [{ n }] = await tx
+    .select({ n: count() })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .innerJoin(users, eq(users.id, userRoles.userId))
+    .where(and(eq(roles.name, ADMIN_ROLE), eq(users.isActive, true), ne(users.id, exceptId)));
+  return n;
+}
+
+async function isActiveAdmin(tx: Tx, userId: string): Promise<boolean> {
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(users.id, userId), eq(users.isActive, true), eq(roles.name, ADMIN_ROLE)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+async function assertNotLastAdmin(tx: Tx, userId: string) {
+  if ((await isActiveAdmin(tx, userId)) && (await otherActiveAdmins(tx, userId)) === 0) {
+    throw new HttpError(409, LAST_ADMIN);
+  }
+}
+
+export async function createUser(input: CreateUser) {
+  const passwordHash = await hashPassword(input.password);
+  const id = await db.transaction(async (tx) => {
+    await assertUnique(tx, input);
+    const [row] = await tx
+      .insert(users)
+      .values({
+        username: input.username,
+        email: input.email,
+        passwordHash,
+        forename: input.forename,
+        surname: input.surname,
+        displayName: input.displayName,
+      })
+      .returning({ id: users.id });
+    return row!.id;
+  });
+  return getUser(id);
+}
+
+/**
+ * Updates a user's details, active flag and (when given) password. Deactivating or a new
+ * password ends every session of that account. Returns whether sessions were ended.
+ */
+export async function updateUser(id: string, input: UpdateUser, actorId: string) {
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const { endedSessions } = await db.transaction(async (tx) => {
+    const [current] = await tx.select({ isActive: users.isActive }).from(users).where(eq(users.id, id)).limit(1);
+    if (!current) throw notFound('User not found');
+    await assertUnique(tx, input, id);
+    const deactivating = current.isActive && !input.isActive;
+    if (deactivating) {
+      if (id === actorId) throw new HttpError(403, "You can't deactivate your own account");
+      await assertNotLastAdmin(tx, id);
+    }
+    await tx
+      .update(users)
+      .set({
+        username: input.username,
+        email: input.email,
+        forename: input.forename,
+        surname: input.surname,
+        displayName: input.displayName,
+        isActive: input.isActive,
+        ...(passwordHash ? { passwordHash } : {}),
+      })
+      .where(eq(users.id, id));
+    return { endedSessions: deactivating || !!passwordHash };
+  });
+  // Old sessions must not outlive a deactivation or a password change.
+  if (endedSessions) await invalidateAllSessions('staff', id);
+  return { user: await getUser(id), endedSessions };
+}
+
+/** Replaces a user's roles with exactly `roleIds`. */
+export async function setUserRoles(id: string, roleIds: number[]) {
+  const wanted = [...new Set(roleIds)];
+  await db.transaction(async (tx) => {
+    const [exists] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+    if (!exists) throw notFound('User not found');
+    const found = wanted.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.id, wanted)) : [];
+    const missing = wanted.filter((r) => !found.some((f) => f.id === r));
+    if (missing.length) throw new HttpError(400, `roleIds: no role with id ${missing.join(', ')}`);
+    if (!found.some((r) => r.name === ADMIN_ROLE)) await assertNotLastAdmin(tx, id);
+    await tx.delete(userRoles).where(eq(userRoles.userId, id));
+    if (wanted.length) await tx.insert(userRoles).values(wanted.map((roleId) => ({ userId: id, roleId })));
+  });
+  return getUser(id);
+}
+
+/** Deletes a staff user; their sessions and role links go with them (FK cascades). */
+export async function deleteUser(id: string, actorId: string) {
+  if (id === actorId) throw new HttpError(403, "You can't delete your own account");
+  await db.transaction(async (tx) => {
+    const [exists] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+    if (!exists) throw notFound('User not found');
+    await assertNotLastAdmin(tx, id);
+    await tx.delete(users).where(eq(users.id, id));
+  });
+}

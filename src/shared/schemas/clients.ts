@@ -1,0 +1,36 @@
+// Client payloads (001 §5, §7), shared by /api/clients and the Client Management screen.
+import { z } from 'zod';
+import { email, password, username } from './users.ts';
+
+const optionalText = (label: string, max: number) =>
+  z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`).default('');
+
+export const clientDetailsSchema = z.object({
+  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters'),
+  email,
+  phone: optionalText('Phone', 50),
+  company: optionalText('Company', 200),
+  notes: optionalText('Notes', 5000),
+});
+export type ClientDetails = z.infer<typeof clientDetailsSchema>;
+
+/** Creating a client also creates its portal login. */
+export const createClientSchema = clientDetailsSchema.extend({ username, password });
+export type CreateClient = z.infer<typeof createClientSchema>;
+
+export const resetClientPasswordSchema = z.object({ password });
+
+/** A client as GET /api/clients lists it, with its portal login name. */
+export interface ClientRow {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  notes: string;
+  isActive: boolean;
+  createdBy: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  username: string | null;
+}
