@@ -1,0 +1,267 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Maximize, Minimize, Pause, Play, RotateCcw, RotateCw, Volume2, VolumeX, X } from 'lucide-react';
+import type { GridMedia } from './media.tsx';
+
+// 000 §9 player constants.
+export const SEEK_STEP = 0.1;
+export const SKIP_SECONDS = 10;
+export const VOLUME_STEP = 0.01;
+export const CONTROLS_HIDE_MS = 3000;
+export const MOBILE_QUERY = '(max-width: 767px)';
+
+function clock(t: number): string {
+  if (!Number.isFinite(t) || t < 0) t = 0;
+  const m = Math.floor(t / 60);
+  const s = Math.floor(t % 60);
+  return `${m}:${String(s).padStart(2, '0')}`;
+}
+
+function useIsMobile(): boolean {
+  const [mobile, setMobile] = useState(() => matchMedia(MOBILE_QUERY).matches);
+  useEffect(() => {
+    const mq = matchMedia(MOBILE_QUERY);
+    const on = () => setMobile(mq.matches);
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, []);
+  return mobile;
+}
+
+/**
+ * The media player dialog (000 §2, §9): an image, or a video with play/pause, seek, skip
+ * ±10 s, mute, volume, fullscreen and close. Desktop controls hide 3 s after the last mouse
+ * movement; under 768 px the browser's own controls are used, full-screen.
+ */
+export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const video = useRef<HTMLVideoElement>(null);
+  const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const mobile = useIsMobile();
+  const [playing, setPlaying] = useState(false);
+  const [current, setCurrent] = useState(0);
+  const [duration, setDuration] = useState(0);
+  const [muted, setMuted] = useState(false);
+  const [volume, setVolume] = useState(1);
+  const [controlsVisible, setControlsVisible] = useState(true);
+  const [fullscreen, setFullscreen] = useState(false);
+
+  const reset = useCallback(() => {
+    const v = video.current;
+    if (v) {
+      v.pause();
+      v.currentTime = 0;
+    }
+    setPlaying(false);
+    setCurrent(0);
+  }, []);
+
+  const close = useCallback(() => {
+    reset();
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
+    dialog.current?.close();
+    onClose();
+  }, [onClose, reset]);
+
+  const revealControls = useCallback(() => {
+    setControlsVisible(true);
+    clearTimeout(hideTimer.current);
+    hideTimer.current = setTimeout(() => setControlsVisible(false), CONTROLS_HIDE_MS);
+  }, []);
+
+  useEffect(() => {
+    dialog.current?.showModal();
+    // Keyboard focus on the video area, so Space and the arrows act on the player.
+    stage.current?.focus();
+    const v = video.current;
+    if (v) {
+      v.play().then(
+        () => setPlaying(true),
+        (err: unknown) => {
+          // Blocked autoplay is expected on some browsers: note it and show the paused state.
+          console.log('Autoplay was blocked:', err instanceof Error ? err.name : err);
+          setPlaying(false);
+        },
+      );
+    }
+    revealControls();
+    const onFs = () => setFullscreen(!!document.fullscreenElement);
+    document.addEventListener('fullscreenchange', onFs);
+    return () => {
+      clearTimeout(hideTimer.current);
+      document.removeEventListener('fullscreenchange', onFs);
+    };
+  }, [revealControls]);
+
+  const toggle = () => {
+    const v = video.current;
+    if (!v) return;
+    if (v.paused) v.play().catch((err: unknown) => console.log('Playback was blocked:', err));
+    else v.pause();
+  };
+  const skip = (delta: number) => {
+    const v = video.current;
+    if (!v) return;
+    v.currentTime = Math.min(Math.max(0, v.currentTime + delta), Number.isFinite(v.duration) ? v.duration : v.currentTime + delta);
+    setCurrent(v.currentTime);
+  };
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
+    else void stage.current?.requestFullscreen().catch(() => {});
+  };
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (!video.current) return;
+    const t = e.target as HTMLElement;
+    const onRange = t instanceof HTMLInputElement && t.type === 'range';
+    if (e.key === ' ' && !(t instanceof HTMLButtonElement)) {
+      e.preventDefault();
+      toggle();
+      revealControls();
+    } else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && !onRange) {
+      e.preventDefault();
+      skip(e.key === 'ArrowLeft' ? -SKIP_SECONDS : SKIP_SECONDS);
+      revealControls();
+    }
+  };
+
+  const iconBtn = 'inline-flex h-10 w-10 items-center justify-center rounded-full text-white hover:bg-white/15';
+  const isVideo = item.type === 'video';
+  const showControls = controlsVisible || !playing;
+
+  return (
+    <dialog
+      ref={dialog}
+      aria-label={item.title}
+      data-testid="media-player"
+      onCancel={(e) => {
+        e.preventDefault();
+        close();
+      }}
+      onClick={(e) => e.target === dialog.current && close()}
+      onKeyDown={onKeyDown}
+      className={`m-auto overflow-hidden bg-black p-0 text-white backdrop:bg-black/85 ${
+        mobile ? 'h-dvh max-h-none w-screen max-w-none' : 'w-[min(92vw,1200px)] max-w-none rounded-xl'
+      }`}
+    >
+      <div className="flex items-center justify-between gap-4 px-4 py-3">
+        <h2 className="truncate font-display text-lg">{item.title}</h2>
+        <button type="button" onClick={close} aria-label="Close player" className={iconBtn}>
+          <X size={20} aria-hidden="true" />
+        </button>
+      </div>
+      {isVideo ? (
+        <div
+          ref={stage}
+          className={`relative bg-black ${mobile ? 'flex h-[calc(100dvh-4rem)] items-center' : ''} ${!showControls ? 'cursor-none' : ''}`}
+          onMouseMove={mobile ? undefined : revealControls}
+          tabIndex={-1}
+          aria-label="Video: Space plays or pauses, arrow keys skip 10 seconds"
+        >
+          <video
+            ref={video}
+            src={item.url}
+            poster={item.posterUrl ?? undefined}
+            playsInline
+            preload="auto"
+            controls={mobile}
+            className="aspect-video max-h-[80dvh] w-full bg-black"
+            data-testid="player-video"
+            onClick={mobile ? undefined : toggle}
+            onPlay={() => setPlaying(true)}
+            onPause={() => setPlaying(false)}
+            onTimeUpdate={(e) => setCurrent(e.currentTarget.currentTime)}
+            onLoadedMetadata={(e) => setDuration(e.currentTarget.duration)}
+            onDurationChange={(e) => setDuration(e.currentTarget.duration)}
+            onVolumeChange={(e) => {
+              setMuted(e.currentTarget.muted);
+              setVolume(e.currentTarget.volume);
+            }}
+          />
+          {!mobile && (
+            <div
+              data-testid="player-controls"
+              data-visible={showControls ? 'true' : 'false'}
+              className={`absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/90 to-transparent px-4 pb-3 pt-10 transition-opacity duration-300 ${
+                showControls ? 'opacity-100' : 'pointer-events-none opacity-0'
+              }`}
+              onFocus={revealControls}
+            >
+              <div className="flex items-center gap-3 text-xs tabular-nums">
+                <span aria-hidden="true">{clock(current)}</span>
+                <input
+                  type="range"
+                  aria-label="Seek"
+                  min={0}
+                  max={duration || 0}
+                  step={SEEK_STEP}
+                  value={Math.min(current, duration || 0)}
+                  aria-valuetext={`${clock(current)} of ${clock(duration)}`}
+                  onChange={(e) => {
+                    const v = video.current;
+                    if (v) v.currentTime = Number(e.target.value);
+                    setCurrent(Number(e.target.value));
+                  }}
+                  className="h-1 flex-1 cursor-pointer accent-gold-400"
+                />
+                <span aria-hidden="true">{clock(duration)}</span>
+              </div>
+              <div className="mt-2 flex items-center gap-1">
+                <button type="button" onClick={() => skip(-SKIP_SECONDS)} aria-label="Back 10 seconds" className={iconBtn}>
+                  <RotateCcw size={18} aria-hidden="true" />
+                </button>
+                <button type="button" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} className={iconBtn}>
+                  {playing ? <Pause size={20} aria-hidden="true" /> : <Play size={20} aria-hidden="true" />}
+                </button>
+                <button type="button" onClick={() => skip(SKIP_SECONDS)} aria-label="Forward 10 seconds" className={iconBtn}>
+                  <RotateCw size={18} aria-hidden="true" />
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    const v = video.current;
+                    if (v) v.muted = !v.muted;
+                  }}
+                  aria-label={muted ? 'Unmute' : 'Mute'}
+                  className={iconBtn}
+                >
+                  {muted || volume === 0 ? <VolumeX size={18} aria-hidden="true" /> : <Volume2 size={18} aria-hidden="true" />}
+                </button>
+                <input
+                  type="range"
+                  aria-label="Volume"
+                  min={0}
+                  max={1}
+                  step={VOLUME_STEP}
+                  value={muted ? 0 : volume}
+                  onChange={(e) => {
+                    const v = video.current;
+                    if (!v) return;
+                    v.volume = Number(e.target.value);
+                    v.muted = v.volume === 0;
+                  }}
+                  className="h-1 w-24 cursor-pointer accent-gold-400"
+                />
+                <span className="flex-1" />
+                <button type="button" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} className={iconBtn}>
+                  {fullscreen ? <Minimize size={18} aria-hidden="true" /> : <Maximize size={18} aria-hidden="true" />}
+                </button>
+              </div>
+            </div>
+          )}
+        </div>
+      ) : (
+        <picture>
+          {item.webpUrl && <source type="image/webp" srcSet={item.webpUrl} />}
+          <img
+            src={item.url}
+            alt={item.title}
+            width={item.width ?? undefined}
+            height={item.height ?? undefined}
+            className={`mx-auto h-auto max-h-[85dvh] w-auto max-w-full object-contain ${mobile ? 'my-auto' : ''}`}
+          />
+        </picture>
+      )}
+    </dialog>
+  );
+}

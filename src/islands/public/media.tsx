@@ -1,0 +1,88 @@
+// Shared pieces of the public media grids: the item shape, the card and the player hook.
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { Image as ImageIcon, Play } from 'lucide-react';
+import type { PublicMedia } from '../../server/media/queries.ts';
+
+export type GridMedia = Pick<
+  PublicMedia,
+  'id' | 'type' | 'title' | 'url' | 'thumbnailUrl' | 'thumbnailWebpUrl' | 'webpUrl' | 'posterUrl' | 'tags' | 'width' | 'height'
+>;
+
+/** Trims a media item to what the grids need, keeping the serialised island props small. */
+export function toGridMedia(m: PublicMedia): GridMedia {
+  const { id, type, title, url, thumbnailUrl, thumbnailWebpUrl, webpUrl, posterUrl, tags, width, height } = m;
+  return { id, type, title, url, thumbnailUrl, thumbnailWebpUrl, webpUrl, posterUrl, tags, width, height };
+}
+
+// The player is loaded on first open, so pages do not pay for it up front.
+const MediaPlayer = lazy(() => import('./MediaPlayer.tsx'));
+
+/** Opens the player dialog for an item and returns focus to the card that opened it. */
+export function useMediaDialog(): { open: (item: GridMedia, opener: HTMLElement) => void; dialog: ReactNode } {
+  const [active, setActive] = useState<GridMedia | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const open = (item: GridMedia, el: HTMLElement) => {
+    opener.current = el;
+    setActive(item);
+  };
+  const close = () => {
+    setActive(null);
+    requestAnimationFrame(() => opener.current?.focus());
+  };
+  const dialog = active ? (
+    <Suspense fallback={null}>
+      <MediaPlayer key={active.id} item={active} onClose={close} />
+    </Suspense>
+  ) : null;
+  return { open, dialog };
+}
+
+function Thumbnail({ item }: { item: GridMedia }) {
+  const jpeg = item.thumbnailUrl ?? (item.type === 'image' ? item.url : item.posterUrl);
+  const webp = item.thumbnailWebpUrl ?? (item.type === 'image' ? item.webpUrl : null);
+  if (!jpeg && !webp) {
+    return (
+      <span className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-ink-800 to-ink-950 text-paper-400">
+        <ImageIcon size={32} aria-hidden="true" />
+      </span>
+    );
+  }
+  return (
+    <picture>
+      {webp && <source type="image/webp" srcSet={webp} />}
+      <img
+        src={jpeg ?? webp!}
+        alt=""
+        width={640}
+        height={360}
+        loading="lazy"
+        decoding="async"
+        className="absolute inset-0 h-full w-full object-cover transition-transform duration-500 group-hover:scale-[1.03] motion-reduce:transition-none"
+      />
+    </picture>
+  );
+}
+
+export function MediaCard({ item, onOpen, preview }: { item: GridMedia; onOpen: (item: GridMedia, el: HTMLElement) => void; preview?: ReactNode }) {
+  return (
+    <button
+      type="button"
+      onClick={(e) => onOpen(item, e.currentTarget)}
+      aria-label={`${item.type === 'video' ? 'Play' : 'View'} ${item.title}`}
+      data-testid="media-card"
+      data-media-id={item.id}
+      className="group relative block aspect-video w-full overflow-hidden rounded-lg bg-ink-900 text-left outline-offset-4"
+    >
+      <Thumbnail item={item} />
+      {preview}
+      <span className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/50 to-transparent px-4 pb-3 pt-10">
+        <span className="block truncate font-display text-lg text-white">{item.title}</span>
+      </span>
+      {item.type === 'video' && (
+        <span className="absolute right-3 top-3 flex h-9 w-9 items-center justify-center rounded-full bg-black/60 text-white" aria-hidden="true">
+          <Play size={16} className="translate-x-px" />
+        </span>
+      )}
+    </button>
+  );
+}
