@@ -4,6 +4,8 @@ import { errorResponse } from './server/http.ts';
 import { SESSION_COOKIE, setSessionCookie, clearSessionCookie, validateSessionToken } from './server/auth/sessions.ts';
 import { loadClientPrincipal, loadRolesAndPermissions, loadStaffUser } from './server/auth/principals.ts';
 import { checkAdminRoute } from './server/auth/route-guards.ts';
+import { cacheKey, cachedPage } from './server/page-cache.ts';
+import { serverThemeClass } from './server/theme.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -74,6 +76,20 @@ const guardAdminPages = defineMiddleware((ctx, next) => {
   return next();
 });
 
+/**
+ * Anonymous GETs of public pages are served from the page cache; signed-in visitors
+ * (whose navigation differs) always get a fresh render.
+ */
+const publicPageCache = defineMiddleware((ctx, next) => {
+  const { method } = ctx.request;
+  if (method !== 'GET' && method !== 'HEAD') return next();
+  if (ctx.locals.user || ctx.locals.clientUser) return next();
+  if (ctx.url.search) return next();
+  const key = cacheKey(ctx.url.pathname, serverThemeClass(ctx.cookies, ctx.url.pathname));
+  if (!key) return next();
+  return cachedPage(key, ctx.request, () => next());
+});
+
 const securityHeaders = defineMiddleware(async (ctx, next) => {
   const response = await next();
   let h: Headers;
@@ -91,4 +107,4 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
   return response;
 });
 
-export const onRequest = sequence(initLocals, securityHeaders, rejectCrossSite, loadSessions, guardAdminPages);
+export const onRequest = sequence(initLocals, securityHeaders, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
+import { staffSession } from '../helpers/http.ts';
+
+let a: TestServer;
+let b: TestServer;
+beforeAll(async () => {
+  a = await startServer();
+  // A second process on the same database and media folder (scaled out).
+  b = await startServer({ dir: a.dir });
+});
+afterAll(async () => {
+  await b?.stop();
+  await a?.stop();
+});
+
+const get = (server: TestServer, path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
+
+describe('public page cache', () => {
+  test.each(['/', '/about', '/services', '/portfolio', '/contact', '/privacy-policy'])('%s is cached for anonymous visitors with ETag and Cache-Control', async (path) => {
+    const first = await get(a, path);
+    await first.text();
+    const second = await get(a, path);
+    const body = await second.text();
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-page-cache')).toBe('HIT');
+    expect(second.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    expect(second.headers.get('etag')).toMatch(/^"[\w-]+"$/);
+    expect(second.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(second.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(body).toContain('<html');
+  });
+
+  test('If-None-Match with the current ETag answers 304 without a body', async () => {
+    const first = await get(a, '/');
+    await first.text();
+    const etag = first.headers.get('etag')!;
+    const res = await get(a, '/', { 'If-None-Match': etag });
+    expect(res.status).toBe(304);
+    expect(await res.text()).toBe('');
+  });
+
+  test('a version bump from another process invalidates the cache in this one', async () => {
+    await (await get(a, '/')).text();
+    expect((await get(a, '/')).headers.get('x-page-cache')).toBe('HIT');
+    // Process B (or any writer) bumps the shared stamp.
+    await b.sql.execute('UPDATE site_state SET version = version + 1 WHERE id = 1');
+    const after = await get(a, '/');
+    expect(after.headers.get('x-page-cache')).toBe('MISS');
+    expect((await get(a, '/')).headers.get('x-page-cache')).toBe('HIT');
+  });
+
+  test('the theme cookie gets its own entry (the html class differs)', async () => {
+    const light = await get(a, '/about', { Cookie: 'studio-theme=light' });
+    const html = await light.text();
+    expect(html).not.toMatch(/<html[^>]*class="dark"/);
+    const dark = await get(a, '/about', { Cookie: 'studio-theme=dark' });
+    expect(await dark.text()).toMatch(/<html[^>]*class="dark"/);
+  });
+
+  test('signed-in staff get fresh pages, never the cache', async () => {
+    const s = await staffSession(a.url, ADMIN.username, ADMIN.password);
+    const res = await s.get('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-page-cache')).toBeNull();
+  });
+
+  test('pages with a query string are rendered, not cached', async () => {
+    const res = await get(a, '/?utm_source=x');
+    expect(res.headers.get('x-page-cache')).toBeNull();
+  });
+});
