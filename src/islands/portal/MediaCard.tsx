@@ -1,0 +1,81 @@
+import { Download, Play } from 'lucide-react';
+import type { ClientMedia } from '../../shared/schemas/portal.ts';
+import { Badge } from '../ui/Badge.tsx';
+import { buttonClass } from '../ui/Button.tsx';
+import { MediaPreview } from './MediaPreview.tsx';
+import { downloadHref, formatDate, stageLabel } from './format.ts';
+
+/** Tags shown on a client card (001 §9). */
+const CARD_TAGS = 2;
+
+export function MediaCard({
+  item,
+  selected,
+  onToggle,
+  onOpen,
+}: {
+  item: ClientMedia;
+  selected: boolean;
+  onToggle: (checked: boolean) => void;
+  onOpen: () => void;
+}) {
+  const extra = item.tags.length - CARD_TAGS;
+  return (
+    <li
+      data-testid="media-card"
+      className={`relative flex flex-col overflow-hidden rounded-xl border bg-raised shadow-sm ${selected ? 'border-accent ring-2 ring-accent' : 'border-line'}`}
+    >
+      <button
+        type="button"
+        onClick={onOpen}
+        aria-label={`Open ${item.title}`}
+        className="group block w-full text-left focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-[var(--focus)]"
+      >
+        <div className="relative aspect-video overflow-hidden bg-muted">
+          <MediaPreview item={item} />
+          {item.type === 'video' && (
+            <span className="absolute inset-0 flex items-center justify-center bg-black/10 opacity-80 transition-opacity group-hover:opacity-100" aria-hidden="true">
+              <span className="rounded-full bg-black/60 p-3 text-white">
+                <Play size={20} />
+              </span>
+            </span>
+          )}
+        </div>
+        <div className="space-y-2 p-3">
+          <h3 className="truncate text-sm font-semibold">{item.title}</h3>
+          <p className="text-xs text-fg-muted">
+            {item.type === 'video' ? 'Video' : 'Image'} · {formatDate(item.createdAt)}
+            {item.projectStage ? ` · ${stageLabel(item.projectStage)}` : ''}
+          </p>
+          {item.tags.length > 0 && (
+            <div className="flex flex-wrap gap-1">
+              {item.tags.slice(0, CARD_TAGS).map((t) => (
+                <Badge key={t} tone="outline">
+                  {t}
+                </Badge>
+              ))}
+              {extra > 0 && <Badge tone="default">+{extra}</Badge>}
+            </div>
+          )}
+        </div>
+      </button>
+      <label className="absolute left-2 top-2 flex h-8 w-8 cursor-pointer items-center justify-center rounded-md bg-black/55">
+        <input
+          type="checkbox"
+          checked={selected}
+          onChange={(e) => onToggle(e.target.checked)}
+          aria-label={`Select ${item.title}`}
+          className="h-4 w-4 cursor-pointer accent-[var(--accent)]"
+        />
+      </label>
+      <a
+        href={downloadHref(item.url)}
+        download={item.filename || ''}
+        aria-label={`Download ${item.title}`}
+        className={buttonClass('secondary', 'icon', 'absolute right-2 top-2 bg-black/55 text-white hover:bg-black/75')}
+      >
+        <Download size={16} aria-hidden="true" />
+      </a>
+    </li>
+  );
+}

@@ -1,0 +1,110 @@
+import { useRef, useState } from 'react';
+import { Download } from 'lucide-react';
+import type { ClientMedia } from '../../shared/schemas/portal.ts';
+import { Badge } from '../ui/Badge.tsx';
+import { buttonClass } from '../ui/Button.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Tabs } from '../ui/Tabs.tsx';
+import { FeedbackTab } from './FeedbackTab.tsx';
+import { TimelineTab } from './TimelineTab.tsx';
+import { downloadHref, formatDate, formatSize, stageLabel } from './format.ts';
+
+type Tab = 'details' | 'feedback' | 'timeline';
+const TABS: { value: Tab; label: string }[] = [
+  { value: 'details', label: 'Details' },
+  { value: 'feedback', label: 'Feedback' },
+  { value: 'timeline', label: 'Timeline' },
+];
+
+/** Opened for one item; the parent remounts it (key) per item so state starts fresh. */
+export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null; onClose: () => void }) {
+  const [tab, setTab] = useState<Tab>('details');
+  const [timestamp, setTimestamp] = useState('0');
+  const video = useRef<HTMLVideoElement>(null);
+
+  function seek(seconds: number) {
+    const v = video.current;
+    if (!v) return;
+    v.currentTime = seconds;
+    v.focus();
+  }
+
+  return (
+    <Dialog open={!!item} onClose={onClose} title={item?.title ?? 'Media'} size="xl">
+      {item && (
+        <div className="space-y-5">
+          {item.type === 'video' ? (
+            // 250 px tall under 768 px, 500 px from there up (001 §2).
+            <video
+              ref={video}
+              src={item.url}
+              poster={item.posterUrl ?? undefined}
+              controls
+              playsInline
+              preload="metadata"
+              onPause={(e) => setTimestamp(String(Math.round(e.currentTarget.currentTime * 100) / 100))}
+              aria-label={`Video: ${item.title}`}
+              className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
+            />
+          ) : (
+            <img
+              src={item.webpUrl ?? item.url}
+              alt={item.title}
+              className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
+            />
+          )}
+          <Tabs tabs={TABS} value={tab} onChange={setTab} label="Media details">
+            {tab === 'details' && <Details item={item} />}
+            {tab === 'feedback' && <FeedbackTab item={item} />}
+            {tab === 'timeline' && <TimelineTab item={item} timestamp={timestamp} onTimestampChange={setTimestamp} onSeek={seek} />}
+          </Tabs>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+function Details({ item }: { item: ClientMedia }) {
+  const rows: [string, string][] = [
+    ['Type', item.type === 'video' ? 'Video' : 'Image'],
+    ['Size', formatSize(item.fileSize)],
+    ['Created', formatDate(item.createdAt)],
+    ['Stage', stageLabel(item.projectStage)],
+  ];
+  return (
+    <div className="space-y-5">
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt className="text-fg-muted">{k}</dt>
+            <dd className="font-medium" data-testid={`detail-${k.toLowerCase()}`}>
+              {v}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <a href={downloadHref(item.url)} download={item.filename || ''} className={buttonClass('primary', 'md')}>
+        <Download size={16} aria-hidden="true" />
+        Download
+      </a>
+      <div className="space-y-2">
+        <h3 className="text-sm font-semibold">Tags</h3>
+        {item.tags.length ? (
+          <div className="flex flex-wrap gap-1.5">
+            {item.tags.map((t) => (
+              <Badge key={t} tone="outline">
+                {t}
+              </Badge>
+            ))}
+          </div>
+        ) : (
+          <p className="text-sm text-fg-muted">No tags</p>
+        )}
+      </div>
+      <div className="space-y-2">
+        <h3 className="text-sm font-semibold">Notes</h3>
+        <p className="whitespace-pre-wrap break-words text-sm text-fg-muted">{item.notes?.trim() || 'No notes'}</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { useState } from 'react';
+import { Film, ImageIcon } from 'lucide-react';
+import type { ClientMedia } from '../../shared/schemas/portal.ts';
+
+/**
+ * Card preview (001 §4): images fall back from the thumbnail to the full image, else hide;
+ * videos show their poster, or seek to 2 seconds when there is none.
+ */
+export function MediaPreview({ item }: { item: ClientMedia }) {
+  const candidates =
+    item.type === 'image'
+      ? [item.thumbnailWebpUrl, item.thumbnailUrl, item.webpUrl, item.url]
+      : [item.thumbnailWebpUrl, item.thumbnailUrl, item.posterUrl];
+  const sources = candidates.filter((s): s is string => !!s);
+  const [attempt, setAttempt] = useState(0);
+  const src = sources[attempt];
+
+  if (src) {
+    return (
+      <img
+        src={src}
+        alt=""
+        loading="lazy"
+        decoding="async"
+        onError={() => setAttempt((a) => a + 1)}
+        className="h-full w-full object-cover"
+      />
+    );
+  }
+  if (item.type === 'video' && attempt === 0 && sources.length === 0) {
+    return <video src={`${item.url}#t=2`} preload="metadata" muted playsInline tabIndex={-1} aria-hidden="true" className="h-full w-full object-cover" />;
+  }
+  return (
+    <div className="flex h-full w-full items-center justify-center text-fg-muted" aria-hidden="true">
+      {item.type === 'video' ? <Film size={32} /> : <ImageIcon size={32} />}
+    </div>
+  );
+}

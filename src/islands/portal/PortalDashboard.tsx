@@ -1,0 +1,305 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
+import { Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Search, Video } from 'lucide-react';
+import { apiRequest, errorMessage } from '../../shared/api.ts';
+import { PROJECT_STAGES, type ClientMedia } from '../../shared/schemas/portal.ts';
+import { toast } from '../../shared/toast.ts';
+import { Button } from '../ui/Button.tsx';
+import { Card } from '../ui/Card.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
+import { inputClass } from '../ui/Field.tsx';
+import { Select } from '../ui/Select.tsx';
+import { Skeleton } from '../ui/Skeleton.tsx';
+import { MediaCard } from './MediaCard.tsx';
+import { MediaDetailDialog } from './MediaDetailDialog.tsx';
+import { downloadAll } from './downloads.ts';
+import { isRecent, stageLabel } from './format.ts';
+import { $media, $mediaError, clearPortalCache, loadFeedback, loadMedia, loadNotes } from './store.ts';
+
+export interface PortalProfile {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+}
+
+export interface PortalContact {
+  contactEmail: string;
+  contactPhone: string;
+  contactAddress: string;
+}
+
+/** Loading skeleton count for media cards (001 §9). */
+const SKELETON_CARDS = 8;
+
+const STAGE_OPTIONS = [{ value: 'all', label: 'All stages' }, ...PROJECT_STAGES.map((s) => ({ value: s, label: stageLabel(s) }))];
+
+function matches(item: ClientMedia, query: string, stage: string): boolean {
+  if (stage !== 'all' && item.projectStage !== stage) return false;
+  if (!query) return true;
+  const q = query.toLowerCase();
+  return [item.title, item.filename, item.notes ?? '', ...item.tags].some((s) => s.toLowerCase().includes(q));
+}
+
+export default function PortalDashboard({ profile, contact }: { profile: PortalProfile; contact: PortalContact }) {
+  const media = useStore($media);
+  const loadError = useStore($mediaError);
+  const [query, setQuery] = useState('');
+  const [stage, setStage] = useState('all');
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [loggingOut, setLoggingOut] = useState(false);
+
+  useEffect(() => {
+    void loadMedia();
+    void loadFeedback();
+    void loadNotes();
+  }, []);
+
+  const all = media ?? [];
+  const filtered = useMemo(() => all.filter((m) => matches(m, query.trim(), stage)), [all, query, stage]);
+  const stats = useMemo(
+    () => ({
+      total: all.length,
+      recent: all.filter((m) => isRecent(m.createdAt)).length,
+      videos: all.filter((m) => m.type === 'video').length,
+      images: all.filter((m) => m.type === 'image').length,
+    }),
+    [all],
+  );
+  const allFilteredSelected = filtered.length > 0 && filtered.every((m) => selected.has(m.id));
+  const openItem = all.find((m) => m.id === openId) ?? null;
+
+  function toggle(id: number, on: boolean) {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
+
+  function toggleAll(on: boolean) {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      for (const m of filtered) {
+        if (on) next.add(m.id);
+        else next.delete(m.id);
+      }
+      return next;
+    });
+  }
+
+  function downloadSelected() {
+    const items = all.filter((m) => selected.has(m.id));
+    if (items.length === 0) {
+      toast({ title: 'No items selected', description: 'Select the media you want to download first.' });
+      return;
+    }
+    downloadAll(items);
+  }
+
+  async function logout() {
+    setLoggingOut(true);
+    try {
+      await apiRequest('POST', '/api/client/logout');
+      clearPortalCache();
+      window.location.assign('/client/login');
+    } catch (e) {
+      setLoggingOut(false);
+      toast({ title: 'Logout failed', description: errorMessage(e), variant: 'destructive' });
+    }
+  }
+
+  return (
+    <div className="min-h-dvh">
+      <header className="border-b border-line bg-raised">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-4 sm:px-6">
+          <div className="min-w-0">
+            <p className="text-xs font-medium uppercase tracking-wider text-fg-muted">Client Portal</p>
+            <h1 className="truncate text-xl font-semibold sm:text-2xl">Welcome back, {profile.username}</h1>
+          </div>
+          <Button variant="outline" onClick={logout} disabled={loggingOut}>
+            <LogOut size={16} aria-hidden="true" />
+            {loggingOut ? 'Logging out...' : 'Logout'}
+          </Button>
+        </div>
+      </header>
+
+      <main className="mx-auto max-w-7xl space-y-8 px-4 py-8 sm:px-6">
+        <section aria-label="Summary" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+          <StatCard label="Total Media" value={media ? stats.total : null} icon={<FolderOpen size={20} />} />
+          <StatCard label="Recent Uploads" value={media ? stats.recent : null} icon={<Clock size={20} />} hint="Last 7 days" />
+          <StatCard label="Videos" value={media ? stats.videos : null} icon={<Video size={20} />} />
+          <StatCard label="Images" value={media ? stats.images : null} icon={<ImageIcon size={20} />} />
+        </section>
+
+        <section aria-labelledby="your-media" className="space-y-4">
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <h2 id="your-media" className="text-lg font-semibold">
+              Your Media
+            </h2>
+            <Button onClick={downloadSelected} variant="primary">
+              <Download size={16} aria-hidden="true" />
+              Download Selected{selected.size ? ` (${selected.size})` : ''}
+            </Button>
+          </div>
+
+          <div className="grid gap-3 sm:grid-cols-[1fr_14rem]">
+            <div className="relative">
+              <label htmlFor="portal-search" className="sr-only">
+                Search media
+              </label>
+              <Search size={16} aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-fg-muted" />
+              <input
+                id="portal-search"
+                type="search"
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                placeholder="Search media..."
+                className={inputClass(false, 'h-10 pl-9')}
+              />
+            </div>
+            <Select label="Filter by stage" hideLabel options={STAGE_OPTIONS} value={stage} onChange={(e) => setStage(e.target.value)} />
+          </div>
+
+          <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+            <label className="inline-flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={allFilteredSelected}
+                disabled={filtered.length === 0}
+                onChange={(e) => toggleAll(e.target.checked)}
+                className="h-4 w-4 accent-[var(--accent)]"
+              />
+              Select all
+            </label>
+            {media && (
+              <p className="text-fg-muted" aria-live="polite">
+                Showing {filtered.length} of {all.length} items
+              </p>
+            )}
+          </div>
+
+          {loadError && !media ? (
+            <EmptyState
+              title="We couldn't load your media"
+              description={loadError}
+              action={
+                <Button variant="outline" onClick={() => void loadMedia()}>
+                  Try again
+                </Button>
+              }
+            />
+          ) : !media ? (
+            <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-busy="true" aria-label="Loading media">
+              {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+                <li key={i} className="overflow-hidden rounded-xl border border-line bg-raised">
+                  <Skeleton className="aspect-video rounded-none" />
+                  <div className="space-y-2 p-3">
+                    <Skeleton className="h-4 w-3/4" />
+                    <Skeleton className="h-3 w-1/2" />
+                  </div>
+                </li>
+              ))}
+            </ul>
+          ) : all.length === 0 ? (
+            <EmptyState
+              icon={<FolderOpen size={32} aria-hidden="true" />}
+              title="No media assigned yet"
+              description="Your project manager will share your media here as soon as it is ready."
+            />
+          ) : filtered.length === 0 ? (
+            <EmptyState
+              icon={<Search size={32} aria-hidden="true" />}
+              title="No media matches your search"
+              description="Try another search term or stage."
+              action={
+                <Button
+                  variant="outline"
+                  onClick={() => {
+                    setQuery('');
+                    setStage('all');
+                  }}
+                >
+                  Clear filters
+                </Button>
+              }
+            />
+          ) : (
+            <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-label="Media">
+              {filtered.map((m) => (
+                <MediaCard key={m.id} item={m} selected={selected.has(m.id)} onToggle={(on) => toggle(m.id, on)} onOpen={() => setOpenId(m.id)} />
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <NeedHelp contact={contact} />
+      </main>
+
+      <MediaDetailDialog key={openItem?.id ?? 'closed'} item={openItem} onClose={() => setOpenId(null)} />
+    </div>
+  );
+}
+
+function StatCard({ label, value, icon, hint }: { label: string; value: number | null; icon: ReactNode; hint?: string }) {
+  return (
+    <Card className="p-4">
+      <div className="flex items-start justify-between gap-2">
+        <p className="text-sm text-fg-muted">{label}</p>
+        <span className="text-accent" aria-hidden="true">
+          {icon}
+        </span>
+      </div>
+      {value === null ? (
+        <Skeleton className="mt-2 h-8 w-12" />
+      ) : (
+        <p className="mt-1 text-2xl font-semibold tabular-nums" data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+          {value}
+        </p>
+      )}
+      {hint && <p className="text-xs text-fg-muted">{hint}</p>}
+    </Card>
+  );
+}
+
+function NeedHelp({ contact }: { contact: PortalContact }) {
+  const has = contact.contactEmail || contact.contactPhone || contact.contactAddress;
+  return (
+    <section aria-labelledby="need-help" className="rounded-xl border border-line bg-raised p-5">
+      <h2 id="need-help" className="text-lg font-semibold">
+        Need Help?
+      </h2>
+      <p className="mt-1 text-sm text-fg-muted">Questions about your media or need something changed? Get in touch with your project team.</p>
+      {has ? (
+        <ul className="mt-4 grid gap-3 text-sm sm:grid-cols-3">
+          {contact.contactEmail && (
+            <li className="flex items-center gap-2">
+              <Mail size={16} aria-hidden="true" className="shrink-0 text-accent" />
+              <a href={`mailto:${contact.contactEmail}`} className="break-all underline-offset-4 hover:underline">
+                {contact.contactEmail}
+              </a>
+            </li>
+          )}
+          {contact.contactPhone && (
+            <li className="flex items-center gap-2">
+              <Phone size={16} aria-hidden="true" className="shrink-0 text-accent" />
+              <a href={`tel:${contact.contactPhone.replace(/[^\d+]/g, '')}`} className="underline-offset-4 hover:underline">
+                {contact.contactPhone}
+              </a>
+            </li>
+          )}
+          {contact.contactAddress && (
+            <li className="flex items-start gap-2">
+              <MapPin size={16} aria-hidden="true" className="mt-0.5 shrink-0 text-accent" />
+              <span className="whitespace-pre-line">{contact.contactAddress}</span>
+            </li>
+          )}
+        </ul>
+      ) : (
+        <p className="mt-4 text-sm text-fg-muted">Contact your project manager for help.</p>
+      )}
+    </section>
+  );
+}

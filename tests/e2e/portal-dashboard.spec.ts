@@ -1,0 +1,197 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
+import { createClientWithPortalLogin, createVideo, type ClientLogin } from '../helpers/portal-fixtures.ts';
+
+/** Waits until the island holding `selector` has hydrated (Astro drops the ssr attribute). */
+async function hydrated(page: Page, selector: string) {
+  await page.locator(`astro-island:not([ssr]) ${selector}`).first().waitFor();
+}
+
+async function signInClient(page: Page, login: ClientLogin) {
+  await page.goto('/client/login');
+  await hydrated(page, 'form[aria-label="Client sign-in"]');
+  await page.getByLabel('Username').fill(login.username);
+  await page.getByLabel('Password', { exact: true }).fill(login.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/client\/dashboard$/);
+  await expect(page.getByRole('heading', { name: `Welcome back, ${login.username}` })).toBeVisible();
+  await hydrated(page, 'header');
+}
+
+const cards = (page: Page) => page.getByTestId('media-card');
+
+test.describe('client portal dashboard', () => {
+  test('each client sees only its own media, with stats and the showing line', async ({ page, server }) => {
+    const alice = await createClientWithPortalLogin(server, 'Alice');
+    const bob = await createClientWithPortalLogin(server, 'Bob');
+    const old = Date.now() - 30 * 24 * 3600 * 1000;
+    await createVideo(server, { title: 'Alice wedding film', clientId: alice.clientId, tags: ['wedding', 'drone', 'highlights'] });
+    await createVideo(server, { title: 'Alice teaser', assign: [alice.clientId], createdAt: old, projectStage: 'concept' });
+    await createVideo(server, { title: 'Bob corporate', clientId: bob.clientId });
+
+    await signInClient(page, alice);
+    await expect(cards(page)).toHaveCount(2);
+    await expect(page.getByRole('button', { name: 'Open Alice wedding film' })).toBeVisible();
+    await expect(page.getByText('Bob corporate')).toHaveCount(0);
+    await expect(page.getByText('Showing 2 of 2 items')).toBeVisible();
+    await expect(page.getByTestId('stat-total-media')).toHaveText('2');
+    await expect(page.getByTestId('stat-recent-uploads')).toHaveText('1');
+    await expect(page.getByTestId('stat-videos')).toHaveText('2');
+    await expect(page.getByTestId('stat-images')).toHaveText('0');
+    // Two tags per card, then a count of the rest.
+    const first = cards(page).filter({ hasText: 'Alice wedding film' });
+    await expect(first.getByText('wedding', { exact: true })).toBeVisible();
+    await expect(first.getByText('drone', { exact: true })).toBeVisible();
+    await expect(first.getByText('highlights', { exact: true })).toHaveCount(0);
+    await expect(first.getByText('+1')).toBeVisible();
+
+    // Search and stage filter, and the empty state for no matches.
+    await page.getByLabel('Search media').fill('teaser');
+    await expect(cards(page)).toHaveCount(1);
+    await expect(page.getByText('Showing 1 of 2 items')).toBeVisible();
+    await page.getByLabel('Search media').fill('');
+    await page.getByLabel('Filter by stage').selectOption('concept');
+    await expect(cards(page)).toHaveCount(1);
+    await page.getByLabel('Filter by stage').selectOption('delivered');
+    await expect(page.getByText('No media matches your search')).toBeVisible();
+    await expect(page.getByText('Showing 0 of 2 items')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/client\/login$/);
+    await signInClient(page, bob);
+    await expect(cards(page)).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Open Bob corporate' })).toBeVisible();
+    await expect(page.getByText('Alice wedding film')).toHaveCount(0);
+  });
+
+  test('a client with nothing assigned sees the empty state; Download Selected warns when nothing is selected', async ({ page, server }) => {
+    const carol = await createClientWithPortalLogin(server, 'Carol');
+    await signInClient(page, carol);
+    await expect(page.getByText('No media assigned yet')).toBeVisible();
+    await page.getByRole('button', { name: /Download Selected/ }).click();
+    await expect(page.getByTestId('toast')).toContainText('No items selected');
+  });
+
+  test('review a video: pause fills the timestamp, add a note, rate and comment, all kept after a reload', async ({ page, server }) => {
+    const dana = await createClientWithPortalLogin(server, 'Dana');
+    await createVideo(server, { title: 'Review cut', clientId: dana.clientId, tags: ['edit'], projectStage: 'post-production', notes: 'Second pass' });
+    await signInClient(page, dana);
+    await page.getByRole('button', { name: 'Open Review cut' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Review cut' });
+    await expect(dialog).toBeVisible();
+
+    // Details tab.
+    await expect(dialog.getByTestId('detail-type')).toHaveText('Video');
+    await expect(dialog.getByTestId('detail-size')).toHaveText(/^\d+\.\d\d MB$/);
+    await expect(dialog.getByTestId('detail-stage')).toHaveText('Post-production');
+    await expect(dialog.getByText('Second pass')).toBeVisible();
+    await expect(dialog.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /\/media\/[a-f0-9]{32}\/original\.mp4\?download=1$/);
+
+    // Timeline tab: playing then pausing fills the timestamp with the current time.
+    await dialog.getByRole('tab', { name: 'Timeline' }).click();
+    const ts = dialog.getByLabel('Timestamp (seconds)');
+    await expect(ts).toHaveValue('0');
+    const paused = await dialog.locator('video').evaluate(async (v: HTMLVideoElement) => {
+      v.muted = true;
+      await v.play();
+      await new Promise((r) => setTimeout(r, 1200));
+      v.pause();
+      return Math.round(v.currentTime * 100) / 100;
+    });
+    expect(paused).toBeGreaterThan(0.5);
+    await expect(ts).toHaveValue(String(paused));
+    await expect(dialog.getByTestId('formatted-time')).toHaveText('00:01');
+
+    // An empty note is refused with the spec's message.
+    await dialog.getByRole('button', { name: 'Add Note' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Please enter a note');
+
+    await ts.fill('2.7');
+    await expect(dialog.getByTestId('formatted-time')).toHaveText('00:02');
+    await dialog.getByRole('textbox', { name: 'Note' }).fill('Colour shifts here');
+    await dialog.getByRole('button', { name: 'Add Note' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Timeline note added successfully');
+    await expect(dialog.getByTestId('timeline-list')).toContainText('00:02');
+    await expect(dialog.getByTestId('timeline-list')).toContainText('Colour shifts here');
+
+    // Clicking the note seeks the video to it.
+    await dialog.getByRole('button', { name: /Colour shifts here/ }).click();
+    await expect.poll(() => dialog.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBe(2);
+
+    // Feedback tab: submit stays disabled until both rating and comment are given.
+    await dialog.getByRole('tab', { name: 'Feedback' }).click();
+    const submit = dialog.getByRole('button', { name: 'Submit Feedback' });
+    await expect(submit).toBeDisabled();
+    await dialog.getByRole('radio', { name: '4 stars' }).check();
+    await expect(submit).toBeDisabled();
+    await dialog.getByRole('textbox', { name: 'Comments' }).fill('   ');
+    await submit.click();
+    await expect(page.getByTestId('toast')).toContainText('Please provide both feedback text and rating');
+    await dialog.getByRole('textbox', { name: 'Comments' }).fill('Great pacing');
+    await submit.click();
+    await expect(page.getByTestId('toast')).toContainText('Feedback submitted successfully');
+    await expect(dialog.getByTestId('feedback-list')).toContainText('Great pacing');
+    await expect(dialog.getByRole('img', { name: 'Rated 4 out of 5' })).toBeVisible();
+
+    // Stored for this client user; still there after a reload.
+    const fb = await server.sql.execute({ sql: 'SELECT rating, feedback_text FROM client_feedback WHERE client_user_id = ?', args: [dana.clientUserId] });
+    expect(fb.rows.map((r) => [Number(r.rating), r.feedback_text])).toEqual([[4, 'Great pacing']]);
+    const notes = await server.sql.execute({ sql: 'SELECT timestamp_seconds FROM timeline_notes WHERE client_user_id = ?', args: [dana.clientUserId] });
+    expect(notes.rows.map((r) => Number(r.timestamp_seconds))).toEqual([2]);
+
+    await page.reload();
+    await hydrated(page, 'header');
+    await page.getByRole('button', { name: 'Open Review cut' }).click();
+    const again = page.getByRole('dialog', { name: 'Review cut' });
+    await again.getByRole('tab', { name: 'Feedback' }).click();
+    await expect(again.getByTestId('feedback-list')).toContainText('Great pacing');
+    await again.getByRole('tab', { name: 'Timeline' }).click();
+    await expect(again.getByTestId('timeline-list')).toContainText('Colour shifts here');
+  });
+
+  test('Download Selected with three items starts three downloads', async ({ page, server }) => {
+    const eve = await createClientWithPortalLogin(server, 'Eve');
+    for (const title of ['One', 'Two', 'Three']) await createVideo(server, { title, clientId: eve.clientId });
+    await signInClient(page, eve);
+    await expect(cards(page)).toHaveCount(3);
+    await page.getByLabel('Select all').check();
+    for (const title of ['One', 'Two', 'Three']) await expect(page.getByLabel(`Select ${title}`)).toBeChecked();
+    const downloads: string[] = [];
+    page.on('download', (d) => downloads.push(d.suggestedFilename()));
+    const first = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download Selected (3)' }).click();
+    await first;
+    await expect.poll(() => downloads.length).toBe(3);
+    expect(downloads.sort()).toEqual(['One.mp4', 'Three.mp4', 'Two.mp4']);
+  });
+
+  test('logout returns to /client/login and the dashboard then redirects there', async ({ page, server }) => {
+    const finn = await createClientWithPortalLogin(server, 'Finn');
+    await signInClient(page, finn);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/client\/login$/);
+    await page.goto('/client/dashboard');
+    await expect(page).toHaveURL(/\/client\/login$/);
+  });
+
+  test('works at 375 px and by keyboard', async ({ page, server }) => {
+    const gail = await createClientWithPortalLogin(server, 'Gail');
+    await createVideo(server, { title: 'Phone view', clientId: gail.clientId });
+    await page.setViewportSize({ width: 375, height: 740 });
+    await signInClient(page, gail);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const open = page.getByRole('button', { name: 'Open Phone view' });
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Phone view' });
+    await expect(dialog).toBeVisible();
+    const height = await dialog.locator('video').evaluate((v) => v.getBoundingClientRect().height);
+    expect(height).toBe(250);
+    await dialog.getByRole('tab', { name: 'Details' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(dialog.getByRole('tab', { name: 'Feedback' })).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  });
+});
