@@ -1,10 +1,19 @@
 // Serves a built app with our own http.Server so request timeouts suit 2.5 GB uploads
 // (Node's default requestTimeout of 300 s would cut a slow upload off).
 import http from 'node:http';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const REQUEST_TIMEOUT_MS = 4 * 60 * 60 * 1000;
+
+// Each request runs with its Node response in this store, so the media delivery route can
+// wait for 'drain' (Astro's writeResponse does not); see src/server/media/node-response.ts.
+const responses = (globalThis[Symbol.for('studio.nodeResponse')] ??= new AsyncLocalStorage());
+
+// Cached public pages are answered before Astro's pipeline (src/server/page-cache.ts
+// registers the function once the bundle has loaded it).
+const PAGE_CACHE_FAST_PATH = Symbol.for('studio.pageCacheFastPath');
 
 export async function serve({ outDir, port, host }) {
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
@@ -12,7 +21,14 @@ export async function serve({ outDir, port, host }) {
   const { handler } = await import(pathToFileURL(path.join(outDir, 'server', 'entry.mjs')).href);
   const server = http.createServer(
     { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: 60_000, keepAliveTimeout: 5_000 },
-    handler,
+    (req, res) => {
+      const fastPath = globalThis[PAGE_CACHE_FAST_PATH];
+      if (!fastPath || (req.method !== 'GET' && req.method !== 'HEAD')) return responses.run(res, () => handler(req, res));
+      fastPath(req, res).then(
+        (served) => served || responses.run(res, () => handler(req, res)),
+        () => responses.run(res, () => handler(req, res)),
+      );
+    },
   );
   await new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -82,3 +82,69 @@ export async function matrixSessions(base: string, permission: string): Promise<
     admin,
   };
 }
+
+// ---- Direct database set-up (no API round trips): for tests of other areas that need
+// a staff user with exact permissions or a client login with chosen names.
+
+/** Creates a staff user with a dedicated role holding exactly `permissions` (names). */
+export async function createStaffUser(
+  server: import('./server.ts').TestServer,
+  opts: { username?: string; password?: string; permissions: string[] },
+): Promise<{ id: string; username: string; password: string; roleId: number }> {
+  const { hashPassword } = await import('../../src/server/auth/password.ts');
+  const username = opts.username ?? unique('staff');
+  const password = opts.password ?? 'staff-pass-123';
+  const id = crypto.randomUUID();
+  await server.sql.execute({
+    sql: 'INSERT INTO users (id, username, email, password_hash, forename, surname, display_name) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    args: [id, username, `${username}@studio.test`, await hashPassword(password), 'Test', 'Staff', username],
+  });
+  const role = await server.sql.execute({ sql: 'INSERT INTO roles (name, description) VALUES (?, ?) RETURNING id', args: [unique('role-'), opts.permissions.join(', ')] });
+  const roleId = Number(role.rows[0]!.id);
+  for (const name of opts.permissions) {
+    const r = await server.sql.execute({
+      sql: 'INSERT INTO role_permissions (role_id, permission_id) SELECT ?, id FROM permissions WHERE name = ? RETURNING permission_id',
+      args: [roleId, name],
+    });
+    if (!r.rows.length) throw new Error(`No permission named ${name}`);
+  }
+  await server.sql.execute({ sql: 'INSERT INTO user_roles (user_id, role_id) VALUES (?, ?)', args: [id, roleId] });
+  return { id, username, password, roleId };
+}
+
+/** Creates a client with one active portal login. */
+export async function createClientWithLogin(
+  server: import('./server.ts').TestServer,
+  opts: { name?: string; email?: string; username?: string; password?: string } = {},
+): Promise<{ clientId: number; clientUserId: number; name: string; email: string; username: string; password: string }> {
+  const { hashPassword } = await import('../../src/server/auth/password.ts');
+  const username = opts.username ?? unique('client.');
+  const name = opts.name ?? `Client ${username}`;
+  const email = opts.email ?? `${username}@clients.test`;
+  const password = opts.password ?? 'client-pass-123';
+  const c = await server.sql.execute({ sql: 'INSERT INTO clients (name, email) VALUES (?, ?) RETURNING id', args: [name, email] });
+  const clientId = Number(c.rows[0]!.id);
+  const cu = await server.sql.execute({
+    sql: 'INSERT INTO client_users (client_id, username, email, password_hash) VALUES (?, ?, ?, ?) RETURNING id',
+    args: [clientId, username, `login.${email}`, await hashPassword(password)],
+  });
+  return { clientId, clientUserId: Number(cu.rows[0]!.id), name, email, username, password };
+}
+
+/**
+ * One session per actor of the permission matrix, set up directly in the database (the
+ * client is returned too, for tests that assign it).
+ */
+export async function matrixFromDb(server: import('./server.ts').TestServer, permission: string) {
+  const without = await createStaffUser(server, { permissions: [] });
+  const withIt = await createStaffUser(server, { permissions: [permission] });
+  const client = await createClientWithLogin(server);
+  const sessions: Record<Actor, Session> = {
+    anonymous: new Session(server.url),
+    client: await clientSession(server.url, client.username, client.password),
+    'staff without it': await staffSession(server.url, without.username, without.password),
+    'staff with it': await staffSession(server.url, withIt.username, withIt.password),
+    admin: await adminSession(server.url),
+  };
+  return { sessions, client };
+}

@@ -1,4 +1,124 @@
-// Demo media for a fresh install. Filled in by the media library (issue 4).
+// Demo media for a fresh install (DEMO_CONTENT): a few generated stills (sharp) and short
+// test-pattern clips (ffmpeg, skipped when it is not on the PATH), run through the same
+// derivative code as real uploads. Loaded by the start script under Node's type stripping,
+// hence explicit .ts imports and no database handle of its own.
+import fs from 'node:fs/promises';
+import sharp from 'sharp';
 import type { Database } from '../../db/client.ts';
+import { media, mediaClients } from '../../db/schema.ts';
+import { makeImageDerivatives, makeVideoDerivatives } from './derivatives.ts';
+import { generateTestClip } from './ffmpeg.ts';
+import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant } from './paths.ts';
 
-export async function seedDemoMedia(_db: Database, _clientId: number | null): Promise<void> {}
+interface DemoItem {
+  title: string;
+  tags: string[];
+  stage: string | null;
+  notes: string;
+  featured: boolean;
+  portfolio: boolean;
+  assign: boolean;
+}
+
+interface DemoImage extends DemoItem {
+  colours: [string, string, string];
+}
+
+interface DemoVideo extends DemoItem {
+  pattern: string;
+}
+
+const IMAGES: DemoImage[] = [
+  { title: 'Boardroom Interview Setup', tags: ['corporate', 'interview'], stage: 'completed', notes: 'Two-camera interview lighting for the annual report film.', featured: true, portfolio: true, assign: false, colours: ['#0f172a', '#1e3a8a', '#f59e0b'] },
+  { title: 'Neon Alley Music Video Still', tags: ['music video', 'night'], stage: 'delivered', notes: 'Frame grab from the chorus sequence.', featured: true, portfolio: true, assign: false, colours: ['#1a0b2e', '#7e22ce', '#22d3ee'] },
+  { title: 'Coffee Roastery Commercial Frame', tags: ['commercial', 'food'], stage: 'post-production', notes: 'Hero product shot, graded.', featured: false, portfolio: true, assign: true, colours: ['#1c1917', '#92400e', '#fde68a'] },
+  { title: 'Harbour Documentary Location Scout', tags: ['documentary', 'location'], stage: 'pre-production', notes: 'Dawn light at the north pier; check tide times.', featured: false, portfolio: false, assign: true, colours: ['#082f49', '#0e7490', '#e2e8f0'] },
+];
+
+const VIDEOS: DemoVideo[] = [
+  { title: 'Studio Showreel Teaser', tags: ['commercial', 'music video'], stage: 'delivered', notes: 'Ten-second cut for social.', featured: true, portfolio: true, assign: false, pattern: 'testsrc2' },
+  { title: 'Corporate Brand Film Rough Cut', tags: ['corporate'], stage: 'post-production', notes: 'First assembly for client review.', featured: false, portfolio: false, assign: true, pattern: 'smptebars' },
+  { title: 'Coastal Communities Documentary Trailer', tags: ['documentary'], stage: 'completed', notes: 'Festival trailer.', featured: false, portfolio: true, assign: false, pattern: 'rgbtestsrc' },
+];
+
+function still([bg, mid, accent]: [string, string, string], seed: number): Buffer {
+  const w = 1280;
+  const h = 720;
+  const circles = Array.from({ length: 6 }, (_, i) => {
+    const x = (seed * 173 + i * 271) % w;
+    const y = (seed * 97 + i * 149) % h;
+    const r = 60 + ((seed + i) * 37) % 180;
+    return `<circle cx="${x}" cy="${y}" r="${r}" fill="${accent}" fill-opacity="${0.08 + i * 0.03}"/>`;
+  }).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${bg}"/><stop offset="1" stop-color="${mid}"/></linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>${circles}
+    <rect x="0" y="0" width="${w}" height="90" fill="#000"/><rect x="0" y="${h - 90}" width="${w}" height="90" fill="#000"/>
+  </svg>`;
+  return Buffer.from(svg);
+}
+
+type FileFacts = Omit<typeof media.$inferInsert, 'title' | 'tags' | 'projectStage' | 'notes' | 'isFeatured' | 'showInPortfolio'>;
+
+async function insert(db: Database, item: DemoItem, row: FileFacts, clientId: number | null) {
+  const [created] = await db
+    .insert(media)
+    .values({
+      ...row,
+      title: item.title,
+      tags: item.tags,
+      projectStage: item.stage,
+      notes: item.notes,
+      isFeatured: item.featured,
+      showInPortfolio: item.portfolio,
+      clientId: item.assign ? clientId : null,
+    })
+    .returning({ id: media.id });
+  if (item.assign && clientId != null) await db.insert(mediaClients).values({ mediaId: created!.id, clientId });
+}
+
+async function prepareImage(item: DemoImage, seed: number): Promise<FileFacts> {
+  const key = newStorageKey();
+  await fs.mkdir(mediaFolder(key), { recursive: true });
+  try {
+    const variant = originalVariant('jpg');
+    const original = mediaFilePath(key, variant);
+    await sharp(still(item.colours, seed)).jpeg({ quality: 85 }).toFile(original);
+    const facts = await makeImageDerivatives(key, original, 'image/jpeg');
+    const { size } = await fs.stat(original);
+    const filename = `${item.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.jpg`;
+    return { type: 'image', storageKey: key, url: mediaUrl(key, variant), filename, fileSize: size, mimeType: 'image/jpeg', ...facts };
+  } catch (e) {
+    await fs.rm(mediaFolder(key), { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** null when ffmpeg is missing (the clip is skipped). */
+async function prepareVideo(item: DemoVideo): Promise<FileFacts | null> {
+  const key = newStorageKey();
+  await fs.mkdir(mediaFolder(key), { recursive: true });
+  try {
+    const variant = originalVariant('mp4');
+    const original = mediaFilePath(key, variant);
+    if (!(await generateTestClip(original, { seconds: 3, width: 480, height: 270, pattern: item.pattern }))) {
+      await fs.rm(mediaFolder(key), { recursive: true, force: true });
+      return null;
+    }
+    const facts = await makeVideoDerivatives(key, original, null);
+    const { size } = await fs.stat(original);
+    const filename = `${item.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.mp4`;
+    return { type: 'video', storageKey: key, url: mediaUrl(key, variant), filename, fileSize: size, mimeType: 'video/mp4', webpUrl: null, ...facts };
+  } catch (e) {
+    await fs.rm(mediaFolder(key), { recursive: true, force: true });
+    throw e;
+  }
+}
+
+export async function seedDemoMedia(db: Database, clientId: number | null): Promise<void> {
+  // Files are made concurrently; rows go in one by one, oldest first, so the list (newest
+  // first) opens on the showreel.
+  const items: DemoItem[] = [...IMAGES, ...VIDEOS];
+  const facts = await Promise.all([...IMAGES.map((item, i) => prepareImage(item, i + 1)), ...VIDEOS.map((item) => prepareVideo(item))]);
+  for (const [i, f] of facts.entries()) if (f) await insert(db, items[i]!, f, clientId);
+}

@@ -34,3 +34,15 @@ export function mediaFilePath(storageKey: string, variant: string): string {
 export function mediaUrl(storageKey: string, variant: string): string {
   return `/media/${storageKey}/${variant}`;
 }
+
+export function originalVariant(ext: string): string {
+  return `original.${ext}`;
+}
+
+/**
+ * A scratch file inside the item's folder. Its name never matches VARIANT_RE, so it can
+ * never be served, and renaming it into place is atomic (same file system).
+ */
+export function tempFilePath(storageKey: string, suffix = ''): string {
+  return path.join(mediaFolder(storageKey), `.tmp-${randomBytes(8).toString('hex')}${suffix}`);
+}

@@ -1,0 +1,10 @@
+import { endpoint, json, parseId } from '../../../../server/http.ts';
+import { requirePermission } from '../../../../server/auth/guard.ts';
+import { listAdminFeedback } from '../../../../server/media/admin-queries.ts';
+
+/** All client feedback (newest first) with media title and client username; ?mediaId= narrows it. */
+export const GET = endpoint(async (ctx) => {
+  requirePermission(ctx, 'view:media');
+  const m = ctx.url.searchParams.get('mediaId');
+  return json(await listAdminFeedback(m ? parseId(m, 'Media') : undefined));
+});

@@ -1,0 +1,116 @@
+// Admin read side of the media library. The list is built from four flat queries (media,
+// client links, feedback counts, note counts) so it stays fast with many thousands of items.
+import { asc, count, desc, eq, inArray } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { db } from '../../db/index.ts';
+import { clientFeedback, clients, clientUsers, media, mediaClients, timelineNotes } from '../../db/schema.ts';
+import type { AdminFeedback, AdminMedia, AdminTimelineNote, AssignedClient } from '../../shared/schemas/media.ts';
+import type { MediaRow } from './queries.ts';
+
+export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], feedbackCount: number, noteCount: number): AdminMedia {
+  return {
+    id: row.id,
+    title: row.title,
+    type: row.type,
+    url: row.url,
+    posterUrl: row.posterUrl,
+    thumbnailUrl: row.thumbnailUrl,
+    thumbnailWebpUrl: row.thumbnailWebpUrl,
+    webpUrl: row.webpUrl,
+    filename: row.filename,
+    fileSize: row.fileSize,
+    mimeType: row.mimeType,
+    width: row.width,
+    height: row.height,
+    durationSeconds: row.durationSeconds,
+    isFeatured: row.isFeatured,
+    showInPortfolio: row.showInPortfolio,
+    tags: row.tags ?? [],
+    projectStage: row.projectStage,
+    notes: row.notes,
+    clientId: row.clientId,
+    uploadedBy: row.uploadedBy,
+    createdAt: row.createdAt.toISOString(),
+    uploadedAt: row.uploadedAt.toISOString(),
+    assignedClients,
+    feedbackCount,
+    noteCount,
+  };
+}
+
+async function decorate(rows: MediaRow[], onlyIds?: number[]): Promise<AdminMedia[]> {
+  const filter = (col: AnySQLiteColumn) => (onlyIds ? inArray(col, onlyIds) : undefined);
+  const [links, feedback, notes] = await Promise.all([
+    db
+      .select({ mediaId: mediaClients.mediaId, id: clients.id, name: clients.name, email: clients.email })
+      .from(mediaClients)
+      .innerJoin(clients, eq(clients.id, mediaClients.clientId))
+      .where(filter(mediaClients.mediaId))
+      .orderBy(asc(clients.name), asc(clients.id)),
+    db.select({ mediaId: clientFeedback.mediaId, n: count() }).from(clientFeedback).where(filter(clientFeedback.mediaId)).groupBy(clientFeedback.mediaId),
+    db.select({ mediaId: timelineNotes.mediaId, n: count() }).from(timelineNotes).where(filter(timelineNotes.mediaId)).groupBy(timelineNotes.mediaId),
+  ]);
+  const byMedia = new Map<number, AssignedClient[]>();
+  for (const l of links) {
+    let list = byMedia.get(l.mediaId);
+    if (!list) byMedia.set(l.mediaId, (list = []));
+    list.push({ id: l.id, name: l.name, email: l.email });
+  }
+  const fb = new Map(feedback.map((f) => [f.mediaId, f.n]));
+  const nt = new Map(notes.map((n) => [n.mediaId, n.n]));
+  return rows.map((r) => toAdminMedia(r, byMedia.get(r.id) ?? [], fb.get(r.id) ?? 0, nt.get(r.id) ?? 0));
+}
+
+/** Every item, newest first, with assigned clients and review/note counts. */
+export async function listAdminMedia(): Promise<AdminMedia[]> {
+  const rows = await db.select().from(media).orderBy(desc(media.createdAt), desc(media.id));
+  return decorate(rows);
+}
+
+export async function getAdminMedia(id: number): Promise<AdminMedia | null> {
+  const rows = await db.select().from(media).where(eq(media.id, id)).limit(1);
+  if (!rows.length) return null;
+  const [item] = await decorate(rows, [id]);
+  return item ?? null;
+}
+
+export async function listAdminFeedback(mediaId?: number): Promise<AdminFeedback[]> {
+  const rows = await db
+    .select({
+      id: clientFeedback.id,
+      mediaId: clientFeedback.mediaId,
+      mediaTitle: media.title,
+      clientUserId: clientFeedback.clientUserId,
+      clientUsername: clientUsers.username,
+      feedbackText: clientFeedback.feedbackText,
+      rating: clientFeedback.rating,
+      createdAt: clientFeedback.createdAt,
+    })
+    .from(clientFeedback)
+    .innerJoin(media, eq(media.id, clientFeedback.mediaId))
+    .innerJoin(clientUsers, eq(clientUsers.id, clientFeedback.clientUserId))
+    .where(mediaId ? eq(clientFeedback.mediaId, mediaId) : undefined)
+    .orderBy(desc(clientFeedback.createdAt), desc(clientFeedback.id));
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
+
+/** Notes grouped by item and sorted by their timestamp within it (the detail dialog's order). */
+export async function listAdminTimelineNotes(mediaId?: number): Promise<AdminTimelineNote[]> {
+  const rows = await db
+    .select({
+      id: timelineNotes.id,
+      mediaId: timelineNotes.mediaId,
+      mediaTitle: media.title,
+      clientUserId: timelineNotes.clientUserId,
+      clientUsername: clientUsers.username,
+      timestampSeconds: timelineNotes.timestampSeconds,
+      noteText: timelineNotes.noteText,
+      createdAt: timelineNotes.createdAt,
+    })
+    .from(timelineNotes)
+    .innerJoin(media, eq(media.id, timelineNotes.mediaId))
+    .innerJoin(clientUsers, eq(clientUsers.id, timelineNotes.clientUserId))
+    .where(mediaId ? eq(timelineNotes.mediaId, mediaId) : undefined)
+    .orderBy(desc(timelineNotes.mediaId), asc(timelineNotes.timestampSeconds), asc(timelineNotes.id));
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}

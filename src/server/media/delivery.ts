@@ -1,0 +1,179 @@
+// Serves media files: visibility check, conditional requests (ETag / Last-Modified → 304),
+// byte ranges (206 / 416, suffix ranges), downloads, and a streamed body that respects
+// the client's pace. Every refusal is a 404 so private items are not revealed.
+import fs from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { eq, sql } from 'drizzle-orm';
+import type { APIContext } from 'astro';
+import { db } from '../../db/index.ts';
+import { media, mediaClients } from '../../db/schema.ts';
+import { errorResponse } from '../http.ts';
+import { hasPermission } from '../auth/guard.ts';
+import { contentTypeForVariant } from './detect.ts';
+import { mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from './paths.ts';
+import { currentNodeResponse } from './node-response.ts';
+
+const YEAR = 31_536_000;
+const CHUNK = 256 * 1024;
+
+/** SQL: the item is shown on the public site (featured, portfolio, or used by a setting). */
+const isPublicSql = sql<number>`(
+  ${media.isFeatured} = 1 OR ${media.showInPortfolio} = 1
+  OR EXISTS (SELECT 1 FROM website_settings w WHERE w.background_image_id = ${media.id} OR w.background_video_id = ${media.id})
+  OR EXISTS (SELECT 1 FROM branding_settings b WHERE ${media.id} IN (b.logo_light_image_id, b.logo_dark_image_id, b.favicon_image_id, b.open_graph_image_id))
+  OR EXISTS (SELECT 1 FROM seo_settings s WHERE ${media.id} IN (s.open_graph_image_id, s.twitter_image_id))
+)`;
+
+interface Target {
+  id: number;
+  mimeType: string;
+  filename: string;
+  isPublic: boolean;
+}
+
+/** Who may fetch: the public for public items; staff with view:media; an assigned client. */
+async function findVisible(ctx: APIContext, storageKey: string): Promise<Target | null> {
+  const [row] = await db
+    .select({ id: media.id, mimeType: media.mimeType, filename: media.filename, clientId: media.clientId, isPublic: isPublicSql })
+    .from(media)
+    .where(eq(media.storageKey, storageKey))
+    .limit(1);
+  if (!row) return null;
+  const target = { id: row.id, mimeType: row.mimeType, filename: row.filename, isPublic: !!row.isPublic };
+  if (target.isPublic || hasPermission(ctx, 'view:media')) return target;
+  const client = ctx.locals.clientUser;
+  if (!client) return null;
+  if (row.clientId === client.clientId) return target;
+  const [link] = await db
+    .select({ id: mediaClients.id })
+    .from(mediaClients)
+    .where(sql`${mediaClients.mediaId} = ${row.id} AND ${mediaClients.clientId} = ${client.clientId}`)
+    .limit(1);
+  return link ? target : null;
+}
+
+export type RangeResult = { start: number; end: number } | 'unsatisfiable' | null;
+
+/** One `bytes=` range (first-last, first-, -suffix). null = ignore the header (serve all). */
+export function parseRange(header: string | null, size: number): RangeResult {
+  if (!header) return null;
+  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!m) return null; // malformed or several ranges: a full answer is allowed
+  const [, a, b] = m;
+  if (a === '' && b === '') return null;
+  if (a === '') {
+    const suffix = Number(b);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(a);
+  const end = b === '' ? size - 1 : Math.min(Number(b), size - 1);
+  if (b !== '' && Number(b) < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+}
+
+/** RFC 5987/6266 header with an ASCII fallback. */
+export function contentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+function downloadName(target: Target, variant: string): string {
+  if (variant.startsWith('original.')) return target.filename;
+  const stem = target.filename.replace(/\.[^.]*$/, '') || 'media';
+  return `${stem}-${variant}`;
+}
+
+/** A web stream over part of a file that reads only when the Node response has room. */
+function fileStream(file: string, start: number, end: number, res: ServerResponse | null): ReadableStream<Uint8Array> {
+  const stream = fs.createReadStream(file, { start, end, highWaterMark: CHUNK });
+  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const roomToWrite = () =>
+    new Promise<void>((resolve) => {
+      if (!res || !res.writableNeedDrain || res.destroyed) return resolve();
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        await roomToWrite();
+        const { value, done } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      },
+      cancel() {
+        stream.destroy();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+export async function serveMediaFile(ctx: APIContext, storageKey: string | undefined, variant: string | undefined): Promise<Response> {
+  if (!storageKey || !variant || !STORAGE_KEY_RE.test(storageKey) || !VARIANT_RE.test(variant)) return errorResponse(404, 'Not found');
+  const target = await findVisible(ctx, storageKey);
+  if (!target) return errorResponse(404, 'Not found');
+  const file = mediaFilePath(storageKey, variant);
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.stat(file);
+    if (!stat.isFile()) throw new Error('not a file');
+  } catch {
+    return errorResponse(404, 'Not found');
+  }
+
+  const size = stat.size;
+  const etag = `"${size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  const lastModified = new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString();
+  const derivative = !variant.startsWith('original.');
+  const headers: Record<string, string> = {
+    'Content-Type': contentTypeForVariant(variant, target.mimeType),
+    'Accept-Ranges': 'bytes',
+    ETag: etag,
+    'Last-Modified': lastModified,
+    // Derivative names are fixed per storage key and replaced posters get a new ?v= URL,
+    // so public derivatives never change under their URL. Private files are revalidated.
+    'Cache-Control': target.isPublic ? (derivative ? `public, max-age=${YEAR}, immutable` : 'public, max-age=3600') : 'private, no-cache',
+  };
+  if (!target.isPublic) headers.Vary = 'Cookie';
+  if (ctx.url.searchParams.get('download') === '1') headers['Content-Disposition'] = contentDisposition(downloadName(target, variant));
+
+  const req = ctx.request.headers;
+  const inm = req.get('if-none-match');
+  const ims = req.get('if-modified-since');
+  const notModified = inm ? etagMatches(inm, etag) : !!ims && !Number.isNaN(Date.parse(ims)) && Math.floor(stat.mtimeMs / 1000) * 1000 <= Date.parse(ims);
+  if (notModified) return new Response(null, { status: 304, headers });
+
+  let range = parseRange(req.get('range'), size);
+  const ifRange = req.get('if-range');
+  if (range && ifRange) {
+    const ok = ifRange.trim().startsWith('"') || ifRange.trim().startsWith('W/') ? ifRange.trim() === etag : ifRange.trim() === lastModified;
+    if (!ok) range = null;
+  }
+  if (range === 'unsatisfiable') {
+    return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${size}` } });
+  }
+  const head = ctx.request.method === 'HEAD';
+  const res = currentNodeResponse();
+  if (range) {
+    headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
+    headers['Content-Length'] = String(range.end - range.start + 1);
+    return new Response(head ? null : fileStream(file, range.start, range.end, res), { status: 206, headers });
+  }
+  headers['Content-Length'] = String(size);
+  return new Response(head || size === 0 ? null : fileStream(file, 0, size - 1, res), { status: 200, headers });
+}

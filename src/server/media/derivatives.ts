@@ -1,0 +1,136 @@
+// Derivatives of an upload: thumbnails, webp versions and posters (sharp), video facts
+// (ffprobe) and a poster frame (ffmpeg). Nothing here touches the database.
+import fs from 'node:fs/promises';
+import sharp from 'sharp';
+import { mediaFilePath, mediaUrl, tempFilePath, VARIANTS } from './paths.ts';
+import { extractFrame, probeVideo } from './ffmpeg.ts';
+
+export const THUMB_WIDTH = 640;
+const FULL_MAX = 3840;
+const POSTER_MAX = 1920;
+
+/** The file has the right magic bytes but cannot be decoded. */
+export class UnreadableMediaError extends Error {}
+
+export interface ImageFacts {
+  width: number | null;
+  height: number | null;
+  thumbnailUrl: string;
+  thumbnailWebpUrl: string;
+  webpUrl: string;
+}
+
+export interface VideoFacts {
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  posterUrl: string | null;
+  thumbnailUrl: string | null;
+  thumbnailWebpUrl: string | null;
+}
+
+async function readable(file: string, animated = false) {
+  try {
+    const img = sharp(file, { animated, failOn: 'error' });
+    const meta = await img.metadata();
+    if (!meta.width || !meta.height) throw new Error('no size');
+    // EXIF orientations 5-8 swap the displayed width and height.
+    const swap = (meta.orientation ?? 1) >= 5;
+    const height = animated && meta.pageHeight ? meta.pageHeight : meta.height;
+    return { img: img.autoOrient(), width: swap ? height : meta.width, height: swap ? meta.width : height };
+  } catch {
+    throw new UnreadableMediaError('The image could not be read. Is the file damaged?');
+  }
+}
+
+/** Writes into a scratch name and renames over the final name (atomic for readers). */
+async function writeVariant(storageKey: string, variant: string, write: (tmp: string) => Promise<unknown>): Promise<void> {
+  const tmp = tempFilePath(storageKey);
+  try {
+    await write(tmp);
+    await fs.rename(tmp, mediaFilePath(storageKey, variant));
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+export async function makeImageDerivatives(storageKey: string, original: string, mimeType: string): Promise<ImageFacts> {
+  const { img, width, height } = await readable(original, mimeType === 'image/gif');
+  try {
+    await Promise.all([
+      writeVariant(storageKey, VARIANTS.thumbJpeg, (t) =>
+        img.clone().resize({ width: THUMB_WIDTH, withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).toFile(t),
+      ),
+      writeVariant(storageKey, VARIANTS.thumbWebp, (t) => img.clone().resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 78 }).toFile(t)),
+      writeVariant(storageKey, VARIANTS.fullWebp, (t) =>
+        img.clone().resize({ width: FULL_MAX, height: FULL_MAX, fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 }).toFile(t),
+      ),
+    ]);
+  } catch {
+    throw new UnreadableMediaError('The image could not be read. Is the file damaged?');
+  }
+  return {
+    width,
+    height,
+    thumbnailUrl: mediaUrl(storageKey, VARIANTS.thumbJpeg),
+    thumbnailWebpUrl: mediaUrl(storageKey, VARIANTS.thumbWebp),
+    webpUrl: mediaUrl(storageKey, VARIANTS.fullWebp),
+  };
+}
+
+export interface PosterFacts {
+  posterUrl: string;
+  thumbnailUrl: string;
+  thumbnailWebpUrl: string;
+}
+
+/**
+ * Poster (jpg + webp) and thumbnails of a video from a still image. `version` is added to
+ * the URLs when a poster is replaced, so long-lived caches never show the old one.
+ */
+export async function makePosterDerivatives(storageKey: string, source: string, version?: number): Promise<PosterFacts> {
+  const { img } = await readable(source);
+  try {
+    const poster = () => img.clone().resize({ width: POSTER_MAX, height: POSTER_MAX, fit: 'inside', withoutEnlargement: true });
+    const thumb = () => img.clone().resize({ width: THUMB_WIDTH, withoutEnlargement: true });
+    await Promise.all([
+      writeVariant(storageKey, VARIANTS.posterJpeg, (t) => poster().flatten({ background: '#000000' }).jpeg({ quality: 82 }).toFile(t)),
+      writeVariant(storageKey, VARIANTS.posterWebp, (t) => poster().webp({ quality: 80 }).toFile(t)),
+      writeVariant(storageKey, VARIANTS.thumbJpeg, (t) => thumb().flatten({ background: '#000000' }).jpeg({ quality: 80 }).toFile(t)),
+      writeVariant(storageKey, VARIANTS.thumbWebp, (t) => thumb().webp({ quality: 78 }).toFile(t)),
+    ]);
+  } catch {
+    throw new UnreadableMediaError('The poster image could not be read. Is the file damaged?');
+  }
+  const v = version ? `?v=${version}` : '';
+  return {
+    posterUrl: mediaUrl(storageKey, VARIANTS.posterJpeg) + v,
+    thumbnailUrl: mediaUrl(storageKey, VARIANTS.thumbJpeg) + v,
+    thumbnailWebpUrl: mediaUrl(storageKey, VARIANTS.thumbWebp) + v,
+  };
+}
+
+/** Facts and poster of an uploaded video: the given poster image, else a frame at 2 s. */
+export async function makeVideoDerivatives(storageKey: string, original: string, posterSource: string | null): Promise<VideoFacts> {
+  const info = await probeVideo(original);
+  let poster: PosterFacts | null = null;
+  if (posterSource) {
+    poster = await makePosterDerivatives(storageKey, posterSource);
+  } else {
+    const frame = tempFilePath(storageKey, '.jpg');
+    try {
+      if (await extractFrame(original, frame, 2)) {
+        poster = await makePosterDerivatives(storageKey, frame).catch(() => null);
+      }
+    } finally {
+      await fs.rm(frame, { force: true });
+    }
+  }
+  return {
+    ...info,
+    posterUrl: poster?.posterUrl ?? null,
+    thumbnailUrl: poster?.thumbnailUrl ?? null,
+    thumbnailWebpUrl: poster?.thumbnailWebpUrl ?? null,
+  };
+}

@@ -1,0 +1,58 @@
+// Decides a file's type from its first bytes (never from its name or the client's claim).
+
+export interface DetectedType {
+  kind: 'image' | 'video';
+  mimeType: string;
+  ext: string;
+}
+
+/** Bytes needed to decide; fewer is fine when the file is shorter. */
+export const SNIFF_BYTES = 64;
+
+// ftyp brands that are images or audio, not video (HEIF/AVIF stills, M4A audio).
+const NON_VIDEO_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1', 'avif', 'avis', 'M4A ', 'M4B ', 'M4P ', 'crx ', 'jp2 ', 'jpx ']);
+
+const ascii = (b: Uint8Array, start: number, end: number) => Buffer.from(b.subarray(start, end)).toString('latin1');
+
+export function detectType(head: Uint8Array): DetectedType | null {
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) {
+    return { kind: 'image', mimeType: 'image/jpeg', ext: 'jpg' };
+  }
+  if (head.length >= 8 && ascii(head, 0, 8) === '\x89PNG\r\n\x1a\n') {
+    return { kind: 'image', mimeType: 'image/png', ext: 'png' };
+  }
+  if (head.length >= 6 && (ascii(head, 0, 6) === 'GIF87a' || ascii(head, 0, 6) === 'GIF89a')) {
+    return { kind: 'image', mimeType: 'image/gif', ext: 'gif' };
+  }
+  if (head.length >= 12 && ascii(head, 0, 4) === 'RIFF') {
+    const form = ascii(head, 8, 12);
+    if (form === 'WEBP') return { kind: 'image', mimeType: 'image/webp', ext: 'webp' };
+    if (form === 'AVI ') return { kind: 'video', mimeType: 'video/x-msvideo', ext: 'avi' };
+    return null;
+  }
+  if (head.length >= 12 && ascii(head, 4, 8) === 'ftyp') {
+    const brand = ascii(head, 8, 12);
+    if (NON_VIDEO_BRANDS.has(brand)) return null;
+    if (brand === 'qt  ') return { kind: 'video', mimeType: 'video/quicktime', ext: 'mov' };
+    return { kind: 'video', mimeType: 'video/mp4', ext: 'mp4' };
+  }
+  if (head.length >= 4 && head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) {
+    // EBML: the DocType element (0x42 0x82) names webm or matroska.
+    const text = ascii(head, 4, head.length);
+    if (text.includes('webm')) return { kind: 'video', mimeType: 'video/webm', ext: 'webm' };
+    return { kind: 'video', mimeType: 'video/x-matroska', ext: 'mkv' };
+  }
+  return null;
+}
+
+export function isImageType(t: DetectedType | null): t is DetectedType {
+  return !!t && t.kind === 'image';
+}
+
+/** Content types for the fixed derivative names. */
+export function contentTypeForVariant(variant: string, originalMime: string): string {
+  if (variant.startsWith('original.')) return originalMime;
+  if (variant.endsWith('.webp')) return 'image/webp';
+  if (variant.endsWith('.jpg')) return 'image/jpeg';
+  return 'application/octet-stream';
+}

@@ -1,0 +1,108 @@
+// ffmpeg/ffprobe helpers. Both are optional: without them a video upload still succeeds,
+// just without poster, duration or size. Always spawned with an argument list, never a shell.
+import { spawn } from 'node:child_process';
+
+const TIMEOUT_MS = 120_000;
+
+interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(cmd: string, args: string[], timeoutMs = TIMEOUT_MS): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      if (stdout.length < 1_000_000) stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      if (stderr.length < 20_000) stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const available = new Map<string, Promise<boolean>>();
+
+/** Whether a tool is on the PATH (checked once per process). */
+export function hasTool(name: 'ffmpeg' | 'ffprobe'): Promise<boolean> {
+  let p = available.get(name);
+  if (!p) {
+    p = run(name, ['-version'], 10_000).then(
+      (r) => r.code === 0,
+      () => false,
+    );
+    available.set(name, p);
+  }
+  return p;
+}
+
+export interface VideoInfo {
+  durationSeconds: number | null;
+  width: number | null;
+  height: number | null;
+}
+
+/** Duration and frame size via ffprobe; nulls when it is missing or cannot read the file. */
+export async function probeVideo(file: string): Promise<VideoInfo> {
+  const none: VideoInfo = { durationSeconds: null, width: null, height: null };
+  if (!(await hasTool('ffprobe'))) return none;
+  try {
+    const r = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', file]);
+    if (r.code !== 0) return none;
+    const info = JSON.parse(r.stdout) as {
+      format?: { duration?: string };
+      streams?: { codec_type?: string; width?: number; height?: number; duration?: string; tags?: { rotate?: string }; side_data_list?: { rotation?: number }[] }[];
+    };
+    const video = info.streams?.find((s) => s.codec_type === 'video');
+    const duration = Number(info.format?.duration ?? video?.duration);
+    let width = video?.width ?? null;
+    let height = video?.height ?? null;
+    const rotation = Math.abs(Number(video?.tags?.rotate ?? video?.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0));
+    if (rotation === 90 || rotation === 270) [width, height] = [height, width];
+    return {
+      durationSeconds: Number.isFinite(duration) && duration >= 0 ? Math.round(duration) : null,
+      width: width && width > 0 ? width : null,
+      height: height && height > 0 ? height : null,
+    };
+  } catch {
+    return none;
+  }
+}
+
+/** Writes one frame (at `atSeconds`, else the first) as JPEG. Returns false when it cannot. */
+export async function extractFrame(file: string, out: string, atSeconds = 2): Promise<boolean> {
+  if (!(await hasTool('ffmpeg'))) return false;
+  for (const at of atSeconds > 0 ? [atSeconds, 0] : [0]) {
+    try {
+      const r = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-ss', String(at), '-i', file, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out]);
+      if (r.code === 0) {
+        const { stat } = await import('node:fs/promises');
+        const s = await stat(out).catch(() => null);
+        if (s && s.size > 0) return true;
+      }
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/** For the demo seed: a short test-pattern clip. */
+export async function generateTestClip(out: string, opts: { seconds: number; width: number; height: number; pattern: string }): Promise<boolean> {
+  if (!(await hasTool('ffmpeg'))) return false;
+  const src = `${opts.pattern}=duration=${opts.seconds}:size=${opts.width}x${opts.height}:rate=24`;
+  const r = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', src, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out]).catch(() => null);
+  return r?.code === 0;
+}

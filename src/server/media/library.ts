@@ -1,0 +1,211 @@
+// Write side of the media library: create from an upload, update, delete, client links.
+// Files are written first and the row last, so a row never points to a missing file; on
+// any failure the item's folder is removed, so a failed upload leaves nothing behind.
+import fs from 'node:fs/promises';
+import { and, eq } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { clients, media, mediaClients } from '../../db/schema.ts';
+import { HttpError, describeZodError, readJson } from '../http.ts';
+import { bumpSiteVersion } from '../site-version.ts';
+import { config } from '../config.ts';
+import {
+  mediaUpdateFormSchema,
+  mediaUpdateSchema,
+  mediaUploadFieldsSchema,
+  type AdminMedia,
+  type MediaUpdate,
+} from '../../shared/schemas/media.ts';
+import { getAdminMedia } from './admin-queries.ts';
+import { makeImageDerivatives, makePosterDerivatives, makeVideoDerivatives, UnreadableMediaError } from './derivatives.ts';
+import { formatBytes, receiveMultipart, type FileFieldSpec } from './multipart.ts';
+import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant, tempFilePath } from './paths.ts';
+import { getMediaById } from './queries.ts';
+
+export const POSTER_MAX_BYTES = 50 * 1024 * 1024;
+
+function fileSpec(storageKey: string): FileFieldSpec {
+  return {
+    maxBytes: config.MEDIA_MAX_BYTES,
+    accept: () => true,
+    tooLarge: `The file is too large: the limit is ${formatBytes(config.MEDIA_MAX_BYTES)}.`,
+    unsupported: 'Unsupported file type: upload a JPG, PNG, GIF or WebP image, or an MP4, MOV, AVI, MKV or WebM video.',
+    tempPath: () => tempFilePath(storageKey),
+  };
+}
+
+function posterSpec(storageKey: string): FileFieldSpec {
+  return {
+    maxBytes: POSTER_MAX_BYTES,
+    accept: (t) => t.kind === 'image',
+    tooLarge: `The poster image is too large: the limit is ${formatBytes(POSTER_MAX_BYTES)}.`,
+    unsupported: 'Unsupported poster type: use a JPG, PNG, GIF or WebP image.',
+    tempPath: () => tempFilePath(storageKey),
+  };
+}
+
+function parseFields<T>(schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: import('zod').ZodError } }, fields: Record<string, string>): T {
+  const r = schema.safeParse(fields);
+  if (!r.success) throw new HttpError(400, describeZodError(r.error));
+  return r.data;
+}
+
+async function assertClientExists(clientId: number | null | undefined): Promise<void> {
+  if (clientId == null) return;
+  const [row] = await db.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId)).limit(1);
+  if (!row) throw new HttpError(400, 'clientId: Unknown client');
+}
+
+function asHttp(e: unknown): unknown {
+  return e instanceof UnreadableMediaError ? new HttpError(415, e.message) : e;
+}
+
+/** POST /api/media: streams the multipart body to disk, makes derivatives, then inserts. */
+export async function createMediaFromUpload(request: Request, uploadedBy: string): Promise<AdminMedia> {
+  const storageKey = newStorageKey();
+  const folder = mediaFolder(storageKey);
+  await fs.mkdir(folder, { recursive: true });
+  try {
+    const form = await receiveMultipart(request, { file: fileSpec(storageKey), posterFile: posterSpec(storageKey) });
+    const file = form.files.file;
+    if (!file) throw new HttpError(400, 'Please select a file');
+    const fields = parseFields(mediaUploadFieldsSchema, form.fields);
+    await assertClientExists(fields.clientId);
+
+    const variant = originalVariant(file.type.ext);
+    await fs.rename(file.path, mediaFilePath(storageKey, variant));
+    const original = mediaFilePath(storageKey, variant);
+    const poster = form.files.posterFile;
+
+    const facts =
+      file.type.kind === 'image'
+        ? { ...(await makeImageDerivatives(storageKey, original, file.type.mimeType)), posterUrl: null, durationSeconds: null }
+        : { ...(await makeVideoDerivatives(storageKey, original, poster?.path ?? null)), webpUrl: null };
+    if (poster) await fs.rm(poster.path, { force: true });
+
+    const id = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(media)
+        .values({
+          title: fields.title,
+          type: file.type.kind,
+          storageKey,
+          url: mediaUrl(storageKey, variant),
+          posterUrl: facts.posterUrl,
+          thumbnailUrl: facts.thumbnailUrl,
+          thumbnailWebpUrl: facts.thumbnailWebpUrl,
+          webpUrl: facts.webpUrl,
+          filename: file.filename,
+          fileSize: file.size,
+          mimeType: file.type.mimeType,
+          width: facts.width,
+          height: facts.height,
+          durationSeconds: facts.durationSeconds,
+          isFeatured: fields.isFeatured,
+          showInPortfolio: fields.showInPortfolio,
+          tags: fields.tags,
+          projectStage: fields.projectStage,
+          notes: fields.notes,
+          clientId: fields.clientId,
+          uploadedBy,
+        })
+        .returning({ id: media.id });
+      // The chosen client is also assigned, so it sees the item in its portal.
+      if (fields.clientId != null) await tx.insert(mediaClients).values({ mediaId: row!.id, clientId: fields.clientId }).onConflictDoNothing();
+      if (fields.isFeatured || fields.showInPortfolio) await bumpSiteVersion(tx);
+      return row!.id;
+    });
+    return (await getAdminMedia(id))!;
+  } catch (e) {
+    await fs.rm(folder, { recursive: true, force: true });
+    throw asHttp(e);
+  }
+}
+
+/** PUT /api/media/{id}: JSON, or multipart when a new poster comes with it. Only given fields change. */
+export async function updateMedia(id: number, request: Request): Promise<AdminMedia> {
+  const row = await getMediaById(id);
+  if (!row) throw new HttpError(404, 'Media not found');
+
+  let changes: MediaUpdate;
+  let posterPath: string | null = null;
+  if (/^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) {
+    const form = await receiveMultipart(request, { posterFile: posterSpec(row.storageKey) });
+    posterPath = form.files.posterFile?.path ?? null;
+    try {
+      const { tags, ...rest } = parseFields(mediaUpdateFormSchema, form.fields);
+      changes = { ...rest, ...(tags !== undefined ? { tags } : {}) };
+      if (posterPath && row.type !== 'video') throw new HttpError(400, 'posterFile: only a video can have a poster');
+    } catch (e) {
+      if (posterPath) await fs.rm(posterPath, { force: true });
+      throw e;
+    }
+  } else {
+    changes = await readJson(request, mediaUpdateSchema);
+  }
+
+  try {
+    await assertClientExists(changes.clientId);
+    const set: Partial<typeof media.$inferInsert> = { ...changes };
+    if (posterPath) Object.assign(set, await makePosterDerivatives(row.storageKey, posterPath, Date.now()));
+    const visible = (r: { isFeatured: boolean; showInPortfolio: boolean }) => r.isFeatured || r.showInPortfolio;
+    await db.transaction(async (tx) => {
+      if (Object.keys(set).length) await tx.update(media).set(set).where(eq(media.id, id));
+      if (changes.clientId != null) await tx.insert(mediaClients).values({ mediaId: id, clientId: changes.clientId }).onConflictDoNothing();
+      const after = { isFeatured: changes.isFeatured ?? row.isFeatured, showInPortfolio: changes.showInPortfolio ?? row.showInPortfolio };
+      // Public pages show featured/portfolio items (and settings-referenced ones): any change to those counts.
+      if (visible(row) || visible(after) || posterPath) await bumpSiteVersion(tx);
+    });
+  } catch (e) {
+    throw asHttp(e);
+  } finally {
+    if (posterPath) await fs.rm(posterPath, { force: true });
+  }
+  return (await getAdminMedia(id))!;
+}
+
+/** DELETE /api/media/{id}: the row (links, feedback and notes cascade; settings are set to null), then its files. */
+export async function deleteMedia(id: number): Promise<void> {
+  const row = await getMediaById(id);
+  if (!row) throw new HttpError(404, 'Media not found');
+  await db.transaction(async (tx) => {
+    await tx.delete(media).where(eq(media.id, id));
+    await bumpSiteVersion(tx);
+  });
+  // After the row: a crash here leaves unreferenced files, never a row without files.
+  await fs.rm(mediaFolder(row.storageKey), { recursive: true, force: true });
+}
+
+async function linkTargets(mediaId: number, clientId: number) {
+  const [m] = await db.select({ id: media.id }).from(media).where(eq(media.id, mediaId)).limit(1);
+  if (!m) throw new HttpError(404, 'Media not found');
+  const [c] = await db.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId)).limit(1);
+  if (!c) throw new HttpError(404, 'Client not found');
+}
+
+/** Assigns a client; true when the link is new. */
+export async function assignClient(mediaId: number, clientId: number): Promise<boolean> {
+  await linkTargets(mediaId, clientId);
+  const rows = await db.insert(mediaClients).values({ mediaId, clientId }).onConflictDoNothing().returning({ id: mediaClients.id });
+  return rows.length > 0;
+}
+
+/**
+ * Removes an assignment; 404 when the client was not assigned. The item's own client
+ * (media.clientId) also grants access, so it is cleared when it names this client.
+ */
+export async function unassignClient(mediaId: number, clientId: number): Promise<void> {
+  await linkTargets(mediaId, clientId);
+  const removed = await db.transaction(async (tx) => {
+    const rows = await tx
+      .delete(mediaClients)
+      .where(and(eq(mediaClients.mediaId, mediaId), eq(mediaClients.clientId, clientId)))
+      .returning({ id: mediaClients.id });
+    const own = await tx
+      .update(media)
+      .set({ clientId: null })
+      .where(and(eq(media.id, mediaId), eq(media.clientId, clientId)))
+      .returning({ id: media.id });
+    return rows.length + own.length;
+  });
+  if (!removed) throw new HttpError(404, 'That client is not assigned to this media');
+}

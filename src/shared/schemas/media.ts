@@ -1,0 +1,155 @@
+// Media payloads (001 §5, §7). One definition serves the server endpoints and the islands.
+import { z } from 'zod';
+
+/** Stages offered by the upload and edit dialogs (001 §4). */
+export const PROJECT_STAGES = ['concept', 'pre-production', 'production', 'post-production', 'completed', 'delivered'] as const;
+/** The in-detail Edit tab offers these (001 §4); the server accepts both lists. */
+export const DETAIL_STAGES = ['pre-production', 'production', 'post-production', 'review', 'final'] as const;
+export const ALL_STAGES = [...new Set([...PROJECT_STAGES, ...DETAIL_STAGES])] as [string, ...string[]];
+
+export const MAX_UPLOAD_MB = 2500;
+export const TITLE_MAX = 200;
+export const NOTES_MAX = 5000;
+export const TAG_MAX = 50;
+export const TAGS_MAX = 50;
+
+/** Splits comma-separated tag text, trims, drops blanks and case-insensitive duplicates. */
+export function parseTagText(text: string): string[] {
+  return normaliseTags(text.split(','));
+}
+
+export function normaliseTags(tags: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    if (!tag || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    out.push(tag);
+  }
+  return out;
+}
+
+const title = z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`);
+const notes = z.string().max(NOTES_MAX, `Notes must be at most ${NOTES_MAX} characters`);
+const stage = z.enum(ALL_STAGES, { error: 'Unknown project stage' });
+const tagList = z
+  .array(z.string().max(TAG_MAX, `Each tag must be at most ${TAG_MAX} characters`))
+  .transform(normaliseTags)
+  .refine((t) => t.length <= TAGS_MAX, `At most ${TAGS_MAX} tags`);
+const clientId = z.number().int().positive();
+
+/** PUT /api/media/{id} as JSON: any subset; null clears stage and client. */
+export const mediaUpdateSchema = z
+  .object({
+    title,
+    projectStage: stage.nullable(),
+    notes: notes.nullable(),
+    clientId: clientId.nullable(),
+    tags: tagList,
+    isFeatured: z.boolean(),
+    showInPortfolio: z.boolean(),
+  })
+  .partial()
+  .strict();
+export type MediaUpdate = z.infer<typeof mediaUpdateSchema>;
+
+// Multipart sends everything as text: '' means "none" for stage and client.
+const formBool = z
+  .enum(['true', 'false', 'on', 'off', '1', '0', ''], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === 'on' || v === '1');
+const formStage = z.union([z.literal('').transform(() => null), z.literal('none').transform(() => null), stage]);
+const formClientId = z.union([
+  z.literal('').transform(() => null),
+  z.literal('null').transform(() => null),
+  z.string().regex(/^[1-9]\d{0,15}$/, 'Unknown client').transform(Number),
+]);
+const formTags = z
+  .string()
+  .max(TAGS_MAX * (TAG_MAX + 2))
+  .transform(parseTagText)
+  .pipe(tagList);
+
+const formFields = {
+  title,
+  projectStage: formStage,
+  notes,
+  clientId: formClientId,
+  tags: formTags,
+  isFeatured: formBool,
+  showInPortfolio: formBool,
+};
+
+/** Text fields of POST /api/media (multipart). */
+export const mediaUploadFieldsSchema = z.object({
+  ...formFields,
+  projectStage: formStage.optional().transform((v) => v ?? null),
+  notes: notes.optional().transform((v) => v ?? ''),
+  clientId: formClientId.optional().transform((v) => v ?? null),
+  tags: formTags.optional().transform((v) => v ?? []),
+  isFeatured: formBool.optional().transform((v) => v ?? false),
+  showInPortfolio: formBool.optional().transform((v) => v ?? false),
+});
+export type MediaUploadFields = z.infer<typeof mediaUploadFieldsSchema>;
+
+/** Text fields of PUT /api/media/{id} as multipart (with a posterFile): any subset. */
+export const mediaUpdateFormSchema = z.object(formFields).partial();
+
+/** An assigned client as listed with each media item. */
+export interface AssignedClient {
+  id: number;
+  name: string;
+  email: string;
+}
+
+/** A media item as the admin API returns it. */
+export interface AdminMedia {
+  id: number;
+  title: string;
+  type: 'image' | 'video';
+  url: string;
+  posterUrl: string | null;
+  thumbnailUrl: string | null;
+  thumbnailWebpUrl: string | null;
+  webpUrl: string | null;
+  filename: string;
+  fileSize: number;
+  mimeType: string;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  isFeatured: boolean;
+  showInPortfolio: boolean;
+  tags: string[];
+  projectStage: string | null;
+  notes: string | null;
+  clientId: number | null;
+  uploadedBy: string | null;
+  createdAt: string;
+  uploadedAt: string;
+  assignedClients: AssignedClient[];
+  feedbackCount: number;
+  noteCount: number;
+}
+
+export interface AdminFeedback {
+  id: number;
+  mediaId: number;
+  mediaTitle: string;
+  clientUserId: number;
+  clientUsername: string;
+  feedbackText: string;
+  rating: number;
+  createdAt: string;
+}
+
+export interface AdminTimelineNote {
+  id: number;
+  mediaId: number;
+  mediaTitle: string;
+  clientUserId: number;
+  clientUsername: string;
+  timestampSeconds: number;
+  noteText: string;
+  createdAt: string;
+}
