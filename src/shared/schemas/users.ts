@@ -49,7 +49,8 @@ export const userRolesSchema = z.object({
 /** The Create New User form: the confirmation is checked here and never sent. */
 export const createUserFormSchema = createUserSchema
   .extend({ confirmPassword: z.string().min(1, 'Please confirm password') })
-  .refine((v) => v.password === v.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ['confirmPassword'] });
+  // `when` checks the match even while other fields are still invalid.
+  .refine((v) => v.password === v.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ['confirmPassword'], when: () => true });
 
 /** The Edit User form: an empty new password keeps the current one. */
 export const editUserFormSchema = updateUserSchema
@@ -58,8 +59,12 @@ export const editUserFormSchema = updateUserSchema
     newPassword: z.string().max(1024),
     confirmPassword: z.string().max(1024),
   })
-  .refine((v) => v.newPassword === '' || v.newPassword.length >= USER_PASSWORD_MIN, { message: PASSWORD_TOO_SHORT, path: ['newPassword'] })
-  .refine((v) => v.newPassword === v.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ['confirmPassword'] });
+  .refine((v) => v.newPassword === '' || v.newPassword.length >= USER_PASSWORD_MIN, {
+    message: PASSWORD_TOO_SHORT,
+    path: ['newPassword'],
+    when: () => true,
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ['confirmPassword'], when: () => true });
 
 export interface UserRoleRef {
   id: number;

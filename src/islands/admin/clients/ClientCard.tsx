@@ -1,0 +1,76 @@
+import { Building2, Calendar, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
+import type { ClientRow } from '../../../shared/schemas/clients.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Card, CardBody } from '../../ui/Card.tsx';
+import { Skeleton } from '../../ui/Skeleton.tsx';
+
+export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: ClientRow; canEdit: boolean; onEdit: () => void; onDelete: () => void }) {
+  return (
+    <Card className="flex w-full min-w-0 flex-col" data-testid="client-card">
+      <CardBody className="flex flex-1 flex-col gap-3">
+        <div className="flex items-start justify-between gap-2">
+          <div className="min-w-0">
+            <h3 className="truncate text-base font-semibold">{client.name}</h3>
+            <p className="flex items-center gap-1.5 truncate text-sm text-fg-muted">
+              <Mail size={14} aria-hidden="true" className="shrink-0" />
+              <span className="truncate">{client.email}</span>
+            </p>
+          </div>
+          <Badge tone="accent">Client</Badge>
+        </div>
+        <dl className="space-y-1.5 text-sm">
+          {client.phone && (
+            <div className="flex items-center gap-1.5">
+              <dt className="sr-only">Phone</dt>
+              <Phone size={14} aria-hidden="true" className="text-fg-muted" />
+              <dd>{client.phone}</dd>
+            </div>
+          )}
+          {client.company && (
+            <div className="flex items-center gap-1.5">
+              <dt className="sr-only">Company</dt>
+              <Building2 size={14} aria-hidden="true" className="text-fg-muted" />
+              <dd>{client.company}</dd>
+            </div>
+          )}
+          {client.notes && (
+            <div>
+              <dt className="sr-only">Notes</dt>
+              <dd className="line-clamp-2 text-fg-muted">{client.notes}</dd>
+            </div>
+          )}
+        </dl>
+        <p className="mt-auto flex items-center gap-1.5 text-xs text-fg-muted">
+          <Calendar size={12} aria-hidden="true" />
+          {client.createdAt ? `Added ${new Date(client.createdAt).toLocaleDateString()}` : 'Unknown'}
+        </p>
+        {canEdit && (
+          <div className="flex gap-2 border-t border-line pt-3">
+            <Button variant="outline" size="sm" className="flex-1" onClick={onEdit} aria-label={`Edit ${client.name}`}>
+              <Pencil size={14} aria-hidden="true" />
+              Edit
+            </Button>
+            <Button variant="outline" size="sm" className="flex-1 text-danger" onClick={onDelete} aria-label={`Delete ${client.name}`}>
+              <Trash2 size={14} aria-hidden="true" />
+              Delete
+            </Button>
+          </div>
+        )}
+      </CardBody>
+    </Card>
+  );
+}
+
+export function ClientCardSkeleton() {
+  return (
+    <Card>
+      <CardBody className="space-y-3">
+        <Skeleton className="h-5 w-2/3" />
+        <Skeleton className="h-4 w-1/2" />
+        <Skeleton className="h-4 w-1/3" />
+        <Skeleton className="h-10 w-full" />
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,38 @@
+// A draggable permission in the 'Available Permissions' list.
+import { useDraggable } from '@dnd-kit/core';
+import { GripVertical, Key } from 'lucide-react';
+import type { PermissionRow } from '../../../shared/schemas/roles.ts';
+
+export function PermissionBody({ permission }: { permission: PermissionRow }) {
+  return (
+    <>
+      <GripVertical size={16} aria-hidden="true" className="mt-0.5 shrink-0 text-fg-muted" />
+      <span className="min-w-0">
+        <span className="flex items-center gap-1.5 font-mono text-sm font-medium">
+          <Key size={12} aria-hidden="true" className="text-accent" />
+          {permission.name}
+        </span>
+        {permission.description && <span className="block text-xs text-fg-muted">{permission.description}</span>}
+      </span>
+    </>
+  );
+}
+
+export function PermissionItem({ permission }: { permission: PermissionRow }) {
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: `permission-${permission.id}`, data: { permission } });
+  return (
+    <li>
+      <div
+        ref={setNodeRef}
+        {...attributes}
+        {...listeners}
+        aria-label={`Permission ${permission.name}`}
+        data-testid="permission-item"
+        data-permission={permission.name}
+        className={`flex cursor-grab touch-none items-start gap-2 rounded-lg border border-line bg-raised p-3 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent ${isDragging ? 'opacity-40' : ''}`}
+      >
+        <PermissionBody permission={permission} />
+      </div>
+    </li>
+  );
+}
