@@ -28,6 +28,8 @@ export default defineConfig({
       // Server-rendered pages are not discovered automatically; list the public ones.
       customPages: PUBLIC_PAGES.map((p) => new URL(p, site).href),
       filter: (page) => !/\/(admin|auth|client|api|access-denied)/.test(new URL(page).pathname),
+      // The video sitemap is served from the database (src/pages/sitemap-videos.xml.ts).
+      customSitemaps: [new URL('/sitemap-videos.xml', site).href],
     }),
   ],
   security: {

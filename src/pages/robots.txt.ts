@@ -4,6 +4,6 @@ import { config } from '../server/config.ts';
 
 export const GET: APIRoute = () =>
   new Response(
-    ['User-agent: *', 'Allow: /', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /client/', 'Disallow: /auth', '', `Sitemap: ${config.siteUrl}/sitemap-index.xml`, ''].join('\n'),
+    ['User-agent: *', 'Allow: /', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /client/', 'Disallow: /auth', '', `Sitemap: ${config.siteUrl}/sitemap-index.xml`, `Sitemap: ${config.siteUrl}/sitemap-videos.xml`, ''].join('\n'),
     { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=3600' } },
   );

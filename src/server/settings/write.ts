@@ -1,0 +1,103 @@
+// Write side of the site settings. Every save bumps the site version in the same
+// transaction, so the page cache of every process re-renders on the next request.
+import { inArray } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { brandingSettings, contactInfo, media, seoSettings, WEBSITE_SECTIONS, websiteSettings, type WebsiteSection } from '../../db/schema.ts';
+import { DEFAULT_COMPANY_NAME } from '../../db/seed-data.ts';
+import type { BrandingInput, ContactInfoInput, SectionBackgroundInput, SeoInput } from '../../shared/schemas/settings.ts';
+import { badRequest } from '../http.ts';
+import { bumpSiteVersion } from '../site-version.ts';
+import { getBrandingSettings, getContactInfo, getSeoSettings, getWebsiteSettings, type WebsiteSectionEntry } from './read.ts';
+
+type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
+
+export function isWebsiteSection(value: string): value is WebsiteSection {
+  return (WEBSITE_SECTIONS as readonly string[]).includes(value);
+}
+
+/**
+ * Checks that each given id names media of the wanted type; a wrong type or a missing
+ * item is a 400 naming the field. Runs inside the write transaction so a concurrent
+ * delete cannot slip between the check and the write.
+ */
+async function assertMediaTypes(tx: Tx, wanted: { field: string; id: number | null | undefined; type: 'image' | 'video' }[]): Promise<void> {
+  const ids = wanted.flatMap((w) => (typeof w.id === 'number' ? [w.id] : []));
+  if (!ids.length) return;
+  const rows = await tx.select({ id: media.id, type: media.type }).from(media).where(inArray(media.id, ids));
+  const typeOf = new Map(rows.map((r) => [r.id, r.type]));
+  for (const w of wanted) {
+    if (typeof w.id !== 'number') continue;
+    const type = typeOf.get(w.id);
+    if (!type) throw badRequest(`${w.field}: no media item with id ${w.id}`);
+    if (type !== w.type) throw badRequest(`${w.field}: media ${w.id} is ${type === 'image' ? 'an image' : 'a video'}, not ${w.type === 'image' ? 'an image' : 'a video'}`);
+  }
+}
+
+/** Drops keys whose value is undefined (absent in the request: keep the stored value). */
+function given<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export async function updateSectionBackground(section: string, input: SectionBackgroundInput, userId: string): Promise<WebsiteSectionEntry> {
+  if (!isWebsiteSection(section)) throw badRequest(`section: unknown section "${section}"`);
+  await db.transaction(async (tx) => {
+    await assertMediaTypes(tx, [
+      { field: 'backgroundImageId', id: input.backgroundImageId, type: 'image' },
+      { field: 'backgroundVideoId', id: input.backgroundVideoId, type: 'video' },
+    ]);
+    const values = { ...given(input), updatedBy: userId, updatedAt: new Date() };
+    await tx
+      .insert(websiteSettings)
+      .values({ section, ...values })
+      .onConflictDoUpdate({ target: websiteSettings.section, set: values });
+    await bumpSiteVersion(tx);
+  });
+  const entry = (await getWebsiteSettings()).find((e) => e.section === section);
+  return entry!;
+}
+
+export async function updateBranding(input: BrandingInput, userId: string) {
+  await db.transaction(async (tx) => {
+    await assertMediaTypes(tx, [
+      { field: 'logoLightImageId', id: input.logoLightImageId, type: 'image' },
+      { field: 'logoDarkImageId', id: input.logoDarkImageId, type: 'image' },
+      { field: 'faviconImageId', id: input.faviconImageId, type: 'image' },
+      { field: 'openGraphImageId', id: input.openGraphImageId, type: 'image' },
+    ]);
+    const values = { ...given(input), updatedBy: userId, updatedAt: new Date() };
+    await tx
+      .insert(brandingSettings)
+      .values({ id: 1, companyName: DEFAULT_COMPANY_NAME, ...values })
+      .onConflictDoUpdate({ target: brandingSettings.id, set: values });
+    await bumpSiteVersion(tx);
+  });
+  return getBrandingSettings();
+}
+
+export async function updateSeo(input: Partial<SeoInput>, userId: string) {
+  await db.transaction(async (tx) => {
+    await assertMediaTypes(tx, [
+      { field: 'openGraphImageId', id: input.openGraphImageId, type: 'image' },
+      { field: 'twitterImageId', id: input.twitterImageId, type: 'image' },
+    ]);
+    const values = { ...given(input), updatedBy: userId, updatedAt: new Date() };
+    await tx
+      .insert(seoSettings)
+      .values({ id: 1, ...values })
+      .onConflictDoUpdate({ target: seoSettings.id, set: values });
+    await bumpSiteVersion(tx);
+  });
+  return getSeoSettings();
+}
+
+export async function updateContactInfo(input: Partial<ContactInfoInput>, userId: string) {
+  await db.transaction(async (tx) => {
+    const values = { ...given(input), updatedBy: userId, updatedAt: new Date() };
+    await tx
+      .insert(contactInfo)
+      .values({ id: 1, ...values })
+      .onConflictDoUpdate({ target: contactInfo.id, set: values });
+    await bumpSiteVersion(tx);
+  });
+  return getContactInfo();
+}
