@@ -1,6 +1,7 @@
-import type { Page } from '@playwright/test';
+import fs from 'node:fs';
+import type { Download, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { createClientWithPortalLogin, createVideo, type ClientLogin } from '../helpers/portal-fixtures.ts';
+import { createClientWithPortalLogin, createImage, createVideo, sampleVideo, type ClientLogin } from '../helpers/portal-fixtures.ts';
 
 /** Waits until the island holding `selector` has hydrated (Astro drops the ssr attribute). */
 async function hydrated(page: Page, selector: string) {
@@ -25,9 +26,12 @@ test.describe('client portal dashboard', () => {
     const alice = await createClientWithPortalLogin(server, 'Alice');
     const bob = await createClientWithPortalLogin(server, 'Bob');
     const old = Date.now() - 30 * 24 * 3600 * 1000;
-    await createVideo(server, { title: 'Alice wedding film', clientId: alice.clientId, tags: ['wedding', 'drone', 'highlights'] });
+    const aliceFilm = await createVideo(server, { title: 'Alice wedding film', clientId: alice.clientId, tags: ['wedding', 'drone', 'highlights'] });
     await createVideo(server, { title: 'Alice teaser', assign: [alice.clientId], createdAt: old, projectStage: 'concept' });
     await createVideo(server, { title: 'Bob corporate', clientId: bob.clientId });
+    await createImage(server, { title: 'Bob still', assign: [bob.clientId] });
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} ${m.location().url}`));
 
     await signInClient(page, alice);
     await expect(cards(page)).toHaveCount(2);
@@ -59,9 +63,18 @@ test.describe('client portal dashboard', () => {
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/client\/login$/);
     await signInClient(page, bob);
-    await expect(cards(page)).toHaveCount(1);
+    await expect(cards(page)).toHaveCount(2);
     await expect(page.getByRole('button', { name: 'Open Bob corporate' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Open Bob still' })).toBeVisible();
     await expect(page.getByText('Alice wedding film')).toHaveCount(0);
+    await expect(page.getByTestId('stat-videos')).toHaveText('1');
+    await expect(page.getByTestId('stat-images')).toHaveText('1');
+    // Bob's browser session cannot fetch Alice's file either; his own it can.
+    expect((await page.request.get(aliceFilm.url)).status()).toBe(404);
+    const ownUrl = await page.getByRole('link', { name: 'Download Bob corporate' }).getAttribute('href');
+    expect((await page.request.get(ownUrl!)).status()).toBe(200);
+    // (/favicon.ico belongs to the site shell, not the portal.)
+    expect(errors.filter((e) => !e.includes('/favicon.ico'))).toEqual([]);
   });
 
   test('a client with nothing assigned sees the empty state; Download Selected warns when nothing is selected', async ({ page, server }) => {
@@ -156,13 +169,19 @@ test.describe('client portal dashboard', () => {
     await expect(cards(page)).toHaveCount(3);
     await page.getByLabel('Select all').check();
     for (const title of ['One', 'Two', 'Three']) await expect(page.getByLabel(`Select ${title}`)).toBeChecked();
-    const downloads: string[] = [];
-    page.on('download', (d) => downloads.push(d.suggestedFilename()));
+    const downloads: Download[] = [];
+    page.on('download', (d) => downloads.push(d));
     const first = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download Selected (3)' }).click();
     await first;
     await expect.poll(() => downloads.length).toBe(3);
-    expect(downloads.sort()).toEqual(['One.mp4', 'Three.mp4', 'Two.mp4']);
+    expect(downloads.map((d) => d.suggestedFilename()).sort()).toEqual(['One.mp4', 'Three.mp4', 'Two.mp4']);
+    // Each is the whole original file, delivered by the protected route.
+    const size = fs.statSync(sampleVideo()).size;
+    for (const d of downloads) {
+      expect(await d.failure()).toBeNull();
+      expect(fs.statSync(await d.path()).size).toBe(size);
+    }
   });
 
   test('logout returns to /client/login and the dashboard then redirects there', async ({ page, server }) => {

@@ -9,6 +9,7 @@ import { hashPassword } from '../../src/server/auth/password.ts';
 import type { TestServer } from './server.ts';
 
 let videoFile: string | undefined;
+let imageFile: string | undefined;
 
 /** A 3-second 320x180 MP4, generated once per process with ffmpeg. */
 export function sampleVideo(): string {
@@ -21,6 +22,15 @@ export function sampleVideo(): string {
     { stdio: 'ignore' },
   );
   return videoFile;
+}
+
+/** A 320x180 JPEG, generated once per process with ffmpeg. */
+export function sampleImage(): string {
+  if (imageFile && fs.existsSync(imageFile)) return imageFile;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-image-'));
+  imageFile = path.join(dir, 'sample.jpg');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180', '-frames:v', '1', imageFile], { stdio: 'ignore' });
+  return imageFile;
 }
 
 export interface ClientLogin {
@@ -72,25 +82,37 @@ export interface MediaOptions {
 }
 
 /** A video item with its original file on disk at <mediaDir>/<key>/original.mp4. */
-export async function createVideo(server: TestServer, opts: MediaOptions = {}): Promise<MediaFixture> {
+export function createVideo(server: TestServer, opts: MediaOptions = {}): Promise<MediaFixture> {
+  return createMedia(server, 'video', opts);
+}
+
+/** An image item with its original file on disk at <mediaDir>/<key>/original.jpg (no derivatives). */
+export function createImage(server: TestServer, opts: MediaOptions = {}): Promise<MediaFixture> {
+  return createMedia(server, 'image', { durationSeconds: null, ...opts });
+}
+
+async function createMedia(server: TestServer, type: 'video' | 'image', opts: MediaOptions): Promise<MediaFixture> {
   const storageKey = randomBytes(16).toString('hex');
   const folder = path.join(server.mediaDir, storageKey);
   fs.mkdirSync(folder, { recursive: true });
-  const file = path.join(folder, 'original.mp4');
-  fs.copyFileSync(sampleVideo(), file);
-  const url = `/media/${storageKey}/original.mp4`;
-  const title = opts.title ?? `Video ${storageKey.slice(0, 6)}`;
+  const ext = type === 'video' ? 'mp4' : 'jpg';
+  const file = path.join(folder, `original.${ext}`);
+  fs.copyFileSync(type === 'video' ? sampleVideo() : sampleImage(), file);
+  const url = `/media/${storageKey}/original.${ext}`;
+  const title = opts.title ?? `${type === 'video' ? 'Video' : 'Image'} ${storageKey.slice(0, 6)}`;
   const created = opts.createdAt ?? Date.now();
   const r = await server.sql.execute({
     sql: `INSERT INTO media (title, type, storage_key, url, filename, file_size, mime_type, tags, duration_seconds,
             project_stage, notes, client_id, created_at, uploaded_at)
-          VALUES (?, 'video', ?, ?, ?, ?, 'video/mp4', ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     args: [
       title,
+      type,
       storageKey,
       url,
-      `${title.replace(/[^\w.-]+/g, '-')}.mp4`,
+      `${title.replace(/[^\w.-]+/g, '-')}.${ext}`,
       fs.statSync(file).size,
+      type === 'video' ? 'video/mp4' : 'image/jpeg',
       JSON.stringify(opts.tags ?? []),
       opts.durationSeconds === undefined ? 3 : opts.durationSeconds,
       opts.projectStage ?? null,

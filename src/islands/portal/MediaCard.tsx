@@ -1,7 +1,6 @@
 import { Download, Play } from 'lucide-react';
 import type { ClientMedia } from '../../shared/schemas/portal.ts';
 import { Badge } from '../ui/Badge.tsx';
-import { buttonClass } from '../ui/Button.tsx';
 import { MediaPreview } from './MediaPreview.tsx';
 import { downloadHref, formatDate, stageLabel } from './format.ts';
 
@@ -72,7 +71,7 @@ export function MediaCard({
         href={downloadHref(item.url)}
         download={item.filename || ''}
         aria-label={`Download ${item.title}`}
-        className={buttonClass('secondary', 'icon', 'absolute right-2 top-2 bg-black/55 text-white hover:bg-black/75')}
+        className="absolute right-2 top-2 inline-flex h-9 w-9 items-center justify-center rounded-md bg-black/60 text-white transition-colors hover:bg-black/80"
       >
         <Download size={16} aria-hidden="true" />
       </a>

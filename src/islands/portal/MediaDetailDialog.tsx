@@ -30,29 +30,32 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
   }
 
   return (
-    <Dialog open={!!item} onClose={onClose} title={item?.title ?? 'Media'} size="xl">
+    <Dialog open={!!item} onClose={onClose} title={item?.title ?? 'Media'} size="2xl">
       {item && (
-        <div className="space-y-5">
-          {item.type === 'video' ? (
-            // 250 px tall under 768 px, 500 px from there up (001 §2).
-            <video
-              ref={video}
-              src={item.url}
-              poster={item.posterUrl ?? undefined}
-              controls
-              playsInline
-              preload="metadata"
-              onPause={(e) => setTimestamp(String(Math.round(e.currentTarget.currentTime * 100) / 100))}
-              aria-label={`Video: ${item.title}`}
-              className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
-            />
-          ) : (
-            <img
-              src={item.webpUrl ?? item.url}
-              alt={item.title}
-              className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
-            />
-          )}
+        // Side by side on wide screens, so the video stays in view while writing notes.
+        <div className="space-y-5 lg:grid lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start lg:gap-6 lg:space-y-0">
+          <div className="lg:sticky lg:top-0">
+            {item.type === 'video' ? (
+              // 250 px tall under 768 px, 500 px from there up (001 §2).
+              <video
+                ref={video}
+                src={item.url}
+                poster={item.posterUrl ?? undefined}
+                controls
+                playsInline
+                preload="metadata"
+                onPause={(e) => setTimestamp(String(Math.round(e.currentTarget.currentTime * 100) / 100))}
+                aria-label={`Video: ${item.title}`}
+                className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
+              />
+            ) : (
+              <img
+                src={item.webpUrl ?? item.url}
+                alt={item.title}
+                className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
+              />
+            )}
+          </div>
           <Tabs tabs={TABS} value={tab} onChange={setTab} label="Media details">
             {tab === 'details' && <Details item={item} />}
             {tab === 'feedback' && <FeedbackTab item={item} />}
@@ -73,7 +76,7 @@ function Details({ item }: { item: ClientMedia }) {
   ];
   return (
     <div className="space-y-5">
-      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm">
         {rows.map(([k, v]) => (
           <div key={k}>
             <dt className="text-fg-muted">{k}</dt>
