@@ -45,8 +45,8 @@ export interface UploadFile {
 export function form(fields: Record<string, string>, file?: UploadFile, poster?: UploadFile): FormData {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  if (file) fd.append('file', new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name);
-  if (poster) fd.append('posterFile', new Blob([poster.data], { type: poster.type ?? 'application/octet-stream' }), poster.name);
+  if (file) fd.append('file', new Blob([new Uint8Array(file.data)], { type: file.type ?? 'application/octet-stream' }), file.name);
+  if (poster) fd.append('posterFile', new Blob([new Uint8Array(poster.data)], { type: poster.type ?? 'application/octet-stream' }), poster.name);
   return fd;
 }
 
