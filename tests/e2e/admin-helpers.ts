@@ -1,6 +1,7 @@
 // Set-up helpers for the admin shell, dashboard and media browser tests: rows written straight
 // into the test server's database (the real server reads them), and generated media files.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,7 +60,8 @@ export interface MediaSeed {
 
 /** Inserts a media row (no file: previews fall back, which the screen must survive). */
 export async function insertMedia(server: TestServer, m: MediaSeed): Promise<number> {
-  const key = `seed-${unique()}`;
+  // Storage keys are 32 hex characters (src/server/media/paths.ts).
+  const key = randomBytes(16).toString('hex');
   const type = m.type ?? 'image';
   const ext = type === 'video' ? 'mp4' : 'jpg';
   const r = await server.sql.execute({

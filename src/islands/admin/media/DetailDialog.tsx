@@ -1,0 +1,308 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Search, Star, Trash2, X } from 'lucide-react';
+import { DETAIL_STAGES, parseTagText, type AdminFeedback, type AdminMedia, type AdminTimelineNote, type MediaUpdate } from '../../../shared/schemas/media.ts';
+import { toast } from '../../../shared/toast.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Field, inputClass } from '../../ui/Field.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
+import { Textarea } from '../../ui/Textarea.tsx';
+import { formatDate, formatTimestamp, stageLabel } from './format.ts';
+import { assignClient, removeClient, updateMedia, type ClientOption } from './media-api.ts';
+
+export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
+
+interface Props {
+  item: AdminMedia | null;
+  tab: DetailTab;
+  onTab: (t: DetailTab) => void;
+  feedback: AdminFeedback[] | null;
+  notes: AdminTimelineNote[] | null;
+  clients: ClientOption[];
+  canEdit: boolean;
+  canAssign: boolean;
+  onClose: () => void;
+  onChanged: () => void;
+  onDelete: (item: AdminMedia) => void;
+}
+
+/** The media detail dialog (001 §2): Feedback, Edit, Assign and Settings tabs. */
+export function DetailDialog(props: Props) {
+  const { item, tab, onTab, canEdit, canAssign, onClose } = props;
+  const tabs = [
+    { value: 'feedback' as const, label: 'Feedback' },
+    ...(canEdit ? [{ value: 'edit' as const, label: 'Edit' }] : []),
+    ...(canAssign ? [{ value: 'assign' as const, label: 'Assign' }] : []),
+    { value: 'settings' as const, label: 'Settings' },
+  ];
+  return (
+    <Dialog open={!!item} onClose={onClose} title={item?.title ?? 'Media'} size="xl">
+      {item && (
+        <Tabs label="Media details" tabs={tabs} value={tabs.some((t) => t.value === tab) ? tab : 'feedback'} onChange={onTab}>
+          {tab === 'edit' && canEdit ? (
+            <EditTab key={item.id} item={item} onChanged={props.onChanged} />
+          ) : tab === 'assign' && canAssign ? (
+            <AssignTab item={item} clients={props.clients} onChanged={props.onChanged} />
+          ) : tab === 'settings' ? (
+            <SettingsTab key={item.id} item={item} onChanged={props.onChanged} onDelete={props.onDelete} />
+          ) : (
+            <FeedbackTab item={item} feedback={props.feedback} notes={props.notes} />
+          )}
+        </Tabs>
+      )}
+    </Dialog>
+  );
+}
+
+function Stars({ rating }: { rating: number }) {
+  return (
+    <span className="inline-flex" role="img" aria-label={`${rating} out of 5 stars`}>
+      {[1, 2, 3, 4, 5].map((i) => (
+        <Star key={i} size={14} aria-hidden="true" className={i <= rating ? 'fill-accent text-accent' : 'text-line'} />
+      ))}
+    </span>
+  );
+}
+
+function FeedbackTab({ item, feedback, notes }: { item: AdminMedia; feedback: AdminFeedback[] | null; notes: AdminTimelineNote[] | null }) {
+  const video = useRef<HTMLVideoElement>(null);
+  const mine = useMemo(() => (feedback ?? []).filter((f) => f.mediaId === item.id), [feedback, item.id]);
+  const timeline = useMemo(
+    () => (notes ?? []).filter((n) => n.mediaId === item.id).sort((a, b) => a.timestampSeconds - b.timestampSeconds || a.id - b.id),
+    [notes, item.id],
+  );
+  const seek = (t: number) => {
+    const v = video.current;
+    if (!v) return;
+    v.currentTime = t;
+    v.focus();
+  };
+  return (
+    <div className="space-y-5">
+      {item.type === 'video' ? (
+        <video
+          ref={video}
+          src={item.url}
+          poster={item.posterUrl ?? undefined}
+          controls
+          playsInline
+          preload="metadata"
+          data-testid="detail-video"
+          className="h-[clamp(200px,45vh,400px)] w-full rounded-lg bg-black object-contain"
+        />
+      ) : (
+        <img src={item.webpUrl ?? item.url} alt={item.title} className="max-h-[400px] w-full rounded-lg bg-muted object-contain" />
+      )}
+      <section aria-labelledby="fb-heading" className="space-y-2">
+        <h3 id="fb-heading" className="text-sm font-semibold">
+          Client Feedback
+        </h3>
+        {feedback === null ? (
+          <p className="text-sm text-fg-muted">Loading feedback…</p>
+        ) : mine.length === 0 ? (
+          <p className="text-sm text-fg-muted">No feedback yet</p>
+        ) : (
+          <ul className="space-y-2">
+            {mine.map((f) => (
+              <li key={f.id} className="rounded-lg border border-line p-3">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="text-sm font-medium">{f.clientUsername}</span>
+                  <Stars rating={f.rating} />
+                </div>
+                <p className="mt-1 whitespace-pre-line text-sm">{f.feedbackText}</p>
+                <p className="mt-1 text-xs text-fg-muted">{formatDate(f.createdAt)}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="tl-heading" className="space-y-2">
+        <h3 id="tl-heading" className="text-sm font-semibold">
+          Timeline Notes
+        </h3>
+        {notes === null ? (
+          <p className="text-sm text-fg-muted">Loading notes…</p>
+        ) : timeline.length === 0 ? (
+          <p className="text-sm text-fg-muted">No timeline notes yet</p>
+        ) : (
+          <ol className="space-y-2" data-testid="timeline-notes">
+            {timeline.map((n) => (
+              <li key={n.id}>
+                <button
+                  type="button"
+                  onClick={() => seek(n.timestampSeconds)}
+                  disabled={item.type !== 'video'}
+                  className="flex w-full items-start gap-3 rounded-lg border border-line p-3 text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
+                >
+                  <span className="rounded bg-muted px-2 py-0.5 font-mono text-xs tabular-nums">{formatTimestamp(n.timestampSeconds)}</span>
+                  <span className="min-w-0 flex-1">
+                    <span className="block text-sm">{n.noteText}</span>
+                    <span className="block text-xs text-fg-muted">{`${n.clientUsername} · ${formatDate(n.createdAt)}`}</span>
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function EditTab({ item, onChanged }: { item: AdminMedia; onChanged: () => void }) {
+  const start = { title: item.title, projectStage: item.projectStage ?? '', notes: item.notes ?? '', tags: item.tags.join(', ') };
+  const [v, setV] = useState(start);
+  const [error, setError] = useState('');
+  const [pending, setPending] = useState(false);
+  const stageOptions = [
+    { value: '', label: 'Not specified' },
+    ...DETAIL_STAGES.map((s) => ({ value: s, label: stageLabel(s) })),
+    ...(start.projectStage && !(DETAIL_STAGES as readonly string[]).includes(start.projectStage) ? [{ value: start.projectStage, label: stageLabel(start.projectStage) }] : []),
+  ];
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!v.title.trim()) return setError('Title is required');
+    setError('');
+    // Only the fields that changed are sent (001 §5).
+    const patch: MediaUpdate = {};
+    if (v.title.trim() !== item.title) patch.title = v.title.trim();
+    if (v.projectStage !== start.projectStage) patch.projectStage = v.projectStage || null;
+    if (v.notes !== start.notes) patch.notes = v.notes;
+    const tags = parseTagText(v.tags);
+    if (tags.join('\n') !== item.tags.join('\n')) patch.tags = tags;
+    if (Object.keys(patch).length === 0) {
+      toast({ title: 'No changes to save', description: 'No modifications were detected' });
+      return;
+    }
+    setPending(true);
+    const ok = await updateMedia(item.id, patch, { title: 'Error', description: 'Failed to update media details' });
+    setPending(false);
+    if (ok) onChanged();
+  }
+
+  const set = (k: keyof typeof start, val: string) => setV((s) => ({ ...s, [k]: val }));
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Edit media details">
+      <Field label="Title" value={v.title} onChange={(e) => set('title', e.target.value)} error={error} maxLength={200} />
+      <Select label="Project Stage" value={v.projectStage} onChange={(e) => set('projectStage', e.target.value)} options={stageOptions} />
+      <Textarea label="Notes" rows={4} value={v.notes} onChange={(e) => set('notes', e.target.value)} />
+      <Field label="Tags" hint="Separate tags with commas" value={v.tags} onChange={(e) => set('tags', e.target.value)} />
+      <Button type="submit" disabled={pending}>
+        {pending ? 'Saving...' : 'Save Changes'}
+      </Button>
+    </form>
+  );
+}
+
+function AssignTab({ item, clients, onChanged }: { item: AdminMedia; clients: ClientOption[]; onChanged: () => void }) {
+  const [query, setQuery] = useState('');
+  const [busy, setBusy] = useState<number | null>(null);
+  const assignedIds = new Set(item.assignedClients.map((c) => c.id));
+  const q = query.trim().toLowerCase();
+  const unassigned = clients.filter(
+    (c) => !assignedIds.has(c.id) && (!q || `${c.name}\n${c.email}\n${c.company ?? ''}`.toLowerCase().includes(q)),
+  );
+  const act = async (id: number, fn: () => Promise<boolean>) => {
+    setBusy(id);
+    if (await fn()) onChanged();
+    setBusy(null);
+  };
+  return (
+    <div className="space-y-5">
+      <section aria-labelledby="assigned-heading" className="space-y-2">
+        <h3 id="assigned-heading" className="text-sm font-semibold">
+          {`Assigned clients (${item.assignedClients.length})`}
+        </h3>
+        {item.assignedClients.length === 0 ? (
+          <p className="text-sm text-fg-muted">No clients assigned yet</p>
+        ) : (
+          <ul className="divide-y divide-line rounded-lg border border-line" data-testid="assigned-clients">
+            {item.assignedClients.map((c) => (
+              <li key={c.id} className="flex items-center justify-between gap-3 px-3 py-2">
+                <span className="min-w-0">
+                  <span className="block truncate text-sm font-medium">{c.name}</span>
+                  <span className="block truncate text-xs text-fg-muted">{c.email}</span>
+                </span>
+                <Button variant="ghost" size="sm" aria-label={`Remove ${c.name}`} disabled={busy === c.id} onClick={() => act(c.id, () => removeClient(item.id, c))}>
+                  <X size={16} aria-hidden="true" /> Remove
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="unassigned-heading" className="space-y-2">
+        <h3 id="unassigned-heading" className="text-sm font-semibold">
+          Add a client
+        </h3>
+        <div className="relative">
+          <Search size={16} aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-fg-muted" />
+          <input type="search" aria-label="Search clients" placeholder="Search clients..." value={query} onChange={(e) => setQuery(e.target.value)} className={inputClass(false, 'pl-9')} />
+        </div>
+        <ul className="max-h-48 divide-y divide-line overflow-y-auto rounded-lg border border-line" data-testid="unassigned-clients">
+          {unassigned.length === 0 ? (
+            <li className="px-3 py-4 text-center text-sm text-fg-muted">{clients.length ? 'No matching clients' : 'No clients available'}</li>
+          ) : (
+            unassigned.map((c) => (
+              <li key={c.id} className="flex items-center justify-between gap-3 px-3 py-2">
+                <span className="min-w-0">
+                  <span className="block truncate text-sm font-medium">{c.name}</span>
+                  <span className="block truncate text-xs text-fg-muted">{c.company ? `${c.email} · ${c.company}` : c.email}</span>
+                </span>
+                <Button size="sm" variant="outline" aria-label={`Add ${c.name}`} disabled={busy === c.id} onClick={() => act(c.id, () => assignClient(item.id, c))}>
+                  Add
+                </Button>
+              </li>
+            ))
+          )}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function SettingsTab({ item, onChanged, onDelete }: { item: AdminMedia; onChanged: () => void; onDelete: (item: AdminMedia) => void }) {
+  const [featured, setFeatured] = useState(item.isFeatured);
+  const [portfolio, setPortfolio] = useState(item.showInPortfolio);
+  const [pending, setPending] = useState(false);
+  useEffect(() => {
+    setFeatured(item.isFeatured);
+    setPortfolio(item.showInPortfolio);
+  }, [item.isFeatured, item.showInPortfolio]);
+
+  async function save() {
+    const patch: MediaUpdate = {};
+    if (featured !== item.isFeatured) patch.isFeatured = featured;
+    if (portfolio !== item.showInPortfolio) patch.showInPortfolio = portfolio;
+    if (Object.keys(patch).length === 0) {
+      toast({ title: 'No changes to save', description: 'No settings modifications were detected' });
+      return;
+    }
+    setPending(true);
+    const ok = await updateMedia(item.id, patch, { title: 'Error', description: 'Failed to update media settings' });
+    setPending(false);
+    if (ok) onChanged();
+  }
+
+  return (
+    <div className="space-y-6">
+      <div className="space-y-4 rounded-lg border border-line p-4">
+        <Switch label="Featured Media" description="Shown on the home page" checked={featured} onChange={setFeatured} />
+        <Switch label="Show in Portfolio" description="Listed on the public portfolio" checked={portfolio} onChange={setPortfolio} />
+        <Button onClick={save} disabled={pending}>
+          {pending ? 'Saving...' : 'Save Settings'}
+        </Button>
+      </div>
+      <div className="space-y-3 rounded-lg border border-red-700/50 p-4">
+        <h3 className="text-sm font-semibold text-danger">Danger Zone</h3>
+        <p className="text-sm text-fg-muted">Deleting removes the file, its feedback, notes and client assignments.</p>
+        <Button variant="destructive" onClick={() => onDelete(item)}>
+          <Trash2 size={16} aria-hidden="true" /> Delete Media
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { memo } from 'react';
+import { Calendar, Clock, MessageSquare, MoreVertical, Settings, Star, Trash2, Users, Eye, Pencil, UserPlus, Film, Image as ImageIcon } from 'lucide-react';
+import type { AdminMedia } from '../../../shared/schemas/media.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { Menu, type MenuItem } from '../../ui/Menu.tsx';
+import { formatDate, stageLabel } from './format.ts';
+import { MediaThumb } from './MediaThumb.tsx';
+
+export type CardAction = 'feedback' | 'edit' | 'assign' | 'settings' | 'delete';
+
+interface Props {
+  item: AdminMedia;
+  selected: boolean;
+  canEdit: boolean;
+  canAssign: boolean;
+  onToggleSelect: (id: number) => void;
+  onAction: (action: CardAction, item: AdminMedia) => void;
+}
+
+const VISIBLE_TAGS = 3;
+
+/** One media card with every element of 001 §2; memoised so selection and filtering stay cheap. */
+export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canAssign, onToggleSelect, onAction }: Props) {
+  const items: MenuItem[] = [
+    { label: 'View Feedback', icon: <Eye size={16} />, onSelect: () => onAction('feedback', item) },
+    ...(canEdit ? [{ label: 'Edit Media', icon: <Pencil size={16} />, onSelect: () => onAction('edit', item) }] : []),
+    ...(canAssign ? [{ label: 'Assign Client', icon: <UserPlus size={16} />, onSelect: () => onAction('assign', item) }] : []),
+    { label: 'Media Settings', icon: <Settings size={16} />, onSelect: () => onAction('settings', item) },
+    { label: 'Delete Media', icon: <Trash2 size={16} />, destructive: true, onSelect: () => onAction('delete', item) },
+  ];
+  const reviewed = item.feedbackCount > 0 || item.noteCount > 0;
+  return (
+    <article
+      data-testid="media-card"
+      data-media-id={item.id}
+      aria-label={item.title}
+      className={`group flex flex-col overflow-hidden rounded-xl border bg-raised shadow-sm transition-colors ${selected ? 'border-accent ring-2 ring-accent' : 'border-line'}`}
+    >
+      <div className="relative aspect-video bg-muted">
+        <button type="button" onClick={() => onAction('feedback', item)} className="block h-full w-full" aria-label={`Open ${item.title}`}>
+          <MediaThumb item={item} />
+        </button>
+        <label className="absolute left-2 top-2 flex h-7 w-7 cursor-pointer items-center justify-center rounded-md bg-black/55">
+          <input type="checkbox" checked={selected} onChange={() => onToggleSelect(item.id)} aria-label={`Select ${item.title}`} className="h-4 w-4 accent-[var(--accent)]" />
+        </label>
+        {item.projectStage && (
+          <span className="absolute right-2 top-2 rounded-full bg-black/65 px-2 py-0.5 text-xs font-medium text-white" data-testid="card-stage">
+            {stageLabel(item.projectStage)}
+          </span>
+        )}
+        <span className="absolute bottom-2 left-2 rounded bg-black/60 p-1 text-white">
+          {item.type === 'video' ? <Film size={14} aria-label="Video" /> : <ImageIcon size={14} aria-label="Image" />}
+        </span>
+        {reviewed && (
+          <span className="absolute bottom-2 right-2 flex items-center gap-1 rounded-full bg-accent px-2 py-0.5 text-xs font-semibold text-accent-fg">
+            <MessageSquare size={12} aria-hidden="true" /> Client Review
+          </span>
+        )}
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-3">
+        <div className="flex items-start justify-between gap-2">
+          <h3 className="line-clamp-2 text-sm font-semibold" data-testid="card-title">
+            {item.title}
+          </h3>
+          <Menu label={`Actions for ${item.title}`} trigger={<MoreVertical size={16} aria-hidden="true" />} items={items} />
+        </div>
+        <div className="flex flex-wrap items-center gap-1.5">
+          {item.isFeatured && (
+            <Badge tone="accent">
+              <Star size={12} aria-hidden="true" /> Featured
+            </Badge>
+          )}
+          {item.showInPortfolio && <Badge tone="outline">Portfolio</Badge>}
+          <span className="inline-flex items-center gap-1 text-xs text-fg-muted" title="Assigned clients" data-testid="card-clients">
+            <Users size={12} aria-hidden="true" /> {item.assignedClients.length}
+            <span className="sr-only">assigned clients</span>
+          </span>
+          <span className="inline-flex items-center gap-1 text-xs text-fg-muted" title="Client reviews">
+            <MessageSquare size={12} aria-hidden="true" /> {item.feedbackCount}
+            <span className="sr-only">reviews</span>
+          </span>
+          <span className="inline-flex items-center gap-1 text-xs text-fg-muted" title="Timeline notes">
+            <Clock size={12} aria-hidden="true" /> {item.noteCount}
+            <span className="sr-only">notes</span>
+          </span>
+        </div>
+        {item.notes && <p className="line-clamp-2 text-xs text-fg-muted">{item.notes}</p>}
+        <p className="mt-auto flex items-center gap-1 text-xs text-fg-muted">
+          <Calendar size={12} aria-hidden="true" />
+          <time dateTime={item.createdAt}>{formatDate(item.createdAt)}</time>
+        </p>
+        {item.tags.length > 0 && (
+          <ul className="flex flex-wrap gap-1" aria-label="Tags" data-testid="card-tags">
+            {item.tags.slice(0, VISIBLE_TAGS).map((t) => (
+              <li key={t}>
+                <Badge>{t}</Badge>
+              </li>
+            ))}
+            {item.tags.length > VISIBLE_TAGS && (
+              <li>
+                <Badge tone="outline">{`+${item.tags.length - VISIBLE_TAGS}`}</Badge>
+              </li>
+            )}
+          </ul>
+        )}
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,301 @@
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { Layers, Search, Upload } from 'lucide-react';
+import type { AdminFeedback, AdminMedia, AdminTimelineNote } from '../../../shared/schemas/media.ts';
+import { errorMessage } from '../../../shared/api.ts';
+import { toast } from '../../../shared/toast.ts';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { inputClass } from '../../ui/Field.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { Skeleton } from '../../ui/Skeleton.tsx';
+import { BulkDialog } from './BulkDialog.tsx';
+import { DetailDialog, type DetailTab } from './DetailDialog.tsx';
+import { EditDialog } from './EditDialog.tsx';
+import { EMPTY_FILTERS, buildSearchIndex, clientsWithMedia, filterMedia, isFiltered, stagesInUse, tagsInUse, type MediaFilters } from './filtering.ts';
+import { stageLabel } from './format.ts';
+import { MediaCard, type CardAction } from './MediaCard.tsx';
+import { deleteMedia, fetchClients, fetchFeedback, fetchMedia, fetchTimelineNotes, type ClientOption } from './media-api.ts';
+import { UploadDialog } from './UploadDialog.tsx';
+
+/** Cards rendered per step; more appear as the sentinel scrolls into view. */
+const PAGE = 60;
+
+/** Media Management (001 §2). Permissions come from the server-rendered page. */
+export default function MediaManager({ permissions }: { permissions: string[] }) {
+  const canUpload = permissions.includes('upload:media');
+  const canEdit = permissions.includes('edit:media');
+  const canAssign = permissions.includes('assign:client');
+
+  const [items, setItems] = useState<AdminMedia[] | null>(null);
+  const [clients, setClients] = useState<ClientOption[]>([]);
+  const [feedback, setFeedback] = useState<AdminFeedback[] | null>(null);
+  const [notes, setNotes] = useState<AdminTimelineNote[] | null>(null);
+  const [filters, setFilters] = useState<MediaFilters>(EMPTY_FILTERS);
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  const [limit, setLimit] = useState(PAGE);
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const [editId, setEditId] = useState<number | null>(null);
+  const [detail, setDetail] = useState<{ id: number; tab: DetailTab } | null>(null);
+  const [deleting, setDeleting] = useState<AdminMedia | null>(null);
+  const [deletePending, setDeletePending] = useState(false);
+
+  const reload = useCallback(async () => {
+    try {
+      const list = await fetchMedia();
+      setItems(list);
+      setSelected((s) => {
+        const ids = new Set(list.map((m) => m.id));
+        const next = new Set([...s].filter((id) => ids.has(id)));
+        return next.size === s.size ? s : next;
+      });
+    } catch (e) {
+      setItems((cur) => cur ?? []);
+      toast({ title: 'Failed to load media', description: errorMessage(e), variant: 'destructive' });
+    }
+  }, []);
+
+  const loadReviews = useCallback(() => {
+    fetchFeedback().then(setFeedback, () => setFeedback([]));
+    fetchTimelineNotes().then(setNotes, () => setNotes([]));
+  }, []);
+
+  useEffect(() => {
+    void reload();
+    // Clients are only needed for pickers; without view:clients the list stays empty.
+    fetchClients().then(setClients, () => setClients([]));
+    // ?upload=true opens the upload dialog, then the URL goes back to /admin/media (001 §2).
+    const params = new URLSearchParams(location.search);
+    if (params.get('upload') === 'true') {
+      if (canUpload) setUploadOpen(true);
+      history.replaceState(history.state, '', '/admin/media');
+    }
+  }, [reload, canUpload]);
+
+  const index = useMemo(() => buildSearchIndex(items ?? []), [items]);
+  // Typing stays responsive: the grid re-filters with the deferred value.
+  const deferredFilters = useDeferredValue(filters);
+  const filtered = useMemo(() => filterMedia(items ?? [], deferredFilters, index), [items, deferredFilters, index]);
+  const stale = deferredFilters !== filters;
+  useEffect(() => setLimit(PAGE), [deferredFilters]);
+
+  const clientNames = useMemo(() => new Map(clients.map((c) => [c.id, c.name])), [clients]);
+  const clientFilterOptions = useMemo(() => clientsWithMedia(items ?? [], clientNames), [items, clientNames]);
+  const tagOptions = useMemo(() => tagsInUse(items ?? []), [items]);
+  const stageOptions = useMemo(() => stagesInUse(items ?? []), [items]);
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  const hasMore = filtered.length > limit;
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !hasMore) return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setLimit((l) => l + PAGE);
+    }, { rootMargin: '800px 0px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [hasMore, limit]);
+
+  const toggleSelect = useCallback((id: number) => {
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+
+  const onAction = useCallback(
+    (action: CardAction, item: AdminMedia) => {
+      if (action === 'edit') return setEditId(item.id);
+      if (action === 'delete') return setDeleting(item);
+      if (action === 'feedback') loadReviews();
+      setDetail({ id: item.id, tab: action });
+    },
+    [loadReviews],
+  );
+
+  const byId = (id: number | null | undefined) => (id == null ? null : (items?.find((m) => m.id === id) ?? null));
+  const selectedItems = useMemo(() => (items ?? []).filter((m) => selected.has(m.id)), [items, selected]);
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setDeletePending(true);
+    const ok = await deleteMedia(deleting.id);
+    setDeletePending(false);
+    if (ok) {
+      if (detail?.id === deleting.id) setDetail(null);
+      setDeleting(null);
+      await reload();
+    }
+  }
+
+  const setFilter = <K extends keyof MediaFilters>(k: K, v: MediaFilters[K]) => setFilters((f) => ({ ...f, [k]: v }));
+  const total = items?.length ?? 0;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight">Media Management</h1>
+          <p className="mt-1 text-fg-muted">Upload, organise and share your images and videos</p>
+        </div>
+        {canUpload && (
+          <Button onClick={() => setUploadOpen(true)}>
+            <Upload size={16} aria-hidden="true" /> Upload Media
+          </Button>
+        )}
+      </div>
+
+      <section aria-label="Search and filters" className="space-y-3 rounded-xl border border-line bg-raised p-4 shadow-sm">
+        <div className="relative">
+          <Search size={16} aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-fg-muted" />
+          <input
+            type="search"
+            aria-label="Search media"
+            placeholder="Search by title, tags, stage or notes..."
+            value={filters.search}
+            onChange={(e) => setFilter('search', e.target.value)}
+            className={inputClass(false, 'h-10 pl-9')}
+          />
+        </div>
+        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          <Select
+            label="Type"
+            hideLabel
+            value={filters.type}
+            onChange={(e) => setFilter('type', e.target.value as MediaFilters['type'])}
+            options={[
+              { value: 'all', label: 'All types' },
+              { value: 'featured', label: 'Featured' },
+              { value: 'portfolio', label: 'Portfolio' },
+              { value: 'image', label: 'Images' },
+              { value: 'video', label: 'Videos' },
+            ]}
+          />
+          <Select
+            label="Client"
+            hideLabel
+            value={filters.client}
+            onChange={(e) => setFilter('client', e.target.value)}
+            options={[{ value: 'all', label: 'All clients' }, { value: 'unassigned', label: 'Unassigned' }, ...clientFilterOptions.map((c) => ({ value: String(c.id), label: c.name }))]}
+          />
+          <Select
+            label="Tag"
+            hideLabel
+            value={filters.tag}
+            onChange={(e) => setFilter('tag', e.target.value)}
+            options={[{ value: 'all', label: 'All tags' }, ...tagOptions.map((t) => ({ value: t, label: t }))]}
+          />
+          <Select
+            label="Stage"
+            hideLabel
+            value={filters.stage}
+            onChange={(e) => setFilter('stage', e.target.value)}
+            options={[{ value: 'all', label: 'All stages' }, { value: 'none', label: 'No stage' }, ...stageOptions.map((s) => ({ value: s, label: stageLabel(s) }))]}
+          />
+        </div>
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <Button variant="outline" size="sm" onClick={() => setFilters(EMPTY_FILTERS)} disabled={!isFiltered(filters)}>
+            Clear Filters
+          </Button>
+          <span className="mx-1 h-5 w-px bg-line" aria-hidden="true" />
+          <Button variant="outline" size="sm" onClick={() => setSelected(new Set(filtered.map((m) => m.id)))} disabled={filtered.length === 0}>
+            Select All
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => setSelected(new Set())} disabled={selected.size === 0}>
+            Clear Selection
+          </Button>
+          <span className="text-fg-muted" data-testid="selected-count" aria-live="polite">
+            {`${selected.size} selected`}
+          </span>
+          <Button size="sm" className="ml-auto" onClick={() => setBulkOpen(true)} disabled={selected.size === 0}>
+            <Layers size={16} aria-hidden="true" /> Bulk Actions
+          </Button>
+        </div>
+        <p className="text-xs text-fg-muted" data-testid="media-count" aria-live="polite">
+          {items ? `Showing ${filtered.length} of ${total} items` : 'Loading media…'}
+        </p>
+      </section>
+
+      {items === null ? (
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-busy="true" aria-label="Loading media">
+          {Array.from({ length: 8 }, (_, i) => (
+            <div key={i} className="overflow-hidden rounded-xl border border-line bg-raised" data-testid="media-skeleton">
+              <Skeleton className="aspect-video rounded-none" />
+              <div className="space-y-2 p-3">
+                <Skeleton className="h-4 w-3/4" />
+                <Skeleton className="h-3 w-1/2" />
+                <Skeleton className="h-3 w-1/3" />
+              </div>
+            </div>
+          ))}
+        </div>
+      ) : filtered.length === 0 ? (
+        <EmptyState
+          title="No media found"
+          description={total === 0 ? 'Upload your first image or video to get started.' : 'No media matches your search or filters.'}
+          action={
+            total === 0 ? (
+              canUpload && (
+                <Button onClick={() => setUploadOpen(true)}>
+                  <Upload size={16} aria-hidden="true" /> Upload your first file
+                </Button>
+              )
+            ) : (
+              <Button variant="outline" onClick={() => setFilters(EMPTY_FILTERS)}>
+                Clear Filters
+              </Button>
+            )
+          }
+        />
+      ) : (
+        <>
+          <ul className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4 ${stale ? 'opacity-70' : ''}`} aria-label="Media" data-testid="media-grid">
+            {filtered.slice(0, limit).map((m) => (
+              <li key={m.id} className="flex">
+                <MediaCard item={m} selected={selected.has(m.id)} canEdit={canEdit} canAssign={canAssign} onToggleSelect={toggleSelect} onAction={onAction} />
+              </li>
+            ))}
+          </ul>
+          {hasMore && (
+            <div ref={sentinel} className="flex justify-center py-4">
+              <Button variant="outline" onClick={() => setLimit((l) => l + PAGE)}>
+                {`Load more (${filtered.length - limit} more)`}
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+
+      <UploadDialog open={uploadOpen} onClose={() => setUploadOpen(false)} clients={clients} onUploaded={reload} />
+      <EditDialog item={byId(editId)} clients={clients} onClose={() => setEditId(null)} onSaved={reload} />
+      <BulkDialog open={bulkOpen} items={selectedItems} clients={clients} canAssign={canAssign} onClose={() => setBulkOpen(false)} onDone={reload} />
+      <DetailDialog
+        item={byId(detail?.id)}
+        tab={detail?.tab ?? 'feedback'}
+        onTab={(tab) => {
+          if (tab === 'feedback') loadReviews();
+          setDetail((d) => (d ? { ...d, tab } : d));
+        }}
+        feedback={feedback}
+        notes={notes}
+        clients={clients}
+        canEdit={canEdit}
+        canAssign={canAssign}
+        onClose={() => setDetail(null)}
+        onChanged={reload}
+        onDelete={setDeleting}
+      />
+      <ConfirmDialog
+        open={!!deleting}
+        title="Delete Media"
+        message="Are you sure you want to delete this media item?"
+        pending={deletePending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </div>
+  );
+}

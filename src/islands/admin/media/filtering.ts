@@ -1,0 +1,100 @@
+// Search and filters of the media screen (001 §2), kept pure so they stay fast on
+// thousands of items: each item's search text is built once per list, not per keystroke.
+import type { AdminMedia } from '../../../shared/schemas/media.ts';
+import { ALL_STAGES } from '../../../shared/schemas/media.ts';
+
+export type TypeFilter = 'all' | 'featured' | 'portfolio' | 'image' | 'video';
+
+export interface MediaFilters {
+  search: string;
+  type: TypeFilter;
+  /** 'all', 'unassigned' or a client id as text. */
+  client: string;
+  /** 'all' or a tag. */
+  tag: string;
+  /** 'all', 'none' or a stage. */
+  stage: string;
+}
+
+export const EMPTY_FILTERS: MediaFilters = { search: '', type: 'all', client: 'all', tag: 'all', stage: 'all' };
+
+export function isFiltered(f: MediaFilters): boolean {
+  return f.search.trim() !== '' || f.type !== 'all' || f.client !== 'all' || f.tag !== 'all' || f.stage !== 'all';
+}
+
+/** Lower-cased title, tags, stage and notes of every item. */
+export function buildSearchIndex(items: AdminMedia[]): Map<number, string> {
+  const index = new Map<number, string>();
+  for (const m of items) {
+    index.set(m.id, [m.title, m.tags.join(' '), m.projectStage ?? '', m.notes ?? ''].join('\n').toLowerCase());
+  }
+  return index;
+}
+
+function clientIdsOf(m: AdminMedia): number[] {
+  const ids = m.assignedClients.map((c) => c.id);
+  if (m.clientId !== null && !ids.includes(m.clientId)) ids.push(m.clientId);
+  return ids;
+}
+
+export function filterMedia(items: AdminMedia[], f: MediaFilters, index: Map<number, string>): AdminMedia[] {
+  const q = f.search.trim().toLowerCase();
+  const clientId = f.client === 'all' || f.client === 'unassigned' ? null : Number(f.client);
+  return items.filter((m) => {
+    if (q && !index.get(m.id)?.includes(q)) return false;
+    switch (f.type) {
+      case 'featured':
+        if (!m.isFeatured) return false;
+        break;
+      case 'portfolio':
+        if (!m.showInPortfolio) return false;
+        break;
+      case 'image':
+      case 'video':
+        if (m.type !== f.type) return false;
+        break;
+    }
+    if (f.client === 'unassigned' && clientIdsOf(m).length > 0) return false;
+    if (clientId !== null && !clientIdsOf(m).includes(clientId)) return false;
+    if (f.tag !== 'all' && !m.tags.includes(f.tag)) return false;
+    if (f.stage === 'none' && m.projectStage) return false;
+    if (f.stage !== 'all' && f.stage !== 'none' && m.projectStage !== f.stage) return false;
+    return true;
+  });
+}
+
+/** Clients that have media (assigned, or named as the item's client), by name. */
+export function clientsWithMedia(items: AdminMedia[], names: Map<number, string>): { id: number; name: string }[] {
+  const found = new Map<number, string>();
+  for (const m of items) {
+    for (const c of m.assignedClients) found.set(c.id, c.name);
+    if (m.clientId !== null && !found.has(m.clientId)) found.set(m.clientId, names.get(m.clientId) ?? `Client #${m.clientId}`);
+  }
+  return [...found].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function tagsInUse(items: AdminMedia[]): string[] {
+  const tags = new Set<string>();
+  for (const m of items) for (const t of m.tags) tags.add(t);
+  return [...tags].sort((a, b) => a.localeCompare(b));
+}
+
+/** Stages present in the list, in the documents' order, then any unknown ones. */
+export function stagesInUse(items: AdminMedia[]): string[] {
+  const used = new Set(items.map((m) => m.projectStage).filter((s): s is string => !!s));
+  const known = ALL_STAGES.filter((s) => used.has(s));
+  const other = [...used].filter((s) => !ALL_STAGES.includes(s)).sort();
+  return [...known, ...other];
+}
+
+/** Bulk tag actions (001 §4): add as a union, replace, or remove (case-insensitive). */
+export type TagMode = 'add' | 'replace' | 'remove';
+export function applyTagAction(current: string[], given: string[], mode: TagMode): string[] {
+  if (mode === 'replace') return [...given];
+  if (mode === 'add') {
+    const have = new Set(current.map((t) => t.toLowerCase()));
+    return [...current, ...given.filter((t) => !have.has(t.toLowerCase()))];
+  }
+  const drop = new Set(given.map((t) => t.toLowerCase()));
+  return current.filter((t) => !drop.has(t.toLowerCase()));
+}
