@@ -16,12 +16,16 @@ import { currentNodeResponse } from './node-response.ts';
 const YEAR = 31_536_000;
 const CHUNK = 256 * 1024;
 
-/** SQL: the item is shown on the public site (featured, portfolio, or used by a setting). */
+/**
+ * SQL: the item is shown on the public site (featured, portfolio, or used by a setting).
+ * Written out with the table name: drizzle leaves columns unqualified in single-table
+ * selects, and a bare "id" inside these subqueries would mean the settings row's id.
+ */
 const isPublicSql = sql<number>`(
-  ${media.isFeatured} = 1 OR ${media.showInPortfolio} = 1
-  OR EXISTS (SELECT 1 FROM website_settings w WHERE w.background_image_id = ${media.id} OR w.background_video_id = ${media.id})
-  OR EXISTS (SELECT 1 FROM branding_settings b WHERE ${media.id} IN (b.logo_light_image_id, b.logo_dark_image_id, b.favicon_image_id, b.open_graph_image_id))
-  OR EXISTS (SELECT 1 FROM seo_settings s WHERE ${media.id} IN (s.open_graph_image_id, s.twitter_image_id))
+  "media"."is_featured" = 1 OR "media"."show_in_portfolio" = 1
+  OR EXISTS (SELECT 1 FROM website_settings w WHERE w.background_image_id = "media"."id" OR w.background_video_id = "media"."id")
+  OR EXISTS (SELECT 1 FROM branding_settings b WHERE "media"."id" IN (b.logo_light_image_id, b.logo_dark_image_id, b.favicon_image_id, b.open_graph_image_id))
+  OR EXISTS (SELECT 1 FROM seo_settings s WHERE "media"."id" IN (s.open_graph_image_id, s.twitter_image_id))
 )`;
 
 interface Target {

@@ -89,6 +89,8 @@ export async function receiveMultipart(request: Request, specs: Record<string, F
 
   const bb = busboy({
     headers: { 'content-type': contentType },
+    // Browsers send file names as raw UTF-8.
+    defParamCharset: 'utf8',
     limits: { fieldSize: FIELD_MAX_BYTES, fields: 40, files: 4, parts: 50 },
   });
 
