@@ -38,7 +38,7 @@ test.describe('media grid: search, filters, selection', () => {
   });
 
   const ALL = ['Delta Still', 'Gamma Music', 'Beta Corporate', 'Alpha Wedding'];
-  const cases: [string, (page: Page) => Promise<void>, string[]][] = [
+  const cases: [string, (page: Page) => Promise<unknown>, string[]][] = [
     ['search by title', (p) => p.getByLabel('Search media').fill('corporate'), ['Beta Corporate']],
     ['search by tag', (p) => p.getByLabel('Search media').fill('wedding'), ['Alpha Wedding']],
     ['search by notes', (p) => p.getByLabel('Search media').fill('midnight'), ['Gamma Music']],
