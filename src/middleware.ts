@@ -6,6 +6,7 @@ import { loadClientPrincipal, loadRolesAndPermissions, loadStaffUser } from './s
 import { checkAdminRoute } from './server/auth/route-guards.ts';
 import { cacheKey, cachedPage } from './server/page-cache.ts';
 import { serverThemeClass } from './server/theme.ts';
+import { SECURITY_HEADERS } from './server/security-headers.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -99,11 +100,7 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
   } catch {
     return response; // immutable headers (e.g. a proxied fetch response)
   }
-  h.set('X-Content-Type-Options', 'nosniff');
-  h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-  h.set('X-Frame-Options', 'DENY');
-  h.set('Cross-Origin-Opener-Policy', 'same-origin');
-  h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+  for (const [name, value] of SECURITY_HEADERS) h.set(name, value);
   return response;
 });
 

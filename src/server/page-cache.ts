@@ -3,7 +3,12 @@
 // (src/server/site-version.ts); a request whose version differs re-renders. The version
 // lives in the database, so invalidation holds across every process sharing it.
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AstroCookies } from 'astro';
 import { currentSiteVersion } from './site-version.ts';
+import { SESSION_COOKIE } from './auth/sessions.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
+import { serverThemeClass } from './theme.ts';
 
 export const CACHEABLE_PATHS = new Set(['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy']);
 const MAX_ENTRIES = 64;
@@ -14,9 +19,31 @@ interface Entry {
   body: Uint8Array;
   etag: string;
   headers: [string, string][];
+  /** For the Node fast path (below). */
+  nodeHeaders?: Record<string, string>;
 }
 
 const entries = new Map<string, Entry>();
+
+// Under load many requests want the version at once. They share one query, but only one that
+// started after they arrived (a read begun earlier could miss a bump): while a read is in
+// flight, newcomers wait together for the next one.
+let inflight: Promise<number> | null = null;
+let queued: Promise<number> | null = null;
+
+function siteVersion(): Promise<number> {
+  if (!inflight) {
+    inflight = currentSiteVersion().finally(() => (inflight = null));
+    return inflight;
+  }
+  queued ??= inflight
+    .catch(() => undefined)
+    .then(() => {
+      queued = null;
+      return siteVersion();
+    });
+  return queued;
+}
 
 export function cacheKey(pathname: string, themeClass: string): string | null {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
@@ -42,7 +69,7 @@ function respond(entry: Entry, request: Request, cacheStatus: 'HIT' | 'MISS'): R
 
 /** Serves from the cache or renders via `render` and stores the result when it is cacheable. */
 export async function cachedPage(key: string, request: Request, render: () => Promise<Response>): Promise<Response> {
-  const version = await currentSiteVersion();
+  const version = await siteVersion();
   const hit = entries.get(key);
   if (hit && hit.version === version) return respond(hit, request, 'HIT');
 
@@ -63,3 +90,60 @@ export async function cachedPage(key: string, request: Request, render: () => Pr
   }
   return respond(entry, request, 'MISS');
 }
+
+// ---------------------------------------------------------------------------------------
+// Node fast path. Astro's request pipeline (static-file lookup, Request construction, route
+// module import, middleware) costs far more than sending the cached bytes, so
+// scripts/serve.mjs offers each request here first. Only what the middleware would serve
+// from the cache anyway is answered: exact cacheable paths, GET/HEAD, no query string, no
+// session cookie, an entry of the current site version. Everything else (and the first
+// render of each page) goes through Astro as before.
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+const SESSION_NAMES = Object.values(SESSION_COOKIE);
+
+/** The headers the middleware path would send with a HIT, built once per entry. */
+function nodeHeaders(entry: Entry): Record<string, string> {
+  const headers: Record<string, string> = Object.fromEntries(entry.headers);
+  for (const [name, value] of SECURITY_HEADERS) headers[name.toLowerCase()] = value;
+  headers.etag = entry.etag;
+  headers['cache-control'] = 'public, max-age=0, must-revalidate';
+  headers['x-page-cache'] = 'HIT';
+  headers['content-length'] = String(entry.body.byteLength);
+  return headers;
+}
+
+/** Answers from the cache and returns true, or returns false to let Astro handle the request. */
+export async function serveCachedNode(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const path = req.url ?? '';
+  if (!CACHEABLE_PATHS.has(path)) return false; // also rules out query strings and encodings
+  const cookie = req.headers.cookie;
+  if (cookie && SESSION_NAMES.some((name) => cookieValue(cookie, name))) return false;
+  const cookies = { get: (name: string) => ((v) => (v === undefined ? undefined : { value: v }))(cookieValue(cookie, name)) };
+  const key = cacheKey(path, serverThemeClass(cookies as unknown as AstroCookies, path));
+  const hit = key ? entries.get(key) : undefined;
+  if (!hit || hit.version !== (await siteVersion())) return false;
+
+  const headers = (hit.nodeHeaders ??= nodeHeaders(hit));
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, hit.etag)) {
+    const { 'content-length': _length, ...notModified } = headers;
+    res.writeHead(304, notModified).end();
+    return true;
+  }
+  res.writeHead(200, headers);
+  res.end(req.method === 'HEAD' ? undefined : hit.body);
+  return true;
+}
+
+// The built server bundles this module; serve.mjs finds the fast path through this symbol.
+(globalThis as Record<symbol, unknown>)[Symbol.for('studio.pageCacheFastPath')] = serveCachedNode;

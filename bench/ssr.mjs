@@ -1,0 +1,62 @@
+// Public pages through the real server (page cache warm) against a bare node:http server
+// answering the same bytes on the same machine (both 10 s × BENCH_ROUNDS, alternating). Goal: ratio ≥ 0.5 of the bare requests/s.
+import { startServer, startBareServer, cannon, emit, main, ms, num, DURATION, CONNECTIONS } from './lib.mjs';
+
+const PAGES = ['/', '/portfolio', '/services'];
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
+
+/** Requests/s over all runs; the worst p99 of them. */
+function pool(runs) {
+  return {
+    rps: runs.reduce((s, r) => s + r.rps, 0) / runs.length,
+    p99: Math.max(...runs.map((r) => r.p99)),
+    p50: runs.reduce((s, r) => s + r.p50, 0) / runs.length,
+    requests: runs.reduce((s, r) => s + r.requests, 0),
+    non2xx: runs.reduce((s, r) => s + r.non2xx, 0),
+    errors: runs.reduce((s, r) => s + r.errors, 0),
+    runs: runs.map((r) => Math.round(r.rps)),
+  };
+}
+
+main(async () => {
+  const server = await startServer({ env: { DEMO_CONTENT: 'true' } });
+  const rows = [];
+  try {
+    for (const page of PAGES) {
+      // Warm the cache and take the exact bytes and headers the app serves.
+      await (await fetch(server.url + page)).arrayBuffer();
+      const res = await fetch(server.url + page);
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200) throw new Error(`${page} answered ${res.status}`);
+      const cacheState = res.headers.get('x-page-cache');
+      const headers = {};
+      for (const [k, v] of res.headers) if (!['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)) headers[k] = v;
+
+      // The machine is shared: alternate app and bare runs and pool them, so drift in the
+      // background load hits both sides alike.
+      const bare = await startBareServer(body, headers);
+      const appRuns = [];
+      const bareRuns = [];
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          appRuns.push(await cannon({ url: server.url + page }));
+          bareRuns.push(await cannon({ url: bare.url + page }));
+        }
+      } finally {
+        await bare.stop();
+      }
+      const app = pool(appRuns);
+      const ref = pool(bareRuns);
+      const row = { page, bytes: body.length, cacheState, app, bare: ref, ratio: app.rps / ref.rps };
+      rows.push(row);
+      console.log(
+        `${page.padEnd(11)} ${num(body.length)} B  app ${num(app.rps)} req/s p99 ${ms(app.p99)} (${cacheState})  ` +
+          `bare ${num(ref.rps)} req/s p99 ${ms(ref.p99)}  ratio ${app.rps === 0 ? 0 : (app.rps / ref.rps).toFixed(2)}` +
+          (app.non2xx || app.errors ? `  [app non-2xx ${app.non2xx}, errors ${app.errors}]` : ''),
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+  emit('ssr', { duration: DURATION, connections: CONNECTIONS, rounds: ROUNDS, rows });
+});
