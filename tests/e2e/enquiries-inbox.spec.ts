@@ -1,5 +1,6 @@
 // The staff inbox at /admin/enquiries, fed by the real POST /api/contact.
 import type { APIRequestContext, Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, signInStaff, ADMIN } from './fixtures.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -239,4 +240,36 @@ test('a failed first load shows a toast and a Try again button that recovers', a
   await page.unroute('**/api/enquiries');
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByTestId('enquiry-row').filter({ hasText: e.name })).toBeVisible();
+});
+
+test.describe('accessibility and small screens', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`${theme}: no serious or critical axe violations in the list and the open enquiry; fits 375 px`, async ({ page, server }) => {
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.addInitScript((t) => localStorage.setItem('studio-theme', t), theme);
+      const e = await insertEnquiry(server, { message: 'A long message '.repeat(40) });
+      await insertEnquiry(server, { minutesAgo: 3 });
+      await openInbox(page);
+      const row = page.getByTestId('enquiry-row').filter({ hasText: e.name });
+      await expect(row).toBeVisible();
+      const scan = async () => {
+        // This screen's content; the admin shell around it has its own tests.
+        const result = await new AxeBuilder({ page }).include('main').analyze();
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      };
+      expect(await scan()).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+      // Keyboard alone: reach the row's open button and open it with Enter.
+      await row.getByRole('button', { name: `Open enquiry from ${e.name}` }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: `Enquiry from ${e.name}` });
+      await expect(dialog).toBeVisible();
+      expect(await scan()).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    });
+  }
 });

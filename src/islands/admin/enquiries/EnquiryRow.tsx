@@ -22,7 +22,7 @@ export function EnquiryRow({
     <li
       data-testid="enquiry-row"
       data-status={e.status}
-      className={`flex flex-col gap-3 p-4 sm:flex-row sm:items-start ${unread ? 'bg-raised' : ''}`}
+      className={`flex flex-col gap-3 border-l-4 p-4 sm:flex-row sm:items-start ${unread ? 'border-l-accent' : 'border-l-transparent'}`}
     >
       <div className="min-w-0 flex-1 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
