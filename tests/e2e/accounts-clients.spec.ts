@@ -1,20 +1,14 @@
-import { test, expect, signInStaff as signIn, ADMIN } from './fixtures.ts';
-import type { Page } from '@playwright/test';
+import { test, expect, ADMIN } from './fixtures.ts';
 import { staffSession } from '../helpers/http.ts';
-
-async function signInStaff(page: Page) {
-  await signIn(page);
-  await page.waitForURL(/\/admin\/dashboard$/);
-}
-async function signInClient(page: Page, username: string, password: string) {
-  await page.goto('/client/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
-const toast = (page: Page) => page.getByTestId('toast');
+import { signInStaff, submitClientLogin as signInClient, toast } from './accounts-helpers.ts';
 
 test.describe('Client Management (/admin/clients)', () => {
+  // The worker's server is shared by these tests; each starts from no clients.
+  test.beforeEach(async ({ server }) => {
+    await server.sql.execute('delete from client_users');
+    await server.sql.execute('delete from clients');
+  });
+
   test('create a client with credentials, sign in at /client/login, reset the password', async ({ page, browser, server }) => {
     await signInStaff(page);
     await page.goto('/admin/clients');

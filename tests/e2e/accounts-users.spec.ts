@@ -1,14 +1,7 @@
-import { test, expect, signInStaff as signIn, ADMIN } from './fixtures.ts';
-import type { Page } from '@playwright/test';
+import { test, expect, ADMIN } from './fixtures.ts';
 import { staffSession } from '../helpers/http.ts';
+import { signInStaff, submitStaffLogin, toast } from './accounts-helpers.ts';
 
-/** Signs in and waits for the landing page (or the refusal) before going on. */
-async function signInStaff(page: Page, username = ADMIN.username, password = ADMIN.password) {
-  await signIn(page, username, password);
-  await page.waitForURL((url) => url.pathname !== '/auth').catch(() => {});
-}
-
-const toast = (page: import('@playwright/test').Page) => page.getByTestId('toast');
 
 test.describe('User Management (/admin/users)', () => {
   test('create a user with roles, sign in as them, deactivate them and see sign-in refused', async ({ page, browser, server }) => {
@@ -61,7 +54,7 @@ test.describe('User Management (/admin/users)', () => {
     await expect(row).toContainText('Inactive');
     await gp.goto('/admin/dashboard');
     await expect(gp).toHaveURL(/\/auth$/);
-    await signIn(gp, 'grace', 'cobol-1959');
+    await submitStaffLogin(gp, 'grace', 'cobol-1959');
     await expect(toast(gp)).toContainText('Login failed');
     await expect(gp).toHaveURL(/\/auth$/);
     await theirs.close();
