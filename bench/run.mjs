@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every benchmark in sequence (each in its own process, each starting
+// its own server on a temporary database), prints a report and writes the figures into
+// BENCHMARKS.md between the bench markers. Needs a build (`npm run build`; STUDIO_OUT_DIR
+// picks another output folder). Optional benchmarks other areas own (lighthouse, upload,
+// download) run when their file exists; a line `BENCH_RESULT {json}` on their output is
+// collected, anything else is shown as printed.
+//   node bench/run.mjs [name ...]   run only these (ssr, admin-lists, portal-writes, lighthouse, …)
+//   BENCH_DURATION=3 BENCH_ROUNDS=1  shorter autocannon runs for a smoke test
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
+const BENCHES = ['ssr', 'admin-lists', 'portal-writes', 'lighthouse', 'upload', 'download'];
+const only = process.argv.slice(2);
+
+if (!fs.existsSync(path.join(outDir, 'server', 'entry.mjs'))) {
+  console.error(`No build in ${path.relative(root, outDir) || '.'}: run "npm run build" first.`);
+  process.exit(1);
+}
+
+function runBench(name) {
+  const file = path.join(here, `${name}.mjs`);
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const proc = spawn(process.execPath, [file], { cwd: root, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const results = [];
+    const lines = [];
+    let buffer = '';
+    proc.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      let i;
+      while ((i = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 1);
+        if (line.startsWith('BENCH_RESULT ')) results.push(JSON.parse(line.slice('BENCH_RESULT '.length)));
+        else {
+          lines.push(line);
+          console.log(`  ${line}`);
+        }
+      }
+    });
+    proc.stderr.on('data', (chunk) => process.stderr.write(chunk));
+    proc.on('exit', (code) => resolve({ name, code, results, lines, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+const f0 = (v) => (v === undefined || v === null ? '–' : Math.round(v).toLocaleString('en-GB'));
+const f1 = (v) => (v === undefined || v === null ? '–' : Number(v).toFixed(1));
+
+function markdownFor(run) {
+  const out = [];
+  for (const r of run.results) {
+    if (r.name === 'ssr') {
+      out.push(`### Public pages: cached SSR against a bare node:http server`);
+      out.push('');
+      out.push(`autocannon, ${r.connections} connections, ${r.duration} s per run, ${r.rounds} alternating runs per side; the bare server answers the same bytes and headers from memory in its own process.`);
+      out.push('');
+      out.push('| page | bytes | app req/s | app p99 | bare req/s | bare p99 | ratio (goal ≥ 0.5) |');
+      out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+      for (const row of r.rows) {
+        out.push(`| \`${row.page}\` | ${f0(row.bytes)} | ${f0(row.app.rps)} | ${f0(row.app.p99)} ms | ${f0(row.bare.rps)} | ${f0(row.bare.p99)} ms | **${row.ratio.toFixed(2)}** |`);
+      }
+      const errs = r.rows.reduce((s, row) => s + row.app.non2xx + row.app.errors, 0);
+      out.push('');
+      out.push(`App errors or non-2xx answers during the runs: ${errs}. Per-run app req/s: ${r.rows.map((row) => `${row.page} ${row.app.runs.join(' / ')}`).join('; ')}.`);
+    } else if (r.name === 'admin-lists') {
+      out.push(`### Admin media lists with ${f0(r.media)} items and ${f0(r.clients)} clients`);
+      out.push('');
+      out.push(`Seeded with multi-row INSERTs in ${f0(r.seedMs)} ms; each URL fetched by 2 concurrent workers (signed in as admin), body read in full.`);
+      out.push('');
+      out.push('| URL | body bytes | p50 | p95 | p99 | req/s | failed |');
+      out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+      for (const row of r.rows) {
+        out.push(`| \`GET ${row.path}\` | ${f0(row.bytes)} | ${f0(row.p50)} ms | **${f0(row.p95)} ms** | ${f0(row.p99)} ms | ${f1(row.rps)} | ${row.failures}/${row.count} |`);
+      }
+    } else if (r.name === 'portal-writes') {
+      out.push(`### ${r.clients} portal clients posting feedback and timeline notes at once`);
+      out.push('');
+      out.push(`Each client signed in with its own session and posted ${r.perClient} times (alternating feedback and timeline notes) on its own video.`);
+      out.push('');
+      out.push('| writes | time | req/s | p50 | p95 | p99 | errors | stored = acknowledged |');
+      out.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+      out.push(
+        `| ${f0(r.sent)} | ${f1(r.elapsedMs / 1000)} s | **${f1(r.rps)}** | ${f0(r.p50)} ms | ${f0(r.p95)} ms | ${f0(r.p99)} ms | ${r.errors} | ${r.countsMatch ? 'yes' : '**NO**'} (feedback ${r.stored.feedback}/${r.acknowledged.feedback}, notes ${r.stored.notes}/${r.acknowledged.notes}) |`,
+      );
+    } else {
+      out.push(`### ${r.name}`);
+      out.push('');
+      out.push('```json');
+      out.push(JSON.stringify(r, null, 2));
+      out.push('```');
+    }
+    out.push('');
+  }
+  if (!run.results.length) {
+    out.push(`### ${run.name}`);
+    out.push('');
+    out.push('```');
+    out.push(...run.lines.slice(-30));
+    out.push('```');
+    out.push('');
+  }
+  if (run.code !== 0) out.push(`(\`${run.name}\` exited with code ${run.code}.)`, '');
+  return out.join('\n');
+}
+
+const names = BENCHES.filter((n) => (only.length ? only.includes(n) : true)).filter((n) => fs.existsSync(path.join(here, `${n}.mjs`)));
+const runs = [];
+for (const name of names) {
+  console.log(`\n== ${name}`);
+  runs.push(await runBench(name));
+}
+
+const cpus = os.cpus();
+const machine = `${cpus.length} × ${cpus[0]?.model?.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.type()} ${os.release()}, Node ${process.version}`;
+const load = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+const header = [
+  `Run on ${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC by \`npm run bench\` (\`node bench/run.mjs${only.length ? ' ' + only.join(' ') : ''}\`).`,
+  '',
+  `Machine: ${machine}. Load average at the end of the run (1/5/15 min): ${load} — the machine was shared, so absolute figures are noisy; ratios measured in the same run matter more.`,
+  '',
+  `Skipped (no file): ${BENCHES.filter((n) => !names.includes(n) && !only.length).join(', ') || 'none'}.`,
+  '',
+].join('\n');
+const section = header + runs.map(markdownFor).join('\n');
+
+console.log('\n== report\n');
+console.log(section);
+
+const file = path.join(root, 'BENCHMARKS.md');
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+let doc = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`;
+if (!doc.includes(START)) doc += `\n${START}\n${END}\n`;
+if (!only.length || process.env.BENCH_WRITE === '1') {
+  doc = doc.slice(0, doc.indexOf(START) + START.length) + '\n' + section + '\n' + doc.slice(doc.indexOf(END));
+  fs.writeFileSync(file, doc);
+  console.log(`\nWrote the figures into ${path.relative(process.cwd(), file)}.`);
+}
+process.exit(runs.some((r) => r.code !== 0) ? 1 : 0);
