@@ -29,7 +29,7 @@ export default function ClientLogin() {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Client sign-in">
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Client sign-in">
       <Field
         label="Username"
         name="username"

@@ -37,7 +37,7 @@ export default function StaffLogin() {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Staff sign-in">
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Staff sign-in">
       <Field
         label="Username or Email"
         name="username"

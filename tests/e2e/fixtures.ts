@@ -16,8 +16,14 @@ export const test = base.extend<{ baseURL: string }, { server: TestServer }>({
 
 export { expect, ADMIN };
 
+/** Waits until every island on the page has hydrated (Astro drops the `ssr` attribute). */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}
+
 export async function signInStaff(page: Page, username = ADMIN.username, password = ADMIN.password) {
   await page.goto('/auth');
+  await page.locator('astro-island[component-url*="StaffLogin"]:not([ssr])').waitFor({ state: 'attached' });
   await page.getByLabel('Username or Email').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
