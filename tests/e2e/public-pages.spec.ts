@@ -1,0 +1,226 @@
+// The five public pages and privacy policy: sections and exact texts (000 §2), navigation,
+// footer, theme, mobile menu, signed-in navigation and accessibility.
+import AxeBuilder from '@axe-core/playwright';
+import { test, expect, signInStaff } from './fixtures.ts';
+import { hydrated, skipCookieBanner } from './public-helpers.ts';
+
+test.beforeEach(async ({ page }) => skipCookieBanner(page));
+
+const PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy'];
+
+test.describe('navigation and footer', () => {
+  test('top navigation: company name, links, theme toggle, Client Portal', async ({ page }) => {
+    await page.goto('/about');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByTestId('company-name')).toHaveText('Studio');
+    for (const [name, href] of [['Home', '/'], ['Portfolio', '/portfolio'], ['About', '/about'], ['Services', '/services'], ['Contact', '/contact']]) {
+      await expect(nav.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+    }
+    await expect(nav.getByRole('link', { name: 'About', exact: true })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: 'Client Portal' })).toHaveAttribute('href', '/client/login');
+    await expect(nav.getByTestId('theme-toggle')).toBeVisible();
+  });
+
+  test('footer: services, quick links, placeholders, year, plain-text policy links, Staff Access', async ({ page }) => {
+    await page.goto('/');
+    const footer = page.locator('footer');
+    await expect(footer.getByRole('link', { name: 'Corporate Video Production' })).toHaveAttribute('href', '/services');
+    await expect(footer.getByRole('link', { name: 'Social Media Content Creation' })).toHaveAttribute('href', '/services');
+    for (const [name, href] of [['Portfolio', '/portfolio'], ['About', '/about'], ['Contact', '/contact'], ['Client Portal', '/client/login']]) {
+      await expect(footer.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+    }
+    await expect(footer.getByTestId('contact-email')).toHaveText('hello@studio.example');
+    await expect(footer.getByTestId('contact-phone')).toHaveText('+44 (0)116 000 0000');
+    await expect(footer.getByTestId('contact-address')).toHaveText('Leicestershire, United Kingdom');
+    await expect(footer.getByTestId('copyright')).toContainText(`© ${new Date().getFullYear()} Studio`);
+    await expect(footer.getByText('Privacy Policy', { exact: true })).toBeVisible();
+    await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveCount(0);
+    await expect(footer.getByRole('link', { name: 'Terms of Service' })).toHaveCount(0);
+    await expect(footer.getByRole('link', { name: 'Staff Access' })).toHaveAttribute('href', '/auth');
+    await expect(footer.getByRole('link', { name: /Instagram|Facebook|LinkedIn/ })).toHaveCount(0);
+  });
+});
+
+test.describe('pages', () => {
+  test('home: hero, sections in order, CTAs', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('hero').getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByTestId('hero-cta')).toHaveText("Let's Create");
+    await expect(page.getByTestId('hero-cta')).toHaveAttribute('href', '/contact');
+    const h2 = await page.locator('main section > div > div h2, main section > div > div > div h2').allTextContents();
+    expect(h2.filter((t) => t !== '')).toEqual(['What We Do', 'Who We Work With', 'How We Work', 'Retainer Partnerships', "Who We've Worked With", "Let's Connect"]);
+    await expect(page.getByTestId('connect-cta')).toHaveText('Get In Touch');
+    await expect(page.getByTestId('connect-cta')).toHaveAttribute('href', '/contact');
+  });
+
+  test('about: Our Mission with the default image, three value cards', async ({ page }) => {
+    await page.goto('/about');
+    await expect(page.getByRole('heading', { level: 1, name: 'About' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Our Mission' })).toBeVisible();
+    const img = page.getByTestId('mission-image');
+    await expect(img).toHaveAttribute('src', '/images/about-mission.webp');
+    await expect(img).toHaveAttribute('width', '1200');
+    await expect(img).toHaveAttribute('loading', 'lazy');
+    const res = await page.request.get('/images/about-mission.webp');
+    expect(res.status()).toBe(200);
+    expect((await res.body()).length).toBeLessThan(100 * 1024);
+    const values = page.getByTestId('about-values').getByRole('heading', { level: 3 });
+    await expect(values).toHaveText(['Creativity and Excellence', 'Client Collaboration', 'Professionalism and Reliability']);
+  });
+
+  test('services: six cards with five bullets each, four steps, Start Your Project', async ({ page }) => {
+    await page.goto('/services');
+    const cards = page.getByTestId('service-card');
+    await expect(cards.getByRole('heading', { level: 3 })).toHaveText([
+      'Corporate Video Production',
+      'Commercial Video Production',
+      'Documentary Filmmaking',
+      'Luxury Event Videography',
+      'Music Video Production',
+      'Social Media Content Creation',
+    ]);
+    for (let i = 0; i < 6; i++) await expect(cards.nth(i).locator('ul > li')).toHaveCount(5);
+    await expect(page.getByTestId('process-step').getByRole('heading')).toHaveText([
+      'Discovery & Concept',
+      'Planning & Preparation',
+      'Production & Filming',
+      'Post-Production & Delivery',
+    ]);
+    const cta = page.getByRole('link', { name: 'Start Your Project' });
+    await expect(cta).toHaveAttribute('href', '/contact');
+  });
+
+  test('contact: form titled Start Your Project, details, Response Time card', async ({ page }) => {
+    await page.goto('/contact');
+    await expect(page.getByRole('heading', { name: 'Start Your Project' })).toBeVisible();
+    for (const label of ['First Name', 'Last Name', 'Email', 'Message']) await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('required', '');
+    await expect(page.getByLabel('Project Type')).not.toHaveAttribute('required', '');
+    const options = await page.getByLabel('Project Type').locator('option').evaluateAll((els) => els.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(options).toEqual([
+      ['', 'Select a project type'],
+      ['commercial', 'Commercial'],
+      ['documentary', 'Documentary'],
+      ['corporate', 'Corporate'],
+      ['music-video', 'Music Video'],
+      ['event', 'Event Coverage'],
+      ['other', 'Other'],
+    ]);
+    await expect(page.getByTestId('contact-info').getByTestId('contact-email')).toHaveText('hello@studio.example');
+    await expect(page.getByTestId('response-time')).toContainText('Response Time');
+    await expect(page.getByTestId('response-time')).toContainText('within 24 hours');
+  });
+
+  test('privacy policy explains the cookie categories and the enquiry data', async ({ page }) => {
+    await page.goto('/privacy-policy');
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+    for (const t of ['Necessary', 'Analytics', 'Marketing', 'Preferences']) await expect(page.locator('article strong', { hasText: t })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Enquiries' })).toBeVisible();
+  });
+});
+
+test.describe('theme', () => {
+  test('dark by default on public pages; the toggle persists across a reload without a flash', async ({ page }) => {
+    const first = await page.request.get('/');
+    expect(await first.text()).toMatch(/<html lang="en-GB" class="dark">/);
+    await page.goto('/');
+    await expect(page.locator('html')).toHaveClass(/dark/);
+    await hydrated(page);
+    await page.getByTestId('theme-toggle').click();
+    await expect(page.locator('html')).not.toHaveClass(/dark/);
+    expect(await page.evaluate(() => localStorage.getItem('studio-theme'))).toBe('light');
+    // The server puts the stored theme on <html> in the first response (no flash).
+    const html = await page.request.get('/portfolio', { headers: { cookie: 'studio-theme=light' } });
+    expect(await html.text()).toMatch(/<html lang="en-GB">/);
+    const classes: string[] = [];
+    page.on('response', async (r) => {
+      if (r.url().endsWith('/services') && r.request().resourceType() === 'document') {
+        const m = (await r.text()).match(/<html[^>]*>/);
+        if (m) classes.push(m[0]);
+      }
+    });
+    await page.goto('/services');
+    await expect(page.locator('html')).not.toHaveClass(/dark/);
+    expect(classes[0]).toBe('<html lang="en-GB">');
+    await page.reload();
+    await expect(page.locator('html')).not.toHaveClass(/dark/);
+    await page.getByTestId('theme-toggle').click();
+    await expect(page.locator('html')).toHaveClass(/dark/);
+  });
+});
+
+test.describe('mobile (375 px)', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('slide-out menu lists every link and Client Portal; Escape closes it', async ({ page }) => {
+    await page.goto('/services');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Portfolio' })).toBeHidden();
+    await hydrated(page);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('dialog', { name: 'Menu' });
+    await expect(menu).toBeVisible();
+    await expect(menu.getByRole('link')).toHaveText(['Home', 'Portfolio', 'About', 'Services', 'Contact', 'Client Portal']);
+    await expect(menu.getByRole('link', { name: 'Services' })).toHaveAttribute('aria-current', 'page');
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await menu.getByRole('link', { name: 'Portfolio' }).click();
+    await expect(page).toHaveURL(/\/portfolio$/);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBe(0);
+  });
+});
+
+test.describe('signed in', () => {
+  test('staff user menu shows username, email, Dashboard and logs out with a toast', async ({ page }) => {
+    await signInStaff(page);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Client Portal' })).toHaveCount(0);
+    await hydrated(page);
+    await page.getByTestId('user-menu-button').click();
+    await expect(page.getByTestId('user-menu-username')).toHaveText('admin');
+    await expect(page.getByTestId('user-menu-email')).toHaveText('admin@studio.test');
+    await expect(page.getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute('href', '/admin/dashboard');
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Logged out');
+    await expect(page.getByTestId('toast')).toContainText('You have been successfully logged out.');
+    await expect(nav.getByRole('link', { name: 'Client Portal' })).toBeVisible();
+    const me = await page.request.get('/api/user');
+    expect(me.status()).toBe(401);
+  });
+
+  test('a failed logout still signs out locally with its own toast', async ({ page }) => {
+    await signInStaff(page);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await page.goto('/about');
+    await hydrated(page);
+    // The only simulated answer in this file: the server failing the logout call.
+    await page.route('**/api/logout', (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' }));
+    await page.getByTestId('user-menu-button').click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Logout completed');
+    await expect(page.getByTestId('toast')).toContainText('You have been logged out (session cleared locally).');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Client Portal' })).toBeVisible();
+  });
+});
+
+test.describe('accessibility (axe)', () => {
+  for (const theme of ['dark', 'light'] as const) {
+    for (const path of PAGES) {
+      test(`${path} in ${theme}: no serious or critical violations`, async ({ page }) => {
+        const cspErrors: string[] = [];
+        page.on('console', (m) => m.type() === 'error' && /Content Security Policy/i.test(m.text()) && cspErrors.push(m.text()));
+        await page.addInitScript((t) => localStorage.setItem('studio-theme', t), theme);
+        await page.goto(path);
+        await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark).*$/);
+        await hydrated(page);
+        const result = await new AxeBuilder({ page }).analyze();
+        const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        // The stored theme was applied by the inline head script, so the CSP must allow it.
+        expect(cspErrors).toEqual([]);
+      });
+    }
+  }
+});
