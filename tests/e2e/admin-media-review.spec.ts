@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import type { Page } from '@playwright/test';
+import { test, expect, ADMIN } from './fixtures.ts';
+import { count, createClient, createStaffUser, insertMedia, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
+import { hashPassword } from '../../src/server/auth/password.ts';
+
+const card = (page: Page, title: string) => page.getByTestId('media-card').filter({ has: page.getByTestId('card-title').getByText(title, { exact: true }) });
+
+test.describe('detail dialog: Feedback tab', () => {
+  test('star ratings, timeline notes sorted by time, and a click on a note seeks the video', async ({ page, server }) => {
+    const dir = tempDir();
+    try {
+      await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
+      const video = fs.readFileSync(makeVideo(dir, 'review.mp4', 6));
+      const res = await page.request.post('/api/media', {
+        headers: { Origin: server.url },
+        multipart: { title: 'Review Cut', projectStage: '', notes: '', clientId: '', tags: '', isFeatured: 'false', showInPortfolio: 'false', file: { name: 'review.mp4', mimeType: 'video/mp4', buffer: video } },
+      });
+      expect(res.status()).toBe(201);
+      const mediaId = (await res.json()).id as number;
+      const clientId = await createClient(server, 'Reviewer Co');
+      const cu = await server.sql.execute({
+        sql: 'INSERT INTO client_users (client_id, username, email, password_hash) VALUES (?, ?, ?, ?) RETURNING id',
+        args: [clientId, 'reviewer', 'reviewer@example.test', await hashPassword('reviewer-pass-1')],
+      });
+      const cuId = Number(cu.rows[0]!.id);
+      await server.sql.execute({ sql: 'INSERT INTO client_feedback (media_id, client_user_id, feedback_text, rating) VALUES (?, ?, ?, 4)', args: [mediaId, cuId, 'Lovely grade'] });
+      for (const [t, text] of [[4, 'Trim this shot'], [1, 'Great opening'], [2, 'Louder music']] as const) {
+        await server.sql.execute({ sql: 'INSERT INTO timeline_notes (media_id, client_user_id, timestamp_seconds, note_text) VALUES (?, ?, ?, ?)', args: [mediaId, cuId, t, text] });
+      }
+
+      await page.goto('/admin/media');
+      const c = card(page, 'Review Cut');
+      await expect(c).toContainText('Client Review');
+      await c.getByRole('button', { name: 'Open Review Cut' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Review Cut' });
+      await expect(dialog.getByRole('tab', { name: 'Feedback' })).toHaveAttribute('aria-selected', 'true');
+      await expect(dialog.getByRole('img', { name: '4 out of 5 stars' })).toBeVisible();
+      await expect(dialog).toContainText('Lovely grade');
+      const notes = dialog.getByTestId('timeline-notes').getByRole('button');
+      await expect(notes).toHaveCount(3);
+      await expect(notes.nth(0)).toContainText('0:01');
+      await expect(notes.nth(0)).toContainText('Great opening');
+      await expect(notes.nth(1)).toContainText('Louder music');
+      await expect(notes.nth(2)).toContainText('0:04');
+
+      const player = dialog.getByTestId('detail-video');
+      await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThan(0);
+      const box = await player.boundingBox();
+      expect(box!.height).toBeGreaterThanOrEqual(200);
+      expect(box!.height).toBeLessThanOrEqual(400);
+      await notes.nth(1).click();
+      await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeCloseTo(2, 0);
+      await notes.nth(2).click();
+      await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeCloseTo(4, 0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+test.describe('permissions on the media screen', () => {
+  test('without edit:media and assign:client the menu items are absent and the API refuses (403)', async ({ page, server }) => {
+    const user = await createStaffUser(server, { permissions: ['view:media', 'upload:media'] });
+    const id = await insertMedia(server, { title: 'Guarded Item', tags: ['keep'] });
+    const clientId = await createClient(server, 'Guarded Client');
+    await signInAs(page, user.username, user.password, '/admin/media');
+    await expect(page.getByRole('button', { name: 'Upload Media' })).toBeVisible();
+    await card(page, 'Guarded Item').getByRole('button', { name: 'Actions for Guarded Item' }).click();
+    await expect(page.getByRole('menuitem')).toHaveText(['View Feedback', 'Media Settings', 'Delete Media']);
+    await page.getByRole('menuitem', { name: 'Media Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Guarded Item' });
+    await expect(dialog.getByRole('tab')).toHaveText(['Feedback', 'Settings']);
+
+    // The server refuses what the screen hides (and what it shows but the user may not do).
+    const put = await page.request.put(`/api/media/${id}`, { data: { title: 'Hacked' } });
+    expect(put.status()).toBe(403);
+    expect((await put.json()).message).toContain('edit:media');
+    expect((await page.request.post(`/api/media/${id}/clients/${clientId}`)).status()).toBe(403);
+    expect((await page.request.delete(`/api/media/${id}/clients/${clientId}`)).status()).toBe(403);
+    expect((await page.request.delete(`/api/media/${id}`)).status()).toBe(403);
+
+    await dialog.getByRole('switch', { name: /Featured Media/ }).check();
+    await dialog.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Error');
+    await expect(page.getByTestId('toast')).toContainText('Failed to update media settings');
+    await dialog.getByRole('button', { name: 'Delete Media' }).click();
+    await page.getByRole('dialog', { name: 'Delete Media' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Failed to delete media');
+    const row = (await server.sql.execute({ sql: 'SELECT title, is_featured FROM media WHERE id = ?', args: [id] })).rows[0]!;
+    expect(row).toMatchObject({ title: 'Guarded Item', is_featured: 0 });
+    expect(await count(server, `SELECT COUNT(*) FROM media_clients WHERE media_id = ${id}`)).toBe(0);
+  });
+
+  test('without upload:media there is no Upload button, ?upload=true opens nothing, and POST is refused', async ({ page, server }) => {
+    const user = await createStaffUser(server, { permissions: ['view:media'] });
+    await signInAs(page, user.username, user.password, '/admin/media?upload=true');
+    await expect(page.getByTestId('media-count')).toContainText('Showing');
+    await expect(page.getByRole('button', { name: 'Upload Media' })).toHaveCount(0);
+    await expect(page.getByRole('dialog', { name: 'Upload New Media' })).toHaveCount(0);
+    await expect(page).toHaveURL(/\/admin\/media$/);
+    const res = await page.request.post('/api/media', { headers: { Origin: server.url }, multipart: { title: 'Nope', file: { name: 'a.jpg', mimeType: 'image/jpeg', buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0]) } } });
+    expect(res.status()).toBe(403);
+    expect((await res.json()).message).toContain('upload:media');
+  });
+
+  test('without view:media the media page is denied', async ({ page, server }) => {
+    const user = await createStaffUser(server, { permissions: ['view:clients'] });
+    await signInAs(page, user.username, user.password, '/admin/media');
+    await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
+  });
+});
