@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import type { Download, Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import { test, expect, signInStaff } from './fixtures.ts';
 import { createClientWithPortalLogin, createImage, createVideo, sampleVideo, type ClientLogin } from '../helpers/portal-fixtures.ts';
 
 /** Waits until the island holding `selector` has hydrated (Astro drops the ssr attribute). */
@@ -20,6 +21,9 @@ async function signInClient(page: Page, login: ClientLogin) {
 }
 
 const cards = (page: Page) => page.getByTestId('media-card');
+
+// The toast region belongs to the shared Toaster, not the portal.
+const axe = (page: Page) => new AxeBuilder({ page }).exclude('astro-island:has([aria-label="Notifications (F8)"])');
 
 test.describe('client portal dashboard', () => {
   test('each client sees only its own media, with stats and the showing line', async ({ page, server }) => {
@@ -160,6 +164,16 @@ test.describe('client portal dashboard', () => {
     await expect(again.getByTestId('feedback-list')).toContainText('Great pacing');
     await again.getByRole('tab', { name: 'Timeline' }).click();
     await expect(again.getByTestId('timeline-list')).toContainText('Colour shifts here');
+
+    // Staff see both in the admin media detail.
+    await signInStaff(page);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await page.goto('/admin/media');
+    await expect(page.getByTestId('media-count')).toContainText('Showing');
+    await page.getByRole('button', { name: 'Open Review cut' }).click();
+    const admin = page.getByRole('dialog', { name: 'Review cut' });
+    await expect(admin).toContainText('Great pacing');
+    await expect(admin).toContainText('Colour shifts here');
   });
 
   test('Download Selected with three items starts three downloads', async ({ page, server }) => {
@@ -193,24 +207,35 @@ test.describe('client portal dashboard', () => {
     await expect(page).toHaveURL(/\/client\/login$/);
   });
 
-  test('works at 375 px and by keyboard', async ({ page, server }) => {
-    const gail = await createClientWithPortalLogin(server, 'Gail');
-    await createVideo(server, { title: 'Phone view', clientId: gail.clientId });
-    await page.setViewportSize({ width: 375, height: 740 });
-    await signInClient(page, gail);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    const open = page.getByRole('button', { name: 'Open Phone view' });
-    await open.focus();
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Phone view' });
-    await expect(dialog).toBeVisible();
-    const height = await dialog.locator('video').evaluate((v) => v.getBoundingClientRect().height);
-    expect(height).toBe(250);
-    await dialog.getByRole('tab', { name: 'Details' }).focus();
-    await page.keyboard.press('ArrowRight');
-    await expect(dialog.getByRole('tab', { name: 'Feedback' })).toHaveAttribute('aria-selected', 'true');
-    await page.keyboard.press('Escape');
-    await expect(dialog).toBeHidden();
-  });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`${colorScheme}: works at 375 px and by keyboard, with no axe violations`, async ({ page, server }) => {
+      await page.emulateMedia({ colorScheme });
+      const gail = await createClientWithPortalLogin(server, 'Gail');
+      await createVideo(server, { title: 'Phone view', clientId: gail.clientId, tags: ['a', 'b', 'c'], projectStage: 'production' });
+      await page.setViewportSize({ width: 375, height: 740 });
+      await signInClient(page, gail);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expect(cards(page)).toHaveCount(1);
+      expect((await axe(page).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' | ')}`)).toEqual([]);
+      const open = page.getByRole('button', { name: 'Open Phone view' });
+      await open.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Phone view' });
+      await expect(dialog).toBeVisible();
+      const height = await dialog.locator('video').evaluate((v) => v.getBoundingClientRect().height);
+      expect(height).toBe(250);
+      await dialog.getByRole('tab', { name: 'Details' }).focus();
+      await page.keyboard.press('ArrowRight');
+      await expect(dialog.getByRole('tab', { name: 'Feedback' })).toHaveAttribute('aria-selected', 'true');
+      // Stars are radios: Tab reaches the group, arrows pick the rating.
+      await dialog.getByRole('radio', { name: '1 star', exact: true }).focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await expect(dialog.getByRole('radio', { name: '3 stars' })).toBeChecked();
+      expect((await axe(page).include('dialog[open]').analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' | ')}`)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    });
+  }
 });

@@ -22,43 +22,42 @@ export function MediaCard({
   return (
     <li
       data-testid="media-card"
-      className={`relative flex flex-col overflow-hidden rounded-xl border bg-raised shadow-sm ${selected ? 'border-accent ring-2 ring-accent' : 'border-line'}`}
+      className={`relative flex flex-col overflow-hidden rounded-xl border bg-raised shadow-sm has-[button:focus-visible]:outline-2 has-[button:focus-visible]:outline-offset-2 has-[button:focus-visible]:outline-[var(--focus)] ${selected ? 'border-accent ring-2 ring-accent' : 'border-line'}`}
     >
-      <button
-        type="button"
-        onClick={onOpen}
-        aria-label={`Open ${item.title}`}
-        className="group block w-full text-left focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-[var(--focus)]"
-      >
-        <div className="relative aspect-video overflow-hidden bg-muted">
-          <MediaPreview item={item} />
-          {item.type === 'video' && (
-            <span className="absolute inset-0 flex items-center justify-center bg-black/10 opacity-80 transition-opacity group-hover:opacity-100" aria-hidden="true">
-              <span className="rounded-full bg-black/60 p-3 text-white">
-                <Play size={20} />
-              </span>
+      <div className="group relative aspect-video overflow-hidden bg-muted">
+        <MediaPreview item={item} />
+        {item.type === 'video' && (
+          <span className="absolute inset-0 flex items-center justify-center bg-black/10" aria-hidden="true">
+            <span className="rounded-full bg-black/60 p-3 text-white">
+              <Play size={20} />
             </span>
-          )}
-        </div>
-        <div className="space-y-2 p-3">
-          <h3 className="truncate text-sm font-semibold">{item.title}</h3>
-          <p className="text-xs text-fg-muted">
-            {item.type === 'video' ? 'Video' : 'Image'} · {formatDate(item.createdAt)}
-            {item.projectStage ? ` · ${stageLabel(item.projectStage)}` : ''}
-          </p>
-          {item.tags.length > 0 && (
-            <div className="flex flex-wrap gap-1">
-              {item.tags.slice(0, CARD_TAGS).map((t) => (
-                <Badge key={t} tone="outline">
-                  {t}
-                </Badge>
-              ))}
-              {extra > 0 && <Badge tone="default">+{extra}</Badge>}
-            </div>
-          )}
-        </div>
-      </button>
-      <label className="absolute left-2 top-2 flex h-8 w-8 cursor-pointer items-center justify-center rounded-md bg-black/55">
+          </span>
+        )}
+      </div>
+      <div className="space-y-2 p-3">
+        <h3 className="truncate text-sm font-semibold">
+          {/* The button stretches over the whole card (after:inset-0), so a click anywhere opens it. */}
+          <button type="button" onClick={onOpen} className="text-left after:absolute after:inset-0 after:content-[''] focus-visible:outline-none">
+            <span className="sr-only">Open </span>
+            {item.title}
+          </button>
+        </h3>
+        <p className="text-xs text-fg-muted">
+          {item.type === 'video' ? 'Video' : 'Image'} · {formatDate(item.createdAt)}
+          {item.projectStage ? ` · ${stageLabel(item.projectStage)}` : ''}
+        </p>
+        {item.tags.length > 0 && (
+          <div className="flex flex-wrap gap-1">
+            {item.tags.slice(0, CARD_TAGS).map((t) => (
+              <Badge key={t} tone="outline">
+                {t}
+              </Badge>
+            ))}
+            {extra > 0 && <Badge tone="default">+{extra}</Badge>}
+          </div>
+        )}
+      </div>
+      <label className="absolute left-2 top-2 z-10 flex h-9 w-9 cursor-pointer items-center justify-center rounded-md bg-black/60">
         <input
           type="checkbox"
           checked={selected}
@@ -71,7 +70,7 @@ export function MediaCard({
         href={downloadHref(item.url)}
         download={item.filename || ''}
         aria-label={`Download ${item.title}`}
-        className="absolute right-2 top-2 inline-flex h-9 w-9 items-center justify-center rounded-md bg-black/60 text-white transition-colors hover:bg-black/80"
+        className="absolute right-2 top-2 z-10 inline-flex h-9 w-9 items-center justify-center rounded-md bg-black/60 text-white transition-colors hover:bg-black/80"
       >
         <Download size={16} aria-hidden="true" />
       </a>
