@@ -176,6 +176,38 @@ test.describe('client portal dashboard', () => {
     await expect(admin).toContainText('Colour shifts here');
   });
 
+  test('a failed submission shows no error toast and keeps the values', async ({ page, server }) => {
+    const hal = await createClientWithPortalLogin(server, 'Hal');
+    await createVideo(server, { title: 'Failing cut', clientId: hal.clientId });
+    await signInClient(page, hal);
+    await page.getByRole('button', { name: 'Open Failing cut' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Failing cut' });
+    await dialog.getByRole('tab', { name: 'Feedback' }).click();
+    await dialog.getByRole('radio', { name: '2 stars' }).check();
+    await dialog.getByRole('textbox', { name: 'Comments' }).fill('Kept after failure');
+    // The session ends on the server (e.g. signed out elsewhere), so the POST answers 401.
+    await server.sql.execute({ sql: 'DELETE FROM client_sessions WHERE client_user_id = ?', args: [hal.clientUserId] });
+    const post = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/feedback'));
+    await dialog.getByRole('button', { name: 'Submit Feedback' }).click();
+    expect((await post).status()).toBe(401);
+    await expect(dialog.getByRole('alert')).toBeVisible();
+    await expect(page.locator('[data-testid="toast"][data-variant="destructive"]')).toHaveCount(0);
+    await expect(page.getByText('Feedback submitted successfully')).toHaveCount(0);
+    await expect(dialog.getByRole('textbox', { name: 'Comments' })).toHaveValue('Kept after failure');
+    await expect(dialog.getByRole('radio', { name: '2 stars' })).toBeChecked();
+
+    await dialog.getByRole('tab', { name: 'Timeline' }).click();
+    await dialog.getByLabel('Timestamp (seconds)').fill('1.5');
+    await dialog.getByRole('textbox', { name: 'Note' }).fill('Note kept');
+    await dialog.getByRole('button', { name: 'Add Note' }).click();
+    await expect(dialog.getByRole('alert')).toBeVisible();
+    await expect(page.locator('[data-testid="toast"][data-variant="destructive"]')).toHaveCount(0);
+    await expect(dialog.getByRole('textbox', { name: 'Note' })).toHaveValue('Note kept');
+    await expect(dialog.getByLabel('Timestamp (seconds)')).toHaveValue('1.5');
+    const rows = await server.sql.execute({ sql: 'SELECT (SELECT COUNT(*) FROM client_feedback WHERE client_user_id = ?) + (SELECT COUNT(*) FROM timeline_notes WHERE client_user_id = ?) AS n', args: [hal.clientUserId, hal.clientUserId] });
+    expect(Number(rows.rows[0]!.n)).toBe(0);
+  });
+
   test('Download Selected with three items starts three downloads', async ({ page, server }) => {
     const eve = await createClientWithPortalLogin(server, 'Eve');
     for (const title of ['One', 'Two', 'Three']) await createVideo(server, { title, clientId: eve.clientId });

@@ -27,7 +27,7 @@ export function MediaPreview({ item }: { item: ClientMedia }) {
       />
     );
   }
-  if (item.type === 'video' && attempt === 0 && sources.length === 0) {
+  if (item.type === 'video') {
     return <video src={`${item.url}#t=2`} preload="metadata" muted playsInline tabIndex={-1} aria-hidden="true" className="h-full w-full object-cover" />;
   }
   return (

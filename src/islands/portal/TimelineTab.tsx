@@ -27,7 +27,12 @@ export function TimelineTab({
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const seconds = timestamp.trim() === '' ? 0 : Number(timestamp);
-  const timeError = !Number.isFinite(seconds) || seconds < 0 ? 'Timestamp must be a number of seconds, 0 or more' : undefined;
+  const timeError =
+    !Number.isFinite(seconds) || seconds < 0
+      ? 'Timestamp must be a number of seconds, 0 or more'
+      : item.durationSeconds != null && Math.floor(seconds) > item.durationSeconds
+        ? `Timestamp must not be beyond the end of the video (${formatTime(item.durationSeconds)})`
+        : undefined;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
