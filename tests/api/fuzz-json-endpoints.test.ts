@@ -1,0 +1,216 @@
+// A fuzz pass over every endpoint that reads a request body (found in src/pages/api, so new
+// endpoints are covered without editing this file). Each gets at least 50 malformed or hostile
+// bodies and must answer every one with a 4xx JSON {message}, never a 5xx, and leave every
+// table of the database exactly as it was. Requests are made as an admin (or as the assigned
+// client for portal endpoints) so permission checks cannot hide the validation.
+// A FIXTURE (a valid body + one way to break it) adds field-level cases: each field missing or
+// of the wrong type, SQL/HTML/traversal/control-character strings and 100 KB strings in every
+// text field, prototype-pollution keys, unknown fields. Endpoints without one still get the
+// generic set (non-JSON, non-objects, deep nesting, 1 MB bodies, wrong content types).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
+import { Session, clientSession, staffSession } from '../helpers/http.ts';
+import { createClientWithPortalLogin, createVideo, type ClientLogin } from '../helpers/portal-fixtures.ts';
+import { dbFingerprint, discoverBodyEndpoints, fieldHostileBodies, genericHostileBodies, type FieldFixture, type HostileBody } from '../helpers/fuzz.ts';
+
+let server: TestServer;
+let admin: Session;
+let portal: Session;
+let client: ClientLogin;
+const ids: Record<string, string> = {};
+
+interface Fixture extends FieldFixture {
+  /** Status the valid body gets (checked after the fuzz pass, as proof the endpoint was reached). */
+  validStatus: number;
+  as?: 'client' | 'anonymous';
+}
+
+const endpoints = discoverBodyEndpoints();
+
+// Filled in beforeAll (they need ids of rows created there).
+const fixtures: Record<string, () => Fixture> = {
+  'POST /api/login': () => ({ valid: { username: ADMIN.username, password: ADMIN.password }, breaker: { password: 42 }, validStatus: 200, as: 'anonymous' }),
+  'POST /api/client/login': () => ({ valid: { username: client.username, password: client.password }, breaker: { password: 42 }, validStatus: 200, as: 'anonymous' }),
+  'POST /api/register': () => ({
+    valid: { username: 'fuzz.register', email: 'register@fuzz.test', password: 'long-enough-pw' },
+    breaker: { password: 42 },
+    validStatus: 403, // registration is closed once a user exists
+    as: 'anonymous',
+  }),
+  'POST /api/contact': () => ({
+    valid: { firstName: 'Fuzz', lastName: 'Tester', email: 'fuzz@example.test', projectType: 'commercial', message: 'Hello there' },
+    optional: ['projectType'],
+    breaker: { email: 42 },
+    validStatus: 201,
+    as: 'anonymous',
+  }),
+  'POST /api/clients': () => ({
+    valid: { name: 'Fuzz New', email: 'fuzz.new@client.test', phone: '0123', company: 'Fuzz Ltd', notes: 'n', username: 'fuzz.newclient', password: 'client-pass-1' },
+    optional: ['phone', 'company', 'notes'],
+    breaker: { email: 42 },
+    validStatus: 201,
+  }),
+  'PUT /api/clients/[id]': () => ({
+    valid: { name: 'Fuzz Renamed', email: 'renamed@client.test', phone: '0123', company: 'Fuzz Ltd', notes: 'n' },
+    optional: ['phone', 'company', 'notes'],
+    breaker: { email: 42 },
+    validStatus: 200,
+  }),
+  'PUT /api/clients/[id]/reset-password': () => ({ valid: { password: 'new-client-pass' }, breaker: { password: 42 }, validStatus: 200 }),
+  'PATCH /api/enquiries/[id]': () => ({ valid: { status: 'read' }, breaker: { status: 42 }, validStatus: 200 }),
+  'PUT /api/media/[id]': () => ({
+    valid: { title: 'Fuzzed title', projectStage: 'production', notes: 'notes', clientId: client.clientId, tags: ['a', 'b'], isFeatured: false, showInPortfolio: false },
+    optional: ['title', 'projectStage', 'notes', 'clientId', 'tags', 'isFeatured', 'showInPortfolio'],
+    nullable: ['projectStage', 'notes', 'clientId'],
+    breaker: { isFeatured: 'yes' },
+    validStatus: 200,
+  }),
+  'POST /api/permissions': () => ({ valid: { name: 'fuzz:thing', description: 'd' }, optional: ['description'], breaker: { name: 42 }, validStatus: 201 }),
+  'POST /api/roles': () => ({ valid: { name: 'Fuzz Other', description: 'd' }, optional: ['description'], breaker: { name: 42 }, validStatus: 201 }),
+  'PUT /api/roles/[roleId]': () => ({ valid: { name: 'Fuzz Role 2', description: 'd' }, optional: ['description'], breaker: { name: 42 }, validStatus: 200 }),
+  'POST /api/users': () => ({
+    valid: { username: 'fuzz.other', email: 'other@fuzz.test', forename: 'F', surname: 'U', displayName: 'F U', password: 'secret-123' },
+    breaker: { email: 42 },
+    validStatus: 201,
+  }),
+  'PUT /api/users/[id]': () => ({
+    valid: { username: 'fuzz.user', email: 'fuzz.user@fuzz.test', forename: 'Fuzz', surname: 'User', displayName: 'Fuzz User', isActive: true },
+    breaker: { isActive: 'yes' },
+    validStatus: 200,
+  }),
+  'PUT /api/users/[id]/roles': () => ({ valid: { roleIds: [Number(ids.roleId)] }, breaker: { roleIds: 'x' }, validStatus: 200 }),
+  'PUT /api/branding-settings': () => ({ valid: { companyName: 'Fuzz Studio', showCompanyText: true }, optional: ['showCompanyText'], breaker: { showCompanyText: 'yes' }, validStatus: 200 }),
+  'PUT /api/contact-info': () => ({
+    valid: { contactEmail: 'hi@fuzz.test', contactPhone: '+44 1234 567', contactAddress: '1 Road, Leeds', instagramUrl: 'https://instagram.com/fuzz', facebookUrl: '', linkedinUrl: '' },
+    optional: ['contactEmail', 'contactPhone', 'contactAddress', 'instagramUrl', 'facebookUrl', 'linkedinUrl'],
+    breaker: { contactPhone: 42 },
+    validStatus: 200,
+  }),
+  'PUT /api/seo-settings': () => {
+    const valid = { metaTitle: 'Title', metaDescription: 'Desc', businessName: 'Biz', businessDescription: 'About', addressLocality: 'Leeds', streetAddress: '1 Road', businessType: 'LocalBusiness', enableStructuredData: true };
+    return { valid, optional: Object.keys(valid), breaker: { enableStructuredData: 'yes' }, validStatus: 200 };
+  },
+  'POST /api/client/media/[mediaId]/feedback': () => ({
+    valid: { mediaId: Number(ids.mediaId), feedbackText: 'Lovely', rating: 5 },
+    breaker: { rating: '5' },
+    validStatus: 201,
+    as: 'client',
+  }),
+  'POST /api/client/media/[mediaId]/timeline-notes': () => ({
+    valid: { mediaId: Number(ids.mediaId), timestampSeconds: 1.5, noteText: 'Cut here' },
+    breaker: { timestampSeconds: 'x' },
+    validStatus: 201,
+    as: 'client',
+  }),
+};
+
+/** Real ids for the route's parameters (unknown parameters get '1', sections 'hero'). */
+function urlFor(route: string): string {
+  const which = (param: string) => {
+    if (param === 'id') {
+      if (route.startsWith('/api/clients/')) return ids.clientId;
+      if (route.startsWith('/api/enquiries/')) return ids.enquiryId;
+      if (route.startsWith('/api/media/')) return ids.mediaId;
+      if (route.startsWith('/api/users/')) return ids.userId;
+    }
+    return ids[param] ?? (param === 'section' ? 'hero' : '1');
+  };
+  return route.replace(/\[([^\]]+)\]/g, (_m, p: string) => which(p)!);
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
+  client = await createClientWithPortalLogin(server, 'Fuzz');
+  portal = await clientSession(server.url, client.username, client.password);
+  const video = await createVideo(server, { title: 'Fuzz video', clientId: client.clientId });
+  ids.clientId = String(client.clientId);
+  ids.mediaId = String(video.id);
+  const e = await server.sql.execute(
+    "INSERT INTO enquiries (first_name, last_name, email, project_type, message) VALUES ('E', 'Q', 'e@q.test', '', 'hi') RETURNING id",
+  );
+  ids.enquiryId = String(e.rows[0]!.id);
+  const role = await admin.json('POST', '/api/roles', { name: 'Fuzz Role', description: 'for fuzzing' });
+  expect(role.status).toBe(201);
+  ids.roleId = String(role.body.id);
+  const user = await admin.json('POST', '/api/users', {
+    username: 'fuzz.user',
+    email: 'fuzz.user@fuzz.test',
+    forename: 'Fuzz',
+    surname: 'User',
+    displayName: 'Fuzz User',
+    password: 'secret-123',
+  });
+  expect(user.status).toBe(201);
+  ids.userId = String(user.body.id);
+});
+afterAll(() => server?.stop());
+
+async function send(session: Session | null, method: string, url: string, b: HostileBody) {
+  const headers: Record<string, string> = { Origin: server.url };
+  if (b.contentType) headers['Content-Type'] = b.contentType;
+  if (session?.cookieHeader()) headers.Cookie = session.cookieHeader();
+  let res: Response;
+  try {
+    res = await fetch(server.url + url, { method, headers, body: b.body as BodyInit, redirect: 'manual' });
+  } catch (error) {
+    // The server may answer 413 and close before a 1 MB upload finishes; that is a refusal too.
+    return { status: 0, text: '', type: '', error: String((error as Error).cause ?? error) };
+  }
+  return { status: res.status, text: await res.text(), type: res.headers.get('content-type') ?? '', error: '' };
+}
+
+test('discovery sees every body-reading endpoint the fixtures describe', () => {
+  const found = new Set(endpoints.map((e) => `${e.method} ${e.route}`));
+  for (const key of Object.keys(fixtures)) expect(found, key).toContain(key);
+  expect(found).toContain('POST /api/media'); // multipart, through ctx.request
+});
+
+describe.each(endpoints)('$method $route', ({ method, route }) => {
+  test('every hostile body is refused with a 4xx JSON message and changes nothing', async () => {
+    const key = `${method} ${route}`;
+    const fixture = fixtures[key]?.();
+    const session = fixture?.as === 'anonymous' ? null : fixture?.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
+    const bodies = [...genericHostileBodies(fixture?.valid), ...(fixture ? fieldHostileBodies(fixture) : [])];
+    expect(bodies.length).toBeGreaterThanOrEqual(50);
+    const url = urlFor(route);
+    const before = await dbFingerprint(server.sql);
+
+    const failures: string[] = [];
+    for (const b of bodies) {
+      const r = await send(session, method, url, b);
+      if (r.status === 0) {
+        if (!(b.body.length > 256 * 1024)) failures.push(`${b.name}: connection error ${r.error}`);
+        continue;
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse(r.text).message;
+      } catch {
+        /* reported below */
+      }
+      if (r.status < 400 || r.status >= 500) failures.push(`${b.name}: status ${r.status} ${r.text.slice(0, 120)}`);
+      else if (!r.type.includes('application/json') || typeof message !== 'string' || !message) failures.push(`${b.name}: ${r.status} without a JSON message: ${r.text.slice(0, 120)}`);
+      else if (/\bat .+:\d+:\d+|node_modules|\.ts:\d+/.test(r.text)) failures.push(`${b.name}: the answer leaks a stack trace: ${r.text.slice(0, 200)}`);
+    }
+    expect(failures, `${failures.length} of ${bodies.length} bodies mishandled`).toEqual([]);
+    expect(await dbFingerprint(server.sql)).toEqual(before);
+    expect(server.proc.exitCode).toBeNull();
+
+    // The endpoint was really reached: its valid body still works after the barrage.
+    if (fixture) {
+      const ok = await send(session, method, url, { name: 'valid', body: JSON.stringify(fixture.valid), contentType: 'application/json' });
+      expect(ok.status, ok.text).toBe(fixture.validStatus);
+    }
+  }, 180_000);
+});
+
+test('prototype-pollution bodies did not reach the server’s objects: anonymous is still anonymous', async () => {
+  const anon = new Session(server.url);
+  expect((await anon.json('GET', '/api/user')).status).toBe(401);
+  expect((await anon.json('GET', '/api/users')).status).toBe(401);
+  const me = await admin.json('GET', '/api/user');
+  expect(me.status).toBe(200);
+  expect(me.body).not.toHaveProperty('isAdmin');
+  expect(me.body).not.toHaveProperty('polluted');
+});
