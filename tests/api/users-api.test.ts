@@ -226,12 +226,18 @@ describe('DELETE /api/users/{id}', () => {
     expect(list.body.some((x: any) => x.id === u.id)).toBe(false);
   });
 
-  test('nobody can delete their own account', async () => {
+  const selfActions: [string, (u: any) => [string, string, unknown]][] = [
+    ['delete', (u) => ['DELETE', `/api/users/${u.id}`, undefined]],
+    ['deactivate', (u) => ['PUT', `/api/users/${u.id}`, editBody(u, { isActive: false })]],
+  ];
+  test.each(selfActions)('nobody can %s their own account (403)', async (_l, make) => {
     const s = await createStaff(admin, ['edit:users']);
     const own = await staffSession(server.url, s.username, s.password);
-    const res = await own.json('DELETE', `/api/users/${s.user.id}`);
+    const [method, path, body] = make(s.user);
+    const res = await own.json(method, path, body);
     expect(res.status).toBe(403);
     expect(res.body.message).toMatch(/your own account/);
+    expect((await own.json('GET', '/api/user')).status).toBe(200);
   });
 });
 
