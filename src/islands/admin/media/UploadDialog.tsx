@@ -101,10 +101,28 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
       description="Images and videos (JPG, PNG, GIF, MP4, MOV, AVI, MKV), up to 2500MB."
       size="lg"
       footer={
-        uploading ? (
-          <Button variant="outline" onClick={() => abort.current?.abort()}>
-            Cancel Upload
-          </Button>
+        uploading && progress ? (
+          <div className="flex w-full items-center gap-4">
+            <div className="min-w-0 flex-1 space-y-1.5" data-testid="upload-progress">
+              <div
+                role="progressbar"
+                aria-label="Upload progress"
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={pct}
+                className="h-2.5 w-full overflow-hidden rounded-full bg-muted"
+              >
+                <div className="h-full bg-accent transition-[width] duration-150" style={{ width: `${pct}%` }} />
+              </div>
+              <p className="flex justify-between gap-2 text-xs text-fg-muted" aria-live="polite">
+                <span data-testid="upload-percent">{pct >= 100 ? '100% · Processing…' : `${pct}%`}</span>
+                <span>{`${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}`}</span>
+              </p>
+            </div>
+            <Button variant="outline" onClick={() => abort.current?.abort()}>
+              Cancel Upload
+            </Button>
+          </div>
         ) : (
           <>
             <Button variant="outline" onClick={onClose}>
@@ -169,25 +187,6 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
           <Switch label="Featured" description="Shown on the home page" checked={values.isFeatured} onChange={(v) => set('isFeatured', v)} />
           <Switch label="Show in Portfolio" checked={values.showInPortfolio} onChange={(v) => set('showInPortfolio', v)} />
         </fieldset>
-        {progress && (
-          <div className="space-y-1.5" data-testid="upload-progress">
-            <div
-              role="progressbar"
-              aria-label="Upload progress"
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={pct}
-              className="h-2.5 w-full overflow-hidden rounded-full bg-muted"
-            >
-              <div className="h-full bg-accent transition-[width] duration-150" style={{ width: `${pct}%` }} />
-            </div>
-            <p className="flex justify-between text-xs text-fg-muted" aria-live="polite">
-              <span data-testid="upload-percent">{pct}%</span>
-              <span>{`${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}`}</span>
-            </p>
-            {pct >= 100 && <p className="text-xs text-fg-muted">Processing…</p>}
-          </div>
-        )}
       </form>
     </Dialog>
   );
