@@ -53,6 +53,13 @@ test.describe('detail dialog: Feedback tab', () => {
       await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeCloseTo(2, 0);
       await notes.nth(2).click();
       await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeCloseTo(4, 0);
+
+      // Without a poster (or thumbnail) the card's preview seeks to 2 s for its frame.
+      await server.sql.execute({ sql: 'UPDATE media SET poster_url = NULL, thumbnail_url = NULL, thumbnail_webp_url = NULL WHERE id = ?', args: [mediaId] });
+      await page.reload();
+      const preview = card(page, 'Review Cut').getByTestId('card-video');
+      await expect(preview).not.toHaveAttribute('poster');
+      await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeCloseTo(2, 1);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -73,6 +73,7 @@ test.describe('upload dialog', () => {
     const file = makeVideo(dir, 'teaser.mp4', 3);
     const dialog = await openUpload(page);
     await dialog.getByLabel('File').setInputFiles(file);
+    await dialog.getByLabel('Poster image (optional)').setInputFiles(await makeImage(dir, 'poster.jpg', 640));
     await dialog.getByLabel('Title').fill('Teaser Cut');
     await dialog.getByLabel('Project Stage').selectOption('production');
     const progress = await recordProgress(page);
@@ -82,7 +83,9 @@ test.describe('upload dialog', () => {
     const card = page.getByTestId('media-card').filter({ hasText: 'Teaser Cut' });
     await expect(card.getByTestId('card-video')).toBeAttached();
     await expect(card.getByTestId('card-stage')).toHaveText('Production');
-    expect(await count(server, "SELECT COUNT(*) FROM media WHERE title = 'Teaser Cut' AND type = 'video'")).toBe(1);
+    expect(await count(server, "SELECT COUNT(*) FROM media WHERE title = 'Teaser Cut' AND type = 'video' AND poster_url IS NOT NULL")).toBe(1);
+    const poster = String((await server.sql.execute("SELECT poster_url FROM media WHERE title = 'Teaser Cut'")).rows[0]!.poster_url);
+    await expect(card.getByTestId('card-video')).toHaveAttribute('poster', poster);
   });
 
   test('Cancel aborts an upload midway and nothing is created', async ({ page, server }) => {
