@@ -138,6 +138,22 @@ test.describe('upload dialog', () => {
     expect(await count(server, "SELECT COUNT(*) FROM media WHERE title = 'Wrong type'")).toBe(0);
   });
 
+  test('a file over 2500MB is refused before sending', async ({ page }) => {
+    const posts: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/api/media') && posts.push(r.url()));
+    // A sparse file: 2501 MB on paper, nothing on disk.
+    const big = path.join(dir, 'too-big.mp4');
+    fs.writeFileSync(big, '');
+    fs.truncateSync(big, 2501 * 1024 * 1024);
+    const dialog = await openUpload(page);
+    await dialog.getByLabel('File').setInputFiles(big);
+    await expect(dialog.getByText('File is too large (maximum 2500MB)')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expect(dialog.getByText('File is too large (maximum 2500MB)')).toBeVisible();
+    await expect(dialog.getByRole('progressbar')).toHaveCount(0);
+    expect(posts).toEqual([]);
+  });
+
   test('?upload=true opens the dialog and the URL is reset to /admin/media', async ({ page }) => {
     await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media?upload=true');
     await expect(page.getByRole('dialog', { name: 'Upload New Media' })).toBeVisible();
