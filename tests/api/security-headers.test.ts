@@ -1,0 +1,174 @@
+// Security headers on every page (found from src/pages, so new pages are covered), on the
+// cached fast path as well as fresh renders, and no error answer leaking a stack trace or
+// echoing markup for hostile URLs, headers and ids.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServer, ADMIN, ROOT, type TestServer } from '../helpers/server.ts';
+import { Session, clientSession, staffSession } from '../helpers/http.ts';
+import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
+
+let server: TestServer;
+let admin: Session;
+let portal: Session;
+
+beforeAll(async () => {
+  server = await startServer({ env: { DEMO_CONTENT: 'true' } });
+  admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
+  const c = await createClientWithPortalLogin(server, 'Headers');
+  portal = await clientSession(server.url, c.username, c.password);
+});
+afterAll(() => server?.stop());
+
+/** Every .astro page as a URL: dynamic segments get a sample value. */
+function pageUrls(): string[] {
+  const dir = path.join(ROOT, 'src/pages');
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.name.endsWith('.astro')) {
+        let url = '/' + path.relative(dir, full).replace(/\\/g, '/').replace(/\.astro$/, '');
+        url = url.replace(/\/index$/, '/').replace(/^\/index$/, '/');
+        url = url.replace(/\[reason\]/, 'role').replace(/\[[^\]]+\]/g, '1');
+        if (url === '/404') url = '/no-such-page';
+        out.push(url);
+      }
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+const pages = pageUrls();
+const sessionFor = (url: string) => (url.startsWith('/admin') ? admin : url === '/client/dashboard' ? portal : new Session(server.url));
+
+function checkHeaders(h: Headers, what: string) {
+  const csp = h.get('content-security-policy');
+  expect(csp, `${what}: Content-Security-Policy`).toBeTruthy();
+  const directives = new Map(
+    csp!
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...values]) => [name!.toLowerCase(), values]),
+  );
+  const scriptSrc = directives.get('script-src') ?? directives.get('default-src');
+  expect(scriptSrc, `${what}: script-src`).toBeTruthy();
+  expect(scriptSrc, `${what}: script-src`).not.toContain("'unsafe-inline'");
+  expect(scriptSrc, `${what}: script-src`).not.toContain("'unsafe-eval'");
+  expect(scriptSrc!.some((s) => s === '*' || s === 'http:' || s === 'https:' || s === 'data:'), `${what}: script-src allows any host`).toBe(false);
+  expect(directives.get('object-src'), `${what}: object-src`).toEqual(["'none'"]);
+  expect(directives.get('base-uri'), `${what}: base-uri`).toEqual(["'self'"]);
+  const frameAncestors = directives.get('frame-ancestors');
+  const xfo = h.get('x-frame-options');
+  expect(frameAncestors?.join(' ') === "'none'" || /^(DENY|SAMEORIGIN)$/i.test(xfo ?? ''), `${what}: framing`).toBe(true);
+  expect(h.get('x-content-type-options'), `${what}: nosniff`).toBe('nosniff');
+  expect(h.get('referrer-policy'), `${what}: Referrer-Policy`).toMatch(/^(strict-origin-when-cross-origin|strict-origin|same-origin|no-referrer)$/);
+}
+
+test('pages are discovered from src/pages', () => {
+  for (const p of ['/', '/portfolio', '/services', '/about', '/contact', '/auth', '/admin/dashboard', '/client/dashboard', '/no-such-page']) expect(pages).toContain(p);
+});
+
+describe.each(pages)('%s', (url) => {
+  test('sends a strict CSP, nosniff, Referrer-Policy and anti-framing (fresh and cached)', async () => {
+    const s = sessionFor(url);
+    for (const pass of ['first', 'second']) {
+      const res = await s.get(url);
+      const body = await res.text();
+      expect(res.status, `${url} (${pass})`).toBeLessThan(500);
+      if (res.status >= 300 && res.status < 400) continue;
+      expect(res.headers.get('content-type')).toContain('text/html');
+      checkHeaders(res.headers, `${url} (${pass}, ${res.headers.get('x-page-cache') ?? 'not cached'})`);
+      expect(body).toContain('<html');
+    }
+  });
+});
+
+test('the cached fast path sends the same security headers as a fresh render', async () => {
+  const anon = new Session(server.url);
+  await (await anon.get('/services')).text();
+  const hit = await anon.get('/services');
+  expect(hit.headers.get('x-page-cache')).toBe('HIT');
+  const fresh = await admin.get('/services'); // signed in: never cached
+  expect(fresh.headers.get('x-page-cache')).toBeNull();
+  for (const name of ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'permissions-policy', 'cross-origin-opener-policy', 'content-type']) {
+    expect(hit.headers.get(name), name).toBe(fresh.headers.get(name));
+  }
+});
+
+test.each(['/api/media/featured', '/api/user', '/api/no-such-endpoint', '/robots.txt'])('%s carries nosniff and Referrer-Policy', async (url) => {
+  const res = await fetch(server.url + url);
+  await res.text();
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('referrer-policy')).toBeTruthy();
+});
+
+/** A raw request (no URL normalisation by fetch). */
+function rawRequest(rawPath: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: server.port, path: rawPath, method, headers: { Origin: server.url, ...headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const STACK = /\bat [\w$.<>]+ \(|\bat (file|node):|node_modules|\/work\/|\.(ts|mjs|js):\d+:\d+|TypeError|RangeError|SyntaxError|URIError/;
+
+describe('no error answer leaks a stack trace or reflects markup', () => {
+  const cases: [string, string, Record<string, string>?][] = [
+    ['malformed percent encoding', '/%E0%A4%A'],
+    ['lone percent', '/portfolio%'],
+    ['bad escape', '/%ZZ'],
+    ['NUL byte', '/%00'],
+    ['encoded traversal', '/%2e%2e/%2e%2e/etc/passwd'],
+    ['media traversal', '/media/..%2F..%2F/etc/passwd'],
+    ['media bad key', '/media/%ZZ/original.mp4'],
+    ['api bad encoding', '/api/media/%E0%A4%A'],
+    ['api id overflow', '/api/clients/99999999999999999999999'],
+    ['api id negative', '/api/enquiries/-1'],
+    ['api id text', "/api/media/1'%20OR%201=1"],
+    ['api user not a uuid', '/api/users/not-a-uuid'],
+    ['reflected script in path', '/%3Cscript%3Ealert(1)%3C/script%3E'],
+    ['reflected script in access-denied', '/access-denied/%3Cscript%3Ealert(1)%3C%2Fscript%3E'],
+    ['hostile query', '/api/enquiries?status=%3Cscript%3E&q=%27%20OR%201=1'],
+    ['huge query string', `/portfolio?${'a='.repeat(3000)}`],
+    ['broken session cookie', '/admin/dashboard', { Cookie: 'studio_session=%%%; studio_client_session=%E0%A4' }],
+    ['garbage theme cookie', '/', { Cookie: 'studio-theme=<script>alert(1)</script>' }],
+    ['large header', '/', { 'X-Filler': 'x'.repeat(12_000) }],
+    ['huge header (over Node limit)', '/', { 'X-Filler': 'x'.repeat(40_000) }],
+    ['bad If-None-Match', '/', { 'If-None-Match': '"' + '*'.repeat(5000) }],
+    ['weird host', '/', { Host: 'evil.example:99999' }],
+    ['bad Range', '/media/doesnotexist/original.mp4', { Range: 'bytes=99999999999999999999-' }],
+  ];
+  test.each(cases)('%s', async (_name, rawPath, headers) => {
+    const res = await rawRequest(rawPath, headers);
+    expect(res.status, res.body.slice(0, 200)).toBeGreaterThanOrEqual(200);
+    expect(res.status, res.body.slice(0, 200)).toBeLessThan(500);
+    expect(res.body).not.toMatch(STACK);
+    expect(res.body).not.toContain('<script>alert(1)');
+  });
+
+  test.each([
+    ['PUT', "/api/media/1'%20OR%201=1"],
+    ['PUT', '/api/clients/abc'],
+    ['DELETE', '/api/roles/0'],
+    ['PATCH', '/api/enquiries/1e3'],
+    ['DELETE', '/api/users/00000000-0000-0000-0000-000000000000'],
+  ])('%s %s as admin answers a JSON 4xx', async (method, rawPath) => {
+    const res = await rawRequest(rawPath, { Cookie: admin.cookieHeader(), 'Content-Type': 'application/json' }, method);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(JSON.parse(res.body).message).toEqual(expect.any(String));
+    expect(res.body).not.toMatch(STACK);
+  });
+});
