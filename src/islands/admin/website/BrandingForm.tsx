@@ -62,7 +62,7 @@ export function BrandingForm({ initial }: { initial: BrandingSettings }) {
             <ImagePickerField label="Light Mode Logo" hint="Shown on light backgrounds" value={images.logoLightImage} onChange={setImage('logoLightImage')} error={errors.logoLightImageId} />
             <ImagePickerField label="Dark Mode Logo" hint="Shown on dark backgrounds" value={images.logoDarkImage} onChange={setImage('logoDarkImage')} error={errors.logoDarkImageId} />
             <ImagePickerField label="Favicon" hint="Square image, shown in browser tabs" value={images.faviconImage} onChange={setImage('faviconImage')} error={errors.faviconImageId} />
-            <ImagePickerField label="Open Graph Image" hint="Recommended 1200x630" value={images.openGraphImage} onChange={setImage('openGraphImage')} error={errors.openGraphImageId} />
+            <ImagePickerField label="Open Graph Image" hint="Recommended 1200x630" recommended={[1200, 630]} value={images.openGraphImage} onChange={setImage('openGraphImage')} error={errors.openGraphImageId} />
           </div>
           <Button type="submit" disabled={saving}>
             {saving ? 'Saving...' : 'Save Branding Settings'}

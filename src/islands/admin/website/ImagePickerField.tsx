@@ -12,9 +12,12 @@ export function ImagePickerField({
   value,
   onChange,
   error,
+  recommended,
 }: {
   label: string;
   hint?: string;
+  /** Width and height the image should have; a different size is pointed out. */
+  recommended?: [number, number];
   value: MediaRef | null;
   onChange: (value: MediaRef | null) => void;
   error?: string;
@@ -34,7 +37,13 @@ export function ImagePickerField({
       </div>
       <p className="truncate text-xs text-fg-muted" data-testid="selected-image">
         {value ? value.title : 'None selected'}
+        {value?.width && value.height ? ` (${value.width}×${value.height} px)` : ''}
       </p>
+      {recommended && value?.width && value.height && (value.width !== recommended[0] || value.height !== recommended[1]) && (
+        <p className="text-xs text-amber-700 dark:text-amber-400">
+          Not {recommended[0]}×{recommended[1]}: social sites may crop or letterbox it.
+        </p>
+      )}
       <div className="flex flex-wrap gap-2">
         <Button size="sm" variant="outline" onClick={() => setOpen(true)} aria-label={`Choose ${label}`}>
           <ImagePlus size={16} aria-hidden="true" /> {value ? 'Change' : 'Choose'}

@@ -133,8 +133,8 @@ export function SeoForm({ initial, sitemap }: { initial: SeoSettings; sitemap: R
                   <Switch label="Enable Open Graph" description="Title, description and image for Facebook, LinkedIn and others" checked={values.enableOpenGraph} onChange={(c) => set('enableOpenGraph', c)} />
                   <Switch label="Enable Twitter Cards" description="Large image card on X / Twitter" checked={values.enableTwitterCards} onChange={(c) => set('enableTwitterCards', c)} />
                   <div className="grid gap-4 md:grid-cols-2">
-                    <ImagePickerField label="SEO Open Graph Image" hint="Recommended 1200x630" value={values.openGraphImage} onChange={(m) => set('openGraphImage', m)} error={errors.openGraphImageId} />
-                    <ImagePickerField label="Twitter Image" hint="Recommended 1200x630" value={values.twitterImage} onChange={(m) => set('twitterImage', m)} error={errors.twitterImageId} />
+                    <ImagePickerField label="Open Graph Image" hint="Recommended 1200x630; when empty the Twitter image, then the branding image, is used" recommended={[1200, 630]} value={values.openGraphImage} onChange={(m) => set('openGraphImage', m)} error={errors.openGraphImageId} />
+                    <ImagePickerField label="Twitter Image" hint="Recommended 1200x630; when empty the Open Graph image is used" recommended={[1200, 630]} value={values.twitterImage} onChange={(m) => set('twitterImage', m)} error={errors.twitterImageId} />
                   </div>
                 </div>
               )}
@@ -159,9 +159,9 @@ export function SeoForm({ initial, sitemap }: { initial: SeoSettings; sitemap: R
                     <Field label="Locality" hint="Town or county" {...text('addressLocality')} />
                     <Field label="Region" {...text('addressRegion')} />
                     <Field label="Postal Code" {...text('postalCode')} />
-                    <Field label="Country" hint="Two-letter ISO code, e.g. GB" maxLength={2} {...text('addressCountry')} />
                   </div>
-                  <div className="grid gap-4 md:grid-cols-2">
+                  <div className="grid gap-4 md:grid-cols-3">
+                    <Field label="Country" hint="Two-letter ISO code, e.g. GB" maxLength={2} {...text('addressCountry')} />
                     <Field label="Latitude" inputMode="decimal" placeholder="52.6369" {...text('latitude')} />
                     <Field label="Longitude" inputMode="decimal" placeholder="-1.1398" {...text('longitude')} />
                   </div>
