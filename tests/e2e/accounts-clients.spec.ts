@@ -74,7 +74,7 @@ test.describe('Client Management (/admin/clients)', () => {
 
     await signInStaff(page);
     await page.goto('/admin/clients');
-    const names = () => page.getByTestId('client-card').locator('h3').allTextContents();
+    const names = () => page.getByTestId('client-card').locator('h2').allTextContents();
     await expect(page.getByTestId('client-card')).toHaveCount(3);
     expect(await names()).toEqual(['Charlie Music', 'Alpha Weddings', 'Bravo Events']);
 

@@ -11,7 +11,7 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
       <CardBody className="flex flex-1 flex-col gap-3">
         <div className="flex items-start justify-between gap-2">
           <div className="min-w-0">
-            <h3 className="truncate text-base font-semibold">{client.name}</h3>
+            <h2 className="truncate text-base font-semibold">{client.name}</h2>
             <p className="flex items-center gap-1.5 truncate text-sm text-fg-muted">
               <Mail size={14} aria-hidden="true" className="shrink-0" />
               <span className="truncate">{client.email}</span>

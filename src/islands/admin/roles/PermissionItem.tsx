@@ -26,7 +26,6 @@ export function PermissionItem({ permission }: { permission: PermissionRow }) {
         ref={setNodeRef}
         {...attributes}
         {...listeners}
-        aria-label={`Permission ${permission.name}`}
         data-testid="permission-item"
         data-permission={permission.name}
         className={`flex cursor-grab touch-none items-start gap-2 rounded-lg border border-line bg-raised p-3 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent ${isDragging ? 'opacity-40' : ''}`}
