@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Film, ImageIcon } from 'lucide-react';
+import { ImageIcon } from 'lucide-react';
 import type { ClientMedia } from '../../shared/schemas/portal.ts';
 
 /**
- * Card preview (001 §4): images fall back from the thumbnail to the full image, else hide;
- * videos show their poster, or seek to 2 seconds when there is none.
+ * Card preview (001 §4): images fall back from the thumbnail to the full image, else a
+ * placeholder; videos show their thumbnail or poster, or the video itself seeked to 2 seconds.
  */
 export function MediaPreview({ item }: { item: ClientMedia }) {
   const candidates =
@@ -30,9 +30,10 @@ export function MediaPreview({ item }: { item: ClientMedia }) {
   if (item.type === 'video') {
     return <video src={`${item.url}#t=2`} preload="metadata" muted playsInline tabIndex={-1} aria-hidden="true" className="h-full w-full object-cover" />;
   }
+  // Every image source failed: show a placeholder instead of a broken image.
   return (
     <div className="flex h-full w-full items-center justify-center text-fg-muted" aria-hidden="true">
-      {item.type === 'video' ? <Film size={32} /> : <ImageIcon size={32} />}
+      <ImageIcon size={32} />
     </div>
   );
 }

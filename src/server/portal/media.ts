@@ -14,7 +14,31 @@ function assignedTo(clientId: number) {
   );
 }
 
-export function toClientMedia(row: MediaRow): ClientMedia {
+// Only what a client may see (no storage key, flags or uploader).
+const clientColumns = {
+  id: media.id,
+  title: media.title,
+  type: media.type,
+  url: media.url,
+  thumbnailUrl: media.thumbnailUrl,
+  thumbnailWebpUrl: media.thumbnailWebpUrl,
+  webpUrl: media.webpUrl,
+  posterUrl: media.posterUrl,
+  filename: media.filename,
+  fileSize: media.fileSize,
+  mimeType: media.mimeType,
+  tags: media.tags,
+  projectStage: media.projectStage,
+  notes: media.notes,
+  width: media.width,
+  height: media.height,
+  durationSeconds: media.durationSeconds,
+  createdAt: media.createdAt,
+  uploadedAt: media.uploadedAt,
+};
+type ClientMediaRow = Pick<MediaRow, keyof typeof clientColumns>;
+
+export function toClientMedia(row: ClientMediaRow): ClientMedia {
   return {
     id: row.id,
     title: row.title,
@@ -40,7 +64,7 @@ export function toClientMedia(row: MediaRow): ClientMedia {
 
 /** Everything assigned to the client, newest first. */
 export async function listClientMedia(clientId: number): Promise<ClientMedia[]> {
-  const rows = await db.select().from(media).where(assignedTo(clientId)).orderBy(desc(media.createdAt), desc(media.id));
+  const rows = await db.select(clientColumns).from(media).where(assignedTo(clientId)).orderBy(desc(media.createdAt), desc(media.id));
   return rows.map(toClientMedia);
 }
 
