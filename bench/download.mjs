@@ -1,11 +1,12 @@
 // Range-served download of a 1 GB file from /media/<key>/original.mp4 against reading the
-// same file straight from disk (page cache warm for both), plus the server's memory while
+// same file straight from disk (page cache warm for both) and against a bare node:http
+// server streaming it (the machine's HTTP ceiling), plus the server's memory while
 // a client reads slowly (the delivery stream must follow the client's pace).
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startServer, ADMIN, signIn, emit, main, num } from './lib.mjs';
-import { download, makeBigFile, mbps, MB, readFileThrough, trackMemory } from './media-lib.mjs';
+import { download, makeBigFile, mbps, MB, readFileThrough, startBareFileServer, trackMemory } from './media-lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const CHUNK = 32 * MB;
@@ -30,7 +31,9 @@ main(async () => {
     const cookie = await signIn(server.url, 'staff', ADMIN.username, ADMIN.password);
     await readFileThrough(big.file); // warm the page cache
 
+    const bareServer = await startBareFileServer(big.file);
     const disk = [];
+    const bare = [];
     const whole = [];
     const chunked = [];
     let memory = null;
@@ -39,6 +42,11 @@ main(async () => {
       const n = await readFileThrough(big.file);
       disk.push(performance.now() - t);
       if (n !== big.size) throw new Error('short read');
+
+      t = performance.now();
+      const b = await download(bareServer.url, '');
+      bare.push(performance.now() - t);
+      if (b.bytes !== big.size) throw new Error('bare server short read');
 
       const mem = trackMemory(server.proc.pid);
       t = performance.now();
@@ -60,6 +68,8 @@ main(async () => {
       if (got !== big.size) throw new Error(`chunked download got ${got} bytes`);
     }
 
+    await bareServer.stop();
+
     // A client that stops reading for 5 s after the first chunk: without back-pressure the
     // server would read the whole file into memory meanwhile.
     await new Promise((r) => setTimeout(r, 500));
@@ -70,18 +80,22 @@ main(async () => {
 
     const best = (xs) => Math.min(...xs);
     const diskMBs = mbps(big.size, best(disk));
+    const bareMBs = mbps(big.size, best(bare));
     const wholeMBs = mbps(big.size, best(whole));
     const chunkMBs = mbps(big.size, best(chunked));
     console.log(`File: ${num(big.size / 1024 ** 3, 2)} GB, ${ROUNDS} rounds (best of each)`);
     console.log(`Read from disk:               ${num(diskMBs)} MB/s`);
-    console.log(`GET Range bytes=0- (206):     ${num(wholeMBs)} MB/s  ratio ${num(wholeMBs / diskMBs, 2)}`);
-    console.log(`GET 32 MB ranges in sequence: ${num(chunkMBs)} MB/s  ratio ${num(chunkMBs / diskMBs, 2)}`);
+    console.log(`Bare node:http file server:   ${num(bareMBs)} MB/s`);
+    console.log(`GET Range bytes=0- (206):     ${num(wholeMBs)} MB/s  ratio to disk ${num(wholeMBs / diskMBs, 2)}, to bare HTTP ${num(wholeMBs / bareMBs, 2)}`);
+    console.log(`GET 32 MB ranges in sequence: ${num(chunkMBs)} MB/s  ratio to disk ${num(chunkMBs / diskMBs, 2)}, to bare HTTP ${num(chunkMBs / bareMBs, 2)}`);
     console.log(`Server RSS growth: fast client ${num(memory.growthMB, 1)} MB; client pausing 5 s ${num(slowM.growthMB, 1)} MB`);
     emit('media-download', {
       bytes: big.size,
       diskMBs,
+      bareHttpMBs: bareMBs,
       rangeMBs: wholeMBs,
       rangeRatio: wholeMBs / diskMBs,
+      rangeRatioToBareHttp: wholeMBs / bareMBs,
       chunkedMBs: chunkMBs,
       chunkedRatio: chunkMBs / diskMBs,
       rssGrowthMB: memory.growthMB,

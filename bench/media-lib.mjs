@@ -107,10 +107,18 @@ export function streamUpload(base, cookie, file, fields) {
   });
 }
 
-/** Streams a file into another on the same disk (read + write, as the upload does). */
-export async function copyFile(src, dst) {
+/**
+ * Copies a file on the same disk: 'stream' reads and writes through Node in 64 KB chunks
+ * (what the upload does on the server side); 'cp' is coreutils cp (in-kernel copy).
+ */
+export async function copyFile(src, dst, how = 'stream') {
+  if (how === 'cp') {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('cp', ['--', src, dst]);
+    return;
+  }
   const { pipeline } = await import('node:stream/promises');
-  await pipeline(fs.createReadStream(src, { highWaterMark: MB }), fs.createWriteStream(dst));
+  await pipeline(fs.createReadStream(src), fs.createWriteStream(dst));
 }
 
 export function readFileThrough(file) {
@@ -149,3 +157,40 @@ export function download(url, cookie, range, { pauseMs = 0 } = {}) {
 }
 
 export const mbps = (bytes, ms) => bytes / MB / (ms / 1000);
+
+/**
+ * A bare node:http server in its own process streaming the file (fs.createReadStream →
+ * res): the reference for "how fast can this machine serve these bytes over HTTP".
+ */
+export async function startBareFileServer(file) {
+  const { spawn } = await import('node:child_process');
+  const script = `
+    const http = require('node:http');
+    const fs = require('node:fs');
+    const file = ${JSON.stringify(file)};
+    const size = fs.statSync(file).size;
+    http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': size });
+      fs.createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(res);
+    }).listen(0, '127.0.0.1', function () { console.log('BARE_LISTENING ' + this.address().port); });
+  `;
+  const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (c) => {
+      out += c;
+      const m = out.match(/BARE_LISTENING (\d+)/);
+      if (m) resolve(Number(m[1]));
+    });
+    proc.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: () =>
+      new Promise((resolve) => {
+        proc.removeAllListeners('exit');
+        proc.once('exit', resolve);
+        proc.kill('SIGTERM');
+      }),
+  };
+}

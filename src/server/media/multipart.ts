@@ -11,6 +11,7 @@ import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { HttpError } from '../http.ts';
 import { detectType, SNIFF_BYTES, type DetectedType } from './detect.ts';
+import { RELEASE_EVERY_BYTES, releaseGarbage } from './memory.ts';
 
 export interface FileFieldSpec {
   maxBytes: number;
@@ -159,9 +160,15 @@ export async function receiveMultipart(request: Request, specs: Record<string, F
 
   // Counts the whole body so a chunked request cannot stream forever.
   let total = 0;
+  let sinceRelease = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       total += chunk.length;
+      sinceRelease += chunk.length;
+      if (sinceRelease >= RELEASE_EVERY_BYTES) {
+        sinceRelease = 0;
+        releaseGarbage();
+      }
       if (total > totalLimit) cb(new HttpError(413, Object.values(specs)[0]?.tooLarge ?? 'The upload is too large'));
       else cb(null, chunk);
     },
