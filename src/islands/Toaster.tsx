@@ -6,7 +6,7 @@ import { $toast, dismissToast, takeCarriedToast } from '../shared/toast.ts';
 /** Renders the single toast; F8 moves focus to it (000 §9). */
 export default function Toaster() {
   const t = useStore($toast);
-  const region = useRef<HTMLOListElement>(null);
+  const region = useRef<HTMLElement>(null);
 
   useEffect(() => {
     takeCarriedToast();
@@ -18,37 +18,35 @@ export default function Toaster() {
   }, []);
 
   return (
-    <ol
+    <section
       ref={region}
       tabIndex={-1}
       aria-label="Notifications (F8)"
       className="pointer-events-none fixed bottom-0 right-0 z-[100] flex w-full flex-col gap-2 p-4 md:max-w-[420px]"
     >
-      {t && (
-        <li
-          key={t.id}
-          role={t.variant === 'destructive' ? 'alert' : 'status'}
-          aria-live={t.variant === 'destructive' ? 'assertive' : 'polite'}
-          data-testid="toast"
-          data-variant={t.variant}
-          className={`pointer-events-auto relative rounded-lg border p-4 pr-10 shadow-lg ${
-            t.variant === 'destructive'
-              ? 'border-red-800 bg-red-700 text-white'
-              : 'border-line bg-raised text-fg'
-          }`}
-        >
-          <p className="text-sm font-semibold">{t.title}</p>
-          {t.description && <p className="mt-1 text-sm opacity-90">{t.description}</p>}
-          <button
-            type="button"
-            onClick={dismissToast}
-            aria-label="Close notification"
-            className="absolute right-2 top-2 rounded p-1 opacity-70 hover:opacity-100"
+      <div role="status" aria-live="polite" aria-atomic="true">
+        {t && (
+          <div
+            key={t.id}
+            data-testid="toast"
+            data-variant={t.variant}
+            className={`pointer-events-auto relative rounded-lg border p-4 pr-10 shadow-lg ${
+              t.variant === 'destructive' ? 'border-red-800 bg-red-700 text-white' : 'border-line bg-raised text-fg'
+            }`}
           >
-            <X size={16} aria-hidden="true" />
-          </button>
-        </li>
-      )}
-    </ol>
+            <p className="text-sm font-semibold">{t.title}</p>
+            {t.description && <p className="mt-1 text-sm opacity-90">{t.description}</p>}
+            <button
+              type="button"
+              onClick={dismissToast}
+              aria-label="Close notification"
+              className="absolute right-2 top-2 rounded p-1 opacity-70 hover:opacity-100"
+            >
+              <X size={16} aria-hidden="true" />
+            </button>
+          </div>
+        )}
+      </div>
+    </section>
   );
 }
