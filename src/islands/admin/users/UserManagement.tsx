@@ -31,11 +31,21 @@ export default function UserManagement({ currentUserId, canEdit }: { currentUser
     }
   }, []);
 
+  // Role choices for the Edit User dialog; only user editors need (and may read) them.
+  const loadRoles = useCallback(() => {
+    if (canEdit) apiJson<RoleOption[]>('GET', '/api/roles').then(setRoles, () => setRoles([]));
+  }, [canEdit]);
+
   useEffect(() => {
     void loadUsers();
-    // Role choices for the Edit User dialog; only user editors need (and may read) them.
-    if (canEdit) apiJson<RoleOption[]>('GET', '/api/roles').then(setRoles, () => setRoles([]));
-  }, [loadUsers, canEdit]);
+    loadRoles();
+  }, [loadUsers, loadRoles]);
+
+  const openEdit = (u: UserRow) => {
+    setEditing(u);
+    // Roles may have changed on the Roles screen since this page loaded.
+    loadRoles();
+  };
 
   async function create(data: Record<string, string>) {
     try {
@@ -153,7 +163,7 @@ export default function UserManagement({ currentUserId, canEdit }: { currentUser
                         <td className="px-5 py-3">
                           {canEdit && (
                             <div className="flex justify-end gap-1">
-                              <Button variant="ghost" size="icon" aria-label={`Edit ${u.username}`} onClick={() => setEditing(u)}>
+                              <Button variant="ghost" size="icon" aria-label={`Edit ${u.username}`} onClick={() => openEdit(u)}>
                                 <Pencil size={16} aria-hidden="true" />
                               </Button>
                               <Button
