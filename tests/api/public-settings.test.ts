@@ -1,7 +1,7 @@
 // The public read endpoints (000 §3, §7) and the server-rendered SEO of the public pages.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { insertMedia } from '../helpers/public-media.ts';
+import { changeSite, insertMedia } from '../helpers/public-media.ts';
 
 const SITE_URL = 'https://films.example';
 let server: TestServer;
@@ -39,7 +39,7 @@ describe('GET /api/website-settings', () => {
   test('a set background carries its url and title', async () => {
     const img = await insertMedia(server.sql, server.mediaDir, { title: 'Hero still', type: 'image' });
     const vid = await insertMedia(server.sql, server.mediaDir, { title: 'Hero reel', type: 'video' });
-    await server.sql.execute({ sql: `update website_settings set background_image_id = ?, background_video_id = ? where section = 'hero'`, args: [img.id, vid.id] });
+    await changeSite(server.sql, { sql: `update website_settings set background_image_id = ?, background_video_id = ? where section = 'hero'`, args: [img.id, vid.id] });
     const { body } = await get('/api/website-settings');
     const hero = body.find((e: { section: string }) => e.section === 'hero');
     expect(hero.backgroundImage).toMatchObject({ url: img.url, title: 'Hero still' });
@@ -48,7 +48,7 @@ describe('GET /api/website-settings', () => {
     const page = await html('/');
     expect(page.text).toContain(`data-src="${vid.url}"`);
     expect(page.text).not.toContain(`src="${img.url}"`);
-    await server.sql.execute(`update website_settings set background_image_id = null, background_video_id = null where section = 'hero'`);
+    await changeSite(server.sql, `update website_settings set background_image_id = null, background_video_id = null where section = 'hero'`);
   });
 });
 
@@ -63,7 +63,7 @@ describe('GET /api/contact-info', () => {
   });
 
   test('answers the stored details, which the pages then show', async () => {
-    await server.sql.execute(
+    await changeSite(server.sql, 
       `update contact_info set contact_email = 'films@studio.test', contact_phone = '0116 123 4567', contact_address = '1 Market St, Leicester', instagram_url = 'https://instagram.com/studio' where id = 1`,
     );
     const { body } = await get('/api/contact-info');
@@ -86,7 +86,7 @@ describe('GET /api/seo-settings', () => {
 
   test('image urls follow the chosen media; Open Graph falls back to the Twitter image', async () => {
     const tw = await insertMedia(server.sql, server.mediaDir, { title: 'Share', type: 'image' });
-    await server.sql.execute({ sql: 'update seo_settings set twitter_image_id = ? where id = 1', args: [tw.id] });
+    await changeSite(server.sql, { sql: 'update seo_settings set twitter_image_id = ? where id = 1', args: [tw.id] });
     const { body } = await get('/api/seo-settings');
     expect(body.twitterImageUrl).toBe(tw.url);
     expect(body.twitterImage.url).toBe(tw.url);
@@ -94,7 +94,7 @@ describe('GET /api/seo-settings', () => {
     const page = await html('/services');
     expect(page.text).toContain(`<meta property="og:image" content="${SITE_URL}${tw.url}">`);
     expect(page.text).toContain(`<meta name="twitter:image" content="${SITE_URL}${tw.url}">`);
-    await server.sql.execute('update seo_settings set twitter_image_id = null where id = 1');
+    await changeSite(server.sql, 'update seo_settings set twitter_image_id = null where id = 1');
   });
 });
 
@@ -110,7 +110,7 @@ describe('GET /api/branding-settings', () => {
   test('favicon and logos come from the chosen media', async () => {
     const fav = await insertMedia(server.sql, server.mediaDir, { title: 'Icon', type: 'image' });
     const dark = await insertMedia(server.sql, server.mediaDir, { title: 'Logo dark', type: 'image' });
-    await server.sql.execute({ sql: `update branding_settings set favicon_image_id = ?, logo_dark_image_id = ?, company_name = 'Lumen Films' where id = 1`, args: [fav.id, dark.id] });
+    await changeSite(server.sql, { sql: `update branding_settings set favicon_image_id = ?, logo_dark_image_id = ?, company_name = 'Lumen Films' where id = 1`, args: [fav.id, dark.id] });
     const { body } = await get('/api/branding-settings');
     expect(body.faviconImage.url).toBe(fav.url);
     expect(body.logoDarkImage.url).toBe(dark.url);
@@ -119,7 +119,7 @@ describe('GET /api/branding-settings', () => {
     expect(page.text).toContain(`<link rel="icon" href="${fav.url}">`);
     expect(page.text).toContain(`src="${dark.url}"`);
     expect(page.text).toContain('Lumen Films');
-    await server.sql.execute(`update branding_settings set favicon_image_id = null, logo_dark_image_id = null, company_name = 'Studio' where id = 1`);
+    await changeSite(server.sql, `update branding_settings set favicon_image_id = null, logo_dark_image_id = null, company_name = 'Studio' where id = 1`);
   });
 });
 
@@ -135,18 +135,18 @@ describe('public pages', () => {
   });
 
   test('robots directive, Open Graph and Twitter switches are honoured', async () => {
-    await server.sql.execute(`update seo_settings set robots_directive = 'noindex, nofollow', enable_open_graph = 0, enable_twitter_cards = 0, enable_structured_data = 0 where id = 1`);
+    await changeSite(server.sql, `update seo_settings set robots_directive = 'noindex, nofollow', enable_open_graph = 0, enable_twitter_cards = 0, enable_structured_data = 0 where id = 1`);
     const { text } = await html('/about');
     expect(text).toContain('<meta name="robots" content="noindex, nofollow">');
     expect(text).not.toContain('og:title');
     expect(text).not.toContain('twitter:card');
     expect(text).not.toContain('application/ld+json');
-    await server.sql.execute(`update seo_settings set robots_directive = 'index, follow', enable_open_graph = 1, enable_twitter_cards = 1, enable_structured_data = 1 where id = 1`);
+    await changeSite(server.sql, `update seo_settings set robots_directive = 'index, follow', enable_open_graph = 1, enable_twitter_cards = 1, enable_structured_data = 1 where id = 1`);
   });
 
   test('database text cannot close the JSON-LD script tag', async () => {
     const evil = '</script><script>window.pwned=1</script>';
-    await server.sql.execute({ sql: 'update seo_settings set business_name = ?, faqs = ? where id = 1', args: [evil, JSON.stringify([{ question: evil, answer: 'a & b' }])] });
+    await changeSite(server.sql, { sql: 'update seo_settings set business_name = ?, faqs = ? where id = 1', args: [evil, JSON.stringify([{ question: evil, answer: 'a & b' }])] });
     const { text } = await html('/');
     // Inside a quoted attribute (og:site_name) the text is inert; anywhere else it must not appear raw.
     expect(text).toContain(`content="${evil}"`);
@@ -155,7 +155,7 @@ describe('public pages', () => {
     const blocks = [...text.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
     expect(blocks.find((b) => b['@type'] === 'ProfessionalService').name).toBe(evil);
     expect(blocks.find((b) => b['@type'] === 'FAQPage').mainEntity[0].name).toBe(evil);
-    await server.sql.execute({ sql: `update seo_settings set business_name = 'Studio', faqs = '[]' where id = 1` });
+    await changeSite(server.sql, { sql: `update seo_settings set business_name = 'Studio', faqs = '[]' where id = 1` });
   });
 
   test('home carries the four default FAQs when none are stored', async () => {

@@ -11,3 +11,22 @@ export async function skipCookieBanner(page: Page) {
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr][client="idle"]').length === 0);
 }
+
+import { test as base } from './fixtures.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+/**
+ * Same fixtures, but a worker (and so a server) of its own: for files that use up
+ * per-address limits or need an empty media library, so they neither disturb nor depend
+ * on other files sharing a worker.
+ */
+export const isolatedTest = base.extend<{}, { server: TestServer }>({
+  server: [
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+});

@@ -12,18 +12,34 @@ export interface MediaSeed {
   featured?: boolean;
   portfolio?: boolean;
   tags?: string[];
-  /** Writes a real 2-second MP4 at MEDIA_DIR/<key>/original.mp4 (videos only). */
+  /** Writes a real MP4 (2 s unless `seconds`) at MEDIA_DIR/<key>/original.mp4 (videos only). */
   withFile?: boolean;
+  seconds?: number;
 }
 
-let cachedVideo: Buffer | null = null;
-function tinyVideo(): Buffer {
-  if (!cachedVideo) {
-    const out = path.join(fs.mkdtempSync('/tmp/studio-vid-'), 'out.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25', '-t', '2', '-pix_fmt', 'yuv420p', '-y', out]);
-    cachedVideo = fs.readFileSync(out);
+const videos = new Map<number, Buffer>();
+function tinyVideo(seconds: number): Buffer {
+  let v = videos.get(seconds);
+  if (!v) {
+    const dir = fs.mkdtempSync('/tmp/studio-vid-');
+    const out = path.join(dir, 'out.mp4');
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25', '-t', String(seconds), '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', out]);
+    v = fs.readFileSync(out);
+    fs.rmSync(dir, { recursive: true, force: true });
+    videos.set(seconds, v);
   }
-  return cachedVideo;
+  return v;
+}
+
+/** Public pages are cached per site version: direct SQL changes must bump it like the app does. */
+export async function bumpSiteVersion(sql: Client): Promise<void> {
+  await sql.execute('update site_state set version = version + 1 where id = 1');
+}
+
+/** Runs a statement that changes what public pages show, then bumps the site version. */
+export async function changeSite(sql: Client, stmt: string | { sql: string; args: (string | number | null)[] }): Promise<void> {
+  await sql.execute(stmt);
+  await bumpSiteVersion(sql);
 }
 
 export async function insertMedia(sql: Client, mediaDir: string, m: MediaSeed): Promise<{ id: number; storageKey: string; url: string }> {
@@ -33,7 +49,7 @@ export async function insertMedia(sql: Client, mediaDir: string, m: MediaSeed): 
   const url = `/media/${storageKey}/${file}`;
   let size = 1000;
   if (m.withFile && type === 'video') {
-    const video = tinyVideo();
+    const video = tinyVideo(m.seconds ?? 2);
     fs.mkdirSync(path.join(mediaDir, storageKey), { recursive: true });
     fs.writeFileSync(path.join(mediaDir, storageKey, file), video);
     size = video.length;
@@ -43,5 +59,6 @@ export async function insertMedia(sql: Client, mediaDir: string, m: MediaSeed): 
           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
     args: [m.title, type, storageKey, url, file, size, type === 'video' ? 'video/mp4' : 'image/jpeg', m.featured ? 1 : 0, m.portfolio ? 1 : 0, JSON.stringify(m.tags ?? [])],
   });
+  await bumpSiteVersion(sql);
   return { id: Number(res.rows[0]!.id), storageKey, url };
 }

@@ -75,6 +75,8 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
     stage.current?.focus();
     const v = video.current;
     if (v) {
+      // Metadata may already be in by the time this runs.
+      if (v.readyState >= 1 && Number.isFinite(v.duration)) setDuration(v.duration);
       v.play().then(
         () => setPlaying(true),
         (err: unknown) => {
@@ -170,9 +172,13 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
             onClick={mobile ? undefined : toggle}
             onPlay={() => setPlaying(true)}
             onPause={() => setPlaying(false)}
-            onTimeUpdate={(e) => setCurrent(e.currentTarget.currentTime)}
-            onLoadedMetadata={(e) => setDuration(e.currentTarget.duration)}
-            onDurationChange={(e) => setDuration(e.currentTarget.duration)}
+            onTimeUpdate={(e) => {
+              const el = e.currentTarget;
+              setCurrent(el.currentTime);
+              if (Number.isFinite(el.duration)) setDuration(el.duration);
+            }}
+            onLoadedMetadata={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
+            onDurationChange={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
             onVolumeChange={(e) => {
               setMuted(e.currentTarget.muted);
               setVolume(e.currentTarget.volume);
@@ -237,8 +243,13 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
                   onChange={(e) => {
                     const v = video.current;
                     if (!v) return;
-                    v.volume = Number(e.target.value);
-                    v.muted = v.volume === 0;
+                    const next = Number(e.target.value);
+                    v.volume = next;
+                    v.muted = next === 0;
+                    // Set state now: volumechange arrives later, and a re-render before it
+                    // would put the controlled slider back to the old value.
+                    setVolume(next);
+                    setMuted(next === 0);
                   }}
                   className="h-1 w-24 cursor-pointer accent-gold-400"
                 />

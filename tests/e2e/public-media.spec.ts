@@ -1,0 +1,201 @@
+// Featured and portfolio grids, the category filter and the media player dialog, against
+// real rows and a real short video served by /media/<key>/<file> (000 §2, §5, §9).
+import { expect } from './fixtures.ts';
+import { hydrated, isolatedTest as test, skipCookieBanner } from './public-helpers.ts';
+import { insertMedia } from '../helpers/public-media.ts';
+
+test.describe.configure({ mode: 'serial' });
+test.beforeEach(async ({ page }) => skipCookieBanner(page));
+
+test('empty library: featured and portfolio empty states', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('what-we-do')).toContainText('No featured work available at the moment.');
+  await page.goto('/portfolio');
+  await expect(page.getByRole('heading', { name: 'No media found' })).toBeVisible();
+  await expect(page.getByText('Try selecting a different category or check back later.')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Filter by category' })).toHaveCount(0);
+});
+
+test('the filter appears only above 12 items; tags match the lowercased category', async ({ page, server }) => {
+  const seed = [
+    ...Array.from({ length: 5 }, (_, i) => ({ title: `Ad ${i + 1}`, tags: ['commercial'] })),
+    ...Array.from({ length: 3 }, (_, i) => ({ title: `Doc ${i + 1}`, tags: ['documentary', 'uk'] })),
+    { title: 'Band one', tags: ['music video'] },
+    { title: 'Band two', tags: ['music video'] },
+    { title: 'Untagged 1', tags: [] },
+    { title: 'Untagged 2', tags: ['Music-Video'] },
+  ];
+  for (const m of seed) await insertMedia(server.sql, server.mediaDir, { ...m, type: 'image', portfolio: true });
+  await page.goto('/portfolio');
+  await expect(page.getByTestId('media-card')).toHaveCount(12);
+  await expect(page.getByRole('group', { name: 'Filter by category' })).toHaveCount(0);
+
+  await insertMedia(server.sql, server.mediaDir, { title: 'Untagged 3', type: 'image', portfolio: true });
+  await page.goto('/portfolio');
+  await hydrated(page);
+  const filter = page.getByRole('group', { name: 'Filter by category' });
+  await expect(filter.getByRole('button')).toHaveText(['All', 'Commercial', 'Documentary', 'Corporate', 'Music Video']);
+  await expect(filter.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+  const cards = page.getByTestId('media-card');
+  await expect(cards).toHaveCount(13);
+
+  const cases: [string, number][] = [['Commercial', 5], ['Documentary', 3], ['Music Video', 2], ['All', 13]];
+  for (const [category, count] of cases) {
+    await filter.getByRole('button', { name: category }).click();
+    await expect(filter.getByRole('button', { name: category })).toHaveAttribute('aria-pressed', 'true');
+    await expect(cards).toHaveCount(count);
+  }
+  await filter.getByRole('button', { name: 'Music Video' }).click();
+  await expect(cards).toHaveText([/Band two/, /Band one/]);
+  await filter.getByRole('button', { name: 'Corporate' }).click();
+  await expect(cards).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'No media found' })).toBeVisible();
+});
+
+test('featured image opens in the dialog; Escape closes and focus returns to its card', async ({ page, server }) => {
+  await insertMedia(server.sql, server.mediaDir, { title: 'Still life', type: 'image', featured: true });
+  await page.goto('/');
+  await hydrated(page);
+  const card = page.getByRole('button', { name: 'View Still life' });
+  await card.click();
+  const dialog = page.getByRole('dialog', { name: 'Still life' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('img', { name: 'Still life' })).toBeAttached();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(card).toBeFocused();
+});
+
+test('video player: autoplay, Space, arrows, seek, mute, volume, auto-hide, reset on close', async ({ page, server }) => {
+  const { url } = await insertMedia(server.sql, server.mediaDir, { title: 'Gala reel', type: 'video', featured: true, portfolio: true, withFile: true, seconds: 30 });
+  expect((await page.request.get(url)).status()).toBe(200);
+  await page.goto('/');
+  await hydrated(page);
+  const card = page.getByRole('button', { name: 'Play Gala reel' });
+  await card.click();
+  const dialog = page.getByTestId('media-player');
+  await expect(dialog).toBeVisible();
+  const video = dialog.getByTestId('player-video');
+  const state = () => video.evaluate((v: HTMLVideoElement) => ({ paused: v.paused, t: v.currentTime, muted: v.muted, volume: v.volume, controls: v.controls }));
+
+  // Autoplay on open.
+  await expect.poll(async () => (await state()).paused).toBe(false);
+  await expect(dialog.getByRole('button', { name: 'Pause' })).toBeVisible();
+  expect((await state()).controls).toBe(false);
+
+  // Constants of the sliders.
+  await expect(dialog.getByRole('slider', { name: 'Seek' })).toHaveAttribute('step', '0.1');
+  await expect(dialog.getByRole('slider', { name: 'Volume' })).toHaveAttribute('step', '0.01');
+
+  // Space toggles, arrows skip 10 seconds.
+  await page.keyboard.press(' ');
+  await expect.poll(async () => (await state()).paused).toBe(true);
+  await page.keyboard.press(' ');
+  await expect.poll(async () => (await state()).paused).toBe(false);
+  await page.keyboard.press(' ');
+  const t0 = (await state()).t;
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await state()).t).toBeCloseTo(t0 + 10, 0);
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(async () => (await state()).t).toBeCloseTo(t0, 0);
+  await dialog.getByRole('button', { name: 'Forward 10 seconds' }).click();
+  await expect.poll(async () => (await state()).t).toBeCloseTo(t0 + 10, 0);
+  await dialog.getByRole('button', { name: 'Back 10 seconds' }).click();
+  await expect.poll(async () => (await state()).t).toBeCloseTo(t0, 0);
+
+  // Seek slider: Home/End jump, each arrow press moves one step of 0.1 s (arrows on a
+  // slider move the slider, they do not skip).
+  const seek = dialog.getByRole('slider', { name: 'Seek' });
+  await seek.focus();
+  await page.keyboard.press('End');
+  await expect.poll(async () => (await state()).t).toBeGreaterThan(29);
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await state()).t).toBeCloseTo(0.5, 1);
+
+  // Mute and volume (step 0.01; volume 0 means muted).
+  await dialog.getByRole('button', { name: 'Mute' }).click();
+  await expect.poll(async () => (await state()).muted).toBe(true);
+  await dialog.getByRole('button', { name: 'Unmute' }).click();
+  await expect.poll(async () => (await state()).muted).toBe(false);
+  const volume = dialog.getByRole('slider', { name: 'Volume' });
+  await volume.focus();
+  await page.keyboard.press('Home');
+  await expect.poll(async () => (await state()).muted).toBe(true);
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await state()).volume).toBeCloseTo(0.03, 3);
+  expect((await state()).muted).toBe(false);
+
+  // Clicking the video toggles play; controls hide 3 s after the last mouse movement.
+  await video.click();
+  await expect.poll(async () => (await state()).paused).toBe(false);
+  const controls = dialog.getByTestId('player-controls');
+  await page.mouse.move(300, 300);
+  await page.mouse.move(310, 310);
+  await expect(controls).toHaveAttribute('data-visible', 'true');
+  await page.waitForTimeout(2500);
+  await expect(controls).toHaveAttribute('data-visible', 'true');
+  await expect(controls).toHaveAttribute('data-visible', 'false', { timeout: 2000 });
+  await page.mouse.move(320, 320);
+  await expect(controls).toHaveAttribute('data-visible', 'true');
+
+  // Escape closes, focus returns to the card, and the next open starts from the beginning.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(card).toBeFocused();
+  await card.click();
+  await expect(page.getByTestId('player-video')).toBeVisible();
+  expect(await page.getByTestId('player-video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBeLessThan(2);
+  await page.getByRole('button', { name: 'Close player' }).click();
+  await expect(page.getByTestId('media-player')).toHaveCount(0);
+});
+
+test('blocked autoplay is only logged and the player shows the paused state', async ({ page }) => {
+  await page.addInitScript(() => {
+    // The browser's autoplay policy refusing playback (not our code).
+    HTMLMediaElement.prototype.play = function () {
+      return Promise.reject(new DOMException('play() failed because the user did not interact', 'NotAllowedError'));
+    };
+  });
+  const logs: string[] = [];
+  const uncaught: string[] = [];
+  page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => uncaught.push(e.message));
+  await page.goto('/');
+  await hydrated(page);
+  await page.getByRole('button', { name: 'Play Gala reel' }).click();
+  const dialog = page.getByTestId('media-player');
+  await expect(dialog.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+  await expect.poll(() => logs.some((l) => l.startsWith('log: Autoplay was blocked: NotAllowedError'))).toBe(true);
+  // Logged, not raised: no uncaught rejection and no console error about it.
+  expect(uncaught.filter((m) => /autoplay|play\(\)|NotAllowed/i.test(m))).toEqual([]);
+  expect(logs.filter((l) => l.startsWith('error') && /autoplay|play\(\)/i.test(l))).toEqual([]);
+});
+
+test('portfolio hover preview starts 2 seconds in', async ({ page }) => {
+  await page.goto('/portfolio');
+  await hydrated(page);
+  const card = page.getByRole('button', { name: 'Play Gala reel' });
+  await card.scrollIntoViewIfNeeded();
+  await card.hover();
+  const preview = card.getByTestId('hover-preview');
+  await expect(preview).toBeAttached();
+  await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThanOrEqual(2);
+  await page.mouse.move(0, 0);
+  await expect(preview).toHaveCount(0);
+});
+
+test.describe('under 768 px', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+  test('the player is full-screen with the native controls', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Play Gala reel' }).click();
+    const dialog = page.getByTestId('media-player');
+    await expect(dialog).toBeVisible();
+    expect(await page.getByTestId('player-video').evaluate((v: HTMLVideoElement) => v.controls)).toBe(true);
+    await expect(dialog.getByTestId('player-controls')).toHaveCount(0);
+    const box = (await dialog.boundingBox())!;
+    expect(box.width).toBe(375);
+    expect(box.height).toBe(740);
+  });
+});
