@@ -15,7 +15,7 @@ test.describe('admin navigation bar', () => {
     const header = page.getByTestId('admin-nav');
     await expect(header.getByTestId('admin-company-name')).toHaveText('Studio');
     await expect(header.getByText('Admin', { exact: true })).toBeVisible();
-    await expect(header.getByRole('link', { name: /admin dashboard/i })).toHaveAttribute('href', '/admin/dashboard');
+    await expect(header.getByTestId('admin-home-link')).toHaveAttribute('href', '/admin/dashboard');
     await expect(page.getByTestId('theme-toggle')).toBeVisible();
 
     await page.getByTestId('user-menu-button').click();

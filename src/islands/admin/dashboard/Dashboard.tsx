@@ -62,7 +62,7 @@ function StatCard({ label, value, icon, href, testId }: { label: string; value?:
     </Card>
   );
   return href ? (
-    <a href={href} className="block rounded-xl" aria-label={`${label}${value === undefined ? '' : `: ${value}`}`}>
+    <a href={href} className="block rounded-xl">
       {body}
     </a>
   ) : (

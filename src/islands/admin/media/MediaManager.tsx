@@ -252,9 +252,10 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         />
       ) : (
         <>
+          <h2 className="sr-only">Media library</h2>
           <ul className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4 ${stale ? 'opacity-70' : ''}`} aria-label="Media" data-testid="media-grid">
             {filtered.slice(0, limit).map((m) => (
-              <li key={m.id} className="flex">
+              <li key={m.id} className="flex [contain-intrinsic-size:auto_340px] [content-visibility:auto]">
                 <MediaCard item={m} selected={selected.has(m.id)} canEdit={canEdit} canAssign={canAssign} onToggleSelect={toggleSelect} onAction={onAction} />
               </li>
             ))}
