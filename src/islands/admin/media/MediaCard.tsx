@@ -34,7 +34,7 @@ export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canA
       data-testid="media-card"
       data-media-id={item.id}
       aria-label={item.title}
-      className={`group flex flex-col overflow-hidden rounded-xl border bg-raised shadow-sm transition-colors ${selected ? 'border-accent ring-2 ring-accent' : 'border-line'}`}
+      className={`group flex w-full flex-col overflow-hidden rounded-xl border bg-raised shadow-sm transition-colors ${selected ? 'border-accent ring-2 ring-accent' : 'border-line'}`}
     >
       <div className="relative aspect-video bg-muted">
         <button type="button" onClick={() => onAction('feedback', item)} className="block h-full w-full" aria-label={`Open ${item.title}`}>
