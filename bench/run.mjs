@@ -18,6 +18,7 @@ const root = path.resolve(here, '..');
 const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
 const BENCHES = ['ssr', 'admin-lists', 'portal-writes', 'lighthouse', 'upload', 'download'];
 const only = process.argv.slice(2);
+const MINE = new Set(['ssr', 'admin-lists', 'portal-writes']);
 
 if (!fs.existsSync(path.join(outDir, 'server', 'entry.mjs'))) {
   console.error(`No build in ${path.relative(root, outDir) || '.'}: run "npm run build" first.`);
@@ -90,19 +91,15 @@ function markdownFor(run) {
         `| ${f0(r.sent)} | ${f1(r.elapsedMs / 1000)} s | **${f1(r.rps)}** | ${f0(r.p50)} ms | ${f0(r.p95)} ms | ${f0(r.p99)} ms | ${r.errors} | ${r.countsMatch ? 'yes' : '**NO**'} (feedback ${r.stored.feedback}/${r.acknowledged.feedback}, notes ${r.stored.notes}/${r.acknowledged.notes}) |`,
       );
     } else {
-      out.push(`### ${r.name}`);
-      out.push('');
-      out.push('```json');
-      out.push(JSON.stringify(r, null, 2));
-      out.push('```');
+      continue; // another area's benchmark: its own printed summary is shown below
     }
     out.push('');
   }
-  if (!run.results.length) {
-    out.push(`### ${run.name}`);
+  if (!run.results.length || run.results.some((r) => !MINE.has(r.name))) {
+    out.push(`### ${run.name} (as printed by bench/${run.name}.mjs)`);
     out.push('');
     out.push('```');
-    out.push(...run.lines.slice(-30));
+    out.push(...run.lines.slice(-40));
     out.push('```');
     out.push('');
   }
@@ -125,8 +122,7 @@ const header = [
   '',
   `Machine: ${machine}. Load average at the end of the run (1/5/15 min): ${load} — the machine was shared, so absolute figures are noisy; ratios measured in the same run matter more.`,
   '',
-  `Skipped (no file): ${BENCHES.filter((n) => !names.includes(n) && !only.length).join(', ') || 'none'}.`,
-  '',
+  ...(only.length ? [] : [`Skipped (no file): ${BENCHES.filter((n) => !names.includes(n)).join(', ') || 'none'}.`, '']),
 ].join('\n');
 const section = header + runs.map(markdownFor).join('\n');
 

@@ -177,8 +177,10 @@ describe.each(endpoints)('$method $route', ({ method, route }) => {
     const before = await dbFingerprint(server.sql);
 
     const failures: string[] = [];
+    const seen: number[] = [];
     for (const b of bodies) {
       const r = await send(session, method, url, b);
+      seen.push(r.status);
       if (r.status === 0) {
         if (!(b.body.length > 256 * 1024)) failures.push(`${b.name}: connection error ${r.error}`);
         continue;
@@ -193,6 +195,8 @@ describe.each(endpoints)('$method $route', ({ method, route }) => {
       else if (!r.type.includes('application/json') || typeof message !== 'string' || !message) failures.push(`${b.name}: ${r.status} without a JSON message: ${r.text.slice(0, 120)}`);
       else if (/\bat .+:\d+:\d+|node_modules|\.ts:\d+/.test(r.text)) failures.push(`${b.name}: the answer leaks a stack trace: ${r.text.slice(0, 200)}`);
     }
+    const statuses = [...new Set(seen)].sort().join(', ');
+    console.info(`fuzz ${key}: ${bodies.length} bodies (${fixture ? 'generic + field-level' : 'generic only'}), answers ${statuses}`);
     expect(failures, `${failures.length} of ${bodies.length} bodies mishandled`).toEqual([]);
     expect(await dbFingerprint(server.sql)).toEqual(before);
     expect(server.proc.exitCode).toBeNull();
