@@ -17,6 +17,7 @@ import { RELEASE_EVERY_BYTES, releaseGarbage } from './memory.ts';
 const YEAR = 31_536_000;
 // Large reads: the per-chunk cost of the web-stream hand-off dominates, not the disk.
 const CHUNK = 1024 * 1024;
+const SOCKET_QUEUE = 4 * CHUNK;
 
 /**
  * SQL: the item is shown on the public site (featured, portfolio, or used by a setting).
@@ -103,9 +104,11 @@ function fileStream(file: string, start: number, end: number, res: ServerRespons
   const stream = fs.createReadStream(file, { start, end, highWaterMark: CHUNK });
   const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let sinceRelease = 0;
+  // Up to SOCKET_QUEUE bytes may wait in the response's buffer, so the disk read of the
+  // next chunk overlaps the sending of the previous ones; beyond that, wait for 'drain'.
   const roomToWrite = () =>
     new Promise<void>((resolve) => {
-      if (!res || !res.writableNeedDrain || res.destroyed) return resolve();
+      if (!res || res.writableLength < SOCKET_QUEUE || res.destroyed) return resolve();
       const done = () => {
         res.off('drain', done);
         res.off('close', done);

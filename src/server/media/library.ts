@@ -3,6 +3,7 @@
 // any failure the item's folder is removed, so a failed upload leaves nothing behind.
 import fs from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
+import type { z, ZodType } from 'zod';
 import { db } from '../../db/index.ts';
 import { clients, media, mediaClients } from '../../db/schema.ts';
 import { HttpError, describeZodError, readJson } from '../http.ts';
@@ -20,6 +21,7 @@ import { makeImageDerivatives, makePosterDerivatives, makeVideoDerivatives, Unre
 import { formatBytes, receiveMultipart, type FileFieldSpec } from './multipart.ts';
 import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant, tempFilePath } from './paths.ts';
 import { getMediaById } from './queries.ts';
+import { sweepOnce } from './sweep.ts';
 
 export const POSTER_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -43,7 +45,8 @@ function posterSpec(storageKey: string): FileFieldSpec {
   };
 }
 
-function parseFields<T>(schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: import('zod').ZodError } }, fields: Record<string, string>): T {
+/** Multipart text fields through a zod schema; 400 naming the field. */
+function parseFields<T extends ZodType>(schema: T, fields: Record<string, string>): z.infer<T> {
   const r = schema.safeParse(fields);
   if (!r.success) throw new HttpError(400, describeZodError(r.error));
   return r.data;
@@ -61,6 +64,7 @@ function asHttp(e: unknown): unknown {
 
 /** POST /api/media: streams the multipart body to disk, makes derivatives, then inserts. */
 export async function createMediaFromUpload(request: Request, uploadedBy: string): Promise<AdminMedia> {
+  sweepOnce();
   const storageKey = newStorageKey();
   const folder = mediaFolder(storageKey);
   await fs.mkdir(folder, { recursive: true });

@@ -1,0 +1,87 @@
+// Demo media seeded on a fresh database (DEMO_CONTENT on), and the clean-up of what a
+// crashed upload can leave in MEDIA_DIR.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServer, DEMO_CLIENT, type TestServer } from '../helpers/server.ts';
+import { Session, clientSession } from '../helpers/http.ts';
+import { adminSession } from '../helpers/accounts.ts';
+import { uploadImage } from '../helpers/media-uploads.ts';
+
+let server: TestServer;
+let admin: Session;
+let dir: string;
+const staleKey = 'a'.repeat(32);
+const freshKey = 'b'.repeat(32);
+const old = new Date(Date.now() - 7 * 60 * 60 * 1000);
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-demo-'));
+  // Left-overs of an upload that died with its process: one old, one recent (still in progress).
+  for (const key of [staleKey, freshKey]) {
+    fs.mkdirSync(path.join(dir, 'media', key), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'media', key, '.tmp-0123456789abcdef'), 'partial');
+  }
+  fs.utimesSync(path.join(dir, 'media', staleKey), old, old);
+  server = await startServer({ dir, env: { DEMO_CONTENT: 'true' } });
+  admin = await adminSession(server.url);
+});
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('demo media', () => {
+  test('images and videos with derivatives, tags, flags and the demo client', async () => {
+    const { body: items } = await admin.json('GET', '/api/media');
+    const images = items.filter((m: any) => m.type === 'image');
+    const videos = items.filter((m: any) => m.type === 'video');
+    expect(images.length).toBeGreaterThanOrEqual(3);
+    expect(videos.length).toBeGreaterThanOrEqual(2);
+    expect(items[0].title).toBe('Coastal Communities Documentary Trailer'); // newest first
+    for (const m of images) expect(m).toMatchObject({ width: 1280, height: 720, thumbnailUrl: expect.stringMatching(/thumb\.jpg$/), webpUrl: expect.stringMatching(/full\.webp$/) });
+    for (const m of videos) expect(m).toMatchObject({ durationSeconds: 3, posterUrl: expect.stringMatching(/poster\.jpg$/) });
+    const tags = new Set(items.flatMap((m: any) => m.tags));
+    for (const t of ['corporate', 'music video', 'commercial', 'documentary']) expect(tags).toContain(t);
+    expect(items.some((m: any) => m.isFeatured)).toBe(true);
+    expect(items.some((m: any) => m.showInPortfolio)).toBe(true);
+    const assigned = items.filter((m: any) => m.assignedClients.length);
+    expect(assigned.length).toBeGreaterThanOrEqual(2);
+    expect(assigned.some((m: any) => !m.isFeatured && !m.showInPortfolio)).toBe(true);
+
+    // Every URL the items name is served (to the admin).
+    for (const m of items) {
+      for (const u of [m.url, m.thumbnailUrl, m.thumbnailWebpUrl, m.webpUrl, m.posterUrl].filter(Boolean)) {
+        const res = await admin.get(u);
+        expect(res.status, u).toBe(200);
+        await res.arrayBuffer();
+      }
+    }
+  });
+
+  test('the demo client sees its private items; the public does not', async () => {
+    const { body: items } = await admin.json('GET', '/api/media');
+    const privateAssigned = items.find((m: any) => m.assignedClients.length && !m.isFeatured && !m.showInPortfolio);
+    const client = await clientSession(server.url, DEMO_CLIENT.username, DEMO_CLIENT.password);
+    const mine = await client.get(privateAssigned.thumbnailUrl);
+    expect(mine.status).toBe(200);
+    await mine.arrayBuffer();
+    expect((await new Session(server.url).get(privateAssigned.thumbnailUrl)).status).toBe(404);
+  });
+});
+
+describe('left-overs of crashed uploads', () => {
+  test('old orphan folders and scratch files are removed after the first upload; recent ones stay', async () => {
+    const demoKey = (await server.sql.execute('SELECT storage_key FROM media LIMIT 1')).rows[0]!.storage_key as string;
+    const oldScratch = path.join(server.mediaDir, demoKey, '.tmp-00000000000000ff');
+    fs.writeFileSync(oldScratch, 'partial');
+    fs.utimesSync(oldScratch, old, old);
+    await uploadImage(admin);
+    for (let i = 0; i < 50 && fs.existsSync(path.join(server.mediaDir, staleKey)); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(fs.existsSync(path.join(server.mediaDir, staleKey))).toBe(false);
+    expect(fs.existsSync(oldScratch)).toBe(false);
+    expect(fs.existsSync(path.join(server.mediaDir, freshKey, '.tmp-0123456789abcdef'))).toBe(true);
+    expect(fs.readdirSync(path.join(server.mediaDir, demoKey)).length).toBeGreaterThan(0);
+  });
+});
