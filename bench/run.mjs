@@ -124,7 +124,7 @@ const header = [
   '',
   ...(only.length ? [] : [`Skipped (no file): ${BENCHES.filter((n) => !names.includes(n)).join(', ') || 'none'}.`, '']),
 ].join('\n');
-const section = header + runs.map(markdownFor).join('\n');
+const section = header + '\n' + runs.map(markdownFor).join('\n');
 
 console.log('\n== report\n');
 console.log(section);

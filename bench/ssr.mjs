@@ -35,6 +35,9 @@ main(async () => {
       // The machine is shared: alternate app and bare runs and pool them, so drift in the
       // background load hits both sides alike.
       const bare = await startBareServer(body, headers);
+      // Untimed warm-up of both (JIT, connection set-up) before the measured runs.
+      await cannon({ url: server.url + page, duration: 2 });
+      await cannon({ url: bare.url + page, duration: 2 });
       const appRuns = [];
       const bareRuns = [];
       try {

@@ -103,7 +103,14 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      const value = part.slice(i + 1).trim();
+      try {
+        return decodeURIComponent(value); // as Astro's cookies read it
+      } catch {
+        return value;
+      }
+    }
   }
   return undefined;
 }
