@@ -9,6 +9,9 @@ test.beforeAll(() => {
   dir = tempDir();
 });
 test.afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+test.afterEach(({ server }, info) => {
+  if (info.status !== info.expectedStatus) console.log('SERVER_OUTPUT', server.output().slice(-4000), 'EXIT', server.proc.exitCode, server.proc.signalCode);
+});
 
 /** Records every value the progress bar shows (it disappears once the dialog closes). */
 async function recordProgress(page: Page) {
@@ -109,8 +112,16 @@ test.describe('upload dialog', () => {
     await expect(bar).toBeHidden();
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await page.waitForTimeout(1500);
+    // The aborted request must not take the server down.
+    const alive = await page.request.get('/api/stats').catch((e: Error) => e);
+    expect(alive instanceof Error ? `${alive.message}\n${server.output().slice(-3000)}` : alive.status()).toBe(200);
     expect(await count(server, 'SELECT COUNT(*) FROM media')).toBe(before);
     expect(await count(server, "SELECT COUNT(*) FROM media WHERE title = 'Never Saved'")).toBe(0);
+    // Nor may the browser dropping the connection afterwards.
+    await page.context().close();
+    await new Promise((r) => setTimeout(r, 2000));
+    const later = await fetch(`${server.url}/api/stats`).catch((e: Error) => e);
+    expect(later instanceof Error ? `${later.message}\n${server.output().slice(-3000)}` : later.status).toBe(401);
   });
 
   test('validation: no file, no title and a wrong type are caught before sending', async ({ page, server }) => {

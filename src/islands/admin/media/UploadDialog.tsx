@@ -76,8 +76,11 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
     setProgress({ loaded: 0, total: file.size });
     try {
       await sendUpload(form, setProgress, controller.signal);
+      // Small files can finish before a progress event is painted: show the full bar briefly.
+      setProgress({ loaded: file.size, total: file.size });
       toast({ title: 'Media uploaded', description: `"${values.title.trim()}" has been uploaded.` });
       onUploaded();
+      await new Promise((r) => setTimeout(r, 400));
       onClose();
     } catch (err) {
       setProgress(null);
