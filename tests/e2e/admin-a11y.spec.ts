@@ -17,6 +17,8 @@ test.describe('admin shell, dashboard and media: no serious accessibility violat
 
   for (const [path, theme] of cases) {
     test(`${path} in ${theme} theme`, async ({ page, server }) => {
+      const cspErrors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && /Content Security Policy/i.test(m.text()) && cspErrors.push(m.text()));
       await page.context().addCookies([{ name: 'studio-theme', value: theme, url: server.url }]);
       await page.addInitScript((t) => localStorage.setItem('studio-theme', t), theme);
       await signInAs(page, ADMIN.username, ADMIN.password, path);
@@ -26,6 +28,7 @@ test.describe('admin shell, dashboard and media: no serious accessibility violat
       const { violations } = await new AxeBuilder({ page }).analyze();
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(cspErrors).toEqual([]);
     });
   }
 
