@@ -199,3 +199,28 @@ test.describe('under 768 px', () => {
     expect(box.height).toBe(740);
   });
 });
+
+test.describe('section backgrounds', () => {
+  test('hero image background with parallax, which stays off under reduced motion', async ({ page, server }) => {
+    const img = await insertMedia(server.sql, server.mediaDir, { title: 'Hero still', type: 'image' });
+    await server.sql.execute({ sql: `update website_settings set background_image_id = ? where section = 'hero'`, args: [img.id] });
+    await server.sql.execute('update site_state set version = version + 1 where id = 1');
+    const hero = page.getByTestId('hero');
+    const layer = hero.locator('[data-parallax]');
+
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await page.goto('/');
+    await expect(hero).toHaveAttribute('data-has-background', 'true');
+    await expect(hero).toHaveClass(/\bdark\b/);
+    await expect(hero.locator('img')).toHaveAttribute('src', img.url);
+    await expect(hero.locator('img')).toHaveAttribute('loading', 'eager');
+    await page.mouse.wheel(0, 300);
+    await expect.poll(() => layer.evaluate((el) => (el as HTMLElement).style.transform)).toMatch(/translate3d/);
+
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('/');
+    await page.mouse.wheel(0, 300);
+    await page.waitForTimeout(300);
+    expect(await layer.evaluate((el) => (el as HTMLElement).style.transform)).toBe('');
+  });
+});
