@@ -5,11 +5,24 @@
 // browser: the payload must appear as text, never as elements. The CSP would block an injected
 // inline script anyway, so the DOM itself is inspected too: no injected <script>/<img>/<svg>,
 // no event-handler attributes, every JSON-LD block parses, no CSP violation fired.
+// It rewrites branding, SEO and contact settings, so it runs on a server of its own.
 import type { BrowserContext, Page } from '@playwright/test';
-import { test, expect, ADMIN } from './fixtures.ts';
+import { test as base, expect, ADMIN } from './fixtures.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createVideo } from '../helpers/portal-fixtures.ts';
-import type { TestServer } from '../helpers/server.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+// A test type of its own, so Playwright gives this file a worker (and server) no other file shares.
+const test = base.extend<{}, { server: TestServer }>({
+  server: [
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+});
 
 const P = '</script><script>window.__xss=1</script>';
 const IMG = '<img src=x onerror="window.__xss=2"><svg onload="window.__xss=3">';
