@@ -116,7 +116,7 @@ describe('GET /api/branding-settings', () => {
     expect(body.logoDarkImage.url).toBe(dark.url);
     expect(body.companyName).toBe('Lumen Films');
     const page = await html('/');
-    expect(page.text).toContain(`<link rel="icon" href="${fav.url}">`);
+    expect(page.text).toContain(`<link rel="icon" href="${fav.url}" data-branding-icon>`);
     expect(page.text).toContain(`src="${dark.url}"`);
     expect(page.text).toContain('Lumen Films');
     await changeSite(server.sql, `update branding_settings set favicon_image_id = null, logo_dark_image_id = null, company_name = 'Studio' where id = 1`);

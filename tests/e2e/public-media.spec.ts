@@ -224,3 +224,18 @@ test.describe('section backgrounds', () => {
     expect(await layer.evaluate((el) => (el as HTMLElement).style.transform)).toBe('');
   });
 });
+
+test('a branding favicon that fails to load is replaced by the empty icon with a warning', async ({ page, server }) => {
+  // A favicon row whose file is not on disk: /media/<key>/original.jpg answers 404.
+  const fav = await insertMedia(server.sql, server.mediaDir, { title: 'Icon', type: 'image', featured: true });
+  await server.sql.execute({ sql: 'update branding_settings set favicon_image_id = ? where id = 1', args: [fav.id] });
+  await server.sql.execute('update site_state set version = version + 1 where id = 1');
+  const warnings: string[] = [];
+  page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+  await page.goto('/about');
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', 'data:,');
+  await expect(page.locator('link[rel="apple-touch-icon"]')).toHaveCount(0);
+  expect(warnings.some((w) => w.startsWith('Favicon failed to load'))).toBe(true);
+  await server.sql.execute('update branding_settings set favicon_image_id = null where id = 1');
+  await server.sql.execute('update site_state set version = version + 1 where id = 1');
+});
