@@ -76,7 +76,7 @@ export function trackMemory(pid) {
 }
 
 /** POSTs a multipart upload with the file streamed from disk; resolves with status and body. */
-export function streamUpload(base, cookie, file, fields) {
+export function streamUpload(base, cookie, file, fields, urlPath = '/api/media') {
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
   let head = '';
   for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
@@ -84,7 +84,7 @@ export function streamUpload(base, cookie, file, fields) {
   const tail = `\r\n--${boundary}--\r\n`;
   const size = fs.statSync(file).size;
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}/api/media`, {
+    const req = http.request(`${base}${urlPath}`, {
       method: 'POST',
       headers: {
         Cookie: cookie,
@@ -186,6 +186,47 @@ export async function startBareFileServer(file) {
   });
   return {
     url: `http://127.0.0.1:${port}/`,
+    stop: () =>
+      new Promise((resolve) => {
+        proc.removeAllListeners('exit');
+        proc.once('exit', resolve);
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * A bare node:http server in its own process writing each request body to a file
+ * (req.pipe(fs.createWriteStream)): the machine's ceiling for receiving an upload over HTTP.
+ */
+export async function startBareUploadServer(dir) {
+  const { spawn } = await import('node:child_process');
+  const script = `
+    const http = require('node:http');
+    const fs = require('node:fs');
+    const path = require('node:path');
+    let n = 0;
+    http.createServer((req, res) => {
+      const file = path.join(${JSON.stringify(dir)}, 'bare-upload-' + (n++));
+      req.pipe(fs.createWriteStream(file)).on('close', () => {
+        fs.rmSync(file, { force: true });
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+    }).listen(0, '127.0.0.1', function () { console.log('BARE_LISTENING ' + this.address().port); });
+  `;
+  const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (c) => {
+      out += c;
+      const m = out.match(/BARE_LISTENING (\d+)/);
+      if (m) resolve(Number(m[1]));
+    });
+    proc.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
     stop: () =>
       new Promise((resolve) => {
         proc.removeAllListeners('exit');

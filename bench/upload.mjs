@@ -1,11 +1,12 @@
 // Upload of a generated 1 GB file through POST /api/media (streamed multipart) against
-// copying the same file on the same disk, and the server's peak memory growth over idle.
+// copying the same file on the same disk (and against a bare node:http server writing the
+// body to disk), and the server's peak memory growth over idle.
 // Goals: memory growth ≤ 64 MB; throughput reported as a ratio to the plain copy.
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { startServer, ADMIN, signIn, emit, main, num } from './lib.mjs';
-import { copyFile, makeBigFile, mbps, streamUpload, trackMemory } from './media-lib.mjs';
+import { copyFile, makeBigFile, mbps, startBareUploadServer, streamUpload, trackMemory } from './media-lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
 
@@ -24,6 +25,8 @@ main(async () => {
     const w = await streamUpload(server.url, cookie, warm, { title: 'warm-up' });
     if (w.status !== 201) throw new Error(`warm-up upload failed: ${w.status} ${w.body}`);
 
+    const bareServer = await startBareUploadServer(big.dir);
+    const bares = [];
     const copies = [];
     const cps = [];
     const uploads = [];
@@ -45,6 +48,11 @@ main(async () => {
       await copyFile(big.file, dst, 'cp');
       cps.push(performance.now() - t);
       fs.rmSync(dst);
+      await settle();
+      t = performance.now();
+      const b = await streamUpload(bareServer.url, '', big.file, { title: 'bare' }, '/');
+      bares.push(performance.now() - t);
+      if (b.status !== 201) throw new Error(`bare upload failed: ${b.status}`);
     };
     const uploadOnce = async (round) => {
       await settle();
@@ -71,17 +79,20 @@ main(async () => {
         await copy();
       }
     }
+    await bareServer.stop();
     const best = (xs) => Math.min(...xs);
     const copyMBs = mbps(big.size, best(copies));
     const cpMBs = mbps(big.size, best(cps));
     const uploadMBs = mbps(big.size, best(uploads));
+    const bareMBs = mbps(big.size, best(bares));
     const ratio = uploadMBs / copyMBs;
     console.log(`File: ${num(big.size / 1024 ** 3, 2)} GB, ${ROUNDS} rounds (best of each)`);
     const runs = (xs) => xs.map((x) => num(x / 1000, 1) + ' s').join(', ');
     console.log(`Copy on the same disk, Node streams: ${num(copyMBs)} MB/s  (runs: ${runs(copies)})`);
     console.log(`Copy on the same disk, cp:           ${num(cpMBs)} MB/s  (runs: ${runs(cps)})`);
+    console.log(`Bare node:http upload to disk:       ${num(bareMBs)} MB/s  (runs: ${runs(bares)})`);
     console.log(`Upload via POST /api/media:          ${num(uploadMBs)} MB/s  (runs: ${runs(uploads)})`);
-    console.log(`Ratio upload/copy: ${num(ratio, 2)} (Node streams), ${num(uploadMBs / cpMBs, 2)} (cp)`);
+    console.log(`Ratio upload/copy: ${num(ratio, 2)} (Node streams), ${num(uploadMBs / cpMBs, 2)} (cp); to bare HTTP upload ${num(uploadMBs / bareMBs, 2)}`);
     console.log(`Server RSS: idle ${num(memory.idleMB)} MB, peak ${num(memory.peakMB)} MB, growth ${num(memory.growthMB, 1)} MB (goal ≤ 64 MB)${memory.hwmReset ? '' : ' [sampled]'}`);
     emit('media-upload', {
       bytes: big.size,
@@ -90,6 +101,8 @@ main(async () => {
       uploadMBs,
       ratio,
       ratioToCp: uploadMBs / cpMBs,
+      bareHttpMBs: bareMBs,
+      ratioToBareHttp: uploadMBs / bareMBs,
       idleRssMB: memory.idleMB,
       peakRssMB: memory.peakMB,
       rssGrowthMB: memory.growthMB,

@@ -159,6 +159,14 @@ describe('PUT /api/media/{id}', () => {
     expect(folderFiles(server.mediaDir, body.url).filter((f) => f.startsWith('.'))).toEqual([]);
   });
 
+  test('multipart without a poster applies the text fields (tags as a comma string)', async () => {
+    const m = await uploadImage(admin, { title: 'Form edit', notes: 'stays' });
+    const res = await admin.request('PUT', `/api/media/${m.id}`, form({ title: 'Form edited', tags: 'a, b , a', projectStage: '', showInPortfolio: 'true' }));
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ title: 'Form edited', tags: ['a', 'b'], projectStage: null, showInPortfolio: true, notes: 'stays' });
+  });
+
   test('multipart poster: not an image is 415, on an image item 400; nothing changes', async () => {
     const up = await upload(admin, { title: 'Clip 2' }, { data: sampleVideo('mp4'), name: 'c.mp4' });
     const bad = form({ title: 'Changed?' });

@@ -93,6 +93,18 @@ describe('images', () => {
     expect(typeof r.body.uploadedBy).toBe('string');
   });
 
+  test('a second part named file is ignored: one item, no stray files', async () => {
+    const fd = new FormData();
+    fd.append('title', 'Twice');
+    fd.append('file', new Blob([new Uint8Array(await sampleImage('jpeg', 120, 90))]), 'first.jpg');
+    fd.append('file', new Blob([new Uint8Array(await sampleImage('png', 60, 60))]), 'second.png');
+    const res = await admin.request('POST', '/api/media', fd);
+    const body = await res.json();
+    expect(res.status).toBe(201);
+    expect(body).toMatchObject({ filename: 'first.jpg', width: 120, mimeType: 'image/jpeg' });
+    expect(folderFiles(server.mediaDir, body.url)).toEqual(['full.webp', 'original.jpg', 'thumb.jpg', 'thumb.webp']);
+  });
+
   test('an empty client and stage mean none', async () => {
     const r = await upload(admin, { title: 'No client', clientId: '', projectStage: '', tags: '' }, { data: await sampleImage('jpeg', 100, 100), name: 'a.jpg' });
     expect(r.status).toBe(201);

@@ -1,7 +1,7 @@
 // Keeps long uploads from growing the process's memory. Every request-body chunk is a new
 // Buffer that is garbage once written to disk, but V8 only collects when ~64 MB of such
 // external memory has piled up, so a long upload would hold that much extra for its whole
-// duration. A young-generation collection every few MB frees those chunks early; it costs
+// duration. A young-generation collection every 8 MB frees those chunks early; it costs
 // about a millisecond. Without access to gc() this does nothing.
 import v8 from 'node:v8';
 import vm from 'node:vm';
