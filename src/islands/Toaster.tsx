@@ -17,12 +17,26 @@ export default function Toaster() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // A toast must sit above any open modal <dialog>: re-entering the top layer (popover)
+  // after the dialog opened puts it in front.
+  useEffect(() => {
+    const el = region.current as (HTMLElement & { showPopover?: () => void; hidePopover?: () => void }) | null;
+    if (!el?.showPopover) return;
+    try {
+      if (el.matches(':popover-open')) el.hidePopover!();
+      if (t) el.showPopover();
+    } catch {
+      /* popover unsupported: stays a fixed element */
+    }
+  }, [t]);
+
   return (
     <section
       ref={region}
       tabIndex={-1}
+      popover="manual"
       aria-label="Notifications (F8)"
-      className="pointer-events-none fixed bottom-0 right-0 z-[100] flex w-full flex-col gap-2 p-4 md:max-w-[420px]"
+      className="pointer-events-none fixed inset-auto bottom-0 right-0 z-[100] m-0 flex w-full flex-col gap-2 overflow-visible border-0 bg-transparent p-4 text-fg md:max-w-[420px] [&:not(:popover-open)]:flex"
     >
       <div role="status" aria-live="polite" aria-atomic="true">
         {t && (
