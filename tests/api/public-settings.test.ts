@@ -155,7 +155,7 @@ describe('public pages', () => {
     const blocks = [...text.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
     expect(blocks.find((b) => b['@type'] === 'ProfessionalService').name).toBe(evil);
     expect(blocks.find((b) => b['@type'] === 'FAQPage').mainEntity[0].name).toBe(evil);
-    await changeSite(server.sql, { sql: `update seo_settings set business_name = 'Studio', faqs = '[]' where id = 1` });
+    await changeSite(server.sql, `update seo_settings set business_name = 'Studio', faqs = '[]' where id = 1`);
   });
 
   test('home carries the four default FAQs when none are stored', async () => {
