@@ -114,6 +114,7 @@ export async function receiveMultipart(request: Request, specs: Record<string, F
   bb.on('file', (name, stream, info) => {
     const spec = specs[name];
     if (!spec || seen.has(name) || firstError) {
+      stream.on('error', () => {}); // a torn-down upload errors this part too
       stream.resume(); // not ours, a duplicate, or already failed: drain and ignore
       return;
     }
@@ -131,6 +132,9 @@ export async function receiveMultipart(request: Request, specs: Record<string, F
           if (!type || !spec.accept(type)) throw new HttpError(415, spec.unsupported);
           written.push(target);
           out = createWriteStream(target, { flags: 'wx', highWaterMark: DISK_BUFFER });
+          // Always listened to: a write still queued when the upload is torn down fails
+          // after destroy(), and an unheard 'error' would take the whole process down.
+          out.on('error', fail);
           await writeAll(out, head);
         };
         try {
