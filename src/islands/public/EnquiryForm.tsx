@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Send } from 'lucide-react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
 import { toast } from '../../shared/toast.ts';
-import { PROJECT_TYPES, type EnquiryInput } from '../../shared/schemas/enquiry.ts';
+import { PROJECT_TYPES } from '../../shared/project-types.ts';
+import type { EnquiryInput } from '../../shared/schemas/enquiry.ts';
 import { inputClass } from '../ui/Field.tsx';
 
 const EMPTY = { firstName: '', lastName: '', email: '', projectType: '', message: '', website: '' };

@@ -1,17 +1,10 @@
 // The public enquiry form's payload (000 §3, §5), shared by the EnquiryForm island and
 // POST /api/contact, plus the staff inbox's status change.
 import { z } from 'zod';
+import { PROJECT_TYPES, type ProjectType } from '../project-types.ts';
 
-export const PROJECT_TYPES = [
-  { value: 'commercial', label: 'Commercial' },
-  { value: 'documentary', label: 'Documentary' },
-  { value: 'corporate', label: 'Corporate' },
-  { value: 'music-video', label: 'Music Video' },
-  { value: 'event', label: 'Event Coverage' },
-  { value: 'other', label: 'Other' },
-] as const;
+export { PROJECT_TYPES, type ProjectType };
 
-export type ProjectType = (typeof PROJECT_TYPES)[number]['value'];
 const PROJECT_TYPE_VALUES = PROJECT_TYPES.map((p) => p.value) as [ProjectType, ...ProjectType[]];
 
 /** The label for a stored projectType ('' or unknown → ''). */
