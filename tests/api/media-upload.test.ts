@@ -234,6 +234,30 @@ describe('rejections leave nothing behind', () => {
     await expectNothingLeft(rows);
   });
 
+  test('a chunked body (no Content-Length) over the limit is 413 and leaves nothing', async () => {
+    const rows = await mediaCount();
+    const boundary = 'ChunkedBoundary';
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${server.url}/api/media`, {
+        method: 'POST',
+        headers: { Cookie: admin.cookieHeader(), Origin: server.url, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Transfer-Encoding': 'chunked' },
+      });
+      req.on('response', (r) => {
+        let body = '';
+        r.setEncoding('utf8').on('data', (c) => (body += c));
+        r.on('end', () => resolve({ status: r.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nChunked\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.jpg"\r\n\r\n`);
+      req.write(Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
+      for (let i = 0; i < 10; i++) req.write(Buffer.alloc(LIMIT / 8, 5));
+      req.end(`\r\n--${boundary}--\r\n`);
+    });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body).message).toMatch(/too large/);
+    await expectNothingLeft(rows);
+  });
+
   test('JSON instead of multipart is 415', async () => {
     const r = await admin.json('POST', '/api/media', { title: 'x' });
     expect(r.status).toBe(415);
