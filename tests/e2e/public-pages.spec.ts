@@ -170,6 +170,17 @@ test.describe('mobile (375 px)', () => {
   });
 });
 
+test.describe('every page at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+  for (const path of PAGES) {
+    test(`${path} has no horizontal scrolling`, async ({ page }) => {
+      await page.goto(path);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBe(0);
+    });
+  }
+});
+
 test.describe('signed in', () => {
   test('staff user menu shows username, email, Dashboard and logs out with a toast', async ({ page }) => {
     await signInStaff(page);
