@@ -1,6 +1,7 @@
 // Serves a built app with our own http.Server so request timeouts suit 2.5 GB uploads
 // (Node's default requestTimeout of 300 s would cut a slow upload off).
 import http from 'node:http';
+import compression from 'compression';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,21 +16,29 @@ const responses = (globalThis[Symbol.for('studio.nodeResponse')] ??= new AsyncLo
 // registers the function once the bundle has loaded it).
 const PAGE_CACHE_FAST_PATH = Symbol.for('studio.pageCacheFastPath');
 
+// gzip/brotli for text (HTML, CSS, JS, JSON, SVG); media types are not compressible and
+// range requests are left alone so byte offsets stay meaningful.
+const compress = compression({
+  threshold: 1024,
+  filter: (req, res) => !req.headers.range && compression.filter(req, res),
+});
+
 export async function serve({ outDir, port, host }) {
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   process.env.ASTRO_NODE_LOGGING = 'disabled';
   const { handler } = await import(pathToFileURL(path.join(outDir, 'server', 'entry.mjs')).href);
   const server = http.createServer(
     { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: 60_000, keepAliveTimeout: 5_000 },
-    (req, res) => {
-      const fastPath = globalThis[PAGE_CACHE_FAST_PATH];
-      if (!fastPath || (req.method !== 'GET' && req.method !== 'HEAD')) return responses.run(res, () => handler(req, res));
-      fastPath(req, res).then(
-        (served) => served || responses.run(res, () => handler(req, res)),
-        () => responses.run(res, () => handler(req, res)),
-      );
-    },
+    (req, res) => compress(req, res, () => dispatch(req, res)),
   );
+  function dispatch(req, res) {
+    const fastPath = globalThis[PAGE_CACHE_FAST_PATH];
+    if (!fastPath || (req.method !== 'GET' && req.method !== 'HEAD')) return responses.run(res, () => handler(req, res));
+    fastPath(req, res).then(
+      (served) => served || responses.run(res, () => handler(req, res)),
+      () => responses.run(res, () => handler(req, res)),
+    );
+  }
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);

@@ -70,3 +70,19 @@ describe('public page cache', () => {
     expect(res.headers.get('x-page-cache')).toBeNull();
   });
 });
+
+describe('compression', () => {
+  test.each(['gzip', 'br'])('HTML is sent %s-compressed when the client accepts it, and decodes to the same page', async (encoding) => {
+    const plain = await (await get(a, '/services')).text();
+    const res = await fetch(a.url + '/services', { headers: { 'Accept-Encoding': encoding } });
+    expect(res.headers.get('content-encoding')).toBe(encoding);
+    // fetch decodes transparently: the page is unchanged.
+    expect(await res.text()).toBe(plain);
+  });
+
+  test('range requests and media are not compressed', async () => {
+    const res = await fetch(a.url + '/services', { headers: { 'Accept-Encoding': 'gzip', Range: 'bytes=0-99' } });
+    expect(res.headers.get('content-encoding')).toBeNull();
+    await res.text();
+  });
+});

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 export const staffLoginSchema = z.object({
   username: z.string({ error: 'Username or email is required' }).trim().min(1, 'Username or email is required').max(254),

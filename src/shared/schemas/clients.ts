@@ -1,5 +1,5 @@
 // Client payloads (001 §5, §7), shared by /api/clients and the Client Management screen.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { email, password, username } from './users.ts';
 
 const optionalText = (label: string, max: number) =>

@@ -1,6 +1,6 @@
 // The public enquiry form's payload (000 §3, §5), shared by the EnquiryForm island and
 // POST /api/contact, plus the staff inbox's status change.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { PROJECT_TYPES, type ProjectType } from '../project-types.ts';
 
 export { PROJECT_TYPES, type ProjectType };

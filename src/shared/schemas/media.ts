@@ -1,5 +1,5 @@
 // Media payloads (001 §5, §7). One definition serves the server endpoints and the islands.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 /** Stages offered by the upload and edit dialogs (001 §4). */
 export const PROJECT_STAGES = ['concept', 'pre-production', 'production', 'post-production', 'completed', 'delivered'] as const;

@@ -1,5 +1,5 @@
 // Client portal payloads and shapes (001 §3, §5, §7), shared by the API and the portal islands.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 export const MAX_PORTAL_TEXT = 5000;
 export const RATING_MIN = 1;

@@ -1,5 +1,5 @@
 // Role and permission payloads (001 §5, §7), shared by the API and the Roles & Permissions screen.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 /** 'verb:resource', lower case, e.g. view:media or assign:client. */
 export const PERMISSION_NAME = /^[a-z][a-z-]*:[a-z][a-z-]*$/;

@@ -1,7 +1,7 @@
 // Site settings payloads (001 §3, §5, §7): section backgrounds, branding, SEO and contact
 // info. The admin screen validates with these before sending; the PUT endpoints parse with
 // the same schemas, so a 400 names the same field the form marks.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import type { WebsiteSection } from '../../db/schema.ts';
 
 /** Section cards per tab of the Website Customization screen (001 §2). */

@@ -1,5 +1,5 @@
 // Staff user payloads (001 §5, §7), shared by /api/users and the User Management screen.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 /** Minimum length whenever an admin sets a staff password (001 §9). */
 export const USER_PASSWORD_MIN = 6;
