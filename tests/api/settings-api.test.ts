@@ -188,7 +188,7 @@ describe('saves', () => {
       openGraphImage: { url: image2.url },
     });
     const html = await (await fetch(b.url + '/about')).text();
-    expect(html).toContain(`<link rel="icon" href="${image.url}">`);
+    expect(html).toContain(`<link rel="icon" href="${image.url}"`);
     // Remove: null clears one image and leaves the rest.
     const removed = await admin.json('PUT', '/api/branding-settings', { companyName: 'Aurora Films', faviconImageId: null });
     expect(removed.body).toMatchObject({ faviconImage: null, logoLightImageId: image.id, showCompanyText: false });
