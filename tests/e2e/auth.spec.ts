@@ -1,8 +1,9 @@
-import { test, expect, signInStaff, ADMIN } from './fixtures.ts';
+import { test, expect, signInStaff, waitForHydration, ADMIN } from './fixtures.ts';
 
 test.describe('staff sign-in (/auth)', () => {
   test('shows the exact texts and validation messages under the fields', async ({ page }) => {
     await page.goto('/auth');
+    await waitForHydration(page);
     await expect(page.getByRole('heading', { name: 'Staff Login' })).toBeVisible();
     await expect(page.getByText('Access the administrative portal')).toBeVisible();
     await expect(page.getByText('Staff accounts are managed by administrators.')).toBeVisible();
@@ -15,6 +16,7 @@ test.describe('staff sign-in (/auth)', () => {
 
   test('show/hide password toggles the input type', async ({ page }) => {
     await page.goto('/auth');
+    await waitForHydration(page);
     const pw = page.getByLabel('Password', { exact: true });
     await expect(pw).toHaveAttribute('type', 'password');
     await page.getByRole('button', { name: 'Show password' }).click();
@@ -52,6 +54,7 @@ test.describe('staff sign-in (/auth)', () => {
 test.describe('client sign-in (/client/login)', () => {
   test('validation messages and failed sign-in', async ({ page }) => {
     await page.goto('/client/login');
+    await waitForHydration(page);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByText('Username is required')).toBeVisible();
     await expect(page.getByText('Password is required')).toBeVisible();
