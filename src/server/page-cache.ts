@@ -3,6 +3,7 @@
 // (src/server/site-version.ts); a request whose version differs re-renders. The version
 // lives in the database, so invalidation holds across every process sharing it.
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AstroCookies } from 'astro';
 import { currentSiteVersion } from './site-version.ts';
@@ -21,7 +22,11 @@ interface Entry {
   headers: [string, string][];
   /** For the Node fast path (below). */
   nodeHeaders?: Record<string, string>;
+  /** Compressed once per entry, so browsers (which all accept br/gzip) skip per-request compression. */
+  encoded?: Partial<Record<Encoding, { body: Uint8Array; headers: Record<string, string> }>>;
 }
+
+type Encoding = 'br' | 'gzip';
 
 const entries = new Map<string, Entry>();
 
@@ -128,6 +133,34 @@ function nodeHeaders(entry: Entry): Record<string, string> {
   return headers;
 }
 
+/** br, else gzip, when Accept-Encoding allows it (an explicit q=0 refuses). */
+function pickEncoding(accept: string | string[] | undefined): Encoding | null {
+  if (typeof accept !== 'string' || !accept) return null;
+  const allowed = (name: Encoding) =>
+    accept.split(',').some((part) => {
+      const [token, ...params] = part.split(';');
+      return token!.trim().toLowerCase() === name && !params.some((p) => /^\s*q=0(\.0*)?\s*$/i.test(p));
+    });
+  return allowed('br') ? 'br' : allowed('gzip') ? 'gzip' : null;
+}
+
+function encodedVariant(entry: Entry, encoding: Encoding) {
+  entry.encoded ??= {};
+  let variant = entry.encoded[encoding];
+  if (!variant) {
+    const body =
+      encoding === 'br'
+        ? brotliCompressSync(entry.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } })
+        : gzipSync(entry.body, { level: 9 });
+    const headers = { ...(entry.nodeHeaders ??= nodeHeaders(entry)) };
+    headers['content-encoding'] = encoding;
+    headers['content-length'] = String(body.byteLength);
+    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+    variant = entry.encoded[encoding] = { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), headers };
+  }
+  return variant;
+}
+
 /** Answers from the cache and returns true, or returns false to let Astro handle the request. */
 export async function serveCachedNode(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -147,8 +180,11 @@ export async function serveCachedNode(req: IncomingMessage, res: ServerResponse)
     res.writeHead(304, notModified).end();
     return true;
   }
-  res.writeHead(200, headers);
-  res.end(req.method === 'HEAD' ? undefined : hit.body);
+  // Like the compression in scripts/serve.mjs: a range request gets the bytes as they are.
+  const encoding = req.headers.range ? null : pickEncoding(req.headers['accept-encoding']);
+  const variant = encoding ? encodedVariant(hit, encoding) : { body: hit.body, headers };
+  res.writeHead(200, variant.headers);
+  res.end(req.method === 'HEAD' ? undefined : variant.body);
   return true;
 }
 

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, ADMIN, ROOT, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
@@ -99,6 +100,37 @@ test('the cached fast path sends the same security headers as a fresh render', a
     expect(hit.headers.get(name), name).toBe(fresh.headers.get(name));
   }
 });
+
+test.each([
+  ['br', 'gzip, deflate, br', (b: Buffer) => zlib.brotliDecompressSync(b)],
+  ['gzip', 'gzip', (b: Buffer) => zlib.gunzipSync(b)],
+  [null, 'identity', (b: Buffer) => b],
+  [null, 'br;q=0, gzip;q=0', (b: Buffer) => b],
+] as const)('a cached page asked for with Accept-Encoding %s (%s) decodes to the same HTML, with the same headers', async (encoding, accept, decode) => {
+  const plain = await rawRequestBytes('/about', {});
+  await rawRequestBytes('/about', {}); // now cached
+  const res = await rawRequestBytes('/about', { 'Accept-Encoding': accept });
+  expect(res.status).toBe(200);
+  expect(res.headers['x-page-cache']).toBe('HIT');
+  expect(res.headers['content-encoding']).toBe(encoding ?? undefined);
+  if (encoding) expect(res.headers.vary).toMatch(/accept-encoding/i);
+  expect(decode(res.body).toString()).toBe(plain.body.toString());
+  for (const name of ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'etag', 'content-type']) {
+    expect(res.headers[name], name).toBe(plain.headers[name]);
+  }
+});
+
+function rawRequestBytes(rawPath: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: server.port, path: rawPath, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 test.each(['/api/media/featured', '/api/user', '/api/no-such-endpoint', '/robots.txt'])('%s carries nosniff and Referrer-Policy', async (url) => {
   const res = await fetch(server.url + url);
