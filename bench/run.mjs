@@ -60,7 +60,7 @@ function markdownFor(run) {
     if (r.name === 'ssr') {
       out.push(`### Public pages: cached SSR against a bare node:http server`);
       out.push('');
-      out.push(`autocannon, ${r.connections} connections, ${r.duration} s per run, ${r.rounds} alternating runs per side; the bare server answers the same bytes and headers from memory in its own process.`);
+      out.push(`autocannon, ${r.connections} connections, ${r.duration} s per run, ${r.rounds} alternating runs per side; the bare server answers the same bytes and headers from memory in its own process. Rows marked (br) send \`Accept-Encoding: gzip, deflate, br\` as browsers do (compressed bytes on both sides).`);
       out.push('');
       out.push('| page | bytes | app req/s | app p99 | bare req/s | bare p99 | ratio (goal ≥ 0.5) |');
       out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
