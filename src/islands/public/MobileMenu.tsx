@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { LayoutDashboard, LogOut, Menu as MenuIcon, X } from 'lucide-react';
-import { logout } from './logout.ts';
+import { logoutStaff } from '../../shared/logout.ts';
 import type { SignedInUser } from './UserMenu.tsx';
 
 interface Props {
@@ -85,7 +85,7 @@ export default function MobileMenu({ links, current, user }: Props) {
                 </a>
                 <button
                   type="button"
-                  onClick={() => void logout(() => setSignedIn(null))}
+                  onClick={() => void logoutStaff({ onLocalSignOut: () => setSignedIn(null) })}
                   className="flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm hover:bg-muted"
                 >
                   <LogOut size={16} aria-hidden="true" />

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ChevronDown, LayoutDashboard, LogOut } from 'lucide-react';
-import { logout } from './logout.ts';
+import { logoutStaff } from '../../shared/logout.ts';
 
 export interface SignedInUser {
   username: string;
@@ -89,7 +89,7 @@ export default function UserMenu({ username, email, dashboardHref }: SignedInUse
             tabIndex={-1}
             onClick={() => {
               setOpen(false);
-              void logout(() => setSignedOut(true));
+              void logoutStaff({ onLocalSignOut: () => setSignedOut(true) });
             }}
             className="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm hover:bg-muted focus:bg-muted"
           >

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { ExternalLink, LogOut, Menu as MenuIcon, X } from 'lucide-react';
-import { logout } from './logout.ts';
+import { logoutStaff } from '../../../shared/logout.ts';
 
 interface Link {
   href: string;
@@ -65,7 +65,7 @@ export default function MobileMenu({ links, signedIn }: { links: Link[]; signedI
                 disabled={pending}
                 onClick={() => {
                   setPending(true);
-                  void logout();
+                  void logoutStaff({ redirectTo: '/auth' });
                 }}
                 className="flex w-full items-center gap-2 rounded-md px-3 py-2.5 text-left text-sm hover:bg-muted"
               >

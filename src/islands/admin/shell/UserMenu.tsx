@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ChevronDown, ExternalLink, LogOut } from 'lucide-react';
-import { logout } from './logout.ts';
+import { logoutStaff } from '../../../shared/logout.ts';
 
 /** The signed-in user's menu: name, email, Public Site, Logout (001 §2). */
 export default function UserMenu({ name, email }: { name: string; email: string }) {
@@ -70,7 +70,7 @@ export default function UserMenu({ name, email }: { name: string; email: string 
             disabled={pending}
             onClick={() => {
               setPending(true);
-              void logout();
+              void logoutStaff({ redirectTo: '/auth' });
             }}
             className="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm hover:bg-muted focus:bg-muted"
           >
