@@ -32,6 +32,20 @@ export async function serve({ outDir, port, host }) {
     (req, res) => compress(req, res, () => dispatch(req, res)),
   );
   function dispatch(req, res) {
+    // Astro's own check answers a bare-text 400; give the app's JSON error shape and headers.
+    try {
+      decodeURI(req.url ?? '/');
+    } catch {
+      res.writeHead(400, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'X-Frame-Options': 'DENY',
+        'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+      });
+      res.end(JSON.stringify({ message: 'Malformed URL' }));
+      return;
+    }
     const fastPath = globalThis[PAGE_CACHE_FAST_PATH];
     if (!fastPath || (req.method !== 'GET' && req.method !== 'HEAD')) return responses.run(res, () => handler(req, res));
     fastPath(req, res).then(

@@ -189,6 +189,14 @@ describe('no error answer leaks a stack trace or reflects markup', () => {
     expect(res.body).not.toContain('<script>alert(1)');
   });
 
+  test.each(['/%E0%A4%A', '/api/media/%E0%A4%A', '/portfolio%'])('malformed URL %s answers the JSON 400 with security headers', async (rawPath) => {
+    const res = await rawRequest(rawPath);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({ message: 'Malformed URL' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
   test.each([
     ['PUT', "/api/media/1'%20OR%201=1"],
     ['PUT', '/api/clients/abc'],
