@@ -373,3 +373,11 @@ export const siteState = sqliteTable('site_state', {
   id: integer('id').primaryKey(),
   version: integer('version').notNull().default(1),
 });
+
+// One row; `version` is bumped by SQLite triggers (migration 0001) on every write to media,
+// media-client links, feedback, timeline notes and clients, so the serialised admin media list
+// can be cached and still be exact in every process.
+export const libraryState = sqliteTable('library_state', {
+  id: integer('id').primaryKey(),
+  version: integer('version').notNull().default(1),
+});
