@@ -21,6 +21,11 @@ export async function waitForHydration(page: Page) {
   await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
 }
 
+/** Waits until the island whose component file name contains `name` has hydrated. */
+export async function waitForIsland(page: Page, name: string) {
+  await page.locator(`astro-island[component-url*="${name}"]:not([ssr])`).first().waitFor({ state: 'attached' });
+}
+
 export async function signInStaff(page: Page, username = ADMIN.username, password = ADMIN.password) {
   await page.goto('/auth');
   await page.locator('astro-island[component-url*="StaffLogin"]:not([ssr])').waitFor({ state: 'attached' });

@@ -1,5 +1,5 @@
 // The enquiry form against the real POST /api/contact (000 §2, §4, §5, §8).
-import { expect } from './fixtures.ts';
+import { expect, waitForIsland } from './fixtures.ts';
 import { isolatedTest as test, skipCookieBanner } from './public-helpers.ts';
 import type { Page } from '@playwright/test';
 
@@ -15,6 +15,7 @@ async function fill(page: Page, email: string) {
 
 test('a valid enquiry is stored, toasts and clears the form', async ({ page, server }) => {
   await page.goto('/contact');
+  await waitForIsland(page, 'EnquiryForm');
   const email = `ada.${Date.now()}@example.com`;
   await fill(page, email);
   let resolveRequest!: () => void;

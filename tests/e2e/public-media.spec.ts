@@ -189,6 +189,7 @@ test.describe('under 768 px', () => {
   test.use({ viewport: { width: 375, height: 740 } });
   test('the player is full-screen with the native controls', async ({ page }) => {
     await page.goto('/');
+    await hydrated(page);
     await page.getByRole('button', { name: 'Play Gala reel' }).click();
     const dialog = page.getByTestId('media-player');
     await expect(dialog).toBeVisible();
