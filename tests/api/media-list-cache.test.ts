@@ -65,3 +65,12 @@ describe('GET /api/media cache', () => {
     expect(holds(after.items)).toBe(true);
   });
 });
+
+test('a gzip-accepting client gets the same list gzip-encoded exactly once', async () => {
+  const plain = await admin.get('/api/media', { 'Accept-Encoding': 'identity' });
+  const plainItems = await plain.json();
+  const res = await admin.get('/api/media', { 'Accept-Encoding': 'gzip, deflate, br' });
+  expect(res.headers.get('content-encoding')).toBe('gzip');
+  // fetch decodes once; a double encoding would not parse.
+  expect(await res.json()).toEqual(plainItems);
+});

@@ -1,16 +1,25 @@
 import { endpoint, json } from '../../../server/http.ts';
 import { requirePermission } from '../../../server/auth/guard.ts';
-import { adminMediaListJson } from '../../../server/media/list-cache.ts';
+import { adminMediaList } from '../../../server/media/list-cache.ts';
 import { createMediaFromUpload } from '../../../server/media/library.ts';
 
 /** Every item with assigned clients and review/note counts, newest first. */
 export const GET = endpoint(async (ctx) => {
   requirePermission(ctx, 'view:media');
-  const { version, body } = await adminMediaListJson();
-  const etag = `"media-${version}"`;
-  const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-cache', ETag: etag };
+  const list = await adminMediaList();
+  const etag = `"media-${list.version}"`;
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'private, no-cache',
+    ETag: etag,
+    Vary: 'Accept-Encoding',
+  };
   if (ctx.request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
-  return new Response(body, { headers });
+  if (/\bgzip\b/.test(ctx.request.headers.get('accept-encoding') ?? '')) {
+    headers['Content-Encoding'] = 'gzip';
+    return new Response(list.gzipped() as BodyInit, { headers });
+  }
+  return new Response(list.body as BodyInit, { headers });
 });
 
 /** Multipart upload, streamed to disk (see src/server/media/multipart.ts). */
