@@ -2,14 +2,42 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 export interface MenuItem {
   label: string;
-  onSelect: () => void;
+  onSelect?: () => void;
   icon?: ReactNode;
   destructive?: boolean;
   href?: string;
+  disabled?: boolean;
 }
 
-/** A menu button: Enter/Space/ArrowDown open it, arrows move, Escape closes and refocuses. */
-export function Menu({ trigger, label, items, align = 'end' }: { trigger: ReactNode; label: string; items: MenuItem[]; align?: 'start' | 'end' }) {
+const ITEM_CLASS = 'flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm hover:bg-muted focus:bg-muted disabled:opacity-60';
+
+/**
+ * A menu button: Enter/Space/ArrowDown open it, arrows move, Escape or Tab close it and
+ * refocus the button. An icon-only trigger is named by `label`; a trigger with visible text
+ * (`labelTrigger={false}`) keeps its own name and `label` names only the menu.
+ */
+export function Menu({
+  trigger,
+  label,
+  items,
+  align = 'end',
+  header,
+  labelTrigger = true,
+  triggerClassName = 'inline-flex items-center justify-center rounded-md p-1.5 hover:bg-muted',
+  panelClassName = 'min-w-48',
+  triggerTestId,
+}: {
+  trigger: ReactNode;
+  label: string;
+  items: MenuItem[];
+  align?: 'start' | 'end';
+  /** Non-interactive content above the items (e.g. who is signed in). */
+  header?: ReactNode;
+  labelTrigger?: boolean;
+  triggerClassName?: string;
+  panelClassName?: string;
+  triggerTestId?: string;
+}) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const button = useRef<HTMLButtonElement>(null);
@@ -17,8 +45,7 @@ export function Menu({ trigger, label, items, align = 'end' }: { trigger: ReactN
 
   useEffect(() => {
     if (!open) return;
-    const first = list.current?.querySelector<HTMLElement>('[role="menuitem"]');
-    first?.focus();
+    list.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const onDoc = (e: MouseEvent) => {
       if (!list.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) setOpen(false);
     };
@@ -40,7 +67,8 @@ export function Menu({ trigger, label, items, align = 'end' }: { trigger: ReactN
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={id}
-        aria-label={label}
+        aria-label={labelTrigger ? label : undefined}
+        data-testid={triggerTestId}
         onClick={() => setOpen((o) => !o)}
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') {
@@ -48,7 +76,7 @@ export function Menu({ trigger, label, items, align = 'end' }: { trigger: ReactN
             setOpen(true);
           }
         }}
-        className="inline-flex items-center justify-center rounded-md p-1.5 hover:bg-muted"
+        className={triggerClassName}
       >
         {trigger}
       </button>
@@ -66,11 +94,16 @@ export function Menu({ trigger, label, items, align = 'end' }: { trigger: ReactN
               button.current?.focus();
             }
           }}
-          className={`absolute z-50 mt-1 min-w-48 rounded-md border border-line bg-raised p-1 shadow-lg ${align === 'end' ? 'right-0' : 'left-0'}`}
+          className={`absolute z-50 mt-1 rounded-md border border-line bg-raised p-1 shadow-lg ${panelClassName} ${align === 'end' ? 'right-0' : 'left-0'}`}
         >
+          {header && (
+            <div role="none" className="mb-1 border-b border-line px-3 py-2">
+              {header}
+            </div>
+          )}
           {items.map((item) =>
             item.href ? (
-              <a key={item.label} role="menuitem" href={item.href} tabIndex={-1} className="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm hover:bg-muted focus:bg-muted">
+              <a key={item.label} role="menuitem" href={item.href} tabIndex={-1} className={ITEM_CLASS}>
                 {item.icon}
                 {item.label}
               </a>
@@ -80,11 +113,12 @@ export function Menu({ trigger, label, items, align = 'end' }: { trigger: ReactN
                 type="button"
                 role="menuitem"
                 tabIndex={-1}
+                disabled={item.disabled}
                 onClick={() => {
                   setOpen(false);
-                  item.onSelect();
+                  item.onSelect?.();
                 }}
-                className={`flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm hover:bg-muted focus:bg-muted ${item.destructive ? 'text-danger' : ''}`}
+                className={`${ITEM_CLASS} ${item.destructive ? 'text-danger' : ''}`}
               >
                 {item.icon}
                 {item.label}
