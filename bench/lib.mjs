@@ -89,6 +89,14 @@ export async function startBareServer(body, headers) {
     server.keepAliveTimeout = 5000;
     server.listen(0, '127.0.0.1', () => console.log('BARE_LISTENING ' + server.address().port));
   `;
+  return spawnBareServer(script, () => fs.rmSync(dir, { recursive: true, force: true }));
+}
+
+/**
+ * Runs `script` (CommonJS that listens on 127.0.0.1 and prints `BARE_LISTENING <port>`) as a
+ * reference server in its own Node process; `cleanup` runs when it is stopped.
+ */
+export async function spawnBareServer(script, cleanup = () => {}) {
   const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve, reject) => {
     let out = '';
@@ -106,7 +114,7 @@ export async function startBareServer(body, headers) {
         proc.removeAllListeners('exit');
         proc.once('exit', resolve);
         proc.kill('SIGTERM');
-        fs.rmSync(dir, { recursive: true, force: true });
+        cleanup();
       }),
   };
 }

@@ -5,6 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { spawnBareServer } from './lib.mjs';
 
 export const GB = 1024 ** 3;
 export const MB = 1024 ** 2;
@@ -163,7 +164,6 @@ export const mbps = (bytes, ms) => bytes / MB / (ms / 1000);
  * res): the reference for "how fast can this machine serve these bytes over HTTP".
  */
 export async function startBareFileServer(file) {
-  const { spawn } = await import('node:child_process');
   const script = `
     const http = require('node:http');
     const fs = require('node:fs');
@@ -174,25 +174,8 @@ export async function startBareFileServer(file) {
       fs.createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(res);
     }).listen(0, '127.0.0.1', function () { console.log('BARE_LISTENING ' + this.address().port); });
   `;
-  const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (c) => {
-      out += c;
-      const m = out.match(/BARE_LISTENING (\d+)/);
-      if (m) resolve(Number(m[1]));
-    });
-    proc.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    stop: () =>
-      new Promise((resolve) => {
-        proc.removeAllListeners('exit');
-        proc.once('exit', resolve);
-        proc.kill('SIGTERM');
-      }),
-  };
+  const bare = await spawnBareServer(script);
+  return { ...bare, url: `${bare.url}/` };
 }
 
 /**
@@ -200,7 +183,6 @@ export async function startBareFileServer(file) {
  * (req.pipe(fs.createWriteStream)): the machine's ceiling for receiving an upload over HTTP.
  */
 export async function startBareUploadServer(dir) {
-  const { spawn } = await import('node:child_process');
   const script = `
     const http = require('node:http');
     const fs = require('node:fs');
@@ -215,23 +197,5 @@ export async function startBareUploadServer(dir) {
       });
     }).listen(0, '127.0.0.1', function () { console.log('BARE_LISTENING ' + this.address().port); });
   `;
-  const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (c) => {
-      out += c;
-      const m = out.match(/BARE_LISTENING (\d+)/);
-      if (m) resolve(Number(m[1]));
-    });
-    proc.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        proc.removeAllListeners('exit');
-        proc.once('exit', resolve);
-        proc.kill('SIGTERM');
-      }),
-  };
+  return spawnBareServer(script);
 }
