@@ -7,7 +7,6 @@ import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
 import { Card } from '../ui/Card.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';
-import { inputClass } from '../ui/Field.tsx';
 import { Select } from '../ui/Select.tsx';
 import { Skeleton } from '../ui/Skeleton.tsx';
 import { MediaCard } from './MediaCard.tsx';
@@ -15,6 +14,7 @@ import { MediaDetailDialog } from './MediaDetailDialog.tsx';
 import { downloadAll } from './downloads.ts';
 import { isRecent, stageLabel } from './format.ts';
 import { $media, $mediaError, clearPortalCache, loadFeedback, loadMedia, loadNotes } from './store.ts';
+import { SearchInput } from '../ui/SearchInput.tsx';
 
 export interface PortalProfile {
   id: number;
@@ -146,20 +146,7 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
           </div>
 
           <div className="grid gap-3 sm:grid-cols-[1fr_14rem]">
-            <div className="relative">
-              <label htmlFor="portal-search" className="sr-only">
-                Search media
-              </label>
-              <Search size={16} aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-fg-muted" />
-              <input
-                id="portal-search"
-                type="search"
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-                placeholder="Search media..."
-                className={inputClass(false, 'h-10 pl-9')}
-              />
-            </div>
+            <SearchInput id="portal-search" label="Search media" value={query} onValueChange={setQuery} placeholder="Search media..." className="h-10" />
             <Select label="Filter by stage" hideLabel options={STAGE_OPTIONS} value={stage} onChange={(e) => setStage(e.target.value)} />
           </div>
 

@@ -7,11 +7,11 @@ import type { ClientRow } from '../../../shared/schemas/clients.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
-import { inputClass } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { ClientCard, ClientCardSkeleton } from './ClientCard.tsx';
 import { ClientDialog, type ClientSubmit } from './ClientDialog.tsx';
 import { COMPANY_FILTERS, DEFAULT_SORT, SORTS, filterClients, type ClientFilters, type CompanyFilter, type SortOrder } from './filtering.ts';
+import { SearchInput } from '../../ui/SearchInput.tsx';
 
 const SKELETONS = 6;
 const NO_FILTERS: ClientFilters = { search: '', company: 'all', sort: DEFAULT_SORT };
@@ -99,20 +99,15 @@ export default function ClientManagement({ canEdit }: { canEdit: boolean }) {
 
       <div className="space-y-3 rounded-xl border border-line bg-raised p-4">
         <div className="flex flex-col gap-3 md:flex-row md:items-end">
-          <div className="relative flex-1">
-            <label htmlFor="client-search" className="sr-only">
-              Search clients
-            </label>
-            <Search size={16} aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-fg-muted" />
-            <input
-              id="client-search"
-              type="search"
-              placeholder="Search clients by name, email, company, or notes..."
-              value={filters.search}
-              onChange={(e) => setFilters((f) => ({ ...f, search: e.target.value }))}
-              className={inputClass(false, 'h-10 pl-9')}
-            />
-          </div>
+          <SearchInput
+            id="client-search"
+            label="Search clients"
+            wrapperClassName="flex-1"
+            placeholder="Search clients by name, email, company, or notes..."
+            value={filters.search}
+            onValueChange={(v) => setFilters((f) => ({ ...f, search: v }))}
+            className="h-10"
+          />
           <div className="grid grid-cols-2 gap-3 md:flex">
             <Select
               label="Company filter"

@@ -1,19 +1,19 @@
 // /admin/enquiries: the contact form's enquiries, newest first. Loads the whole list once and
 // filters in the browser (a studio's inbox is small); status changes go to PATCH /api/enquiries/{id}.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Inbox, RefreshCw, Search } from 'lucide-react';
+import { Inbox, RefreshCw } from 'lucide-react';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 import type { Enquiry, EnquiryStatus } from '../../../shared/schemas/enquiry.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
-import { inputClass } from '../../ui/Field.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { EnquiryDetail } from './EnquiryDetail.tsx';
 import { EnquiryRow } from './EnquiryRow.tsx';
 import { matchesSearch } from './format.ts';
+import { SearchInput } from '../../ui/SearchInput.tsx';
 
 type Filter = 'all' | EnquiryStatus;
 const FILTERS: { value: Filter; label: string }[] = [
@@ -111,20 +111,14 @@ export default function EnquiriesInbox() {
         </Button>
       </div>
 
-      <div className="relative max-w-md">
-        <label htmlFor="enquiry-search" className="sr-only">
-          Search enquiries
-        </label>
-        <Search size={16} aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-fg-muted" />
-        <input
-          id="enquiry-search"
-          type="search"
-          value={query}
-          onChange={(ev) => setQuery(ev.target.value)}
-          placeholder="Search by name, email or message"
-          className={inputClass(false, 'pl-9')}
-        />
-      </div>
+      <SearchInput
+        id="enquiry-search"
+        label="Search enquiries"
+        wrapperClassName="max-w-md"
+        value={query}
+        onValueChange={setQuery}
+        placeholder="Search by name, email or message"
+      />
 
       <Tabs
         label="Filter by status"

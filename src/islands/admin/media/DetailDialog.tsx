@@ -1,16 +1,17 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Search, Star, Trash2, X } from 'lucide-react';
+import { Star, Trash2, X } from 'lucide-react';
 import { DETAIL_STAGES, parseTagText, type AdminFeedback, type AdminMedia, type AdminTimelineNote, type MediaUpdate } from '../../../shared/schemas/media.ts';
 import { toast } from '../../../shared/toast.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Field, inputClass } from '../../ui/Field.tsx';
+import { Field } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { Textarea } from '../../ui/Textarea.tsx';
 import { formatDate, formatTimestamp, stageLabel } from './format.ts';
 import { assignClient, removeClient, updateMedia, type ClientOption } from './media-api.ts';
+import { SearchInput } from '../../ui/SearchInput.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -238,10 +239,7 @@ function AssignTab({ item, clients, onChanged }: { item: AdminMedia; clients: Cl
         <h3 id="unassigned-heading" className="text-sm font-semibold">
           Add a client
         </h3>
-        <div className="relative">
-          <Search size={16} aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-fg-muted" />
-          <input type="search" aria-label="Search clients" placeholder="Search clients..." value={query} onChange={(e) => setQuery(e.target.value)} className={inputClass(false, 'pl-9')} />
-        </div>
+        <SearchInput label="Search clients" placeholder="Search clients..." value={query} onValueChange={setQuery} />
         <ul className="max-h-48 divide-y divide-line overflow-y-auto rounded-lg border border-line" data-testid="unassigned-clients">
           {unassigned.length === 0 ? (
             <li className="px-3 py-4 text-center text-sm text-fg-muted">{clients.length ? 'No matching clients' : 'No clients available'}</li>

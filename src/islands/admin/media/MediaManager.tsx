@@ -1,12 +1,11 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { Layers, Search, Upload } from 'lucide-react';
+import { Layers, Upload } from 'lucide-react';
 import type { AdminFeedback, AdminMedia, AdminTimelineNote } from '../../../shared/schemas/media.ts';
 import { errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
-import { inputClass } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { BulkDialog } from './BulkDialog.tsx';
@@ -17,6 +16,7 @@ import { stageLabel } from './format.ts';
 import { MediaCard, type CardAction } from './MediaCard.tsx';
 import { deleteMedia, fetchClients, fetchFeedback, fetchMedia, fetchTimelineNotes, type ClientOption } from './media-api.ts';
 import { UploadDialog } from './UploadDialog.tsx';
+import { SearchInput } from '../../ui/SearchInput.tsx';
 
 /** Cards rendered per step; more appear as the sentinel scrolls into view. */
 const PAGE = 60;
@@ -149,17 +149,13 @@ export default function MediaManager({ permissions }: { permissions: string[] })
       </div>
 
       <section aria-label="Search and filters" className="space-y-3 rounded-xl border border-line bg-raised p-4 shadow-sm">
-        <div className="relative">
-          <Search size={16} aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-fg-muted" />
-          <input
-            type="search"
-            aria-label="Search media"
-            placeholder="Search by title, tags, stage or notes..."
-            value={filters.search}
-            onChange={(e) => setFilter('search', e.target.value)}
-            className={inputClass(false, 'h-10 pl-9')}
-          />
-        </div>
+        <SearchInput
+          label="Search media"
+          placeholder="Search by title, tags, stage or notes..."
+          value={filters.search}
+          onValueChange={(v) => setFilter('search', v)}
+          className="h-10"
+        />
         <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
           <Select
             label="Type"

@@ -1,14 +1,13 @@
 // Media picker dialog: the library from GET /api/media, searchable by title or tags,
 // optionally limited to one type (logos and social images take images only).
 import { useEffect, useMemo, useState } from 'react';
-import { Search } from 'lucide-react';
 import { errorMessage } from '../../../shared/api.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
-import { inputClass } from '../../ui/Field.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { MediaPreview } from './MediaPreview.tsx';
 import { fetchMediaLibrary, type PickerMedia } from './settings-api.ts';
+import { SearchInput } from '../../ui/SearchInput.tsx';
 
 export function matchesSearch(item: Pick<PickerMedia, 'title' | 'tags'>, query: string): boolean {
   const q = query.trim().toLowerCase();
@@ -54,17 +53,7 @@ export function MediaPicker({
   return (
     <Dialog open={open} onClose={onClose} title={title} description={type ? `Choose ${type === 'image' ? 'an image' : 'a video'} from the media library.` : 'Choose an image or video from the media library.'} size="xl">
       <div className="space-y-4">
-        <div className="relative">
-          <Search size={16} aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-fg-muted" />
-          <input
-            type="search"
-            aria-label="Search media by title or tags"
-            placeholder="Search by title or tags..."
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            className={inputClass(false, 'pl-9')}
-          />
-        </div>
+        <SearchInput label="Search media by title or tags" placeholder="Search by title or tags..." value={query} onValueChange={setQuery} />
         {error ? (
           <p role="alert" className="text-sm text-danger">
             {error}
