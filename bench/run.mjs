@@ -73,13 +73,26 @@ function markdownFor(run) {
     } else if (r.name === 'admin-lists') {
       out.push(`### Admin media lists with ${f0(r.media)} items and ${f0(r.clients)} clients`);
       out.push('');
-      out.push(`Seeded with multi-row INSERTs in ${f0(r.seedMs)} ms; each URL fetched by 2 concurrent workers (signed in as admin), body read in full.`);
+      out.push(
+        `Seeded with multi-row INSERTs in ${f0(r.seedMs)} ms; signed in as admin; ${r.samples} requests per row. Every row is paired with a bare \`node:http\` server (own process) answering the same bytes and headers in the same run. *Wire*: node:http client sending a browser's \`Accept-Encoding\`, 2 concurrent, timed to the last byte. *Chromium*: \`fetch()\` + \`arrayBuffer()\` in a page (bytes in and inflated), one request at a time as the admin screen makes it. *Node fetch*: undici, 2 concurrent, inflating in JavaScript streams (the method of earlier runs).`,
+      );
       out.push('');
-      out.push('| URL | body bytes | p50 | p95 | p99 | req/s | failed |');
-      out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+      out.push('| URL | JSON/HTML bytes | bytes sent | client | app p50 | app p95 | app p99 | bare p50 | bare p95 |');
+      out.push('| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
       for (const row of r.rows) {
-        out.push(`| \`GET ${row.path}\` | ${f0(row.bytes)} | ${f0(row.p50)} ms | **${f0(row.p95)} ms** | ${f0(row.p99)} ms | ${f1(row.rps)} | ${row.failures}/${row.count} |`);
+        const clients = [
+          ['wire', row.wire],
+          ['Chromium', row.browser],
+          ['Node fetch', row.undici && { app: row.undici }],
+        ].filter(([, v]) => v);
+        for (const [client, v] of clients) {
+          out.push(
+            `| \`GET ${row.path}\` | ${f0(row.bytes)} | ${f0(row.sentBytes)} (${row.encoding}) | ${client} | ${f1(v.app.p50)} ms | **${f1(v.app.p95)} ms** | ${f1(v.app.p99)} ms | ${v.bare ? f1(v.bare.p50) + ' ms' : '–'} | ${v.bare ? f1(v.bare.p95) + ' ms' : '–'} |`,
+          );
+        }
       }
+      out.push('');
+      out.push(`Goal (\`GET /api/media\` p95 < ${r.goalP95Ms} ms, judged on the wire and Chromium rows): **${r.goalMet ? 'met' : 'missed'}**.`);
     } else if (r.name === 'portal-writes') {
       out.push(`### ${r.clients} portal clients posting feedback and timeline notes at once`);
       out.push('');
