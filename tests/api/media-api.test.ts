@@ -5,8 +5,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { Session } from '../helpers/http.ts';
-import { ACTORS, adminSession, createClientWithLogin, matrixFromDb, type Actor } from '../helpers/accounts.ts';
+import { Session, staffSession } from '../helpers/http.ts';
+import { ACTORS, adminSession, createClientWithLogin, createStaffUser, matrixFromDb, type Actor } from '../helpers/accounts.ts';
 import { folderFiles, form, sampleImage, sampleVideo, upload, uploadImage } from '../helpers/media-uploads.ts';
 
 let server: TestServer;
@@ -300,6 +300,20 @@ describe('permissions', () => {
       const res = await sessions[actor].json(method, url);
       expect(res.status, actor).toBe(refusal[actor] ?? okStatus);
     }
+  });
+
+  test('GET /api/media also opens to edit:website alone (the website media pickers), not to other media permissions', async () => {
+    const website = await createStaffUser(server, { permissions: ['edit:website'] });
+    const websiteSession = await staffSession(server.url, website.username, website.password);
+    const res = await websiteSession.json('GET', '/api/media');
+    expect(res.status).toBe(200);
+    expect(Array.isArray(res.body)).toBe(true);
+    const neither = await createStaffUser(server, { permissions: ['upload:media', 'edit:media', 'assign:client', 'view:clients'] });
+    const refused = await (await staffSession(server.url, neither.username, neither.password)).json('GET', '/api/media');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/view:media or edit:website/);
+    // The widening is for the list only: the review lists stay view:media.
+    expect((await websiteSession.json('GET', '/api/admin/media/feedback')).status).toBe(403);
   });
 
   test.each(['/api/media/featured', '/api/media/portfolio'])('%s is public', async (url) => {

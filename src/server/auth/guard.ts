@@ -22,6 +22,18 @@ export function requirePermission(ctx: Ctx, permission: string) {
   return user;
 }
 
+/**
+ * A staff user holding at least one of `permissions`, for reads that more than one screen
+ * needs (401 when signed out, 403 naming them all when none is held).
+ */
+export function requireAnyPermission(ctx: Ctx, permissions: readonly string[]) {
+  const user = requireStaff(ctx);
+  if (!permissions.some((p) => ctx.locals.permissions.includes(p))) {
+    throw new HttpError(403, `You don't have permission to do that (needs ${permissions.join(' or ')}).`);
+  }
+  return user;
+}
+
 export function hasPermission(ctx: Ctx, permission: string): boolean {
   return !!ctx.locals.user && ctx.locals.permissions.includes(permission);
 }

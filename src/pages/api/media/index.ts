@@ -1,11 +1,13 @@
 import { endpoint, json } from '../../../server/http.ts';
-import { requirePermission } from '../../../server/auth/guard.ts';
+import { requireAnyPermission, requirePermission } from '../../../server/auth/guard.ts';
 import { adminMediaList } from '../../../server/media/list-cache.ts';
 import { createMediaFromUpload } from '../../../server/media/library.ts';
 
 /** Every item with assigned clients and review/note counts, newest first. */
 export const GET = endpoint(async (ctx) => {
-  requirePermission(ctx, 'view:media');
+  // The website-customization media pickers read the library too, and that screen is guarded
+  // by edit:website alone.
+  requireAnyPermission(ctx, ['view:media', 'edit:website']);
   const list = await adminMediaList();
   const etag = `"media-${list.version}"`;
   const headers: Record<string, string> = {
