@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { PROJECT_STAGES, parseTagText, type AdminMedia, type MediaUpdate } from '../../../shared/schemas/media.ts';
-import { apiRequest } from '../../../shared/api.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
@@ -72,10 +71,11 @@ export function BulkDialog({
     const patch = detailsPatch();
     return run(() => runBulk(items, (m) => putMedia(m.id, patch), 'Bulk update failed'));
   };
+  // 001 §7: one PUT {clientId} per selected item, already-assigned ones included (the server
+  // sets the item's client and adds the assignment link when it is missing).
   const applyClient = () => {
     const id = Number(clientId);
-    const targets = items.filter((m) => !m.assignedClients.some((c) => c.id === id));
-    return run(() => runBulk(targets, (m) => apiRequest('POST', `/api/media/${m.id}/clients/${id}`), 'Bulk assignment failed'));
+    return run(() => runBulk(items, (m) => putMedia(m.id, { clientId: id }), 'Bulk assignment failed'));
   };
   const applyTags = () => {
     // 001 §5: bulk tag actions do nothing when the tag box is empty.

@@ -268,7 +268,8 @@ export default function MediaManager({ permissions }: { permissions: string[] })
 
       <UploadDialog open={uploadOpen} onClose={() => setUploadOpen(false)} clients={clients} onUploaded={reload} />
       <EditDialog item={byId(editId)} clients={clients} onClose={() => setEditId(null)} onSaved={reload} />
-      <BulkDialog open={bulkOpen} items={selectedItems} clients={clients} canAssign={canAssign} onClose={() => setBulkOpen(false)} onDone={reload} />
+      {/* Bulk assignment PUTs each item, so it needs edit:media as well as assign:client. */}
+      <BulkDialog open={bulkOpen} items={selectedItems} clients={clients} canAssign={canAssign && canEdit} onClose={() => setBulkOpen(false)} onDone={reload} />
       <DetailDialog
         item={byId(detail?.id)}
         tab={detail?.tab ?? 'feedback'}
