@@ -191,6 +191,34 @@ test.describe('media changes', () => {
     expect(await count(server, `SELECT COUNT(*) FROM media_clients WHERE media_id = ${id}`)).toBe(0);
   });
 
+  test('assign, remove, details and settings failures use the fixed catalogue text (001 §8)', async ({ page, server }) => {
+    const linked = await createClient(server, 'Linden Studio');
+    const vanishing = await createClient(server, 'Vanishing Co');
+    const id = await insertMedia(server, { title: 'Fragile Item', clientIds: [linked] });
+    const toastLines = (title: string, description: string) => expect(page.getByTestId('toast').locator('p')).toHaveText([title, description]);
+    await openMediaPage(page);
+    await openMenu(page, 'Fragile Item', 'Assign Client');
+    const dialog = page.getByRole('dialog', { name: 'Fragile Item' });
+    await expect(dialog.getByTestId('assigned-clients')).toContainText('Linden Studio');
+
+    // Both clients vanish behind the open screen, so the server answers 404 with its own text.
+    await server.sql.execute(`DELETE FROM clients WHERE id IN (${linked}, ${vanishing})`);
+    await dialog.getByRole('button', { name: 'Add Vanishing Co' }).click();
+    await toastLines('Assignment Failed', 'Failed to assign client to media');
+    await dialog.getByRole('button', { name: 'Remove Linden Studio' }).click();
+    await toastLines('Removal Failed', 'Failed to remove client from media');
+
+    await server.sql.execute(`DELETE FROM media WHERE id = ${id}`);
+    await dialog.getByRole('tab', { name: 'Edit' }).click();
+    await dialog.getByLabel('Notes').fill('changed');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await toastLines('Error', 'Failed to update media details');
+    await dialog.getByRole('tab', { name: 'Settings' }).click();
+    await dialog.getByRole('switch', { name: /Featured Media/ }).check();
+    await dialog.getByRole('button', { name: 'Save Settings' }).click();
+    await toastLines('Error', 'Failed to update media settings');
+  });
+
   test('Delete Media asks for confirmation, then deletes', async ({ page, server }) => {
     const id = await insertMedia(server, { title: 'Delete Me' });
     await openMediaPage(page);
@@ -263,17 +291,41 @@ test.describe('media changes', () => {
     await expect(card(page, 'Stage B').getByTestId('card-stage')).toHaveText('Delivered');
   });
 
-  test('bulk assignment adds the client to every selected item', async ({ page, server }) => {
+  test('bulk assignment sends one PUT {clientId} per selected item, already-assigned ones too', async ({ page, server }) => {
+    const quartz = await createClient(server, 'Quartz Agency');
     const a = await insertMedia(server, { title: 'Share A' });
-    const b = await insertMedia(server, { title: 'Share B' });
-    await createClient(server, 'Quartz Agency');
+    const b = await insertMedia(server, { title: 'Share B', clientIds: [quartz] });
     await openMediaPage(page);
     await page.getByRole('button', { name: 'Select All' }).click();
     await page.getByRole('button', { name: 'Bulk Actions' }).click();
     const dialog = page.getByRole('dialog', { name: 'Bulk Actions' });
+    const writes: { method: string; url: string; body: unknown }[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'GET' && r.url().includes('/api/media')) writes.push({ method: r.method(), url: new URL(r.url()).pathname, body: r.postDataJSON() });
+    });
     await dialog.getByLabel('Client', { exact: true }).selectOption({ label: 'Quartz Agency' });
     await dialog.getByRole('button', { name: 'Assign Client' }).click();
     await expect(page.getByTestId('toast')).toContainText('Bulk update completed');
-    expect(await count(server, `SELECT COUNT(*) FROM media_clients WHERE media_id IN (${a}, ${b})`)).toBe(2);
+    expect(writes.sort((x, y) => x.url.localeCompare(y.url))).toEqual(
+      [a, b].map((id) => ({ method: 'PUT', url: `/api/media/${id}`, body: { clientId: quartz } })).sort((x, y) => x.url.localeCompare(y.url)),
+    );
+    const rows = (await server.sql.execute(`SELECT client_id FROM media WHERE id IN (${a}, ${b})`)).rows;
+    expect(rows.map((r) => Number(r.client_id))).toEqual([quartz, quartz]);
+    expect(await count(server, `SELECT COUNT(*) FROM media_clients WHERE client_id = ${quartz} AND media_id IN (${a}, ${b})`)).toBe(2);
+    await expect(card(page, 'Share A').getByTestId('card-clients')).toContainText('1');
+  });
+
+  test('bulk assignment failure toasts Bulk assignment failed', async ({ page, server }) => {
+    const gone = await createClient(server, 'Gone Agency');
+    const a = await insertMedia(server, { title: 'Orphan A' });
+    await openMediaPage(page);
+    await card(page, 'Orphan A').getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Bulk Actions' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Bulk Actions' });
+    await dialog.getByLabel('Client', { exact: true }).selectOption({ label: 'Gone Agency' });
+    await server.sql.execute(`DELETE FROM clients WHERE id = ${gone}`);
+    await dialog.getByRole('button', { name: 'Assign Client' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Bulk assignment failed');
+    expect(Number((await server.sql.execute(`SELECT client_id FROM media WHERE id = ${a}`)).rows[0]!.client_id ?? 0)).toBe(0);
   });
 });

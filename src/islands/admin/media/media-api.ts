@@ -64,7 +64,8 @@ export async function updateMedia(
     toast({ title: 'Media updated', description: 'The media item has been updated.' });
     return true;
   } catch (e) {
-    fail(failure.title, e, failure.description ? `${failure.description}: ${errorMessage(e)}` : undefined);
+    // 001 §8 gives these descriptions as fixed text; the server's reason is not appended.
+    fail(failure.title, e, failure.description);
     return false;
   }
 }
@@ -86,7 +87,7 @@ export async function assignClient(mediaId: number, client: ClientOption): Promi
     toast({ title: 'Client Added', description: `${client.name} can now see this media.` });
     return true;
   } catch (e) {
-    fail('Assignment Failed', e, `Failed to assign client to media: ${errorMessage(e)}`);
+    fail('Assignment Failed', e, 'Failed to assign client to media');
     return false;
   }
 }
@@ -97,7 +98,7 @@ export async function removeClient(mediaId: number, client: { id: number; name: 
     toast({ title: 'Client Removed', description: `${client.name} no longer sees this media.` });
     return true;
   } catch (e) {
-    fail('Removal Failed', e, `Failed to remove client from media: ${errorMessage(e)}`);
+    fail('Removal Failed', e, 'Failed to remove client from media');
     return false;
   }
 }
