@@ -120,6 +120,54 @@ test.describe('Client Management (/admin/clients)', () => {
     await expect(page.getByText('(2 of 2 clients)')).toBeVisible();
   });
 
+  test('create, update, reset and delete failures toast their title only (001 §8)', async ({ page, server }) => {
+    const admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
+    const add = async (name: string, email: string, username: string) => {
+      const res = await admin.json('POST', '/api/clients', { name, email, company: '', notes: '', phone: '', username, password: 'secret-pw' });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    await add('Taken Email', 'taken@c.test', 'taken');
+    const goneId = await add('Soon Gone', 'gone@c.test', 'gone');
+    const onlyTitle = async (title: string) => {
+      await expect(toast(page)).toHaveAttribute('data-variant', 'destructive');
+      // The server's reason (e.g. which email clashed) is not shown: one line, the title.
+      await expect(toast(page).locator('p')).toHaveText([title]);
+    };
+
+    await signInStaff(page);
+    await page.goto('/admin/clients');
+    await expect(page.getByTestId('client-card')).toHaveCount(2);
+
+    await page.getByRole('button', { name: 'Add Client' }).click();
+    const create = page.getByRole('dialog', { name: 'Add New Client' });
+    await create.getByLabel('Name', { exact: true }).fill('Clash Films');
+    await create.getByLabel('Email').fill('taken@c.test');
+    await create.getByLabel('Username', { exact: true }).fill('clash');
+    await create.getByLabel('Password', { exact: true }).fill('clash-pass-1');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await onlyTitle('Failed to create client');
+    await create.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: 'Edit Soon Gone' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Client' });
+    await edit.getByLabel('Email').fill('taken@c.test');
+    await edit.getByRole('button', { name: 'Update' }).click();
+    await onlyTitle('Failed to update client');
+
+    // The client disappears behind the open screen: reset and delete then answer 404.
+    await server.sql.execute({ sql: 'DELETE FROM clients WHERE id = ?', args: [goneId] });
+    await edit.getByLabel('Reset client password').check();
+    await edit.getByLabel('New Password').fill('another-pass-2');
+    await edit.getByRole('button', { name: 'Reset Password' }).click();
+    await onlyTitle('Failed to reset password');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: 'Delete Soon Gone' }).click();
+    await page.getByRole('dialog', { name: 'Delete Client' }).getByRole('button', { name: 'Delete' }).click();
+    await onlyTitle('Failed to delete client');
+  });
+
   test('six skeleton cards while loading; grid is one column at 375 px', async ({ page }) => {
     await signInStaff(page);
     await page.route('**/api/clients', async (route) => {

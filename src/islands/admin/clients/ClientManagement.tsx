@@ -57,8 +57,9 @@ export default function ClientManagement({ canEdit }: { canEdit: boolean }) {
       toast({ title: success });
       await load();
       return true;
-    } catch (e) {
-      toast({ title: failure, description: errorMessage(e), variant: 'destructive' });
+    } catch {
+      // 001 §8 lists these client failures without detail: the title alone.
+      toast({ title: failure, variant: 'destructive' });
       return false;
     }
   }
@@ -71,8 +72,8 @@ export default function ClientManagement({ canEdit }: { canEdit: boolean }) {
       toast({ title: 'Client deleted successfully' });
       setDeleting(null);
       await load();
-    } catch (e) {
-      toast({ title: 'Failed to delete client', description: errorMessage(e), variant: 'destructive' });
+    } catch {
+      toast({ title: 'Failed to delete client', variant: 'destructive' });
     } finally {
       setDeletePending(false);
     }
