@@ -66,6 +66,25 @@ test.describe('detail dialog: Feedback tab', () => {
   });
 });
 
+test.describe('media card: Client Review overlay', () => {
+  test('shows when there is feedback; timeline notes alone do not show it', async ({ page, server }) => {
+    const clientId = await createClient(server, 'Overlay Co');
+    const cu = await server.sql.execute({
+      sql: 'INSERT INTO client_users (client_id, username, email, password_hash) VALUES (?, ?, ?, ?) RETURNING id',
+      args: [clientId, 'overlay.viewer', 'overlay.viewer@example.test', await hashPassword('overlay-pass-1')],
+    });
+    const cuId = Number(cu.rows[0]!.id);
+    const notesOnly = await insertMedia(server, { title: 'Notes Only Cut', type: 'video', clientIds: [clientId] });
+    const withFeedback = await insertMedia(server, { title: 'Feedback Cut', type: 'video', clientIds: [clientId] });
+    await server.sql.execute({ sql: 'INSERT INTO timeline_notes (media_id, client_user_id, timestamp_seconds, note_text) VALUES (?, ?, 3, ?)', args: [notesOnly, cuId, 'Tighter cut'] });
+    await server.sql.execute({ sql: 'INSERT INTO client_feedback (media_id, client_user_id, feedback_text, rating) VALUES (?, ?, ?, 5)', args: [withFeedback, cuId, 'Perfect'] });
+    await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+    await expect(card(page, 'Feedback Cut').getByText('Client Review', { exact: true })).toBeVisible();
+    await expect(card(page, 'Notes Only Cut')).toBeVisible();
+    await expect(card(page, 'Notes Only Cut').getByText('Client Review', { exact: true })).toHaveCount(0);
+  });
+});
+
 test.describe('permissions on the media screen', () => {
   test('without edit:media and assign:client the menu items are absent and the API refuses (403)', async ({ page, server }) => {
     const user = await createStaffUser(server, { permissions: ['view:media', 'upload:media'] });

@@ -28,7 +28,8 @@ export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canA
     { label: 'Media Settings', icon: <Settings size={16} />, onSelect: () => onAction('settings', item) },
     { label: 'Delete Media', icon: <Trash2 size={16} />, destructive: true, onSelect: () => onAction('delete', item) },
   ];
-  const reviewed = item.feedbackCount > 0 || item.noteCount > 0;
+  // 001 §2: the overlay marks feedback; timeline notes alone do not count as a review.
+  const reviewed = item.feedbackCount > 0;
   return (
     <article
       data-testid="media-card"
