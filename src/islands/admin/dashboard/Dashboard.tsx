@@ -148,12 +148,15 @@ export default function Dashboard({ recent }: { recent: RecentItem[] }) {
               <ul className="divide-y divide-line" data-testid="recent-media">
                 {recent.map((m) => (
                   <li key={m.id} className="flex items-center gap-3 py-3">
-                    <span className="rounded-md bg-muted p-2 text-fg-muted" title={m.type === 'video' ? 'Video' : 'Image'}>
-                      {m.type === 'video' ? <Video size={16} aria-label="Video" /> : <ImageIcon size={16} aria-label="Image" />}
+                    {/* The type is spelled out beside the date, so the icon stays silent. */}
+                    <span className="rounded-md bg-muted p-2 text-fg-muted" aria-hidden="true" data-testid="recent-media-icon">
+                      {m.type === 'video' ? <Video size={16} /> : <ImageIcon size={16} />}
                     </span>
                     <span className="min-w-0 flex-1">
                       <span className="block truncate text-sm font-medium">{m.title}</span>
                       <span className="block text-xs text-fg-muted">
+                        <span data-testid="recent-media-type">{m.type === 'video' ? 'Video' : 'Image'}</span>
+                        <span aria-hidden="true"> · </span>
                         <time dateTime={m.createdAt}>{dateFmt.format(new Date(m.createdAt))}</time>
                       </span>
                     </span>
