@@ -42,12 +42,15 @@ beforeAll(async () => {
 
   const viewer = await createStaffUser(server, { permissions: ['view:media'] });
   const nobody = await createStaffUser(server, { permissions: ['upload:media', 'edit:media'] });
+  // The website screen's pickers list the whole library, so its editors see every thumbnail.
+  const websiteEditor = await createStaffUser(server, { permissions: ['edit:website'] });
   people.anonymous = new Session(server.url);
   people.stranger = await clientSession(server.url, stranger.username, stranger.password);
   people.assigned = await clientSession(server.url, assigned.username, assigned.password);
   people.owner = await clientSession(server.url, owner.username, owner.password);
   people.staffWithout = await staffSession(server.url, nobody.username, nobody.password);
   people.viewer = await staffSession(server.url, viewer.username, viewer.password);
+  people.websiteEditor = await staffSession(server.url, websiteEditor.username, websiteEditor.password);
   people.admin = admin;
 });
 afterAll(() => server?.stop());
@@ -55,7 +58,7 @@ afterAll(() => server?.stop());
 describe('visibility', () => {
   // Expected status per item for each kind of visitor.
   const table: [string, Record<string, number>][] = [
-    ['private', { anonymous: 404, stranger: 404, assigned: 404, owner: 404, staffWithout: 404, viewer: 200, admin: 200 }],
+    ['private', { anonymous: 404, stranger: 404, assigned: 404, owner: 404, staffWithout: 404, viewer: 200, websiteEditor: 200, admin: 200 }],
     ['linked', { anonymous: 404, stranger: 404, assigned: 200, owner: 404, staffWithout: 404, viewer: 200, admin: 200 }],
     ['owned', { anonymous: 404, stranger: 404, assigned: 404, owner: 200, staffWithout: 404, viewer: 200, admin: 200 }],
     ['featured', { anonymous: 200, stranger: 200, assigned: 200, owner: 200, staffWithout: 200, viewer: 200, admin: 200 }],

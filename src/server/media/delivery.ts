@@ -38,7 +38,10 @@ interface Target {
   isPublic: boolean;
 }
 
-/** Who may fetch: the public for public items; staff with view:media; an assigned client. */
+/**
+ * Who may fetch: the public for public items; staff with view:media, or edit:website (its
+ * media pickers list the whole library); an assigned client.
+ */
 async function findVisible(ctx: APIContext, storageKey: string): Promise<Target | null> {
   const [row] = await db
     .select({ id: media.id, mimeType: media.mimeType, filename: media.filename, clientId: media.clientId, isPublic: isPublicSql })
@@ -47,7 +50,7 @@ async function findVisible(ctx: APIContext, storageKey: string): Promise<Target 
     .limit(1);
   if (!row) return null;
   const target = { id: row.id, mimeType: row.mimeType, filename: row.filename, isPublic: !!row.isPublic };
-  if (target.isPublic || hasPermission(ctx, 'view:media')) return target;
+  if (target.isPublic || hasPermission(ctx, 'view:media') || hasPermission(ctx, 'edit:website')) return target;
   const client = ctx.locals.clientUser;
   if (!client) return null;
   if (row.clientId === client.clientId) return target;

@@ -1,11 +1,11 @@
 import { endpoint, json, readJson } from '../../../server/http.ts';
-import { hasPermission, requirePermission } from '../../../server/auth/guard.ts';
+import { requireAnyPermission, requirePermission } from '../../../server/auth/guard.ts';
 import { createRole, listRoles } from '../../../server/accounts/roles.ts';
 import { roleSchema } from '../../../shared/schemas/roles.ts';
 
 export const GET = endpoint(async (ctx) => {
   // The Edit User dialog lists roles as checkboxes, so user editors may read them too.
-  if (!hasPermission(ctx, 'edit:users')) requirePermission(ctx, 'edit:roles');
+  requireAnyPermission(ctx, ['edit:roles', 'edit:users']);
   return json(await listRoles());
 });
 
