@@ -1,6 +1,7 @@
 // Security headers on every page (found from src/pages, so new pages are covered), on the
 // cached fast path as well as fresh renders, and no error answer leaking a stack trace or
 // echoing markup for hostile URLs, headers and ids.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -85,7 +86,43 @@ describe.each(pages)('%s', (url) => {
       expect(res.headers.get('content-type')).toContain('text/html');
       checkHeaders(res.headers, `${url} (${pass}, ${res.headers.get('x-page-cache') ?? 'not cached'})`);
       expect(body).toContain('<html');
+      checkInlineScriptHashes(res.headers, body, `${url} (${pass})`);
     }
+  });
+});
+
+/**
+ * Every inline script the page carries (the theme script included) has its hash in the CSP;
+ * a layout that awaits before registering it would leave it out and the browser would block it.
+ */
+function checkInlineScriptHashes(h: Headers, html: string, what: string) {
+  const csp = h.get('content-security-policy') ?? '';
+  const scripts = [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+  expect(scripts.length, `${what}: inline scripts`).toBeGreaterThan(0);
+  for (const source of scripts) {
+    const hash = `'sha256-${createHash('sha256').update(source).digest('base64')}'`;
+    expect(csp, `${what}: hash of inline script ${source.slice(0, 60)}`).toContain(hash);
+  }
+}
+
+describe('/access-denied/<reason>', () => {
+  test.each([
+    ['role', "You don't have the required role to access this page."],
+    ['permission', "You don't have the required permission to access this page."],
+  ])('%s answers 403 Access Denied', async (reason, text) => {
+    const res = await new Session(server.url).get(`/access-denied/${reason}`);
+    const html = await res.text();
+    expect(res.status).toBe(403);
+    expect(html).toContain('Access Denied');
+    expect(html.replaceAll('&#39;', "'")).toContain(text);
+  });
+
+  test.each(['other', 'roles', 'Role'])('an unknown reason (%s) is the 404 not-found page', async (reason) => {
+    const res = await new Session(server.url).get(`/access-denied/${reason}`);
+    const html = await res.text();
+    expect(res.status).toBe(404);
+    expect(html).toContain('404 Page Not Found');
+    expect(html).not.toContain('Access Denied');
   });
 });
 

@@ -189,9 +189,23 @@ describe('saves', () => {
     });
     const html = await (await fetch(b.url + '/about')).text();
     expect(html).toContain(`<link rel="icon" href="${image.url}"`);
+    // Every page carries the branding icon and touch icon once, not only the public ones (000 §4).
+    const pages: [string, Session][] = [
+      ['/about', new Session(b.url)],
+      ['/auth', new Session(b.url)],
+      ['/client/login', new Session(b.url)],
+      ['/no-such-page', new Session(b.url)],
+      ['/admin/website-customization', admin],
+    ];
+    for (const [path, session] of pages) {
+      const page = await (await session.get(path)).text();
+      expect(page.match(/<link rel="icon"[^>]*>/g), path).toEqual([`<link rel="icon" href="${image.url}" data-branding-icon>`]);
+      expect(page.match(/<link rel="apple-touch-icon"[^>]*>/g), path).toEqual([`<link rel="apple-touch-icon" href="${image.url}">`]);
+    }
     // Remove: null clears one image and leaves the rest.
     const removed = await admin.json('PUT', '/api/branding-settings', { companyName: 'Aurora Films', faviconImageId: null });
     expect(removed.body).toMatchObject({ faviconImage: null, logoLightImageId: image.id, showCompanyText: false });
+    expect(await (await admin.get('/admin/website-customization')).text()).toContain('<link rel="icon" href="data:,">');
   });
 });
 

@@ -2,7 +2,25 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
 
-export const test = base.extend<{ baseURL: string }, { server: TestServer }>({
+export const test = base.extend<{ baseURL: string; cookieConsent: boolean }, { server: TestServer }>({
+  /**
+   * The cookie banner shows on every page (000 §2) and would cover the bottom of the screen,
+   * so each test starts with a choice stored. Tests of the banner itself opt out with
+   * `test.use({ cookieConsent: false })`.
+   */
+  cookieConsent: [true, { option: true }],
+  context: async ({ context, cookieConsent }, use) => {
+    if (cookieConsent) {
+      await context.addInitScript(() => {
+        try {
+          localStorage.setItem('cookie-consent', JSON.stringify({ necessary: true, analytics: false, marketing: false, preferences: false, timestamp: new Date().toISOString() }));
+        } catch {
+          // about:blank and other opaque origins have no storage.
+        }
+      });
+    }
+    await use(context);
+  },
   server: [
     async ({}, use) => {
       const server = await startServer();

@@ -1,7 +1,10 @@
 // Cookie banner (000 §2, §4, §9): 1000 ms delay, 100 ms slide-in, 300 ms hide, and what each
 // button stores under `cookie-consent`.
-import { test, expect } from './fixtures.ts';
+import { test, expect, signInStaff } from './fixtures.ts';
 import { hydrated } from './public-helpers.ts';
+
+// First-time visitors: no stored choice (the shared fixture stores one for every other file).
+test.use({ cookieConsent: false });
 
 const stored = (page: import('@playwright/test').Page) => page.evaluate(() => localStorage.getItem('cookie-consent'));
 
@@ -53,4 +56,29 @@ test('closing hides it without storing anything, so it shows again next time', a
   expect(await stored(page)).toBeNull();
   await page.reload();
   await expect(banner).toHaveAttribute('data-state', 'shown');
+});
+
+test('site-wide: shows on the sign-in and admin pages too, and Accept All there hides it everywhere', async ({ page }) => {
+  const banner = page.getByTestId('cookie-banner');
+  await page.goto('/auth');
+  await expect(banner).toHaveAttribute('data-state', 'shown');
+  await signInStaff(page);
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await expect(banner).toHaveAttribute('data-state', 'shown');
+  await expect(banner).toHaveCount(1);
+  await banner.getByRole('button', { name: 'Accept All', exact: true }).click();
+  await expect(banner).toHaveCount(0);
+  expect(JSON.parse((await stored(page))!)).toMatchObject({ necessary: true, analytics: true, marketing: true, preferences: true });
+  for (const path of ['/admin/media', '/client/login', '/', '/no-such-page']) {
+    await page.goto(path);
+    await hydrated(page);
+    await page.waitForTimeout(1600);
+    await expect(banner, path).toHaveCount(0);
+  }
+});
+
+test('a public page mounts the banner once', async ({ page }) => {
+  await page.goto('/contact');
+  await expect(page.getByTestId('cookie-banner')).toHaveAttribute('data-state', 'shown');
+  await expect(page.getByTestId('cookie-banner')).toHaveCount(1);
 });
