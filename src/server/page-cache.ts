@@ -1,7 +1,7 @@
 // Rendered-HTML cache for public pages seen by anonymous visitors.
-// Entries are keyed by path and theme class and stamped with the site version
-// (src/server/site-version.ts); a request whose version differs re-renders. The version
-// lives in the database, so invalidation holds across every process sharing it.
+// Entries are keyed by path, theme class and year (page-cache-key.ts) and stamped with the
+// site version (src/server/site-version.ts); a request whose version differs re-renders. The
+// version lives in the database, so invalidation holds across every process sharing it.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,8 +10,9 @@ import { currentSiteVersion } from './site-version.ts';
 import { SESSION_COOKIE } from './auth/sessions.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 import { serverThemeClass } from './theme.ts';
+import { CACHEABLE_PATHS, cacheKey } from './page-cache-key.ts';
 
-export const CACHEABLE_PATHS = new Set(['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy']);
+export { CACHEABLE_PATHS, cacheKey };
 const MAX_ENTRIES = 64;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -48,11 +49,6 @@ function siteVersion(): Promise<number> {
       return siteVersion();
     });
   return queued;
-}
-
-export function cacheKey(pathname: string, themeClass: string): string | null {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return CACHEABLE_PATHS.has(path) ? `${path}|${themeClass}` : null;
 }
 
 function etagMatches(ifNoneMatch: string | null, etag: string): boolean {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
 import { staffSession } from '../helpers/http.ts';
+import { cacheKey } from '../../src/server/page-cache-key.ts';
 
 let a: TestServer;
 let b: TestServer;
@@ -68,6 +69,28 @@ describe('public page cache', () => {
   test('pages with a query string are rendered, not cached', async () => {
     const res = await get(a, '/?utm_source=x');
     expect(res.headers.get('x-page-cache')).toBeNull();
+  });
+});
+
+describe('cache key', () => {
+  // The footer prints the current year (000 §2) and nothing bumps the site version on
+  // 1 January, so the key itself has to change with the year. The middleware and the Node
+  // fast path both look entries up through this function.
+  test('a new year is a new entry; path, trailing slash and theme as before', () => {
+    const newYearsEve = new Date(2026, 11, 31, 23, 59, 59);
+    const newYear = new Date(2027, 0, 1, 0, 0, 1);
+    expect(cacheKey('/about', 'dark', newYearsEve)).not.toBe(cacheKey('/about', 'dark', newYear));
+    expect(cacheKey('/about/', 'dark', newYear)).toBe(cacheKey('/about', 'dark', newYear));
+    expect(cacheKey('/about', '', newYear)).not.toBe(cacheKey('/about', 'dark', newYear));
+    expect(cacheKey('/auth', 'dark', newYear)).toBeNull();
+    expect(cacheKey('/', 'dark')).toBe(cacheKey('/', 'dark', new Date()));
+  });
+
+  test('a cached page shows the current year in the footer', async () => {
+    await (await get(a, '/contact')).text();
+    const hit = await get(a, '/contact');
+    expect(hit.headers.get('x-page-cache')).toBe('HIT');
+    expect((await hit.text()).match(/data-testid="copyright"[^>]*>(?:&copy;|©) (\d{4}) /)?.[1]).toBe(String(new Date().getFullYear()));
   });
 });
 
