@@ -77,6 +77,21 @@ describe('GET /api/client/media', () => {
     expect(res.body.map((m: any) => m.id)).not.toContain(unassigned.id);
   });
 
+  test.each([
+    ['a comma-separated string', JSON.stringify(' wedding, drone ,, highlights ,'), ['wedding', 'drone', 'highlights']],
+    ['plain comma-separated text', 'wedding,drone , ', ['wedding', 'drone']],
+    ['a list', JSON.stringify(['wedding', ' drone ', '']), ['wedding', 'drone']],
+    ['an empty string', JSON.stringify(''), []],
+  ])('tags stored as %s are read as a trimmed list without empties (001 §3)', async (_what, stored, expected) => {
+    const dave = await createClientWithPortalLogin(server, 'Dave');
+    const item = await createVideo(server, { title: 'Tagged', clientId: dave.clientId });
+    await server.sql.execute({ sql: 'UPDATE media SET tags = ? WHERE id = ?', args: [stored, item.id] });
+    const s = await clientSession(server.url, dave.username, dave.password);
+    const res = await s.json('GET', '/api/client/media');
+    expect(res.status).toBe(200);
+    expect(res.body.map((m: any) => m.tags)).toEqual([expected]);
+  });
+
   test('a client with nothing assigned gets an empty list', async () => {
     const carol = await createClientWithPortalLogin(server, 'Carol');
     const s = await clientSession(server.url, carol.username, carol.password);

@@ -96,6 +96,12 @@ test.describe('client portal dashboard', () => {
     await page.getByRole('button', { name: 'Open Review cut' }).click();
     const dialog = page.getByRole('dialog', { name: 'Review cut' });
     await expect(dialog).toBeVisible();
+    // The video starts as the dialog opens (001 §4); the timestamp waits for a pause.
+    await expect.poll(() => dialog.locator('video').evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+    await dialog.getByRole('tab', { name: 'Timeline' }).click();
+    const ts = dialog.getByLabel('Timestamp (seconds)');
+    await expect(ts).toHaveValue('0');
+    await dialog.getByRole('tab', { name: 'Details' }).click();
 
     // Details tab.
     await expect(dialog.getByTestId('detail-type')).toHaveText('Video');
@@ -106,9 +112,9 @@ test.describe('client portal dashboard', () => {
 
     // Timeline tab: playing then pausing fills the timestamp with the current time.
     await dialog.getByRole('tab', { name: 'Timeline' }).click();
-    const ts = dialog.getByLabel('Timestamp (seconds)');
-    await expect(ts).toHaveValue('0');
     const paused = await dialog.locator('video').evaluate(async (v: HTMLVideoElement) => {
+      v.pause();
+      v.currentTime = 0;
       v.muted = true;
       await v.play();
       await new Promise((r) => setTimeout(r, 1200));
@@ -141,10 +147,12 @@ test.describe('client portal dashboard', () => {
     await expect(submit).toBeDisabled();
     await dialog.getByRole('radio', { name: '4 stars' }).check();
     await expect(submit).toBeDisabled();
+    // A comment of spaces only does not count (non-empty after trimming, 001 §5).
     await dialog.getByRole('textbox', { name: 'Comments' }).fill('   ');
-    await submit.click();
-    await expect(page.getByTestId('toast')).toContainText('Please provide both feedback text and rating');
+    await expect(submit).toBeDisabled();
+    await expect(dialog.getByText('Please provide both feedback text and rating')).toBeVisible();
     await dialog.getByRole('textbox', { name: 'Comments' }).fill('Great pacing');
+    await expect(submit).toBeEnabled();
     await submit.click();
     await expect(page.getByTestId('toast')).toContainText('Feedback submitted successfully');
     await expect(dialog.getByTestId('feedback-list')).toContainText('Great pacing');
@@ -237,6 +245,53 @@ test.describe('client portal dashboard', () => {
     await expect(page).toHaveURL(/\/client\/login$/);
     await page.goto('/client/dashboard');
     await expect(page).toHaveURL(/\/client\/login$/);
+  });
+
+  test('a failed logout call still clears the portal and goes to /client/login, with no error toast', async ({ page, server }) => {
+    const ivy = await createClientWithPortalLogin(server, 'Ivy');
+    await createVideo(server, { title: 'Ivy cut', clientId: ivy.clientId });
+    await signInClient(page, ivy);
+    await expect(cards(page)).toHaveCount(1);
+    // The server ends the session, but the answer comes back as a gateway error.
+    await page.route('**/api/client/logout', async (route) => {
+      await route.fetch();
+      await route.fulfill({ status: 502, contentType: 'application/json', body: '{"message":"Bad gateway"}' });
+    });
+    const answered = page.waitForResponse('**/api/client/logout');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    expect((await answered).status()).toBe(502);
+    await expect(page).toHaveURL(/\/client\/login$/);
+    await expect(page.getByRole('heading', { name: 'Client Portal' })).toBeVisible();
+    await expect(page.getByText('Logout failed')).toHaveCount(0);
+    const sessions = await server.sql.execute({ sql: 'SELECT COUNT(*) AS n FROM client_sessions WHERE client_user_id = ?', args: [ivy.clientUserId] });
+    expect(Number(sessions.rows[0]!.n)).toBe(0);
+  });
+
+  test('a video whose autoplay is blocked is only logged and stays paused', async ({ page, server }) => {
+    const jo = await createClientWithPortalLogin(server, 'Jo');
+    await createVideo(server, { title: 'Blocked cut', clientId: jo.clientId });
+    await page.addInitScript(() => {
+      // The browser's autoplay policy refusing playback (not our code).
+      HTMLMediaElement.prototype.play = function () {
+        return Promise.reject(new DOMException('play() failed because the user did not interact', 'NotAllowedError'));
+      };
+    });
+    const logs: string[] = [];
+    const uncaught: string[] = [];
+    page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => uncaught.push(e.message));
+    await signInClient(page, jo);
+    await page.getByRole('button', { name: 'Open Blocked cut' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Blocked cut' });
+    await expect(dialog).toBeVisible();
+    await expect.poll(() => logs.some((l) => l.startsWith('log: Autoplay was blocked: NotAllowedError'))).toBe(true);
+    expect(await dialog.locator('video').evaluate((v: HTMLVideoElement) => ({ paused: v.paused, t: v.currentTime }))).toEqual({ paused: true, t: 0 });
+    // Logged, not raised: no uncaught rejection and no console error about it.
+    expect(uncaught.filter((m) => /autoplay|play\(\)|NotAllowed/i.test(m))).toEqual([]);
+    expect(logs.filter((l) => l.startsWith('error') && /autoplay|play\(\)/i.test(l))).toEqual([]);
+    // The dialog still works: the timestamp is untouched and the tabs switch.
+    await dialog.getByRole('tab', { name: 'Timeline' }).click();
+    await expect(dialog.getByLabel('Timestamp (seconds)')).toHaveValue('0');
   });
 
   for (const colorScheme of ['light', 'dark'] as const) {

@@ -63,7 +63,7 @@ export function FeedbackTab({ item }: { item: ClientMedia }) {
           </p>
         )}
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={pending || !text || rating < 1}>
+          <Button type="submit" disabled={pending || !text.trim() || rating < 1}>
             {pending ? 'Submitting...' : 'Submit Feedback'}
           </Button>
           {(!text.trim() || rating < 1) && <p className="text-xs text-fg-muted">{MISSING}</p>}

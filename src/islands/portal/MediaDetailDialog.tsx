@@ -1,10 +1,11 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Download } from 'lucide-react';
 import type { ClientMedia } from '../../shared/schemas/portal.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { buttonClass } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Tabs } from '../ui/Tabs.tsx';
+import { tryAutoplay } from '../ui/autoplay.ts';
 import { FeedbackTab } from './FeedbackTab.tsx';
 import { TimelineTab } from './TimelineTab.tsx';
 import { downloadHref, formatDate, formatSize, stageLabel } from './format.ts';
@@ -21,6 +22,19 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
   const [tab, setTab] = useState<Tab>('details');
   const [timestamp, setTimestamp] = useState('0');
   const video = useRef<HTMLVideoElement>(null);
+
+  // The video plays as the dialog opens (001 §4). Mounted once per item, so this runs once.
+  useEffect(() => {
+    const v = video.current;
+    if (!v) return;
+    // Blocked: the native controls show the paused state (no rewind: a refusal can also be a
+    // pause the viewer pressed before playback began).
+    tryAutoplay(
+      v,
+      () => {},
+      () => v.pause(),
+    );
+  }, []);
 
   function seek(seconds: number) {
     const v = video.current;

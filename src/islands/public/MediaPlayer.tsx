@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Maximize, Minimize, Pause, Play, RotateCcw, RotateCw, Volume2, VolumeX, X } from 'lucide-react';
 import type { GridMedia } from './media.tsx';
+import { tryAutoplay } from '../ui/autoplay.ts';
 
 // 000 §9 player constants.
 export const SEEK_STEP = 0.1;
@@ -77,13 +78,10 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
     if (v) {
       // Metadata may already be in by the time this runs.
       if (v.readyState >= 1 && Number.isFinite(v.duration)) setDuration(v.duration);
-      v.play().then(
+      tryAutoplay(
+        v,
         () => setPlaying(true),
-        (err: unknown) => {
-          // Blocked autoplay is expected on some browsers: note it and show the paused state.
-          console.log('Autoplay was blocked:', err instanceof Error ? err.name : err);
-          setPlaying(false);
-        },
+        () => setPlaying(false),
       );
     }
     revealControls();

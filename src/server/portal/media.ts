@@ -1,11 +1,11 @@
 // Media as the signed-in client sees it: only items assigned to their client, either through
 // a media-client link or the item's own clientId (001 §3, §6).
-import { and, desc, eq, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { media, mediaClients } from '../../db/schema.ts';
 import { badRequest, notFound } from '../http.ts';
 import type { MediaRow } from '../media/queries.ts';
-import type { ClientMedia } from '../../shared/schemas/portal.ts';
+import { normaliseTags, type ClientMedia } from '../../shared/schemas/portal.ts';
 
 function assignedTo(clientId: number) {
   return or(
@@ -27,7 +27,9 @@ const clientColumns = {
   filename: media.filename,
   fileSize: media.fileSize,
   mimeType: media.mimeType,
-  tags: media.tags,
+  // The stored text as it is: the column's JSON mapping would throw on a plain
+  // comma-separated value, which the portal must still read (001 §3).
+  tags: sql<string | null>`${media.tags}`,
   projectStage: media.projectStage,
   notes: media.notes,
   width: media.width,
@@ -36,7 +38,21 @@ const clientColumns = {
   createdAt: media.createdAt,
   uploadedAt: media.uploadedAt,
 };
-type ClientMediaRow = Pick<MediaRow, keyof typeof clientColumns>;
+type ClientMediaRow = Omit<Pick<MediaRow, keyof typeof clientColumns>, 'tags'> & { tags: unknown };
+
+/** The tags column's text: a JSON list or JSON string, or plain comma-separated text. */
+function storedTags(raw: unknown): string[] {
+  if (typeof raw !== 'string') return normaliseTags(raw);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return normaliseTags(raw);
+  }
+  if (parsed === null) return [];
+  // Plain text that happens to parse (a lone `2024`) is still a tag.
+  return normaliseTags(Array.isArray(parsed) || typeof parsed === 'string' ? parsed : raw);
+}
 
 export function toClientMedia(row: ClientMediaRow): ClientMedia {
   return {
@@ -51,7 +67,7 @@ export function toClientMedia(row: ClientMediaRow): ClientMedia {
     filename: row.filename,
     fileSize: row.fileSize,
     mimeType: row.mimeType,
-    tags: Array.isArray(row.tags) ? row.tags : [],
+    tags: storedTags(row.tags),
     projectStage: row.projectStage,
     notes: row.notes,
     width: row.width,

@@ -42,6 +42,15 @@ export const timelineNoteInputSchema = z.object({
 });
 export type TimelineNoteInput = z.infer<typeof timelineNoteInputSchema>;
 
+/**
+ * Media tags as the portal reads them (001 §3): a list, or a comma-separated string as older
+ * data holds it. Either way trimmed, with empty entries dropped.
+ */
+export function normaliseTags(value: unknown): string[] {
+  const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  return parts.filter((t): t is string => typeof t === 'string').map((t) => t.trim()).filter(Boolean);
+}
+
 /** A media item as a client sees it. */
 export interface ClientMedia {
   id: number;
