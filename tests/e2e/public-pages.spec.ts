@@ -1,6 +1,7 @@
 // The five public pages and privacy policy: sections and exact texts (000 §2), navigation,
-// footer, theme, mobile menu, signed-in navigation and accessibility.
+// footer, theme, mobile menu, signed-in navigation, toast swipe (000 §9) and accessibility.
 import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
 import { test, expect, signInStaff } from './fixtures.ts';
 import { hydrated, skipCookieBanner } from './public-helpers.ts';
 
@@ -179,6 +180,119 @@ test.describe('every page at 375 px', () => {
       expect(overflow).toBe(0);
     });
   }
+});
+
+test.describe('toasts', () => {
+  /** Raises a real toast through the navigation carry-over (sessionStorage), on any page. */
+  async function showToast(page: Page): Promise<Locator> {
+    // Stored from a same-origin document without a toaster, so no earlier page can take it.
+    await page.goto('/api/contact-info');
+    await page.evaluate(() => sessionStorage.setItem('studio-toast', JSON.stringify({ title: 'Swipe me' })));
+    // The 5000 ms display time starts when the toaster hydrates, which need not wait for the
+    // load event: look for the toast from the start.
+    await page.goto('/privacy-policy', { waitUntil: 'commit' });
+    const toast = page.getByTestId('toast');
+    await expect(toast).toContainText('Swipe me');
+    return toast;
+  }
+
+  /** Presses on the toast's text, moves `dx` px sideways and returns the toast's offset mid-drag. */
+  async function dragBy(page: Page, toast: Locator, dx: number): Promise<number> {
+    const box = (await toast.boundingBox())!;
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + dx, y, { steps: 6 });
+    // React renders pointermoves after the event: let two frames pass before measuring.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const moved = (await toast.boundingBox())!.x - box.x;
+    await page.mouse.up();
+    return moved;
+  }
+
+  // The toast would vanish on its own after 5000 ms: a dismissal must come well before that.
+  const SOON = { timeout: 1500 };
+
+  test('dragged 60 px right it follows the pointer and is dismissed on release', async ({ page }) => {
+    const toast = await showToast(page);
+    expect(await dragBy(page, toast, 60)).toBeCloseTo(60, 0);
+    await expect(toast).toHaveCount(0, SOON);
+  });
+
+  test('dragged 30 px right it snaps back and stays', async ({ page }) => {
+    const toast = await showToast(page);
+    expect(await dragBy(page, toast, 30)).toBeCloseTo(30, 0);
+    await expect(toast).toHaveCSS('transform', 'none', SOON);
+    await expect(toast).toBeVisible();
+  });
+
+  test('dragged left it does not move and stays', async ({ page }) => {
+    const toast = await showToast(page);
+    expect(await dragBy(page, toast, -80)).toBe(0);
+    await expect(toast).toHaveCSS('transform', 'none');
+    await expect(toast).toBeVisible();
+  });
+
+  test('a swipe that starts on the close button still swipes; a plain click still closes', async ({ page }) => {
+    let toast = await showToast(page);
+    const close = toast.getByRole('button', { name: 'Close notification' });
+    const box = (await close.boundingBox())!;
+    await page.mouse.move(box.x + 4, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x - 20, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    // Leftward from the button: not a swipe, and not a click on it either (released elsewhere).
+    await expect(toast).toBeVisible();
+    await close.click();
+    await expect(toast).toHaveCount(0, SOON);
+    toast = await showToast(page);
+    await page.mouse.move(box.x + 4, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 70, box.y + box.height / 2, { steps: 6 });
+    await page.mouse.up();
+    await expect(toast).toHaveCount(0, SOON);
+  });
+
+  test('with reduced motion a swiped toast is removed without sliding out', async ({ page }) => {
+    const slidOut = async () => {
+      const toast = await showToast(page);
+      // Records whether the toast ever took its slide-out style before being removed.
+      await toast.evaluate((el) => {
+        const w = window as unknown as { slidOut: boolean };
+        w.slidOut = false;
+        new MutationObserver(() => (w.slidOut ||= el.style.opacity === '0')).observe(el, { attributes: true, attributeFilter: ['style'] });
+      });
+      await dragBy(page, toast, 60);
+      await expect(toast).toHaveCount(0, SOON);
+      return page.evaluate(() => (window as unknown as { slidOut: boolean }).slidOut);
+    };
+    expect(await slidOut()).toBe(true);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await slidOut()).toBe(false);
+  });
+
+  test.describe('touch', () => {
+    test.use({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+
+    test('a finger swiping 60 px right dismisses it, 30 px does not', async ({ page }) => {
+      const toast = await showToast(page);
+      const cdp = await page.context().newCDPSession(page);
+      const swipe = async (dx: number) => {
+        const box = (await toast.boundingBox())!;
+        const x = box.x + 20;
+        const y = box.y + box.height / 2;
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+        for (let i = 1; i <= 6; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x + (dx * i) / 6, y }] });
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      };
+      await swipe(30);
+      await expect(toast).toHaveCSS('transform', 'none', SOON);
+      await expect(toast).toBeVisible();
+      await swipe(60);
+      await expect(toast).toHaveCount(0, SOON);
+    });
+  });
 });
 
 test.describe('signed in', () => {
