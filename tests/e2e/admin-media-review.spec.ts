@@ -85,6 +85,31 @@ test.describe('media card: Client Review overlay', () => {
   });
 });
 
+test.describe('media card: actions menu type-ahead', () => {
+  test('letters jump between items; Space continues typed text and only activates once it has reset', async ({ page, server }) => {
+    await insertMedia(server, { title: 'Typeahead Cut' });
+    await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+    await card(page, 'Typeahead Cut').getByRole('button', { name: 'Actions for Typeahead Cut' }).click();
+    const menu = page.getByRole('menu', { name: 'Actions for Typeahead Cut' });
+    const item = (name: string) => menu.getByRole('menuitem', { name });
+    await expect(item('View Feedback')).toBeFocused();
+    await page.keyboard.press('m');
+    await expect(item('Media Settings')).toBeFocused();
+    await page.keyboard.press('e');
+    // "me" is still Media Settings: more of the focused label keeps focus there.
+    await expect(item('Media Settings')).toBeFocused();
+    await page.waitForTimeout(1100);
+    await page.keyboard.type('edit m');
+    await expect(item('Edit Media')).toBeFocused();
+    await page.waitForTimeout(1100);
+    // The Space inside "edit m" was text, not a press of Edit Media; on its own it is.
+    await expect(page.getByRole('dialog', { name: 'Edit Media' })).toHaveCount(0);
+    await expect(item('Edit Media')).toBeFocused();
+    await page.keyboard.press(' ');
+    await expect(page.getByRole('dialog', { name: 'Edit Media' })).toBeVisible();
+  });
+});
+
 test.describe('permissions on the media screen', () => {
   test('without edit:media and assign:client the menu items are absent and the API refuses (403)', async ({ page, server }) => {
     const user = await createStaffUser(server, { permissions: ['view:media', 'upload:media'] });

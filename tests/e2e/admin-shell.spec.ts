@@ -27,6 +27,30 @@ test.describe('admin navigation bar', () => {
     await expect(menu).toBeHidden();
   });
 
+  test('user menu type-ahead: a letter focuses its item; typed text resets 1000 ms after the last key', async ({ page }) => {
+    await signInStaff(page);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await page.getByTestId('user-menu-button').click();
+    const menu = page.getByRole('menu', { name: 'User menu' });
+    const publicSite = menu.getByRole('menuitem', { name: 'Public Site' });
+    const logout = menu.getByRole('menuitem', { name: 'Logout' });
+    await expect(publicSite).toBeFocused();
+    await page.keyboard.press('L');
+    await expect(logout).toBeFocused();
+    // "lx", then "lxp" 1400 ms after the first key but 700 ms after the last: nothing matches,
+    // so focus stays; a timer counted from the first key would have let "p" move it.
+    await page.waitForTimeout(700);
+    await page.keyboard.press('x');
+    await page.waitForTimeout(700);
+    await page.keyboard.press('p');
+    await expect(logout).toBeFocused();
+    // Over 1000 ms of quiet: "p" starts a new search.
+    await page.waitForTimeout(1100);
+    await page.keyboard.press('p');
+    await expect(publicSite).toBeFocused();
+    await expect(menu).toBeVisible();
+  });
+
   test('links follow permissions; display name is shown instead of the username', async ({ page, server }) => {
     const user = await createStaffUser(server, { permissions: ['view:media', 'edit:website'], extraRoles: ['Staff'], displayName: 'Jo Camera' });
     // Staff gives view:media, view:clients and view:enquiries too: remove it to see exactly our role.

@@ -9,12 +9,36 @@ export interface MenuItem {
   disabled?: boolean;
 }
 
+/** Menu type-ahead forgets what was typed this long after the last key (000 §9). */
+export const TYPEAHEAD_RESET_MS = 1000;
+
+/**
+ * Index of the item type-ahead should focus for `typed`, or -1 when none matches.
+ * A single letter, or one letter repeated ("dd"), searches from the item after the current
+ * one, so pressing the same letter again cycles through the items starting with it
+ * (WAI-ARIA menu pattern); longer text may still match the current item, so typing more of
+ * its label keeps focus where it is.
+ */
+export function typeaheadMatch(items: readonly { label: string; disabled?: boolean }[], current: number, typed: string): number {
+  const text = typed.toLowerCase();
+  const needle = [...text].every((c) => c === text[0]) ? text.slice(0, 1) : text;
+  if (!needle || !items.length) return -1;
+  const from = current < 0 ? 0 : needle.length === 1 ? current + 1 : current;
+  for (let k = 0; k < items.length; k++) {
+    const i = (from + k) % items.length;
+    const item = items[i]!;
+    if (!item.disabled && item.label.trim().toLowerCase().startsWith(needle)) return i;
+  }
+  return -1;
+}
+
 const ITEM_CLASS = 'flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm hover:bg-muted focus:bg-muted disabled:opacity-60';
 
 /**
- * A menu button: Enter/Space/ArrowDown open it, arrows move, Escape or Tab close it and
- * refocus the button. An icon-only trigger is named by `label`; a trigger with visible text
- * (`labelTrigger={false}`) keeps its own name and `label` names only the menu.
+ * A menu button: Enter/Space/ArrowDown open it, arrows move, typing jumps to the item whose
+ * label starts with the typed text, Escape or Tab close it and refocus the button. An
+ * icon-only trigger is named by `label`; a trigger with visible text (`labelTrigger={false}`)
+ * keeps its own name and `label` names only the menu.
  */
 export function Menu({
   trigger,
@@ -42,6 +66,8 @@ export function Menu({
   const id = useId();
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLDivElement>(null);
+  const typed = useRef('');
+  const typedTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => {
     if (!open) return;
@@ -50,13 +76,30 @@ export function Menu({
       if (!list.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) setOpen(false);
     };
     document.addEventListener('mousedown', onDoc);
-    return () => document.removeEventListener('mousedown', onDoc);
+    return () => {
+      document.removeEventListener('mousedown', onDoc);
+      // Reopening the menu starts a fresh search.
+      clearTimeout(typedTimer.current);
+      typed.current = '';
+    };
   }, [open]);
 
+  const menuItems = () => [...(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+
   const move = (delta: number) => {
-    const els = [...(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const els = menuItems();
     const i = els.indexOf(document.activeElement as HTMLElement);
     els[(i + delta + els.length) % els.length]?.focus();
+  };
+
+  const typeahead = (key: string) => {
+    clearTimeout(typedTimer.current);
+    typed.current += key;
+    typedTimer.current = setTimeout(() => (typed.current = ''), TYPEAHEAD_RESET_MS);
+    const els = menuItems();
+    // The rendered text, not `items`, so a label always matches what the user reads.
+    const labels = els.map((el) => ({ label: el.textContent ?? '', disabled: el.matches(':disabled, [aria-disabled="true"]') }));
+    els[typeaheadMatch(labels, els.indexOf(document.activeElement as HTMLElement), typed.current)]?.focus();
   };
 
   return (
@@ -92,6 +135,12 @@ export function Menu({
             if (e.key === 'Escape' || e.key === 'Tab') {
               setOpen(false);
               button.current?.focus();
+            }
+            // Space activates the focused item unless it continues typed text ("public s").
+            const printable = [...e.key].length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey;
+            if (printable && (e.key !== ' ' || typed.current)) {
+              e.preventDefault();
+              typeahead(e.key);
             }
           }}
           className={`absolute z-50 mt-1 rounded-md border border-line bg-raised p-1 shadow-lg ${panelClassName} ${align === 'end' ? 'right-0' : 'left-0'}`}
