@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { X } from 'lucide-react';
-import { $toast, dismissToast, takeCarriedToast, type Toast } from '../shared/toast.ts';
+import { $toast, dismissToast, pauseToast, resumeToast, takeCarriedToast, type Toast } from '../shared/toast.ts';
 
 /** A toast dragged right at least this far is dismissed on release (000 §9). */
 export const SWIPE_THRESHOLD_PX = 50;
@@ -82,6 +82,7 @@ function ToastCard({ t }: { t: Toast }) {
       e.currentTarget.setPointerCapture(e.pointerId);
       // A mouse drag over the text would otherwise select it.
       window.getSelection()?.removeAllRanges();
+      pauseToast();
       setPhase('drag');
     }
     setOffset(Math.max(0, dx));
@@ -97,6 +98,7 @@ function ToastCard({ t }: { t: Toast }) {
       setPhase('leave');
       leaveTimer.current = setTimeout(dismissToast, LEAVE_MS);
     } else {
+      resumeToast();
       setPhase('rest');
       setOffset(0);
     }

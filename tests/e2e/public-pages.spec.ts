@@ -254,6 +254,22 @@ test.describe('toasts', () => {
     await expect(toast).toHaveCount(0, SOON);
   });
 
+  test('the 5000 ms display time is held while a swipe is in progress and resumes after it', async ({ page }) => {
+    const toast = await showToast(page);
+    const box = (await toast.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width / 2, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 20, y, { steps: 4 });
+    // Held past the whole display time: a running timer would have removed it by now.
+    await page.waitForTimeout(5600);
+    await expect(toast).toBeVisible();
+    await page.mouse.up();
+    await expect(toast).toHaveCSS('transform', 'none', SOON);
+    // Released short of the threshold: the time that was left runs out and it goes on its own.
+    await expect(toast).toHaveCount(0, { timeout: 6000 });
+  });
+
   test('with reduced motion a swiped toast is removed without sliding out', async ({ page }) => {
     const slidOut = async () => {
       const toast = await showToast(page);
