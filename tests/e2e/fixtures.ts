@@ -51,3 +51,27 @@ export async function signInStaff(page: Page, username = ADMIN.username, passwor
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
+
+/**
+ * Makes every play() refuse as a browser's autoplay policy does (not our code) and collects the
+ * page's console lines and uncaught errors, for the "blocked autoplay is only logged" checks.
+ */
+export async function blockAutoplay(page: Page) {
+  await page.addInitScript(() => {
+    HTMLMediaElement.prototype.play = function () {
+      return Promise.reject(new DOMException('play() failed because the user did not interact', 'NotAllowedError'));
+    };
+  });
+  const logs: string[] = [];
+  const uncaught: string[] = [];
+  page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => uncaught.push(e.message));
+  return {
+    /** Waits for the log line, then checks nothing was raised or logged as an error about it. */
+    async expectOnlyLogged() {
+      await expect.poll(() => logs.some((l) => l.startsWith('log: Autoplay was blocked: NotAllowedError'))).toBe(true);
+      expect(uncaught.filter((m) => /autoplay|play\(\)|NotAllowed/i.test(m))).toEqual([]);
+      expect(logs.filter((l) => l.startsWith('error') && /autoplay|play\(\)/i.test(l))).toEqual([]);
+    },
+  };
+}

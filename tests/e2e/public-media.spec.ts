@@ -1,6 +1,6 @@
 // Featured and portfolio grids, the category filter and the media player dialog, against
 // real rows and a real short video served by /media/<key>/<file> (000 §2, §5, §9).
-import { expect } from './fixtures.ts';
+import { expect, blockAutoplay } from './fixtures.ts';
 import { hydrated, isolatedTest as test, skipCookieBanner } from './public-helpers.ts';
 import { insertMedia } from '../helpers/public-media.ts';
 
@@ -151,25 +151,13 @@ test('video player: autoplay, Space, arrows, seek, mute, volume, auto-hide, rese
 });
 
 test('blocked autoplay is only logged and the player shows the paused state', async ({ page }) => {
-  await page.addInitScript(() => {
-    // The browser's autoplay policy refusing playback (not our code).
-    HTMLMediaElement.prototype.play = function () {
-      return Promise.reject(new DOMException('play() failed because the user did not interact', 'NotAllowedError'));
-    };
-  });
-  const logs: string[] = [];
-  const uncaught: string[] = [];
-  page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => uncaught.push(e.message));
+  const autoplay = await blockAutoplay(page);
   await page.goto('/');
   await hydrated(page);
   await page.getByRole('button', { name: 'Play Gala reel' }).click();
   const dialog = page.getByTestId('media-player');
   await expect(dialog.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
-  await expect.poll(() => logs.some((l) => l.startsWith('log: Autoplay was blocked: NotAllowedError'))).toBe(true);
-  // Logged, not raised: no uncaught rejection and no console error about it.
-  expect(uncaught.filter((m) => /autoplay|play\(\)|NotAllowed/i.test(m))).toEqual([]);
-  expect(logs.filter((l) => l.startsWith('error') && /autoplay|play\(\)/i.test(l))).toEqual([]);
+  await autoplay.expectOnlyLogged();
 });
 
 test('portfolio hover preview starts 2 seconds in', async ({ page }) => {
