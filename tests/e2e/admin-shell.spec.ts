@@ -49,6 +49,15 @@ test.describe('admin navigation bar', () => {
     await page.keyboard.press('p');
     await expect(publicSite).toBeFocused();
     await expect(menu).toBeVisible();
+    // End and Home jump to the last and first items; the arrows wrap.
+    await page.keyboard.press('End');
+    await expect(logout).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(publicSite).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await expect(logout).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(publicSite).toBeFocused();
   });
 
   test('links follow permissions; display name is shown instead of the username', async ({ page, server }) => {

@@ -32,6 +32,21 @@ export function typeaheadMatch(items: readonly { label: string; disabled?: boole
   return -1;
 }
 
+/**
+ * Index arrow keys (delta ±1) or Home/End (delta ±Infinity) move focus to, skipping disabled
+ * items (a disabled button cannot take focus, so landing on one would trap the arrows);
+ * arrows wrap. -1 when every item is disabled.
+ */
+export function arrowTarget(items: readonly { disabled?: boolean }[], current: number, delta: number): number {
+  const enabled = items.flatMap((item, i) => (item.disabled ? [] : [i]));
+  if (!enabled.length) return -1;
+  if (delta === -Infinity) return enabled[0]!;
+  if (delta === Infinity) return enabled.at(-1)!;
+  const at = enabled.indexOf(current);
+  if (at < 0) return delta > 0 ? (enabled.find((i) => i > current) ?? enabled[0]!) : (enabled.findLast((i) => i < current) ?? enabled.at(-1)!);
+  return enabled[(at + delta + enabled.length) % enabled.length]!;
+}
+
 const ITEM_CLASS = 'flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm hover:bg-muted focus:bg-muted disabled:opacity-60';
 
 /**
@@ -71,7 +86,7 @@ export function Menu({
 
   useEffect(() => {
     if (!open) return;
-    list.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    list.current?.querySelector<HTMLElement>('[role="menuitem"]:not(:disabled):not([aria-disabled="true"])')?.focus();
     const onDoc = (e: MouseEvent) => {
       if (!list.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) setOpen(false);
     };
@@ -86,10 +101,12 @@ export function Menu({
 
   const menuItems = () => [...(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
 
+  const isDisabled = (el: HTMLElement) => el.matches(':disabled, [aria-disabled="true"]');
+
   const move = (delta: number) => {
     const els = menuItems();
-    const i = els.indexOf(document.activeElement as HTMLElement);
-    els[(i + delta + els.length) % els.length]?.focus();
+    const states = els.map((el) => ({ disabled: isDisabled(el) }));
+    els[arrowTarget(states, els.indexOf(document.activeElement as HTMLElement), delta)]?.focus();
   };
 
   const typeahead = (key: string) => {
@@ -98,7 +115,7 @@ export function Menu({
     typedTimer.current = setTimeout(() => (typed.current = ''), TYPEAHEAD_RESET_MS);
     const els = menuItems();
     // The rendered text, not `items`, so a label always matches what the user reads.
-    const labels = els.map((el) => ({ label: el.textContent ?? '', disabled: el.matches(':disabled, [aria-disabled="true"]') }));
+    const labels = els.map((el) => ({ label: el.textContent ?? '', disabled: isDisabled(el) }));
     els[typeaheadMatch(labels, els.indexOf(document.activeElement as HTMLElement), typed.current)]?.focus();
   };
 
@@ -132,6 +149,8 @@ export function Menu({
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown') (e.preventDefault(), move(1));
             if (e.key === 'ArrowUp') (e.preventDefault(), move(-1));
+            if (e.key === 'Home') (e.preventDefault(), move(-Infinity));
+            if (e.key === 'End') (e.preventDefault(), move(Infinity));
             if (e.key === 'Escape' || e.key === 'Tab') {
               setOpen(false);
               button.current?.focus();
