@@ -38,9 +38,14 @@ try {
   for (const p of PAGES) {
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
-      const result = await lighthouse(server.url + p, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
-      const lhr = result.lhr;
-      if (lhr.runtimeError) console.log(`${p}: Lighthouse runtime error ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+      // A trace that failed to record (e.g. NO_NAVSTART on a busy machine) says nothing about
+      // the page: try that run again, up to twice, and say so.
+      let lhr;
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        lhr = (await lighthouse(server.url + p, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES })).lhr;
+        if (!lhr.runtimeError) break;
+        console.log(`${p}: Lighthouse runtime error ${lhr.runtimeError.code} (attempt ${attempt} of 3): ${lhr.runtimeError.message}`);
+      }
       runs.push({
         scores: Object.fromEntries(CATEGORIES.map((c) => [c, lhr.categories[c]?.score == null ? NaN : Math.round(lhr.categories[c].score * 100)])),
         lcp: lhr.audits['largest-contentful-paint']?.numericValue,

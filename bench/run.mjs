@@ -93,10 +93,10 @@ function markdownFor(run) {
       }
       out.push('');
       if (r.screen) {
-        out.push('');
         out.push(
           `The admin media screen in Chromium (${r.screen.loads} fresh loads of \`/admin/media\`, from navigation start): first card p50 ${f0(r.screen.firstCard.p50)} ms (worst ${f0(r.screen.firstCard.max)} ms); the count line reporting all ${f0(r.media)} items p50 ${f0(r.screen.allCounted.p50)} ms (worst ${f0(r.screen.allCounted.max)} ms).`,
         );
+        out.push('');
       }
       out.push(`Goal (\`GET /api/media\` p95 < ${r.goalP95Ms} ms, judged on the wire and Chromium rows): **${r.goalMet ? 'met' : 'missed'}**.`);
     } else if (r.name === 'portal-writes') {
