@@ -119,12 +119,23 @@ test('video player: autoplay, Space, arrows, seek, mute, volume, auto-hide, rese
   await dialog.getByRole('button', { name: 'Unmute' }).click();
   await expect.poll(async () => (await state()).muted).toBe(false);
   const volume = dialog.getByRole('slider', { name: 'Volume' });
+  // The slider follows the button at once, not when the video's volumechange event arrives.
+  expect(await volume.inputValue()).toBe('1');
   await volume.focus();
   await page.keyboard.press('Home');
   await expect.poll(async () => (await state()).muted).toBe(true);
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
   await expect.poll(async () => (await state()).volume).toBeCloseTo(0.03, 3);
   expect((await state()).muted).toBe(false);
+  // Unmuting after the slider went to 0 brings the sound back rather than staying silent.
+  await page.keyboard.press('Home');
+  await expect.poll(async () => (await state()).muted).toBe(true);
+  await dialog.getByRole('button', { name: 'Unmute' }).click();
+  await expect.poll(async () => await state()).toMatchObject({ muted: false, volume: 1 });
+  expect(await volume.inputValue()).toBe('1');
+  await volume.focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft');
+  await expect.poll(async () => (await state()).volume).toBeCloseTo(0.97, 3);
 
   // Clicking the video toggles play; controls hide 3 s after the last mouse movement.
   await video.click();

@@ -224,7 +224,15 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
                   type="button"
                   onClick={() => {
                     const v = video.current;
-                    if (v) v.muted = !v.muted;
+                    if (!v) return;
+                    const next = !v.muted;
+                    v.muted = next;
+                    // Unmuting at volume 0 would still be silent: bring the sound back.
+                    if (!next && v.volume === 0) v.volume = 1;
+                    // State now, as the slider does: volumechange arrives later, and the slider
+                    // would meanwhile still show the old (muted) value.
+                    setMuted(next);
+                    setVolume(v.volume);
                   }}
                   aria-label={muted ? 'Unmute' : 'Mute'}
                   className={iconBtn}
