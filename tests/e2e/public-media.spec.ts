@@ -171,6 +171,33 @@ test('blocked autoplay is only logged and the player shows the paused state', as
   await autoplay.expectOnlyLogged();
 });
 
+test('player controls show tooltips; moving along the row skips the 700 ms wait', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page);
+  await page.getByRole('button', { name: 'Play Gala reel' }).click();
+  const dialog = page.getByTestId('media-player');
+  // Paused, the controls stay up without mouse movement.
+  await dialog.getByRole('button', { name: 'Pause' }).click();
+  const tip = dialog.locator('[role="tooltip"]');
+  await dialog.getByRole('button', { name: 'Back 10 seconds' }).hover();
+  await expect(tip).toHaveText('Back 10 seconds');
+  // Timed in the page, so the figure is the app's, not Playwright's round trips.
+  await page.evaluate(() => {
+    const w = window as unknown as { __enter?: number; __shown?: number };
+    document.querySelector('[aria-label="Forward 10 seconds"]')!.addEventListener('pointerenter', () => (w.__enter = performance.now()));
+    new MutationObserver(() => {
+      if (document.querySelector('[role="tooltip"]')?.textContent === 'Forward 10 seconds') w.__shown ??= performance.now();
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await dialog.getByRole('button', { name: 'Forward 10 seconds' }).hover();
+  await expect(tip).toHaveText('Forward 10 seconds');
+  const waited = await page.evaluate(() => {
+    const w = window as unknown as { __enter: number; __shown: number };
+    return w.__shown - w.__enter;
+  });
+  expect(waited).toBeLessThan(300);
+});
+
 test('portfolio hover preview starts 2 seconds in', async ({ page }) => {
   await page.goto('/portfolio');
   await hydrated(page);

@@ -147,6 +147,35 @@ test.describe('theme', () => {
     await page.getByTestId('theme-toggle').click();
     await expect(page.locator('html')).toHaveClass(/dark/);
   });
+
+  test('the toggle names itself in a tooltip: after 700 ms of hover, at once on keyboard focus, not after a click', async ({ page }) => {
+    await page.goto('/about');
+    await hydrated(page);
+    const toggle = page.getByTestId('theme-toggle');
+    const tip = page.locator('[role="tooltip"]');
+    await toggle.hover();
+    // Timers never fire early: 300 ms into the 700 ms delay nothing is shown.
+    await page.waitForTimeout(300);
+    await expect(tip).toHaveCount(0);
+    await expect(tip).toHaveText('Switch to light theme');
+    await expect(tip).toHaveCSS('pointer-events', 'none');
+    await page.mouse.move(0, 400);
+    await expect(tip).toHaveCount(0);
+
+    // Pressing the control closes its tooltip, and the pointer resting there does not reopen it.
+    await toggle.click();
+    await page.waitForTimeout(1000);
+    await expect(tip).toHaveCount(0);
+    await page.mouse.move(0, 400);
+
+    // Keyboard focus shows it without a delay; Escape hides it and leaves focus in place.
+    await page.keyboard.press('Tab');
+    await toggle.focus();
+    await expect(tip).toHaveText('Switch to dark theme');
+    await page.keyboard.press('Escape');
+    await expect(tip).toHaveCount(0);
+    await expect(toggle).toBeFocused();
+  });
 });
 
 test.describe('mobile (375 px)', () => {

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Tooltip } from '../ui/Tooltip.tsx';
 import { Maximize, Minimize, Pause, Play, RotateCcw, RotateCw, Volume2, VolumeX, X } from 'lucide-react';
 import type { GridMedia } from './media.tsx';
 import { tryAutoplay } from '../ui/autoplay.ts';
@@ -211,34 +212,42 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
                 <span aria-hidden="true">{clock(duration)}</span>
               </div>
               <div className="mt-2 flex items-center gap-1">
-                <button type="button" onClick={() => skip(-SKIP_SECONDS)} aria-label="Back 10 seconds" className={iconBtn}>
-                  <RotateCcw size={18} aria-hidden="true" />
-                </button>
-                <button type="button" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} className={iconBtn}>
-                  {playing ? <Pause size={20} aria-hidden="true" /> : <Play size={20} aria-hidden="true" />}
-                </button>
-                <button type="button" onClick={() => skip(SKIP_SECONDS)} aria-label="Forward 10 seconds" className={iconBtn}>
-                  <RotateCw size={18} aria-hidden="true" />
-                </button>
-                <button
-                  type="button"
-                  onClick={() => {
-                    const v = video.current;
-                    if (!v) return;
-                    const next = !v.muted;
-                    v.muted = next;
-                    // Unmuting at volume 0 would still be silent: bring the sound back.
-                    if (!next && v.volume === 0) v.volume = 1;
-                    // State now, as the slider does: volumechange arrives later, and the slider
-                    // would meanwhile still show the old (muted) value.
-                    setMuted(next);
-                    setVolume(v.volume);
-                  }}
-                  aria-label={muted ? 'Unmute' : 'Mute'}
-                  className={iconBtn}
-                >
-                  {muted || volume === 0 ? <VolumeX size={18} aria-hidden="true" /> : <Volume2 size={18} aria-hidden="true" />}
-                </button>
+                <Tooltip label="Back 10 seconds" side="top">
+                  <button type="button" onClick={() => skip(-SKIP_SECONDS)} aria-label="Back 10 seconds" className={iconBtn}>
+                    <RotateCcw size={18} aria-hidden="true" />
+                  </button>
+                </Tooltip>
+                <Tooltip label={playing ? 'Pause' : 'Play'} side="top">
+                  <button type="button" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} className={iconBtn}>
+                    {playing ? <Pause size={20} aria-hidden="true" /> : <Play size={20} aria-hidden="true" />}
+                  </button>
+                </Tooltip>
+                <Tooltip label="Forward 10 seconds" side="top">
+                  <button type="button" onClick={() => skip(SKIP_SECONDS)} aria-label="Forward 10 seconds" className={iconBtn}>
+                    <RotateCw size={18} aria-hidden="true" />
+                  </button>
+                </Tooltip>
+                <Tooltip label={muted ? 'Unmute' : 'Mute'} side="top">
+                  <button
+                    type="button"
+                    onClick={() => {
+                      const v = video.current;
+                      if (!v) return;
+                      const next = !v.muted;
+                      v.muted = next;
+                      // Unmuting at volume 0 would still be silent: bring the sound back.
+                      if (!next && v.volume === 0) v.volume = 1;
+                      // State now, as the slider does: volumechange arrives later, and the slider
+                      // would meanwhile still show the old (muted) value.
+                      setMuted(next);
+                      setVolume(v.volume);
+                    }}
+                    aria-label={muted ? 'Unmute' : 'Mute'}
+                    className={iconBtn}
+                  >
+                    {muted || volume === 0 ? <VolumeX size={18} aria-hidden="true" /> : <Volume2 size={18} aria-hidden="true" />}
+                  </button>
+                </Tooltip>
                 <input
                   type="range"
                   aria-label="Volume"
@@ -260,9 +269,11 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
                   className="h-1 w-24 cursor-pointer accent-gold-400"
                 />
                 <span className="flex-1" />
-                <button type="button" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} className={iconBtn}>
-                  {fullscreen ? <Minimize size={18} aria-hidden="true" /> : <Maximize size={18} aria-hidden="true" />}
-                </button>
+                <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} side="top" align="end">
+                  <button type="button" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} className={iconBtn}>
+                    {fullscreen ? <Minimize size={18} aria-hidden="true" /> : <Maximize size={18} aria-hidden="true" />}
+                  </button>
+                </Tooltip>
               </div>
             </div>
           )}
