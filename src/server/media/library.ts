@@ -15,7 +15,9 @@ import {
   mediaUploadFieldsSchema,
   type AdminMedia,
   type MediaUpdate,
+  type MediaUploadFields,
 } from '../../shared/schemas/media.ts';
+import type { DetectedType } from './detect.ts';
 import { getAdminMedia } from './admin-queries.ts';
 import { makeImageDerivatives, makePosterDerivatives, makeVideoDerivatives, UnreadableMediaError } from './derivatives.ts';
 import { formatBytes, receiveMultipart, type FileFieldSpec } from './multipart.ts';
@@ -62,29 +64,43 @@ function asHttp(e: unknown): unknown {
   return e instanceof UnreadableMediaError ? new HttpError(415, e.message) : e;
 }
 
-/** POST /api/media: streams the multipart body to disk, makes derivatives, then inserts. */
-export async function createMediaFromUpload(request: Request, uploadedBy: string): Promise<AdminMedia> {
-  sweepOnce();
-  const storageKey = newStorageKey();
+/** A stored upload, already typed by its first bytes, waiting to become a media item. */
+export interface IncomingOriginal {
+  /** Where the bytes are now: a scratch file on the media file system (renamed, never copied). */
+  path: string;
+  size: number;
+  type: DetectedType;
+  /** The uploader's file name, kept only as metadata. */
+  filename: string;
+}
+
+/**
+ * Turns a received original into a media item: moves it into the item's folder, makes the
+ * derivatives, then inserts the row. One path for every way a file arrives (multipart today,
+ * resumable uploads next), so they share validation. On any failure the item's folder is
+ * removed and the error is answered as HTTP (unreadable media: 415).
+ */
+export async function ingestOriginal(
+  storageKey: string,
+  file: IncomingOriginal,
+  posterPath: string | null,
+  fields: MediaUploadFields,
+  uploadedBy: string,
+): Promise<AdminMedia> {
   const folder = mediaFolder(storageKey);
-  await fs.mkdir(folder, { recursive: true });
   try {
-    const form = await receiveMultipart(request, { file: fileSpec(storageKey), posterFile: posterSpec(storageKey) });
-    const file = form.files.file;
-    if (!file) throw new HttpError(400, 'Please select a file');
-    const fields = parseFields(mediaUploadFieldsSchema, form.fields);
+    await fs.mkdir(folder, { recursive: true });
     await assertClientExists(fields.clientId);
 
     const variant = originalVariant(file.type.ext);
-    await fs.rename(file.path, mediaFilePath(storageKey, variant));
     const original = mediaFilePath(storageKey, variant);
-    const poster = form.files.posterFile;
+    await fs.rename(file.path, original);
 
     const facts =
       file.type.kind === 'image'
         ? { ...(await makeImageDerivatives(storageKey, original, file.type.mimeType)), posterUrl: null, durationSeconds: null }
-        : { ...(await makeVideoDerivatives(storageKey, original, poster?.path ?? null)), webpUrl: null };
-    if (poster) await fs.rm(poster.path, { force: true });
+        : { ...(await makeVideoDerivatives(storageKey, original, posterPath)), webpUrl: null };
+    if (posterPath) await fs.rm(posterPath, { force: true });
 
     const id = await db.transaction(async (tx) => {
       const [row] = await tx
@@ -121,8 +137,28 @@ export async function createMediaFromUpload(request: Request, uploadedBy: string
     return (await getAdminMedia(id))!;
   } catch (e) {
     await fs.rm(folder, { recursive: true, force: true });
+    if (posterPath) await fs.rm(posterPath, { force: true });
     throw asHttp(e);
   }
+}
+
+/** POST /api/media (multipart): streams the body into the item's folder, then ingests it. */
+export async function createMediaFromUpload(request: Request, uploadedBy: string): Promise<AdminMedia> {
+  sweepOnce();
+  const storageKey = newStorageKey();
+  const folder = mediaFolder(storageKey);
+  await fs.mkdir(folder, { recursive: true });
+  let form;
+  let fields: MediaUploadFields;
+  try {
+    form = await receiveMultipart(request, { file: fileSpec(storageKey), posterFile: posterSpec(storageKey) });
+    if (!form.files.file) throw new HttpError(400, 'Please select a file');
+    fields = parseFields(mediaUploadFieldsSchema, form.fields);
+  } catch (e) {
+    await fs.rm(folder, { recursive: true, force: true });
+    throw asHttp(e);
+  }
+  return ingestOriginal(storageKey, form.files.file, form.files.posterFile?.path ?? null, fields, uploadedBy);
 }
 
 /** PUT /api/media/{id}: JSON, or multipart when a new poster comes with it. Only given fields change. */
