@@ -104,5 +104,5 @@ export function databaseFile(url: string): string | null {
 }
 
 export const REMOTE_NOT_SUPPORTED =
-  'Backing up a remote database (libsql:// or http(s)://) is not supported by this command: ' +
-  "use the database server's own backup, and back up MEDIA_DIR with this command's media copy or your own tools.";
+  'Backup of a remote database (DATABASE_URL is libsql:// or http(s)://) is not supported by this command: ' +
+  "use your libSQL server's own backups, and copy MEDIA_DIR with your own tools.";
