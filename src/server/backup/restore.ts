@@ -45,22 +45,22 @@ export async function verifySnapshot(root: string, dir: string): Promise<{ manif
     throw new RestoreError(`The manifest ${path.join(dir, MANIFEST)} is not a Studio backup manifest.`);
   }
   const problems: string[] = [];
-  /** null when the file is whole, else what is wrong with it. */
-  const check = async (file: string, size: number, sha256: string): Promise<string | null> => {
+  /** null when the file is whole, else what is wrong with it: [missing|altered, detail]. */
+  const check = async (file: string, size: number, sha256: string): Promise<[string, string] | null> => {
     const stat = await fs.stat(file).catch(() => null);
-    if (!stat) return `missing`;
-    if (stat.size !== size) return `altered (size ${stat.size}, the manifest says ${size})`;
-    if ((await sha256File(file)) !== sha256) return `altered (SHA-256 does not match the manifest)`;
+    if (!stat) return ['missing', file];
+    if (stat.size !== size) return ['altered', `size ${stat.size}, the manifest says ${size}`];
+    if ((await sha256File(file)) !== sha256) return ['altered', 'SHA-256 does not match the manifest'];
     return null;
   };
   const db = await check(path.join(dir, manifest.database.path), manifest.database.size, manifest.database.sha256);
-  if (db) problems.push(`${db}: database ${manifest.database.path}`);
+  if (db) problems.push(`${db[0]}: database ${manifest.database.path} (${db[1]})`);
   // Several paths may share one object: read each object once, name every path using it.
-  const verdicts = new Map<string, string | null>();
+  const verdicts = new Map<string, [string, string] | null>();
   for (const f of manifest.files) {
     if (!verdicts.has(f.sha256)) verdicts.set(f.sha256, await check(objectPath(root, f.sha256), f.size, f.sha256));
     const verdict = verdicts.get(f.sha256);
-    if (verdict) problems.push(`${verdict}: media/${f.path} (object ${f.sha256})`);
+    if (verdict) problems.push(`${verdict[0]}: media/${f.path} (${verdict[1]})`);
   }
   return { manifest, problems };
 }
