@@ -41,7 +41,7 @@ export async function verifySnapshot(root: string, dir: string): Promise<{ manif
   } catch {
     throw new RestoreError(`The manifest ${path.join(dir, MANIFEST)} is missing or unreadable.`);
   }
-  if (manifest.format !== 1 || !manifest.database || !Array.isArray(manifest.files)) {
+  if (manifest.format !== 1 || manifest.database?.path !== DATABASE_FILE || !Array.isArray(manifest.files)) {
     throw new RestoreError(`The manifest ${path.join(dir, MANIFEST)} is not a Studio backup manifest.`);
   }
   const problems: string[] = [];

@@ -187,6 +187,12 @@ export async function takeBackup(opts: BackupOptions): Promise<BackupResult> {
   const unlock = await lock(root);
   const staging = path.join(root, `.tmp-${randomBytes(8).toString('hex')}`);
   try {
+    // Under the lock, any scratch entry is from a run that was killed: clear it.
+    for (const where of [root, path.join(root, OBJECTS)]) {
+      for (const name of await fs.readdir(where)) {
+        if (name.startsWith('.tmp-')) await fs.rm(path.join(where, name), { recursive: true, force: true });
+      }
+    }
     const snapshots = await listSnapshots(root);
     let name = snapshotName(opts.now ?? new Date());
     for (let i = 1; snapshots.includes(name); i++) name = `${snapshotName(opts.now ?? new Date())}-${i}`;

@@ -177,6 +177,7 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
   let changes: MediaUpdate;
   let posterPath: string | null = null;
   if (/^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) {
+    await assertDiskSpaceFor(Number(request.headers.get('content-length')) || 0);
     const form = await receiveMultipart(request, { posterFile: posterSpec(row.storageKey) });
     posterPath = form.files.posterFile?.path ?? null;
     try {
