@@ -172,3 +172,22 @@ test('uploads work again once space is freed', async () => {
 test('MIN_FREE_BYTES is validated at start-up', async () => {
   await expect(startServer({ env: { MIN_FREE_BYTES: '-1' } })).rejects.toThrow(/MIN_FREE_BYTES/);
 });
+
+test('a backup onto another file system copies the media (no hard links across devices), then only what is new', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { ROOT } = await import('../helpers/server.ts');
+  const to = path.join(tmp, 'backup'); // on the test's /tmp, not on the tmpfs
+  const backup = () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/backup.mjs'), '--to', to], {
+      env: { ...process.env, DATABASE_URL: `file:${server.dbFile}`, MEDIA_DIR: mediaDir },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout.match(/^STUDIO_BACKUP (.*)$/m)![1]!);
+  };
+  const files = mediaFiles().length;
+  expect(files).toBeGreaterThan(0);
+  const first = backup();
+  expect(first).toMatchObject({ files, newFiles: files, copied: files, linked: 0 });
+  expect(backup()).toMatchObject({ files, newFiles: 0, copied: 0 });
+});
