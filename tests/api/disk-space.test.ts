@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import type { Session } from '../helpers/http.ts';
 import { adminSession } from '../helpers/accounts.ts';
+import sharp from 'sharp';
 import { sampleImage, upload } from '../helpers/media-uploads.ts';
 
 const MB = 1024 * 1024;
@@ -72,6 +73,16 @@ function mediaFiles(): string[] {
   return (fs.readdirSync(mediaDir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(mediaDir, f)).isFile());
 }
 
+let noise: Buffer | undefined;
+/** A JPEG of noise (so it does not compress), larger than the 4 MB margin: about 5 MB. */
+async function noiseJpeg(): Promise<Buffer> {
+  noise ??= await sharp({ create: { width: 2500, height: 2500, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  expect(noise.length).toBeGreaterThan(4 * MB);
+  return noise;
+}
+
 /** Fills the tmpfs until `left` bytes remain free. */
 function fillLeaving(left: number) {
   fs.rmSync(filler, { force: true });
@@ -86,7 +97,7 @@ function fillLeaving(left: number) {
 }
 
 /** A multipart upload in HTTP chunks, so the server learns its size only as it arrives. */
-function chunkedUpload(bytes: number): Promise<{ status: number; body: any }> {
+function chunkedUpload(file: Buffer | number): Promise<{ status: number; body: any }> {
   const boundary = `----studio${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nToo big\r\n` +
@@ -113,9 +124,10 @@ function chunkedUpload(bytes: number): Promise<{ status: number; body: any }> {
     req.on('error', (e) => (/EPIPE|ECONNRESET/.test(String(e)) ? undefined : reject(e)));
     (async () => {
       req.write(head);
-      req.write(Buffer.from([0xff, 0xd8, 0xff, 0xe0])); // JPEG magic: accepted by type, then streamed
-      for (let sent = 4; sent < bytes && !req.destroyed; sent += 256 * 1024) {
-        if (!req.write(randomBytes(256 * 1024))) await new Promise((r) => req.once('drain', r));
+      // A number: JPEG magic (accepted by type) and that many random bytes.
+      const data = typeof file === 'number' ? Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(file - 4)]) : file;
+      for (let sent = 0; sent < data.length && !req.destroyed; sent += 256 * 1024) {
+        if (!req.write(data.subarray(sent, sent + 256 * 1024))) await new Promise((r) => req.once('drain', r));
       }
       req.end(tail);
     })().catch(() => {});
@@ -128,21 +140,26 @@ async function mediaRows(): Promise<number> {
 
 test.each([
   // 16 MB declared on a 20 MB disk with a 4 MB margin: refused from Content-Length alone.
-  ['declared too large (Content-Length + MIN_FREE_BYTES)', 0, null, () => upload(admin, { title: 'Big' }, { data: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(16 * MB)]), name: 'big.jpg', type: 'image/jpeg' })],
+  ['declared too large (Content-Length + MIN_FREE_BYTES)', async () => 0, null, () => upload(admin, { title: 'Big' }, { data: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(16 * MB)]), name: 'big.jpg', type: 'image/jpeg' })],
   // 6 MB free, 10 MB sent chunked: passes the check (no size, 4 MB margin fits) and hits ENOSPC.
-  ['the disk fills up while it is written (ENOSPC)', 6 * MB, /Upload refused, disk full: .*ENOSPC/, () => chunkedUpload(10 * MB)],
-] as const)('%s: 507, no row, no partial file, and the app keeps answering', async (_label, left, log, send) => {
+  ['the disk fills up while it is written (ENOSPC)', async () => 6 * MB, /Upload refused, disk full: .*ENOSPC/, () => chunkedUpload(10 * MB)],
+  // The original fits, its thumbnails do not: sharp's write fails, which is no damaged file.
+  ['the disk fills up while thumbnails are made', async () => (await noiseJpeg()).length + 256 * 1024, /Upload refused, disk full: [^\n]*write error/, async () => chunkedUpload(await noiseJpeg())],
+] as const)('%s: 507, no row, no partial file, and the app keeps answering', async (_label, room, log, send) => {
+  const left = await room();
   if (left) fillLeaving(left);
   const rowsBefore = await mediaRows();
   const filesBefore = mediaFiles();
   const freeBefore = free();
+  const logBefore = server.output().length;
 
   const r = await send();
   expect(r.status, JSON.stringify(r.body)).toBe(507);
   expect(r.body).toEqual({ message: MESSAGE });
   // Which path answered: the up-front check reads nothing, so only a real ENOSPC is logged.
-  if (log) expect(server.output()).toMatch(log);
-  else expect(server.output()).not.toMatch(/disk full/i);
+  const logged = server.output().slice(logBefore);
+  if (log) expect(logged).toMatch(log);
+  else expect(logged).not.toMatch(/disk full/i);
 
   expect(await mediaRows()).toBe(rowsBefore);
   expect(mediaFiles()).toEqual(filesBefore);

@@ -6,6 +6,11 @@ import { mediaFilePath, mediaUrl, tempFilePath, VARIANTS } from './paths.ts';
 import { extractFrame, probeVideo } from './ffmpeg.ts';
 import { isDiskFull } from '../storage/disk-space.ts';
 
+// libvips keeps up to 20 recently read files open in its operation cache. A deleted original
+// (a failed upload, a deleted item) would keep its disk space until evicted, which on a full
+// disk turns one refused upload into a lasting shortage. Our inputs are read once anyway.
+sharp.cache({ files: 0 });
+
 export const THUMB_WIDTH = 640;
 const FULL_MAX = 3840;
 const POSTER_MAX = 1920;
