@@ -76,7 +76,7 @@ function mediaFiles(): string[] {
 let noise: Buffer | undefined;
 /** A JPEG of noise (so it does not compress), larger than the 4 MB margin: about 5 MB. */
 async function noiseJpeg(): Promise<Buffer> {
-  noise ??= await sharp({ create: { width: 2500, height: 2500, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+  noise ??= await sharp({ create: { width: 2500, height: 2500, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
     .jpeg({ quality: 90 })
     .toBuffer();
   expect(noise.length).toBeGreaterThan(4 * MB);
@@ -138,14 +138,15 @@ async function mediaRows(): Promise<number> {
   return Number((await server.sql.execute('SELECT count(*) AS n FROM media')).rows[0]!.n);
 }
 
-test.each([
+type Sent = Promise<{ status: number; body: any }>;
+test.each<[string, () => Promise<number>, RegExp | null, () => Sent]>([
   // 16 MB declared on a 20 MB disk with a 4 MB margin: refused from Content-Length alone.
   ['declared too large (Content-Length + MIN_FREE_BYTES)', async () => 0, null, () => upload(admin, { title: 'Big' }, { data: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(16 * MB)]), name: 'big.jpg', type: 'image/jpeg' })],
   // 6 MB free, 10 MB sent chunked: passes the check (no size, 4 MB margin fits) and hits ENOSPC.
   ['the disk fills up while it is written (ENOSPC)', async () => 6 * MB, /Upload refused, disk full: .*ENOSPC/, () => chunkedUpload(10 * MB)],
   // The original fits, its thumbnails do not: sharp's write fails, which is no damaged file.
   ['the disk fills up while thumbnails are made', async () => (await noiseJpeg()).length + 256 * 1024, /Upload refused, disk full: [^\n]*write error/, async () => chunkedUpload(await noiseJpeg())],
-] as const)('%s: 507, no row, no partial file, and the app keeps answering', async (_label, room, log, send) => {
+])('%s: 507, no row, no partial file, and the app keeps answering', async (_label, room, log, send) => {
   const left = await room();
   if (left) fillLeaving(left);
   const rowsBefore = await mediaRows();
