@@ -56,5 +56,21 @@ if (seeded.generatedAdminPassword) {
   console.log('  (shown once; set ADMIN_PASSWORD to choose it yourself)');
   console.log('');
 }
+if (config.backupDir) {
+  // Scheduled backups run in this process, on their own connection to the database.
+  const { openDatabase } = await import('../src/db/client.ts');
+  const { startBackupSchedule } = await import('../src/server/backup/schedule.ts');
+  const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
+  startBackupSchedule({
+    db,
+    client,
+    databaseUrl: config.DATABASE_URL,
+    mediaDir: config.mediaDir,
+    dir: config.backupDir,
+    intervalHours: config.BACKUP_INTERVAL_HOURS,
+    keep: config.BACKUP_KEEP,
+  });
+  console.log(`Backups every ${config.BACKUP_INTERVAL_HOURS} h into ${config.backupDir}, keeping ${config.BACKUP_KEEP}`);
+}
 // Machine-readable line for tests and process managers.
 console.log(`STUDIO_LISTENING ${port}`);

@@ -381,3 +381,24 @@ export const libraryState = sqliteTable('library_state', {
   id: integer('id').primaryKey(),
   version: integer('version').notNull().default(1),
 });
+
+// One row per backup attempt (scheduled or `npm run backup`), so the admin dashboard can show
+// the time and result of the last one and a failure is not only in a log nobody reads.
+export const backupRuns = sqliteTable(
+  'backup_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    startedAt: integer('started_at', { mode: 'timestamp_ms' }).notNull(),
+    finishedAt: integer('finished_at', { mode: 'timestamp_ms' }).notNull(),
+    ok: bool('ok').notNull(),
+    trigger: text('trigger', { enum: ['schedule', 'command'] }).notNull(),
+    /** The snapshot folder's name inside the backup folder (null when it failed). */
+    snapshot: text('snapshot'),
+    files: integer('files').notNull().default(0),
+    bytes: integer('bytes').notNull().default(0),
+    /** Media files stored this time (the rest were already in an earlier snapshot). */
+    newFiles: integer('new_files').notNull().default(0),
+    message: text('message'),
+  },
+  (t) => [index('backup_runs_started_idx').on(t.startedAt)],
+);

@@ -24,9 +24,14 @@ const schema = z.object({
   SMTP_URL: z.string().optional(),
   ENQUIRY_NOTIFY_TO: z.string().optional(),
   ENQUIRY_NOTIFY_FROM: z.string().optional(),
+  BACKUP_DIR: z.string().optional(),
+  BACKUP_INTERVAL_HOURS: z.coerce.number().positive().max(24 * 366).default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
+  // Free space an upload must leave on the media file system (1 GiB).
+  MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
 });
 
-export type Config = z.infer<typeof schema> & { siteUrl: string; mediaDir: string };
+export type Config = z.infer<typeof schema> & { siteUrl: string; mediaDir: string; backupDir: string | null };
 
 function load(): Config {
   const parsed = schema.safeParse(process.env);
@@ -35,10 +40,17 @@ function load(): Config {
     throw new Error(`Invalid environment:\n${lines}`);
   }
   const env = parsed.data;
+  const mediaDir = path.resolve(env.MEDIA_DIR);
+  const backupDir = env.BACKUP_DIR ? path.resolve(env.BACKUP_DIR) : null;
+  // A backup folder inside the media folder would back itself up, growing every run.
+  if (backupDir && (backupDir === mediaDir || backupDir.startsWith(mediaDir + path.sep))) {
+    throw new Error('Invalid environment:\n  BACKUP_DIR: must not be inside MEDIA_DIR');
+  }
   return {
     ...env,
     siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
-    mediaDir: path.resolve(env.MEDIA_DIR),
+    mediaDir,
+    backupDir,
   };
 }
 

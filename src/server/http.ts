@@ -2,12 +2,13 @@
 import type { APIContext, APIRoute } from 'astro';
 import { z, ZodError, type ZodType } from 'zod';
 
+// No parameter properties: modules loaded by scripts/start.mjs under Node's type stripping
+// (media derivatives via the demo seed) reach this file through storage/disk-space.ts.
 export class HttpError extends Error {
-  constructor(
-    public readonly status: number,
-    message: string,
-  ) {
+  readonly status: number;
+  constructor(status: number, message: string) {
     super(message);
+    this.status = status;
   }
 }
 
@@ -84,6 +85,11 @@ export function toErrorResponse(error: unknown): Response {
   if (error instanceof ZodError) return errorResponse(400, describeZodError(error));
   const code = (error as { code?: string } | null)?.code ?? '';
   const msg = String((error as Error | null)?.message ?? '');
+  // A full disk is the operator's problem, not a bug: say so, and leave the log a short line.
+  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || /No space left on device|database or disk is full/i.test(msg)) {
+    console.error(`Disk full: ${msg}`);
+    return errorResponse(507, 'Not enough disk space to save this. Please try again later.');
+  }
   if (code.startsWith('SQLITE_CONSTRAINT') || /UNIQUE constraint failed/.test(msg)) {
     if (/UNIQUE/.test(msg)) return errorResponse(409, 'That value is already in use');
     if (/FOREIGN KEY/.test(msg)) return errorResponse(400, 'A referenced item does not exist');

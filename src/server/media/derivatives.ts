@@ -4,6 +4,12 @@ import fs from 'node:fs/promises';
 import sharp from 'sharp';
 import { mediaFilePath, mediaUrl, tempFilePath, VARIANTS } from './paths.ts';
 import { extractFrame, probeVideo } from './ffmpeg.ts';
+import { isDiskFull } from '../storage/disk-space.ts';
+
+// libvips keeps up to 20 recently read files open in its operation cache. A deleted original
+// (a failed upload, a deleted item) would keep its disk space until evicted, which on a full
+// disk turns one refused upload into a lasting shortage. Our inputs are read once anyway.
+sharp.cache({ files: 0 });
 
 export const THUMB_WIDTH = 640;
 const FULL_MAX = 3840;
@@ -38,7 +44,9 @@ async function readable(file: string, animated = false) {
     const swap = (meta.orientation ?? 1) >= 5;
     const height = animated && meta.pageHeight ? meta.pageHeight : meta.height;
     return { img: img.autoOrient(), width: swap ? height : meta.width, height: swap ? meta.width : height };
-  } catch {
+  } catch (e) {
+    // A full disk is not a damaged file: let the caller answer 507.
+    if (isDiskFull(e)) throw e;
     throw new UnreadableMediaError('The image could not be read. Is the file damaged?');
   }
 }
@@ -67,7 +75,9 @@ export async function makeImageDerivatives(storageKey: string, original: string,
         img.clone().resize({ width: FULL_MAX, height: FULL_MAX, fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 }).toFile(t),
       ),
     ]);
-  } catch {
+  } catch (e) {
+    // A full disk is not a damaged file: let the caller answer 507.
+    if (isDiskFull(e)) throw e;
     throw new UnreadableMediaError('The image could not be read. Is the file damaged?');
   }
   return {
@@ -100,7 +110,9 @@ export async function makePosterDerivatives(storageKey: string, source: string, 
       writeVariant(storageKey, VARIANTS.thumbJpeg, (t) => thumb().flatten({ background: '#000000' }).jpeg({ quality: 80 }).toFile(t)),
       writeVariant(storageKey, VARIANTS.thumbWebp, (t) => thumb().webp({ quality: 78 }).toFile(t)),
     ]);
-  } catch {
+  } catch (e) {
+    // A full disk is not a damaged file: let the caller answer 507.
+    if (isDiskFull(e)) throw e;
     throw new UnreadableMediaError('The poster image could not be read. Is the file damaged?');
   }
   const v = version ? `?v=${version}` : '';

@@ -24,6 +24,7 @@ import { formatBytes, receiveMultipart, type FileFieldSpec } from './multipart.t
 import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant, tempFilePath } from './paths.ts';
 import { getMediaById } from './queries.ts';
 import { sweepOnce } from './sweep.ts';
+import { assertDiskSpaceFor, DISK_FULL_MESSAGE, isDiskFull } from '../storage/disk-space.ts';
 
 export const POSTER_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -61,6 +62,10 @@ async function assertClientExists(clientId: number | null | undefined): Promise<
 }
 
 function asHttp(e: unknown): unknown {
+  if (isDiskFull(e)) {
+    console.error(`Upload refused, disk full: ${(e as Error).message}`);
+    return new HttpError(507, DISK_FULL_MESSAGE);
+  }
   return e instanceof UnreadableMediaError ? new HttpError(415, e.message) : e;
 }
 
@@ -145,6 +150,9 @@ export async function ingestOriginal(
 /** POST /api/media (multipart): streams the body into the item's folder, then ingests it. */
 export async function createMediaFromUpload(request: Request, uploadedBy: string): Promise<AdminMedia> {
   sweepOnce();
+  // Before a byte is read: the whole request (Content-Length) plus the margin must fit.
+  // A chunked request declares nothing; it is still bounded by the margin and ENOSPC handling.
+  await assertDiskSpaceFor(Number(request.headers.get('content-length')) || 0);
   const storageKey = newStorageKey();
   const folder = mediaFolder(storageKey);
   await fs.mkdir(folder, { recursive: true });
@@ -169,6 +177,7 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
   let changes: MediaUpdate;
   let posterPath: string | null = null;
   if (/^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) {
+    await assertDiskSpaceFor(Number(request.headers.get('content-length')) || 0);
     const form = await receiveMultipart(request, { posterFile: posterSpec(row.storageKey) });
     posterPath = form.files.posterFile?.path ?? null;
     try {

@@ -19,6 +19,8 @@ import { Badge } from '../../ui/Badge.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
 import { Card, CardBody, CardHeader } from '../../ui/Card.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
+import type { BackupStatus as BackupStatusData } from '../../../server/backup/status.ts';
+import { BackupStatus } from './BackupStatus.tsx';
 
 export interface Stats {
   totalMedia: number;
@@ -80,7 +82,7 @@ const QUICK_ACTIONS = [
 ];
 
 /** The admin dashboard (001 §2): counts from GET /api/stats, recent uploads rendered by the server. */
-export default function Dashboard({ recent }: { recent: RecentItem[] }) {
+export default function Dashboard({ recent, backup }: { recent: RecentItem[]; backup?: BackupStatusData }) {
   const [stats, setStats] = useState<Stats | null>(null);
   useEffect(() => {
     apiJson<Stats>('GET', '/api/stats')
@@ -118,6 +120,8 @@ export default function Dashboard({ recent }: { recent: RecentItem[] }) {
           <Skeleton className="h-5 w-8" />
         )}
       </a>
+
+      {backup && <BackupStatus status={backup} />}
 
       <section aria-labelledby="quick-actions">
         <h2 id="quick-actions" className="mb-3 text-lg font-semibold">

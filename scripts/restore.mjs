@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// `npm run restore -- --from DIR [--to DATA_DIR] [--snapshot NAME] [--force]`: verifies a
+// backup and restores it (see src/server/backup/restore.ts). With --to, the database goes to
+// DATA_DIR/studio.db and the media to DATA_DIR/media; without it, to DATABASE_URL's file and
+// MEDIA_DIR. Stop the app first when restoring over its own data.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const usage = 'Usage: npm run restore -- --from DIR [--to DATA_DIR] [--snapshot NAME] [--force]';
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      snapshot: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      help: { type: 'boolean' },
+    },
+  }));
+} catch (e) {
+  console.error(`${e.message}\n${usage}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+if (!values.from) {
+  console.error(`--from is required.\n${usage}`);
+  process.exit(2);
+}
+
+const { restoreBackup, RestoreError } = await import('../src/server/backup/restore.ts');
+const { DATABASE_FILE, databaseFile } = await import('../src/server/backup/files.ts');
+let dbFile;
+let mediaDir;
+if (values.to) {
+  dbFile = path.join(path.resolve(values.to), DATABASE_FILE);
+  mediaDir = path.join(path.resolve(values.to), 'media');
+} else {
+  const { config } = await import('../src/server/config.ts');
+  dbFile = databaseFile(config.DATABASE_URL);
+  mediaDir = config.mediaDir;
+  if (!dbFile) {
+    console.error('DATABASE_URL names a remote database: restoring into one is not supported by this command. Pass --to DATA_DIR to restore into a local folder.');
+    process.exit(1);
+  }
+}
+
+try {
+  const r = await restoreBackup({ from: values.from, snapshot: values.snapshot, dbFile, mediaDir, force: values.force });
+  console.log(`Restored snapshot ${r.snapshot}: database ${dbFile}, ${r.files} media files (${r.bytes} bytes) into ${mediaDir}`);
+  for (const w of r.warnings) console.log(`  warning: ${w}`);
+  console.log(`Start the app with DATABASE_URL=file:${dbFile} MEDIA_DIR=${mediaDir}`);
+} catch (e) {
+  if (e instanceof RestoreError) {
+    console.error(e.message);
+    process.exit(1);
+  }
+  throw e;
+}

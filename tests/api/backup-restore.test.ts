@@ -1,0 +1,314 @@
+// npm run backup / npm run restore against a live server under write load, the damaged-backup
+// refusal, incremental snapshots, and the app's own scheduled backups shown on the dashboard.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createClient } from '@libsql/client';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ROOT, startServer, type TestServer } from '../helpers/server.ts';
+import { Session, clientSession } from '../helpers/http.ts';
+import { adminSession } from '../helpers/accounts.ts';
+import { createClientWithPortalLogin, createVideo, type MediaFixture } from '../helpers/portal-fixtures.ts';
+import { sampleImage, upload } from '../helpers/media-uploads.ts';
+
+interface Manifest {
+  name: string;
+  database: { path: string; size: number; sha256: string };
+  files: { path: string; size: number; sha256: string }[];
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-backup-'));
+const backupDir = path.join(tmp, 'backups');
+let server: TestServer;
+let admin: Session;
+let video: MediaFixture;
+const cleanups: (() => Promise<void>)[] = [];
+
+function run(script: 'backup' | 'restore', args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const p = spawn(process.execPath, [path.join(ROOT, 'scripts', `${script}.mjs`), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: `file:${server.dbFile}`, MEDIA_DIR: server.mediaDir, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c) => (stdout += c));
+    p.stderr.on('data', (c) => (stderr += c));
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function backup(env: Record<string, string> = {}) {
+  const r = await run('backup', ['--to', backupDir], env);
+  expect(r.code, r.stderr + r.stdout).toBe(0);
+  const line = r.stdout.match(/^STUDIO_BACKUP (.*)$/m);
+  expect(line, r.stdout).not.toBeNull();
+  return JSON.parse(line![1]!) as { name: string; dir: string; files: number; newFiles: number; linked: number; copied: number };
+}
+
+const sha256 = (data: Buffer | Uint8Array) => createHash('sha256').update(data).digest('hex');
+const manifestOf = (dir: string): Manifest => JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+
+/** Every stored object with its inode, so a re-link or copy shows as a change. */
+function objects(): Map<string, number> {
+  const out = new Map<string, number>();
+  const root = path.join(backupDir, 'objects');
+  for (const shard of fs.readdirSync(root)) {
+    for (const f of fs.readdirSync(path.join(root, shard))) out.set(f, fs.statSync(path.join(root, shard, f)).ino);
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await adminSession(server.url);
+});
+afterAll(async () => {
+  for (const c of cleanups) await c();
+  await server?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('backup under load, then restore', () => {
+  let snapshot: string;
+  let acked: { feedback: { id: number; text: string }[]; uploads: { id: number; url: string; sha: string }[] };
+  let restored: TestServer;
+
+  test('a backup taken while 20 writers are active holds every write acknowledged before it started', async () => {
+    const client = await createClientWithPortalLogin(server, 'Backup');
+    video = await createVideo(server, { title: 'Cut under load', assign: [client.clientId] });
+    const images = await Promise.all([0, 1, 2].map((i) => sampleImage('jpeg', 400 + i * 40, 300, ['#c2410c', '#0369a1', '#15803d'][i])));
+
+    const feedback: { id: number; text: string; at: number }[] = [];
+    const uploads: { id: number; url: string; sha: string; at: number }[] = [];
+    let stop = false;
+    const errors: string[] = [];
+    const feedbackWriter = async (n: number) => {
+      const s = await clientSession(server.url, client.username, client.password);
+      for (let i = 0; !stop; i++) {
+        const text = `writer ${n} note ${i}`;
+        const r = await s.json('POST', `/api/client/media/${video.id}/feedback`, { mediaId: video.id, feedbackText: text, rating: 1 + (i % 5) });
+        if (r.status !== 201) errors.push(`feedback ${r.status} ${JSON.stringify(r.body)}`);
+        else feedback.push({ id: r.body.id, text, at: Date.now() });
+      }
+    };
+    const uploadWriter = async (n: number) => {
+      for (let i = 0; !stop; i++) {
+        const data = images[n]!;
+        const r = await upload(admin, { title: `upload ${n}.${i}` }, { data, name: `u${n}-${i}.jpg`, type: 'image/jpeg' });
+        if (r.status !== 201) errors.push(`upload ${r.status} ${JSON.stringify(r.body)}`);
+        else uploads.push({ id: r.body.id, url: r.body.url, sha: sha256(data), at: Date.now() });
+      }
+    };
+    const writers = [...Array.from({ length: 17 }, (_, n) => feedbackWriter(n)), ...[0, 1, 2].map(uploadWriter)];
+
+    // Let the load build up, then take the backup while it goes on.
+    while (feedback.length < 40 || uploads.length < 3) await new Promise((r) => setTimeout(r, 50));
+    const backupStarted = Date.now();
+    const result = await backup();
+    const during = feedback.filter((f) => f.at > backupStarted).length;
+    stop = true;
+    await Promise.all(writers);
+    expect(errors).toEqual([]);
+    // The writers really were writing while the backup ran.
+    expect(during).toBeGreaterThan(0);
+
+    snapshot = result.dir;
+    acked = {
+      feedback: feedback.filter((f) => f.at < backupStarted),
+      uploads: uploads.filter((u) => u.at < backupStarted),
+    };
+    expect(acked.uploads.length).toBeGreaterThanOrEqual(3);
+    expect(result.linked).toBe(result.newFiles); // same file system: hard links, no copies
+    expect(result.copied).toBe(0);
+  }, 180_000);
+
+  test('restore into a fresh folder gives a working server with every acknowledged write', async () => {
+    const target = path.join(tmp, 'restored');
+    const r = await run('restore', ['--from', backupDir, '--to', target]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readdirSync(target).sort()).toEqual(['media', 'studio.db']);
+
+    // Every media file matches its manifest checksum.
+    const manifest = manifestOf(snapshot);
+    expect(manifest.files.length).toBeGreaterThan(0);
+    for (const f of manifest.files) {
+      const data = fs.readFileSync(path.join(target, 'media', f.path));
+      expect(sha256(data), f.path).toBe(f.sha256);
+    }
+
+    restored = await startServer({ dir: target });
+    cleanups.push(() => restored.stop());
+    const check = await restored.sql.execute('PRAGMA integrity_check');
+    expect(check.rows.map((row) => String(Object.values(row)[0]))).toEqual(['ok']);
+
+    const rows = await restored.sql.execute('SELECT id, feedback_text FROM client_feedback');
+    const have = new Map(rows.rows.map((row) => [Number(row.id), String(row.feedback_text)]));
+    for (const f of acked.feedback) expect(have.get(f.id), `feedback ${f.id}`).toBe(f.text);
+
+    const restoredAdmin = await adminSession(restored.url);
+    for (const u of acked.uploads) {
+      const res = await restoredAdmin.get(u.url);
+      expect(res.status, u.url).toBe(200);
+      expect(sha256(Buffer.from(await res.arrayBuffer())), u.url).toBe(u.sha);
+    }
+    // The video plays: served with its type, and seekable by range.
+    const res = await restoredAdmin.get(video.url, { Range: 'bytes=0-99' });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    const original = fs.readFileSync(path.join(server.mediaDir, video.url.replace('/media/', '')));
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(original.subarray(0, 100));
+    // Every media row of the restored database is served.
+    const media = await restored.sql.execute('SELECT url FROM media');
+    for (const row of media.rows) expect((await restoredAdmin.get(String(row.url))).status, String(row.url)).toBe(200);
+  }, 120_000);
+
+  test('restore refuses a non-empty data folder unless --force', async () => {
+    const target = path.join(tmp, 'occupied');
+    fs.mkdirSync(path.join(target, 'media'), { recursive: true });
+    fs.writeFileSync(path.join(target, 'media', 'keep.txt'), 'mine');
+    const refused = await run('restore', ['--from', backupDir, '--to', target]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/not empty.*--force/s);
+    expect(fs.readdirSync(target)).toEqual(['media']);
+    expect(fs.readdirSync(path.join(target, 'media'))).toEqual(['keep.txt']);
+
+    const forced = await run('restore', ['--from', backupDir, '--to', target, '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(fs.existsSync(path.join(target, 'media', 'keep.txt'))).toBe(false);
+    expect(fs.readdirSync(path.join(target, 'media')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('incremental', () => {
+  test('a second backup of an unchanged library stores no media file again', async () => {
+    const first = await backup();
+    const before = objects();
+    const second = await backup();
+    expect(second.name).not.toBe(first.name);
+    expect(second.files).toBe(first.files);
+    expect(second.newFiles).toBe(0);
+    // Nothing new in objects/, and nothing re-linked or re-copied (same inodes).
+    expect(objects()).toEqual(before);
+    expect(manifestOf(second.dir).files).toEqual(manifestOf(first.dir).files);
+  }, 60_000);
+
+  test('a new upload is the only thing the next backup stores', async () => {
+    const before = objects();
+    const r = await upload(admin, { title: 'New after backup' }, { data: await sampleImage('png', 333, 222), name: 'new.png', type: 'image/png' });
+    expect(r.status).toBe(201);
+    const next = await backup();
+    const after = objects();
+    const added = [...after.keys()].filter((k) => !before.has(k));
+    const key = r.body.url.match(/[a-f0-9]{32}/)[0];
+    const fresh = manifestOf(next.dir).files.filter((f) => f.path.startsWith(`${key}/`));
+    expect(fresh.length).toBeGreaterThanOrEqual(4); // original, thumbnails, webp
+    expect(next.newFiles).toBe(added.length);
+    expect(added.sort()).toEqual([...new Set(fresh.map((f) => f.sha256))].sort());
+  }, 60_000);
+});
+
+describe('a damaged backup', () => {
+  test.each([
+    ['an altered file', 'altered', (file: string) => {
+      // Replaced (new inode), not edited in place: the object is hard-linked to the live file.
+      const data = fs.readFileSync(file);
+      data[data.length >> 1] ^= 0xff; // same size: only the checksum can tell
+      fs.writeFileSync(`${file}.new`, data);
+      fs.renameSync(`${file}.new`, file);
+    }],
+    ['a missing file', 'missing', (file: string) => fs.rmSync(file)],
+    ['an altered database copy', 'altered', null],
+  ] as const)('%s is named by restore and nothing is restored', async (_label, word, damage) => {
+    const snap = await backup();
+    const manifest = manifestOf(snap.dir);
+    const victim = damage ? manifest.files.find((f) => f.path.endsWith('/original.mp4'))! : null;
+    const file = victim ? path.join(backupDir, 'objects', victim.sha256.slice(0, 2), victim.sha256) : path.join(snap.dir, 'studio.db');
+    const saved = path.join(tmp, 'saved-object');
+    fs.copyFileSync(file, saved);
+    if (damage) damage(file);
+    else fs.appendFileSync(file, 'x');
+    try {
+      const target = path.join(tmp, `damaged-${word}-${Date.now()}`);
+      const r = await run('restore', ['--from', backupDir, '--to', target]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('nothing was restored');
+      expect(r.stderr).toContain(victim ? `${word}: media/${victim.path}` : `${word}: database studio.db`);
+      expect(fs.existsSync(target)).toBe(false);
+    } finally {
+      fs.rmSync(file, { force: true });
+      fs.copyFileSync(saved, file);
+    }
+  }, 60_000);
+});
+
+test('a remote database is refused plainly', async () => {
+  const r = await run('backup', ['--to', path.join(tmp, 'remote')], { DATABASE_URL: 'libsql://studio.example.invalid' });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('Backup of a remote database');
+  expect(r.stderr).toContain('not supported by this command');
+});
+
+describe('scheduled backups in the running app', () => {
+  async function runs(s: TestServer) {
+    return (await s.sql.execute('SELECT ok, trigger, snapshot, message FROM backup_runs ORDER BY id')).rows;
+  }
+  async function waitFor<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const v = await what();
+      if (ok(v) || Date.now() > until) return v;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  test('the app backs itself up every interval, keeps the last BACKUP_KEEP and shows the result', async () => {
+    const dir = path.join(tmp, 'scheduled');
+    // 0.0005 h = 1.8 s between runs.
+    const s = await startServer({ env: { BACKUP_DIR: dir, BACKUP_INTERVAL_HOURS: '0.0005', BACKUP_KEEP: '2' } });
+    cleanups.push(() => s.stop());
+    const rows = await waitFor(() => runs(s), (r) => r.length >= 3);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.every((r) => Number(r.ok) === 1 && r.trigger === 'schedule')).toBe(true);
+    const snapshots = fs.readdirSync(dir).filter((n) => /^\d{4}-/.test(n));
+    expect(snapshots.length).toBeLessThanOrEqual(2);
+    expect(snapshots).toContain(String(rows.at(-1)!.snapshot));
+
+    const page = await (await adminSession(s.url)).get('/admin/dashboard');
+    const html = await page.text();
+    expect(html).toContain('data-testid="backup-result">Succeeded<');
+    expect(html).toContain('Every 0.0005 h, keeping the last 2.');
+  }, 90_000);
+
+  test('a failing backup is logged, recorded and shown on the dashboard', async () => {
+    // A regular file where the backup folder should be: every run fails.
+    const blocker = path.join(tmp, 'not-a-folder');
+    fs.writeFileSync(blocker, 'x');
+    const s = await startServer({ env: { BACKUP_DIR: blocker, BACKUP_INTERVAL_HOURS: '0.0005' } });
+    cleanups.push(() => s.stop());
+    const rows = await waitFor(() => runs(s), (r) => r.length >= 1);
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(Number(rows[0]!.ok)).toBe(0);
+    expect(String(rows[0]!.message)).toMatch(/ENOTDIR|EEXIST|not a directory/i);
+    await waitFor(async () => s.output(), (o) => /Backup into .* FAILED/.test(o), 5000);
+    expect(s.output()).toMatch(/Backup into .* FAILED/);
+    const html = await (await (await adminSession(s.url)).get('/admin/dashboard')).text();
+    expect(html).toContain('data-testid="backup-result">Failed<');
+    expect(html).toContain('data-testid="backup-error"');
+  }, 60_000);
+});
+
+test('the database copy is a real SQLite file, not a copy of a WAL database mid-write', async () => {
+  const snap = await backup();
+  const c = createClient({ url: `file:${path.join(snap.dir, 'studio.db')}` });
+  try {
+    // VACUUM INTO writes a self-contained file: no -wal beside it, and it checks out.
+    expect(fs.existsSync(path.join(snap.dir, 'studio.db-wal'))).toBe(false);
+    const r = await c.execute('PRAGMA integrity_check');
+    expect(String(Object.values(r.rows[0]!)[0])).toBe('ok');
+  } finally {
+    c.close();
+  }
+});
