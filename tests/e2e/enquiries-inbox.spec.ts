@@ -1,21 +1,8 @@
 // The staff inbox at /admin/enquiries, fed by the real POST /api/contact.
 import type { APIRequestContext, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, signInStaff, ADMIN } from './fixtures.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
-
-// A server of its own: specs sharing a worker's server post enquiries too (one drives the
-// contact form into 429 on purpose), and the per-process rate limit would count them here.
-const test = base.extend<{}, { server: TestServer }>({
-  server: [
-    async ({}, use) => {
-      const server = await startServer();
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-});
+import { test, expect, signInStaff, ADMIN } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 let seq = 0;
 async function postEnquiry(request: APIRequestContext, baseURL: string, over: Record<string, string> = {}) {

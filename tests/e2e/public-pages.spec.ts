@@ -3,9 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, signInStaff } from './fixtures.ts';
-import { hydrated, skipCookieBanner } from './public-helpers.ts';
-
-test.beforeEach(async ({ page }) => skipCookieBanner(page));
+import { hydrated } from './public-helpers.ts';
 
 const PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy'];
 
