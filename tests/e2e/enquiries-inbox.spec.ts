@@ -43,21 +43,8 @@ async function insertEnquiry(server: TestServer, over: { firstName?: string; ema
 const statusOf = (server: TestServer, id: number) => async () =>
   (await server.sql.execute({ sql: 'SELECT status FROM enquiries WHERE id = ?', args: [id] })).rows[0]!.status;
 
-/**
- * signInStaff, made safe against its hydration race: it can type before the login island has
- * hydrated, and hydration then empties the username. If that happened, type again once hydrated.
- */
 async function signIn(page: Page) {
   await signInStaff(page);
-  const landed = await page.waitForURL(/\/admin\/dashboard$/, { timeout: 5000 }).then(
-    () => true,
-    () => false,
-  );
-  if (landed) return;
-  await page.locator('astro-island:not([ssr]) form[aria-label="Staff sign-in"]').waitFor();
-  await page.getByLabel('Username or Email').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
 }
 
