@@ -9,8 +9,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: process.env.CI ? 2 : 2,
-  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  // No retries: a test that passes only on its second run is hiding a bug (issue 22).
+  retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     launchOptions: {

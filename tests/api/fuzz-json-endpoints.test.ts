@@ -7,11 +7,29 @@
 // of the wrong type, SQL/HTML/traversal/control-character strings and 100 KB strings in every
 // text field, prototype-pollution keys, unknown fields. Endpoints without one still get the
 // generic set (non-JSON, non-objects, deep nesting, 1 MB bodies, wrong content types).
+// Every endpoint must have a fixture, and the answers must all be validation answers (400,
+// 413, 415): with the valid body then accepted on the same URL and session, that proves the
+// requests reached validation rather than stopping at a login, permission or missing route.
+// Upload endpoints (multipart) get hand-built forms instead: missing, wrong and hostile
+// fields, files that are not what they claim, broken structure; no file may be left behind.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithPortalLogin, createVideo, type ClientLogin } from '../helpers/portal-fixtures.ts';
-import { dbFingerprint, discoverBodyEndpoints, fieldHostileBodies, genericHostileBodies, type FieldFixture, type HostileBody } from '../helpers/fuzz.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  dbFingerprint,
+  discoverBodyEndpoints,
+  fieldHostileBodies,
+  genericHostileBodies,
+  multipartHostileBodies,
+  validMultipart,
+  type FieldFixture,
+  type HostileBody,
+  type MultipartFixture,
+} from '../helpers/fuzz.ts';
+import { sampleImage } from '../helpers/media-uploads.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -19,11 +37,16 @@ let portal: Session;
 let client: ClientLogin;
 const ids: Record<string, string> = {};
 
-interface Fixture extends FieldFixture {
+interface Reached {
   /** Status the valid body gets (checked after the fuzz pass, as proof the endpoint was reached). */
   validStatus: number;
   as?: 'client' | 'anonymous';
 }
+type Fixture = (FieldFixture & Reached) | (MultipartFixture & Reached);
+
+/** Answers that come from checking the body: anything else stopped the request before it. */
+const VALIDATION_ANSWERS = [400, 413, 415];
+let jpeg: Uint8Array;
 
 const endpoints = discoverBodyEndpoints();
 
@@ -57,6 +80,21 @@ const fixtures: Record<string, () => Fixture> = {
     validStatus: 200,
   }),
   'PUT /api/clients/[id]/reset-password': () => ({ valid: { password: 'new-client-pass' }, breaker: { password: 42 }, validStatus: 200 }),
+  'POST /api/media': () => ({
+    fields: { title: 'Fuzz upload', projectStage: 'production', notes: 'n', clientId: String(client.clientId), tags: 'a, b', isFeatured: 'false', showInPortfolio: 'true' },
+    optional: ['projectStage', 'notes', 'clientId', 'tags', 'isFeatured', 'showInPortfolio'],
+    wrong: {
+      title: ['', '   ', 'x'.repeat(300)],
+      projectStage: ['nonsense', 'PRODUCTION'],
+      clientId: ['abc', '-1', '1.5', '0', '999999', '1 OR 1=1'],
+      tags: ['x'.repeat(10_000)],
+      isFeatured: ['yes', '2', 'TRUE'],
+      showInPortfolio: ['maybe'],
+    },
+    breaker: { isFeatured: 'yes' },
+    file: { field: 'file', name: 'still.jpg', type: 'image/jpeg', data: jpeg },
+    validStatus: 201,
+  }),
   'PATCH /api/enquiries/[id]': () => ({ valid: { status: 'read' }, breaker: { status: 42 }, validStatus: 200 }),
   'PUT /api/media/[id]': () => ({
     valid: { title: 'Fuzzed title', projectStage: 'production', notes: 'notes', clientId: client.clientId, tags: ['a', 'b'], isFeatured: false, showInPortfolio: false },
@@ -79,6 +117,13 @@ const fixtures: Record<string, () => Fixture> = {
     validStatus: 200,
   }),
   'PUT /api/users/[id]/roles': () => ({ valid: { roleIds: [Number(ids.roleId)] }, breaker: { roleIds: 'x' }, validStatus: 200 }),
+  'PUT /api/website-settings/[section]': () => ({
+    valid: { backgroundImageId: null, backgroundVideoId: Number(ids.mediaId) },
+    optional: ['backgroundImageId', 'backgroundVideoId'],
+    nullable: ['backgroundImageId', 'backgroundVideoId'],
+    breaker: { backgroundImageId: 'x' },
+    validStatus: 200,
+  }),
   'PUT /api/branding-settings': () => ({ valid: { companyName: 'Fuzz Studio', showCompanyText: true }, optional: ['showCompanyText'], breaker: { showCompanyText: 'yes' }, validStatus: 200 }),
   'PUT /api/contact-info': () => ({
     valid: { contactEmail: 'hi@fuzz.test', contactPhone: '+44 1234 567', contactAddress: '1 Road, Leeds', instagramUrl: 'https://instagram.com/fuzz', facebookUrl: '', linkedinUrl: '' },
@@ -120,6 +165,7 @@ function urlFor(route: string): string {
 
 beforeAll(async () => {
   server = await startServer();
+  jpeg = new Uint8Array(await sampleImage('jpeg', 64, 36));
   admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
   client = await createClientWithPortalLogin(server, 'Fuzz');
   portal = await clientSession(server.url, client.username, client.password);
@@ -160,21 +206,32 @@ async function send(session: Session | null, method: string, url: string, b: Hos
   return { status: res.status, text: await res.text(), type: res.headers.get('content-type') ?? '', error: '' };
 }
 
-test('discovery sees every body-reading endpoint the fixtures describe', () => {
+test('discovery sees every body-reading endpoint the fixtures describe, and each has a fixture', () => {
   const found = new Set(endpoints.map((e) => `${e.method} ${e.route}`));
   for (const key of Object.keys(fixtures)) expect(found, key).toContain(key);
   expect(found).toContain('POST /api/media'); // multipart, through ctx.request
+  // Without a valid body nothing proves the hostile ones were refused by validation.
+  expect([...found].filter((key) => !fixtures[key])).toEqual([]);
 });
+
+/** Every file under the media folder, so a refused upload can be shown to leave nothing. */
+function mediaFiles(): string[] {
+  if (!fs.existsSync(server.mediaDir)) return [];
+  return (fs.readdirSync(server.mediaDir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(server.mediaDir, f)).isFile()).sort();
+}
 
 describe.each(endpoints)('$method $route', ({ method, route }) => {
   test('every hostile body is refused with a 4xx JSON message and changes nothing', async () => {
     const key = `${method} ${route}`;
-    const fixture = fixtures[key]?.();
-    const session = fixture?.as === 'anonymous' ? null : fixture?.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
-    const bodies = [...genericHostileBodies(fixture?.valid), ...(fixture ? fieldHostileBodies(fixture) : [])];
+    const fixture = fixtures[key]!();
+    const session = fixture.as === 'anonymous' ? null : fixture.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
+    const upload = 'file' in fixture;
+    const specific = upload ? multipartHostileBodies(fixture) : fieldHostileBodies(fixture);
+    const bodies = [...genericHostileBodies(upload ? fixture.fields : fixture.valid), ...specific];
     expect(bodies.length).toBeGreaterThanOrEqual(50);
     const url = urlFor(route);
     const before = await dbFingerprint(server.sql);
+    const filesBefore = mediaFiles();
 
     const failures: string[] = [];
     const seen: number[] = [];
@@ -191,21 +248,23 @@ describe.each(endpoints)('$method $route', ({ method, route }) => {
       } catch {
         /* reported below */
       }
-      if (r.status < 400 || r.status >= 500) failures.push(`${b.name}: status ${r.status} ${r.text.slice(0, 120)}`);
+      if (!VALIDATION_ANSWERS.includes(r.status)) failures.push(`${b.name}: status ${r.status} (not a validation answer) ${r.text.slice(0, 120)}`);
       else if (!r.type.includes('application/json') || typeof message !== 'string' || !message) failures.push(`${b.name}: ${r.status} without a JSON message: ${r.text.slice(0, 120)}`);
       else if (/\bat .+:\d+:\d+|node_modules|\.ts:\d+/.test(r.text)) failures.push(`${b.name}: the answer leaks a stack trace: ${r.text.slice(0, 200)}`);
     }
     const statuses = [...new Set(seen)].sort().join(', ');
-    console.info(`fuzz ${key}: ${bodies.length} bodies (${fixture ? 'generic + field-level' : 'generic only'}), answers ${statuses}`);
+    console.info(`fuzz ${key}: ${bodies.length} bodies (generic + ${upload ? 'multipart forms' : 'field-level'}), answers ${statuses}`);
     expect(failures, `${failures.length} of ${bodies.length} bodies mishandled`).toEqual([]);
     expect(await dbFingerprint(server.sql)).toEqual(before);
+    expect(mediaFiles()).toEqual(filesBefore);
     expect(server.proc.exitCode).toBeNull();
+    // The endpoint's own checks answered: 400s came back, each naming what was wrong.
+    expect(seen).toContain(400);
 
     // The endpoint was really reached: its valid body still works after the barrage.
-    if (fixture) {
-      const ok = await send(session, method, url, { name: 'valid', body: JSON.stringify(fixture.valid), contentType: 'application/json' });
-      expect(ok.status, ok.text).toBe(fixture.validStatus);
-    }
+    const valid = upload ? validMultipart(fixture) : { name: 'valid', body: JSON.stringify(fixture.valid), contentType: 'application/json' };
+    const ok = await send(session, method, url, valid);
+    expect(ok.status, ok.text).toBe(fixture.validStatus);
   }, 180_000);
 });
 

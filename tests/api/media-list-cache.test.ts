@@ -66,6 +66,27 @@ describe('GET /api/media cache', () => {
   });
 });
 
+// Through the real endpoints, which write only media_clients: the list must follow each change
+// on the very next read (the media_clients triggers, not a media row update, make it so).
+test('assigning and unassigning a client through the API shows on the next list read', async () => {
+  await server.sql.execute("INSERT INTO clients (id, name, email) VALUES (73, 'Assigned Ltd', 'c73@client.test')");
+  const clientsOf = (items: any[]) => items.find((i) => i.id === 80).assignedClients.map((c: any) => c.id);
+  const before = await list();
+  expect(clientsOf(before.items)).not.toContain(73);
+
+  const assigned = await admin.post('/api/media/80/clients/73');
+  expect(assigned.status).toBe(201);
+  const afterAssign = await list();
+  expect(afterAssign.etag).not.toBe(before.etag);
+  expect(clientsOf(afterAssign.items)).toContain(73);
+
+  const unassigned = await admin.delete('/api/media/80/clients/73');
+  expect(unassigned.status).toBe(200);
+  const afterUnassign = await list();
+  expect(afterUnassign.etag).not.toBe(afterAssign.etag);
+  expect(clientsOf(afterUnassign.items)).not.toContain(73);
+});
+
 test('a gzip-accepting client gets the same list gzip-encoded exactly once', async () => {
   const plain = await admin.get('/api/media', { 'Accept-Encoding': 'identity' });
   const plainItems = await plain.json();

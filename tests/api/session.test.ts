@@ -159,6 +159,32 @@ describe('client sessions', () => {
     expect(res.status).toBe(401);
   });
 
+  test('a client session older than the 90-day cap is refused and deleted even if not expired', async () => {
+    const c = new Session(server.url);
+    await c.post('/api/client/login', { username: 'acme', password: 'client-pass-1' });
+    const token = c.cookies.get('studio_client_session')!;
+    // Still 20 days before its sliding expiry: only the cap can end it.
+    await server.sql.execute({
+      sql: 'UPDATE client_sessions SET created_at = ?, expires_at = ? WHERE id = ?',
+      args: [Date.now() - 91 * DAY, Date.now() + 20 * DAY, sha256(token)],
+    });
+    expect((await c.json('GET', '/api/client/profile')).status).toBe(401);
+    const row = await server.sql.execute({ sql: 'SELECT count(*) AS n FROM client_sessions WHERE id = ?', args: [sha256(token)] });
+    expect(Number(row.rows[0]!.n)).toBe(0);
+  });
+
+  test('renewing a client session never takes it past the 90-day cap', async () => {
+    const c = new Session(server.url);
+    await c.post('/api/client/login', { username: 'acme', password: 'client-pass-1' });
+    const token = c.cookies.get('studio_client_session')!;
+    const createdAt = Date.now() - 85 * DAY;
+    await server.sql.execute({ sql: 'UPDATE client_sessions SET created_at = ?, expires_at = ? WHERE id = ?', args: [createdAt, Date.now() + 2 * DAY, sha256(token)] });
+    expect((await c.json('GET', '/api/client/profile')).status).toBe(200);
+    const row = await server.sql.execute({ sql: 'SELECT expires_at FROM client_sessions WHERE id = ?', args: [sha256(token)] });
+    // Renewed (under 15 days were left), but to the cap, not 30 days on.
+    expect(Number(row.rows[0]!.expires_at)).toBe(createdAt + 90 * DAY);
+  });
+
   test('wrong client password gets the generic message', async () => {
     const res = await new Session(server.url).json('POST', '/api/client/login', { username: 'acme', password: 'nope' });
     expect(res.status).toBe(401);

@@ -132,9 +132,10 @@ describe('GET /api/stats', () => {
     expect(res.body).toEqual(await expectedStats());
   });
 
-  test('writes are not allowed on the stats endpoint', async () => {
-    const res = await admin.json('POST', '/api/stats', {});
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
+  test.each(['POST', 'PUT', 'PATCH', 'DELETE'])('%s is not allowed on the stats endpoint: JSON 405 naming GET', async (method) => {
+    const res = await admin.request(method, '/api/stats', {});
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(await res.json()).toEqual({ message: `${method} is not allowed here` });
   });
 });

@@ -2,7 +2,7 @@
 // violations on the page or in its main dialog.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { test, expect, ADMIN } from './fixtures.ts';
+import { test, expect, ADMIN, oncePerServer } from './fixtures.ts';
 import { staffSession } from '../helpers/http.ts';
 import { hydrated, signInStaff } from './accounts-helpers.ts';
 
@@ -20,10 +20,12 @@ const SCREENS: [string, string, string][] = [
 ];
 
 test.describe('accounts screens: 375 px, keyboard, axe', () => {
-  test.beforeAll(async ({ server }) => {
-    const admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
-    await admin.json('POST', '/api/clients', { name: 'Axe Films', email: 'axe@films.test', company: 'Axe Ltd', phone: '0116', notes: 'Notes', username: 'axefilms', password: 'secret-pw' });
-  });
+  test.beforeEach(
+    oncePerServer(async (server) => {
+      const admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
+      await admin.json('POST', '/api/clients', { name: 'Axe Films', email: 'axe@films.test', company: 'Axe Ltd', phone: '0116', notes: 'Notes', username: 'axefilms', password: 'secret-pw' });
+    }),
+  );
 
   for (const colorScheme of ['light', 'dark'] as const) {
     for (const [path, ready, addButton] of SCREENS) {

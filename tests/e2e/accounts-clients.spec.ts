@@ -3,7 +3,7 @@ import { staffSession } from '../helpers/http.ts';
 import { signInStaff, submitClientLogin as signInClient, toast } from './accounts-helpers.ts';
 
 test.describe('Client Management (/admin/clients)', () => {
-  // The worker's server is shared by these tests; each starts from no clients.
+  // The file's server is shared by these tests; each starts from no clients.
   test.beforeEach(async ({ server }) => {
     await server.sql.execute('delete from client_users');
     await server.sql.execute('delete from clients');

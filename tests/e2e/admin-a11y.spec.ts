@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, ADMIN } from './fixtures.ts';
+import { test, expect, ADMIN, oncePerServer } from './fixtures.ts';
 import { insertMedia, signInAs } from './admin-helpers.ts';
 
 const cases: [string, 'light' | 'dark'][] = [
@@ -10,10 +10,12 @@ const cases: [string, 'light' | 'dark'][] = [
 ];
 
 test.describe('admin shell, dashboard and media: no serious accessibility violations', () => {
-  test.beforeAll(async ({ server }) => {
-    await insertMedia(server, { title: 'A11y Still', tags: ['a', 'b', 'c', 'd'], stage: 'production', notes: 'Notes', featured: true, portfolio: true });
-    await insertMedia(server, { title: 'A11y Film', type: 'video' });
-  });
+  test.beforeEach(
+    oncePerServer(async (server) => {
+      await insertMedia(server, { title: 'A11y Still', tags: ['a', 'b', 'c', 'd'], stage: 'production', notes: 'Notes', featured: true, portfolio: true });
+      await insertMedia(server, { title: 'A11y Film', type: 'video' });
+    }),
+  );
 
   for (const [path, theme] of cases) {
     test(`${path} in ${theme} theme`, async ({ page, server }) => {

@@ -1,21 +1,8 @@
 // The staff inbox at /admin/enquiries, fed by the real POST /api/contact.
 import type { APIRequestContext, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, signInStaff, ADMIN } from './fixtures.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
-
-// A server of its own: specs sharing a worker's server post enquiries too (one drives the
-// contact form into 429 on purpose), and the per-process rate limit would count them here.
-const test = base.extend<{}, { server: TestServer }>({
-  server: [
-    async ({}, use) => {
-      const server = await startServer();
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-});
+import { test, expect, signInStaff, ADMIN } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 let seq = 0;
 async function postEnquiry(request: APIRequestContext, baseURL: string, over: Record<string, string> = {}) {
@@ -56,21 +43,8 @@ async function insertEnquiry(server: TestServer, over: { firstName?: string; ema
 const statusOf = (server: TestServer, id: number) => async () =>
   (await server.sql.execute({ sql: 'SELECT status FROM enquiries WHERE id = ?', args: [id] })).rows[0]!.status;
 
-/**
- * signInStaff, made safe against its hydration race: it can type before the login island has
- * hydrated, and hydration then empties the username. If that happened, type again once hydrated.
- */
 async function signIn(page: Page) {
   await signInStaff(page);
-  const landed = await page.waitForURL(/\/admin\/dashboard$/, { timeout: 5000 }).then(
-    () => true,
-    () => false,
-  );
-  if (landed) return;
-  await page.locator('astro-island:not([ssr]) form[aria-label="Staff sign-in"]').waitFor();
-  await page.getByLabel('Username or Email').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
 }
 

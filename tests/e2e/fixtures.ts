@@ -1,8 +1,24 @@
-// Each test file (worker) gets its own real server on its own temporary database.
-import { test as base, expect, type Page } from '@playwright/test';
+// Each test file gets its own real server on its own temporary database (see `server`).
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
 
-export const test = base.extend<{ baseURL: string; cookieConsent: boolean }, { server: TestServer }>({
+/** Stores a cookie choice before any page script runs, so the banner stays out of the way. */
+export async function storeCookieChoice(target: BrowserContext | Page) {
+  await target.addInitScript(() => {
+    try {
+      localStorage.setItem('cookie-consent', JSON.stringify({ necessary: true, analytics: false, marketing: false, preferences: false, timestamp: new Date().toISOString() }));
+    } catch {
+      // about:blank and other opaque origins have no storage.
+    }
+  });
+}
+
+/** The worker's current server and the test file it belongs to. */
+interface FileServers {
+  forFile(file: string): Promise<TestServer>;
+}
+
+export const test = base.extend<{ baseURL: string; cookieConsent: boolean; server: TestServer }, { fileServers: FileServers }>({
   /**
    * The cookie banner shows on every page (000 §2) and would cover the bottom of the screen,
    * so each test starts with a choice stored. Tests of the banner itself opt out with
@@ -10,29 +26,53 @@ export const test = base.extend<{ baseURL: string; cookieConsent: boolean }, { s
    */
   cookieConsent: [true, { option: true }],
   context: async ({ context, cookieConsent }, use) => {
-    if (cookieConsent) {
-      await context.addInitScript(() => {
-        try {
-          localStorage.setItem('cookie-consent', JSON.stringify({ necessary: true, analytics: false, marketing: false, preferences: false, timestamp: new Date().toISOString() }));
-        } catch {
-          // about:blank and other opaque origins have no storage.
-        }
-      });
-    }
+    if (cookieConsent) await storeCookieChoice(context);
     await use(context);
   },
-  server: [
+  /**
+   * One real server per test file. A worker runs several files one after another, so the
+   * worker keeps the server of the file it is on and, when it moves to the next file, stops
+   * that server (and its database) and starts a fresh one: no file sees another's rows, rate
+   * limits or settings, whatever the order. Test-scoped for that reason, so `beforeAll` cannot
+   * use it; see `oncePerServer`.
+   */
+  fileServers: [
     async ({}, use) => {
-      const server = await startServer();
-      await use(server);
-      await server.stop();
+      const held: { file?: string; server?: TestServer } = {};
+      await use({
+        async forFile(file) {
+          if (held.server && held.file === file) return held.server;
+          const previous = held.server;
+          held.server = held.file = undefined;
+          await previous?.stop();
+          held.server = await startServer();
+          held.file = file;
+          return held.server;
+        },
+      });
+      await held.server?.stop();
     },
     { scope: 'worker', timeout: 90_000 },
   ],
+  server: [async ({ fileServers }, use, testInfo) => use(await fileServers.forFile(testInfo.file)), { timeout: 90_000 }],
   baseURL: async ({ server }, use) => use(server.url),
 });
 
 export { expect, ADMIN };
+
+/**
+ * Set-up that runs once per server, in place of `beforeAll` (which cannot use the test-scoped
+ * server): the first test of the file runs it, and so does the first test after a failure
+ * restarted the worker with a new server.
+ */
+export function oncePerServer(setUp: (server: TestServer) => Promise<void>) {
+  const done = new WeakSet<TestServer>();
+  return async ({ server }: { server: TestServer }) => {
+    if (done.has(server)) return;
+    done.add(server);
+    await setUp(server);
+  };
+}
 
 /** Waits until every island on the page has hydrated (Astro drops the `ssr` attribute). */
 export async function waitForHydration(page: Page) {

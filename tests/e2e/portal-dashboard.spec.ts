@@ -117,7 +117,11 @@ test.describe('client portal dashboard', () => {
       v.currentTime = 0;
       v.muted = true;
       await v.play();
-      await new Promise((r) => setTimeout(r, 1200));
+      // Played time, not wall time: on a loaded machine 1.2 s of waiting may be far less playback.
+      await new Promise<void>((r) => {
+        const check = () => (v.currentTime >= 1.2 ? r() : setTimeout(check, 10));
+        check();
+      });
       v.pause();
       return Math.round(v.currentTime * 100) / 100;
     });
@@ -205,6 +209,13 @@ test.describe('client portal dashboard', () => {
     await expect(dialog.getByRole('radio', { name: '2 stars' })).toBeChecked();
 
     await dialog.getByRole('tab', { name: 'Timeline' }).click();
+    // Paused first: the 3 s clip plays as the dialog opens, and its pause at the end would
+    // put 3 in the timestamp, whenever that comes on a slow machine.
+    const at = await dialog.locator('video').evaluate(async (v: HTMLVideoElement) => {
+      if (!v.paused) await new Promise((r) => (v.addEventListener('pause', r, { once: true }), v.pause()));
+      return Math.round(v.currentTime * 100) / 100;
+    });
+    await expect(dialog.getByLabel('Timestamp (seconds)')).toHaveValue(String(at));
     await dialog.getByLabel('Timestamp (seconds)').fill('1.5');
     await dialog.getByRole('textbox', { name: 'Note' }).fill('Note kept');
     await dialog.getByRole('button', { name: 'Add Note' }).click();

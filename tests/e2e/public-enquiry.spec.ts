@@ -1,9 +1,6 @@
 // The enquiry form against the real POST /api/contact (000 §2, §4, §5, §8).
-import { expect, waitForIsland } from './fixtures.ts';
-import { isolatedTest as test, skipCookieBanner } from './public-helpers.ts';
+import { test, expect, waitForIsland } from './fixtures.ts';
 import type { Page } from '@playwright/test';
-
-test.beforeEach(async ({ page }) => skipCookieBanner(page));
 
 async function fill(page: Page, email: string) {
   await page.getByLabel('First Name').fill('Ada');

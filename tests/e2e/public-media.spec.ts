@@ -1,11 +1,10 @@
 // Featured and portfolio grids, the category filter and the media player dialog, against
 // real rows and a real short video served by /media/<key>/<file> (000 §2, §5, §9).
-import { expect, blockAutoplay } from './fixtures.ts';
-import { hydrated, isolatedTest as test, skipCookieBanner } from './public-helpers.ts';
+import { test, expect, blockAutoplay } from './fixtures.ts';
+import { hydrated } from './public-helpers.ts';
 import { insertMedia } from '../helpers/public-media.ts';
 
 test.describe.configure({ mode: 'serial' });
-test.beforeEach(async ({ page }) => skipCookieBanner(page));
 
 test('empty library: featured and portfolio empty states', async ({ page }) => {
   await page.goto('/');

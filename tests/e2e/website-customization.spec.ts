@@ -5,9 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import { test, expect, storeCookieChoice } from './fixtures.ts';
 import { islandsReady, signInAs } from './admin-helpers.ts';
-import { skipCookieBanner } from './public-helpers.ts';
 import { ADMIN, type TestServer } from '../helpers/server.ts';
 import { insertMedia } from '../helpers/public-media.ts';
 
@@ -53,7 +52,7 @@ async function visitor(browser: Browser, baseURL: string, theme: 'light' | 'dark
   const context = await browser.newContext({ baseURL });
   await context.addCookies([{ name: 'studio-theme', value: theme, url: baseURL }]);
   const page = await context.newPage();
-  await skipCookieBanner(page);
+  await storeCookieChoice(page);
   await page.addInitScript((t) => localStorage.setItem('studio-theme', t), theme);
   return { page, close: () => context.close() };
 }

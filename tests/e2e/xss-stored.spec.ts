@@ -5,24 +5,12 @@
 // browser: the payload must appear as text, never as elements. The CSP would block an injected
 // inline script anyway, so the DOM itself is inspected too: no injected <script>/<img>/<svg>,
 // no event-handler attributes, every JSON-LD block parses, no CSP violation fired.
-// It rewrites branding, SEO and contact settings, so it runs on a server of its own.
+// It rewrites branding, SEO and contact settings; like every file it has a server of its own.
 import type { BrowserContext, Page } from '@playwright/test';
-import { test as base, expect, ADMIN } from './fixtures.ts';
+import { test, expect, ADMIN } from './fixtures.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createVideo } from '../helpers/portal-fixtures.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
-
-// A test type of its own, so Playwright gives this file a worker (and server) no other file shares.
-const test = base.extend<{}, { server: TestServer }>({
-  server: [
-    async ({}, use) => {
-      const server = await startServer();
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-});
+import type { TestServer } from '../helpers/server.ts';
 
 const P = '</script><script>window.__xss=1</script>';
 const IMG = '<img src=x onerror="window.__xss=2"><svg onload="window.__xss=3">';
@@ -33,7 +21,7 @@ interface Stored {
   clientCookies: Map<string, string>;
 }
 
-let stored: Stored | undefined;
+const storedOn = new WeakMap<TestServer, Stored>();
 
 async function ok(res: Promise<{ status: number; body: any }>, what: string) {
   const r = await res;
@@ -41,9 +29,10 @@ async function ok(res: Promise<{ status: number; body: any }>, what: string) {
   return r.body;
 }
 
-/** Writes the payload into every stored text through the real API (once per worker). */
+/** Writes the payload into every stored text through the real API (once per server). */
 async function storePayloads(server: TestServer): Promise<Stored> {
-  if (stored) return stored;
+  const done = storedOn.get(server);
+  if (done) return done;
   const admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
   await ok(admin.json('PUT', '/api/branding-settings', { companyName: P, showCompanyText: true }), 'branding');
   await ok(
@@ -79,7 +68,8 @@ async function storePayloads(server: TestServer): Promise<Stored> {
     admin.json('POST', '/api/users', { username: 'xss.user', email: 'xss@user.test', forename: P, surname: 'User', displayName: P, password: 'xss-user-pass' }),
     'user',
   );
-  stored = { staffCookies: admin.cookies, clientCookies: portal.cookies };
+  const stored = { staffCookies: admin.cookies, clientCookies: portal.cookies };
+  storedOn.set(server, stored);
   return stored;
 }
 
@@ -138,12 +128,10 @@ async function visit(page: Page, url: string, expectText: string[] = ['window.__
   return r;
 }
 
-/** Clicks until the dialog opens (the click may land before the island has hydrated). */
+/** Opens a detail dialog with one click: the click may come before hydration and must not be lost. */
 async function openDetail(page: Page, opener: ReturnType<Page['locator']>) {
-  await expect(async () => {
-    await opener.click();
-    await expect(page.getByRole('dialog')).toBeVisible({ timeout: 2000 });
-  }).toPass({ timeout: 20_000 });
+  await opener.click();
+  await expect(page.getByRole('dialog')).toBeVisible();
 }
 
 test.describe('stored XSS renders as text', () => {

@@ -225,3 +225,91 @@ export async function dbFingerprint(sql: Client, skip: string[] = []): Promise<R
   }
   return out;
 }
+
+type Part = { name: string; value: string } | { name: string; filename: string; type: string; data: Uint8Array };
+
+const BOUNDARY = 'studio-fuzz-boundary-7d1f0c';
+
+/** A multipart/form-data body built by hand, so it can also be built wrong. */
+export function multipartBody(parts: Part[], opts: { boundary?: string; close?: boolean } = {}): Uint8Array {
+  const boundary = opts.boundary ?? BOUNDARY;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const head =
+      'value' in p
+        ? `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n`
+        : `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`;
+    chunks.push(Buffer.from(head), Buffer.from('value' in p ? p.value : p.data), Buffer.from('\r\n'));
+  }
+  if (opts.close !== false) chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+export const MULTIPART_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
+
+export interface MultipartFixture {
+  /** Text fields of a form the endpoint accepts (with `file`). */
+  fields: Record<string, string>;
+  /** Fields that may be left out. */
+  optional?: string[];
+  /** Values each field must refuse. */
+  wrong: Record<string, string[]>;
+  /** Merged in to make an otherwise acceptable form invalid. */
+  breaker: Record<string, string>;
+  /** A file the endpoint accepts, in its file field. */
+  file: { field: string; name: string; type: string; data: Uint8Array };
+}
+
+const filePart = (f: MultipartFixture): Part => ({ name: f.file.field, filename: f.file.name, type: f.file.type, data: f.file.data });
+
+/** The valid multipart form of a fixture. */
+export function validMultipart(f: MultipartFixture): HostileBody {
+  const fields = Object.entries(f.fields).map(([name, value]) => ({ name, value }));
+  return { name: 'valid form', body: multipartBody([...fields, filePart(f)]), contentType: MULTIPART_TYPE };
+}
+
+/**
+ * Well-formed and malformed multipart forms for an upload endpoint: they get past the content
+ * type, so each is refused by the form's own checks (fields, file type, structure, limits).
+ */
+export function multipartHostileBodies(f: MultipartFixture): HostileBody[] {
+  const out: HostileBody[] = [];
+  const file = filePart(f) as Extract<Part, { filename: string }>;
+  const fieldsOf = (over: Record<string, string>, without?: string) =>
+    Object.entries({ ...f.fields, ...over })
+      .filter(([k]) => k !== without)
+      .map(([name, value]) => ({ name, value }));
+  const form = (name: string, parts: Part[], opts?: { boundary?: string; close?: boolean }, contentType = MULTIPART_TYPE) =>
+    out.push({ name, body: multipartBody(parts, opts), contentType });
+  const broken = (over: Record<string, string>) => fieldsOf({ ...over, ...f.breaker });
+
+  form('no file', fieldsOf({}));
+  form('file under another name', [...fieldsOf({}), { ...file, name: 'upload' }]);
+  for (const key of Object.keys(f.fields)) if (!(f.optional ?? []).includes(key)) form(`without ${key}`, [...fieldsOf({}, key), file]);
+  for (const [key, values] of Object.entries(f.wrong)) for (const v of values) form(`${key} = ${JSON.stringify(v).slice(0, 40)}`, [...fieldsOf({ [key]: v }), file]);
+  for (const key of Object.keys(f.fields)) {
+    if (key in f.breaker) continue;
+    for (const s of HOSTILE_STRINGS) form(`${key} = ${JSON.stringify(s.slice(0, 30))} (+breaker)`, [...broken({ [key]: s }), file]);
+  }
+  for (const name of ['../../../../etc/passwd.jpg', '<script>alert(1)</script>.jpg', 'a\r\nX-Injected: 1.jpg', '\u0000.jpg', 'x'.repeat(5000) + '.jpg']) {
+    form(`file name ${JSON.stringify(name.slice(0, 30))} (+breaker)`, [...broken({}), { ...file, filename: name }]);
+  }
+  form('__proto__ field (+breaker)', [{ name: '__proto__', value: '{"isAdmin":true}' }, { name: 'constructor', value: 'x' }, ...broken({}), file]);
+  form('unknown fields (+breaker)', [{ name: 'id', value: '1' }, { name: 'uploadedBy', value: 'someone' }, ...broken({}), file]);
+  // Files that are not what they claim.
+  form('text claiming to be a JPEG', [...fieldsOf({}), { ...file, data: new Uint8Array(Buffer.from('just some text, not an image')) }]);
+  form('HTML claiming to be a JPEG', [...fieldsOf({}), { ...file, data: new Uint8Array(Buffer.from('<html><script>alert(1)</script></html>')) }]);
+  form('SVG with a script', [...fieldsOf({}), { ...file, filename: 'x.svg', type: 'image/svg+xml', data: new Uint8Array(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')) }]);
+  form('empty file', [...fieldsOf({}), { ...file, data: new Uint8Array(0) }]);
+  form('truncated image', [...fieldsOf({}), { ...file, data: f.file.data.slice(0, 64) }]);
+  form('a poster that is not an image', [...fieldsOf({}), file, { name: 'posterFile', filename: 'p.jpg', type: 'image/jpeg', data: new Uint8Array(Buffer.from('not an image')) }]);
+  // Broken structure.
+  form('no closing boundary', [...fieldsOf({}), file], { close: false });
+  form('body boundary differs from the header', [...fieldsOf({}), file], { boundary: 'some-other-boundary' });
+  form('empty body', []);
+  out.push({ name: 'garbage between boundaries', body: new Uint8Array(Buffer.from(`--${BOUNDARY}\r\ngarbage without headers\r\n--${BOUNDARY}--\r\n`)), contentType: MULTIPART_TYPE });
+  out.push({ name: 'boundary only in the header', body: new Uint8Array(Buffer.from('no multipart here at all')), contentType: MULTIPART_TYPE });
+  form('1 MB text field (+file)', [...fieldsOf({ title: 'x'.repeat(MB) }), file]);
+  form('2,000 fields', [...fieldsOf({}), ...Array.from({ length: 2000 }, (_, i) => ({ name: `f${i}`, value: 'x' })), file]);
+  return out;
+}

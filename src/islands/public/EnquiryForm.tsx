@@ -5,6 +5,7 @@ import { toast } from '../../shared/toast.ts';
 import { PROJECT_TYPES } from '../../shared/project-types.ts';
 import type { EnquiryInput } from '../../shared/schemas/enquiry.ts';
 import { inputClass } from '../ui/Field.tsx';
+import { useHydrated, useKeptInput } from '../ui/hydration.ts';
 
 const EMPTY = { firstName: '', lastName: '', email: '', projectType: '', message: '', website: '' };
 
@@ -16,6 +17,14 @@ export default function EnquiryForm() {
   const [values, setValues] = useState(EMPTY);
   const [sending, setSending] = useState(false);
   const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [k]: e.target.value }));
+  // What a visitor typed before the script arrived stays; Send waits for the island.
+  const hydrated = useHydrated();
+  const firstName = useKeptInput<HTMLInputElement>(values.firstName, set('firstName'));
+  const lastName = useKeptInput<HTMLInputElement>(values.lastName, set('lastName'));
+  const email = useKeptInput<HTMLInputElement>(values.email, set('email'));
+  const projectType = useKeptInput<HTMLSelectElement>(values.projectType, set('projectType'));
+  const message = useKeptInput<HTMLTextAreaElement>(values.message, set('message'));
+  const website = useKeptInput<HTMLInputElement>(values.website, set('website'));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -38,20 +47,20 @@ export default function EnquiryForm() {
       <div className="grid gap-5 sm:grid-cols-2">
         <div className="space-y-1.5">
           <label htmlFor="enq-first" className={label}>First Name</label>
-          <input id="enq-first" name="firstName" required autoComplete="given-name" value={values.firstName} onChange={set('firstName')} className={inputClass(false, 'h-11')} />
+          <input ref={firstName} id="enq-first" name="firstName" required autoComplete="given-name" value={values.firstName} onChange={set('firstName')} className={inputClass(false, 'h-11')} />
         </div>
         <div className="space-y-1.5">
           <label htmlFor="enq-last" className={label}>Last Name</label>
-          <input id="enq-last" name="lastName" required autoComplete="family-name" value={values.lastName} onChange={set('lastName')} className={inputClass(false, 'h-11')} />
+          <input ref={lastName} id="enq-last" name="lastName" required autoComplete="family-name" value={values.lastName} onChange={set('lastName')} className={inputClass(false, 'h-11')} />
         </div>
       </div>
       <div className="space-y-1.5">
         <label htmlFor="enq-email" className={label}>Email</label>
-        <input id="enq-email" name="email" type="email" required autoComplete="email" value={values.email} onChange={set('email')} className={inputClass(false, 'h-11')} />
+        <input ref={email} id="enq-email" name="email" type="email" required autoComplete="email" value={values.email} onChange={set('email')} className={inputClass(false, 'h-11')} />
       </div>
       <div className="space-y-1.5">
         <label htmlFor="enq-type" className={label}>Project Type</label>
-        <select id="enq-type" name="projectType" value={values.projectType} onChange={set('projectType')} className={inputClass(false, 'h-11')}>
+        <select ref={projectType} id="enq-type" name="projectType" value={values.projectType} onChange={set('projectType')} className={inputClass(false, 'h-11')}>
           <option value="">Select a project type</option>
           {PROJECT_TYPES.map((p) => (
             <option key={p.value} value={p.value}>
@@ -63,6 +72,7 @@ export default function EnquiryForm() {
       <div className="space-y-1.5">
         <label htmlFor="enq-message" className={label}>Message</label>
         <textarea
+          ref={message}
           id="enq-message"
           name="message"
           required
@@ -76,11 +86,11 @@ export default function EnquiryForm() {
       {/* Honeypot: invisible to people and skipped by keyboard; bots that fill it are dropped. */}
       <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
         <label htmlFor="enq-website">Website</label>
-        <input id="enq-website" name="website" tabIndex={-1} autoComplete="off" value={values.website} onChange={set('website')} />
+        <input ref={website} id="enq-website" name="website" tabIndex={-1} autoComplete="off" value={values.website} onChange={set('website')} />
       </div>
       <button
         type="submit"
-        disabled={sending}
+        disabled={sending || !hydrated}
         className="inline-flex h-12 w-full items-center justify-center gap-2 rounded-md bg-accent px-6 text-base font-medium text-accent-fg transition-opacity hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60"
       >
         <Send size={18} aria-hidden="true" />

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { LayoutDashboard, LogOut, Menu as MenuIcon, X } from 'lucide-react';
 import { logoutStaff } from '../../shared/logout.ts';
 import type { SignedInUser } from './UserMenu.tsx';
+import { useHydrated } from '../ui/hydration.ts';
 
 interface Props {
   links: { href: string; label: string }[];
@@ -15,6 +16,7 @@ const SLIDE_MS = 200;
 export default function MobileMenu({ links, current, user }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [shown, setShown] = useState(false);
+  const hydrated = useHydrated();
   const [signedIn, setSignedIn] = useState(user);
 
   const open = () => {
@@ -36,7 +38,7 @@ export default function MobileMenu({ links, current, user }: Props) {
 
   return (
     <div className="md:hidden">
-      <button type="button" onClick={open} aria-label="Open menu" aria-haspopup="dialog" className="inline-flex h-10 w-10 items-center justify-center rounded-md hover:bg-muted">
+      <button type="button" onClick={open} disabled={!hydrated} aria-label="Open menu" aria-haspopup="dialog" className="inline-flex h-10 w-10 items-center justify-center rounded-md hover:bg-muted disabled:cursor-wait">
         <MenuIcon size={22} aria-hidden="true" />
       </button>
       <dialog

@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes } from 'react';
+import { useHydrated } from './hydration.ts';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'destructive' | 'outline';
 type Size = 'sm' | 'md' | 'lg' | 'icon';
@@ -26,7 +27,10 @@ export function Button({
   size = 'md',
   className = '',
   type = 'button',
+  disabled,
   ...rest
 }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size }) {
-  return <button type={type} className={buttonClass(variant, size, className)} {...rest} />;
+  // Until its island has hydrated a button would do nothing (or submit natively): disabled, and shown so.
+  const hydrated = useHydrated();
+  return <button type={type} className={buttonClass(variant, size, className)} disabled={disabled || !hydrated} {...rest} />;
 }

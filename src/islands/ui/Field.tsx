@@ -1,5 +1,6 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Eye, EyeOff } from 'lucide-react';
+import { useHydrated, useKeptInput } from './hydration.ts';
 
 export const inputClass = (invalid = false, extra = '') =>
   `block w-full rounded-md border bg-raised px-3 py-2 text-sm text-fg placeholder:text-fg-muted ${
@@ -16,12 +17,14 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 export function Field({ label, error, hint, id, className = '', ...rest }: FieldProps) {
   const auto = useId();
   const inputId = id ?? auto;
+  const ref = useKeptInput<HTMLInputElement>(rest.type === 'checkbox' || rest.type === 'radio' ? rest.checked : rest.value, rest.onChange);
   return (
     <div className="space-y-1.5">
       <label htmlFor={inputId} className="block text-sm font-medium">
         {label}
       </label>
       <input
+        ref={ref}
         id={inputId}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${inputId}-error` : undefined}
@@ -43,6 +46,8 @@ export function PasswordField({ label, error, id, ...rest }: FieldProps) {
   const auto = useId();
   const inputId = id ?? auto;
   const [shown, setShown] = useState(false);
+  const ref = useKeptInput<HTMLInputElement>(rest.value, rest.onChange);
+  const hydrated = useHydrated();
   return (
     <div className="space-y-1.5">
       <label htmlFor={inputId} className="block text-sm font-medium">
@@ -50,6 +55,7 @@ export function PasswordField({ label, error, id, ...rest }: FieldProps) {
       </label>
       <div className="relative">
         <input
+          ref={ref}
           id={inputId}
           type={shown ? 'text' : 'password'}
           aria-invalid={error ? true : undefined}
@@ -60,6 +66,7 @@ export function PasswordField({ label, error, id, ...rest }: FieldProps) {
         <button
           type="button"
           onClick={() => setShown((s) => !s)}
+          disabled={!hydrated}
           aria-label={shown ? 'Hide password' : 'Show password'}
           aria-pressed={shown}
           className="absolute inset-y-0 right-0 flex w-10 items-center justify-center text-fg-muted hover:text-fg"

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useHydrated } from './hydration.ts';
 
 export interface MenuItem {
   label: string;
@@ -78,6 +79,7 @@ export function Menu({
   triggerTestId?: string;
 }) {
   const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
   const id = useId();
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -129,6 +131,7 @@ export function Menu({
         aria-controls={id}
         aria-label={labelTrigger ? label : undefined}
         data-testid={triggerTestId}
+        disabled={!hydrated}
         onClick={() => setOpen((o) => !o)}
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') {
@@ -136,7 +139,7 @@ export function Menu({
             setOpen(true);
           }
         }}
-        className={triggerClassName}
+        className={`disabled:cursor-wait ${triggerClassName ?? ''}`}
       >
         {trigger}
       </button>

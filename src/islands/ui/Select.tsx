@@ -1,5 +1,6 @@
 import { useId, type SelectHTMLAttributes } from 'react';
 import { inputClass } from './Field.tsx';
+import { useKeptInput } from './hydration.ts';
 
 /** A native select with a label (visible, or screen-reader only with `hideLabel`). */
 export function Select({
@@ -18,12 +19,13 @@ export function Select({
 }) {
   const auto = useId();
   const selectId = id ?? auto;
+  const ref = useKeptInput<HTMLSelectElement>(rest.value, rest.onChange);
   return (
     <div className="space-y-1.5">
       <label htmlFor={selectId} className={hideLabel ? 'sr-only' : 'block text-sm font-medium'}>
         {label}
       </label>
-      <select id={selectId} className={inputClass(!!error, `h-10 ${className}`)} aria-invalid={error ? true : undefined} {...rest}>
+      <select ref={ref} id={selectId} className={inputClass(!!error, `h-10 ${className}`)} aria-invalid={error ? true : undefined} {...rest}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useKeptInput } from './hydration.ts';
 
 /** A checkbox styled as a switch (role="switch"), labelled. */
 export function Switch({
@@ -18,6 +19,7 @@ export function Switch({
 }) {
   const auto = useId();
   const inputId = id ?? auto;
+  const ref = useKeptInput<HTMLInputElement>(checked, (e) => onChange(e.target.checked));
   return (
     <div className="flex items-center justify-between gap-4">
       <label htmlFor={inputId} className="text-sm">
@@ -25,6 +27,7 @@ export function Switch({
         {description && <span className="block text-xs text-fg-muted">{description}</span>}
       </label>
       <input
+        ref={ref}
         id={inputId}
         type="checkbox"
         role="switch"

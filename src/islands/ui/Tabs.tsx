@@ -1,4 +1,5 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useHydrated } from './hydration.ts';
 
 /** WAI-ARIA tabs: arrow keys move between tabs, panels are labelled by their tab. */
 export function Tabs<T extends string>({
@@ -15,6 +16,7 @@ export function Tabs<T extends string>({
   children: ReactNode;
 }) {
   const base = useId();
+  const hydrated = useHydrated();
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const onKey = (e: KeyboardEvent, i: number) => {
     let next = -1;
@@ -44,8 +46,9 @@ export function Tabs<T extends string>({
             aria-controls={`${base}-panel`}
             tabIndex={value === t.value ? 0 : -1}
             onClick={() => onChange(t.value)}
+            disabled={!hydrated}
             onKeyDown={(e) => onKey(e, i)}
-            className={`rounded-md px-3 py-1.5 text-sm font-medium ${value === t.value ? 'bg-raised text-fg shadow-sm' : 'text-fg-muted hover:text-fg'}`}
+            className={`rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-wait ${value === t.value ? 'bg-raised text-fg shadow-sm' : 'text-fg-muted hover:text-fg'}`}
           >
             {t.label}
           </button>

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { ExternalLink, LogOut, Menu as MenuIcon, X } from 'lucide-react';
 import { logoutStaff } from '../../../shared/logout.ts';
+import { useHydrated } from '../../ui/hydration.ts';
 
 interface Link {
   href: string;
@@ -12,6 +13,7 @@ interface Link {
 export default function MobileMenu({ links, signedIn }: { links: Link[]; signedIn: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const close = () => ref.current?.close();
   return (
     <>
@@ -21,7 +23,8 @@ export default function MobileMenu({ links, signedIn }: { links: Link[]; signedI
         aria-haspopup="dialog"
         data-testid="mobile-menu-button"
         onClick={() => ref.current?.showModal()}
-        className="inline-flex h-10 w-10 items-center justify-center rounded-md hover:bg-muted"
+        disabled={!hydrated}
+        className="inline-flex h-10 w-10 items-center justify-center rounded-md hover:bg-muted disabled:cursor-wait"
       >
         <MenuIcon size={20} aria-hidden="true" />
       </button>
