@@ -346,7 +346,9 @@ describe('permissions', () => {
 });
 
 describe('scale', () => {
-  test('GET /api/media stays fast with 10,000 items', async () => {
+  // How fast the list is (cache hits and the rebuild after an edit) is measured by
+  // bench/admin-lists.mjs; this checks the 10,000-item answer is complete and right.
+  test('GET /api/media lists 10,000 items with their clients and review counts', async () => {
     const c = await createClientWithLogin(server);
     const values: string[] = [];
     for (let i = 0; i < 10_000; i++) {
@@ -356,15 +358,14 @@ describe('scale', () => {
     await server.sql.execute(`INSERT INTO media (title, type, storage_key, url, filename, file_size, mime_type, tags) VALUES ${values.join(',')}`);
     await server.sql.execute({ sql: "INSERT INTO media_clients (media_id, client_id) SELECT id, ? FROM media WHERE title LIKE 'Bulk %'", args: [c.clientId] });
     await server.sql.execute({ sql: "INSERT INTO client_feedback (media_id, client_user_id, feedback_text, rating) SELECT id, ?, 'ok', 5 FROM media WHERE title LIKE 'Bulk %' AND id % 3 = 0", args: [c.clientUserId] });
-    await admin.json('GET', '/api/media'); // warm
-    const t = performance.now();
     const res = await admin.json('GET', '/api/media');
-    const ms = performance.now() - t;
     expect(res.status).toBe(200);
-    expect(res.body.length).toBeGreaterThanOrEqual(10_000);
-    const bulk = res.body.find((m: any) => m.title === 'Bulk 9999');
-    expect(bulk.assignedClients).toEqual([{ id: c.clientId, name: c.name, email: c.email }]);
-    console.log(`GET /api/media with ${res.body.length} items: ${ms.toFixed(0)} ms`);
-    expect(ms).toBeLessThan(3000);
+    const bulk = res.body.filter((m: any) => m.title.startsWith('Bulk '));
+    expect(bulk).toHaveLength(10_000);
+    for (const m of bulk) {
+      expect(m.assignedClients).toEqual([{ id: c.clientId, name: c.name, email: c.email }]);
+      expect(m.feedbackCount).toBe(m.id % 3 === 0 ? 1 : 0);
+      expect(m.tags).toEqual(['corporate', 'bulk']);
+    }
   });
 });
