@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-// @ts-expect-error plain ES module without type declarations (bench/ is JavaScript)
 import { END, START, problemsIn, writeBlocks } from '../../bench/blocks.mjs';
 
 const ORDER = ['ssr', 'admin-lists', 'lighthouse'];
