@@ -398,6 +398,12 @@ describe('scale', () => {
     expect(res.status).toBe(200);
     const bulk = res.body.filter((m: any) => m.title.startsWith('Bulk '));
     expect(bulk).toHaveLength(10_000);
+    // Newest first, ties (one INSERT, one timestamp) by id, newest id first.
+    const outOfOrder = res.body.findIndex((m: any, i: number) => {
+      const prev = res.body[i - 1];
+      return prev && (prev.createdAt < m.createdAt || (prev.createdAt === m.createdAt && prev.id < m.id));
+    });
+    expect(outOfOrder).toBe(-1);
     for (const m of bulk) {
       expect(m.assignedClients).toEqual([{ id: c.clientId, name: c.name, email: c.email }]);
       expect(m.feedbackCount).toBe(m.id % 3 === 0 ? 1 : 0);

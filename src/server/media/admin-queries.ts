@@ -68,9 +68,8 @@ async function decorate(rows: MediaRow[], onlyIds?: number[]): Promise<AdminMedi
 // the key list follows AdminMedia (src/shared/schemas/media.ts).
 const iso = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', m.${column} / 1000.0, 'unixepoch')`;
 const bool = (column: string) => `json(iif(m.${column}, 'true', 'false'))`;
-// json_object writes REALs with 15 significant digits (0.1 + 0.2 became 0.3); 17 (the '!' flag
-// lifts printf's 16-digit limit) always parse
-// back to the same double, as the single-item answer (JSON.stringify) has it.
+// json_object writes REALs with 15 significant digits (0.1 + 0.2 became 0.3); 17 digits (the
+// '!' flag lifts printf's 16-digit limit) parse back to the same double, as JSON.stringify has it.
 const real = (column: string) => `iif(m.${column} IS NULL, NULL, json(printf('%!.17g', m.${column})))`;
 const LIST_JSON = sql.raw(`WITH
   links AS (
@@ -86,6 +85,8 @@ SELECT json_group_array(json_object(
   'tags', json(m.tags), 'projectStage', m.project_stage, 'notes', m.notes, 'clientId', m.client_id,
   'uploadedBy', m.uploaded_by, 'createdAt', ${iso('created_at')}, 'uploadedAt', ${iso('uploaded_at')},
   'assignedClients', json(coalesce(links.j, '[]')), 'feedbackCount', coalesce(fb.n, 0), 'noteCount', coalesce(nt.n, 0))
+  -- Sorting inside the aggregate is the ordering SQLite guarantees; an ordered subquery that
+  -- walks media_created_idx gave the same bytes no faster (it needs json() per item again).
   ORDER BY m.created_at DESC, m.id DESC) AS j
 FROM media m
 LEFT JOIN links ON links.media_id = m.id
