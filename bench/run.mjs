@@ -45,7 +45,7 @@ if (args.includes('--check')) {
   console.log('BENCHMARKS.md: every generated block matches its checksum.');
   process.exit(0);
 }
-const shortened = ['BENCH_DURATION', 'BENCH_ROUNDS', 'BENCH_SAMPLES', 'BENCH_MEDIA', 'BENCH_CLIENTS', 'BENCH_UPLOAD_BYTES', 'BENCH_COLD_SAMPLES', 'BENCH_BROWSER_ROUNDS'].filter((k) => process.env[k]);
+const shortened = ['BENCH_DURATION', 'BENCH_ROUNDS', 'BENCH_CONNECTIONS', 'LH_PAGES', 'BENCH_SAMPLES', 'BENCH_MEDIA', 'BENCH_CLIENTS', 'BENCH_UPLOAD_BYTES', 'BENCH_COLD_SAMPLES', 'BENCH_BROWSER_ROUNDS'].filter((k) => process.env[k]);
 const write = process.env.BENCH_NO_WRITE !== '1' && !shortened.length;
 if (write && problems.length) {
   console.error(`Not running: BENCHMARKS.md could not be written afterwards: ${problems.join('; ')}.`);
