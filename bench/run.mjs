@@ -1,24 +1,57 @@
 #!/usr/bin/env node
 // `npm run bench`: runs every benchmark in sequence (each in its own process, each starting
-// its own server on a temporary database), prints a report and writes the figures into
-// BENCHMARKS.md between the bench markers. Needs a build (`npm run build`; STUDIO_OUT_DIR
-// picks another output folder). Optional benchmarks other areas own (lighthouse, upload,
-// download) run when their file exists; a line `BENCH_RESULT {json}` on their output is
-// collected, anything else is shown as printed.
+// its own server on a temporary database), prints a report and writes each benchmark's figures
+// into its own block of BENCHMARKS.md (bench/blocks.mjs: one block per benchmark, each with a
+// checksum line; nothing is written if any block was edited by hand). Needs a build (`npm run
+// build`; STUDIO_OUT_DIR picks another output folder). Optional benchmarks other areas own
+// (lighthouse, upload, download) run when their file exists; a line `BENCH_RESULT {json}` on
+// their output is collected, anything else is shown as printed.
 //   node bench/run.mjs [name ...]   run only these (ssr, admin-lists, portal-writes, lighthouse, …)
-//   BENCH_DURATION=3 BENCH_ROUNDS=1  shorter autocannon runs for a smoke test
+//                                   and rewrite only their blocks (the others are kept as they are)
+//   node bench/run.mjs --check      check the blocks' checksums, run nothing
+//   BENCH_NO_WRITE=1                 print the report only
+//   BENCH_DURATION=3 BENCH_ROUNDS=1  shorter autocannon runs for a smoke test (not written:
+//                                   shortened runs are not the figures the document reports)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { END, START, problemsIn, writeBlocks } from './blocks.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
 const BENCHES = ['ssr', 'admin-lists', 'portal-writes', 'lighthouse', 'upload', 'download'];
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const only = args.filter((a) => !a.startsWith('--'));
 const MINE = new Set(['ssr', 'admin-lists', 'portal-writes']);
+const file = path.join(root, 'BENCHMARKS.md');
+
+for (const name of only) {
+  if (!BENCHES.includes(name)) {
+    console.error(`Unknown benchmark "${name}"; known: ${BENCHES.join(', ')}.`);
+    process.exit(1);
+  }
+}
+
+// Refuse before spending minutes on runs whose figures could not be written.
+const problems = fs.existsSync(file) ? problemsIn(fs.readFileSync(file, 'utf8')) : [];
+if (args.includes('--check')) {
+  if (problems.length) {
+    console.error(`BENCHMARKS.md: ${problems.join('; ')}.`);
+    process.exit(1);
+  }
+  console.log('BENCHMARKS.md: every generated block matches its checksum.');
+  process.exit(0);
+}
+const shortened = ['BENCH_DURATION', 'BENCH_ROUNDS', 'BENCH_CONNECTIONS', 'LH_PAGES', 'BENCH_SAMPLES', 'BENCH_MEDIA', 'BENCH_CLIENTS', 'BENCH_UPLOAD_BYTES', 'BENCH_COLD_SAMPLES', 'BENCH_BROWSER_ROUNDS'].filter((k) => process.env[k]);
+const write = process.env.BENCH_NO_WRITE !== '1' && !shortened.length;
+if (write && problems.length) {
+  console.error(`Not running: BENCHMARKS.md could not be written afterwards: ${problems.join('; ')}.`);
+  console.error('Empty or delete the block named (keep prose outside the bench markers), or set BENCH_NO_WRITE=1 to run without writing.');
+  process.exit(1);
+}
 
 if (!fs.existsSync(path.join(outDir, 'server', 'entry.mjs'))) {
   console.error(`No build in ${path.relative(root, outDir) || '.'}: run "npm run build" first.`);
@@ -47,7 +80,17 @@ function runBench(name) {
       }
     });
     proc.stderr.on('data', (chunk) => process.stderr.write(chunk));
-    proc.on('exit', (code) => resolve({ name, code, results, lines, seconds: (Date.now() - started) / 1000 }));
+    proc.on('exit', (code) =>
+      resolve({
+        name,
+        code,
+        results,
+        lines,
+        seconds: (Date.now() - started) / 1000,
+        finishedAt: new Date().toISOString().replace('T', ' ').slice(0, 16),
+        load: os.loadavg().map((l) => l.toFixed(1)).join(' / '),
+      }),
+    );
   });
 }
 
@@ -92,13 +135,35 @@ function markdownFor(run) {
         }
       }
       out.push('');
+      const browserRow = r.rows.find((row) => row.browser);
+      if (browserRow) out.push(`Chromium row: both sides warmed with 5 requests, then ${browserRow.browser.rounds} alternating rounds (order flipped each round), samples pooled.`, '');
+      out.push(`Goal for cache hits (\`GET /api/media\` p95 < ${r.goalP95Ms} ms, judged on the wire and Chromium rows): **${r.goalMet ? 'met' : 'missed'}**.`);
+      out.push('');
+      if (r.cold) {
+        out.push(
+          `**After an edit** (cache miss: the list is rebuilt from the database and gzipped): ${r.cold.count} times an edit through \`PUT /api/media/:id\`, then the first \`GET /api/media\` on the wire, then a second one (a cache hit of the same list) for comparison.`,
+        );
+        out.push('');
+        out.push('| request | p50 | p95 | worst |');
+        out.push('| --- | ---: | ---: | ---: |');
+        out.push(`| first GET after an edit (cold) | ${f1(r.cold.cold.p50)} ms | **${f1(r.cold.cold.p95)} ms** | ${f1(r.cold.cold.max)} ms |`);
+        out.push(`| the GET right after it (warm) | ${f1(r.cold.warm.p50)} ms | ${f1(r.cold.warm.p95)} ms | ${f1(r.cold.warm.max)} ms |`);
+        out.push('');
+        out.push(`Goal for the cold path (first GET after an edit p95 < ${r.coldGoalP95Ms} ms on the wire): **${r.coldGoalMet ? 'met' : 'missed'}**.`);
+        out.push('');
+      }
       if (r.screen) {
         out.push(
           `The admin media screen in Chromium (${r.screen.loads} fresh loads of \`/admin/media\`, from navigation start): first card p50 ${f0(r.screen.firstCard.p50)} ms (worst ${f0(r.screen.firstCard.max)} ms); the count line reporting all ${f0(r.media)} items p50 ${f0(r.screen.allCounted.p50)} ms (worst ${f0(r.screen.allCounted.max)} ms).`,
         );
-        out.push('');
+        if (r.screen.filters) {
+          const f = r.screen.filters;
+          out.push('');
+          out.push(
+            `Search box, from setting the text to the count line showing the result: "${f.narrow.text}" (${f0(f.narrow.matches)} match) ${f0(f.narrow.ms)} ms; "${f.broad.text}" (${f0(f.broad.matches)} matches) ${f0(f.broad.ms)} ms; cleared (all ${f0(f.reset.matches)}) ${f0(f.reset.ms)} ms. Typing "notes for", input event to the next frame: p50 ${f0(r.screen.keystroke.p50)} ms, worst ${f0(r.screen.keystroke.max)} ms (${r.screen.keystroke.count} keys).`,
+          );
+        }
       }
-      out.push(`Goal (\`GET /api/media\` p95 < ${r.goalP95Ms} ms, judged on the wire and Chromium rows): **${r.goalMet ? 'met' : 'missed'}**.`);
     } else if (r.name === 'portal-writes') {
       out.push(`### ${r.clients} portal clients posting feedback and timeline notes at once`);
       out.push('');
@@ -136,26 +201,32 @@ for (const name of names) {
 const cpus = os.cpus();
 const machine = `${cpus.length} × ${cpus[0]?.model?.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.type()} ${os.release()}, Node ${process.version}`;
 const load = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
-const header = [
-  `Run on ${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC by \`npm run bench\` (\`node bench/run.mjs${only.length ? ' ' + only.join(' ') : ''}\`).`,
-  '',
-  `Machine: ${machine}. Load average at the end of the run (1/5/15 min): ${load} — the machine was shared, so absolute figures are noisy; ratios measured in the same run matter more.`,
-  '',
-  ...(only.length ? [] : [`Skipped (no file): ${BENCHES.filter((n) => !names.includes(n)).join(', ') || 'none'}.`, '']),
-].join('\n');
-const section = header + '\n' + runs.map(markdownFor).join('\n');
+const command = `node bench/run.mjs${only.length ? ' ' + only.join(' ') : ''}`;
+// Each block says when and how its own figures were made, since blocks are rewritten separately.
+const blocks = {};
+for (const run of runs) {
+  blocks[run.name] = [
+    markdownFor(run).replace(/\s+$/, ''),
+    '',
+    `*Run on ${run.finishedAt} UTC by \`${command}\`, ${Math.round(run.seconds)} s. Machine: ${machine}. Load average after this benchmark (1/5/15 min): ${run.load}; the machine was shared, so absolute figures are noisy and ratios measured in the same run matter more.*`,
+  ].join('\n');
+}
+const missing = BENCHES.filter((n) => !names.includes(n) && !only.length);
 
 console.log('\n== report\n');
-console.log(section);
+console.log(Object.values(blocks).join('\n'));
+if (missing.length) console.log(`Skipped (no file): ${missing.join(', ')}.`);
 
-const file = path.join(root, 'BENCHMARKS.md');
-const START = '<!-- bench:start -->';
-const END = '<!-- bench:end -->';
-let doc = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`;
-if (!doc.includes(START)) doc += `\n${START}\n${END}\n`;
-if (!only.length || process.env.BENCH_WRITE === '1') {
-  doc = doc.slice(0, doc.indexOf(START) + START.length) + '\n' + section + '\n' + doc.slice(doc.indexOf(END));
-  fs.writeFileSync(file, doc);
-  console.log(`\nWrote the figures into ${path.relative(process.cwd(), file)}.`);
+if (write) {
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`;
+  try {
+    fs.writeFileSync(file, writeBlocks(before, blocks, BENCHES));
+    console.log(`\nWrote the blocks of ${Object.keys(blocks).join(', ')} into ${path.relative(process.cwd(), file)}.`);
+  } catch (error) {
+    console.error(`\n${error.message}`);
+    process.exit(1);
+  }
+} else {
+  console.log(`\nBENCHMARKS.md not written${shortened.length ? ` (shortened run: ${shortened.join(', ')} set)` : ' (BENCH_NO_WRITE=1)'}.`);
 }
 process.exit(runs.some((r) => r.code !== 0) ? 1 : 0);

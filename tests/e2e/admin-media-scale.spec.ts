@@ -7,7 +7,7 @@ const N = 2000;
 const TAGS = ['wedding', 'corporate', 'music', 'drone', 'interview', 'event', 'promo', 'bts'];
 const STAGES = ['concept', 'pre-production', 'production', 'post-production', 'completed', 'delivered', null];
 
-test('the media screen stays usable with 2,000 items (timings reported)', async ({ page, server }) => {
+test('the media screen lists, filters and pages 2,000 items', async ({ page, server }) => {
   test.setTimeout(120_000);
   await server.sql.execute('DELETE FROM media');
   const now = Date.now();
@@ -39,82 +39,32 @@ test('the media screen stays usable with 2,000 items (timings reported)', async 
   await server.sql.batch(rows, 'write');
 
   await page.request.post('/api/login', { data: { username: ADMIN.username, password: ADMIN.password } });
-  await page.addInitScript(() => {
-    const w = window as unknown as { __firstCard?: number };
-    new MutationObserver((_, obs) => {
-      if (document.querySelector('[data-testid="media-card"]')) {
-        w.__firstCard = performance.now();
-        obs.disconnect();
-      }
-    }).observe(document, { subtree: true, childList: true });
-  });
+  // How fast this is (first card, filtering, typing) is measured by bench/admin-lists.mjs.
   await page.goto('/admin/media');
   await expect(page.getByTestId('media-count')).toHaveText(`Showing ${N} of ${N} items`, { timeout: 30_000 });
-  const firstRender = await page.evaluate(() => (window as unknown as { __firstCard: number }).__firstCard);
   // Only the first slice is in the DOM; the rest follows as the sentinel scrolls into view.
   await expect(page.getByTestId('media-card')).toHaveCount(60);
 
   const search = page.getByLabel('Search media');
-  await search.click();
-  const filterMs = async (text: string, expected: number) =>
-    page.evaluate(
-      ({ text, expected }) =>
-        new Promise<number>((resolve) => {
-          const input = document.querySelector<HTMLInputElement>('input[aria-label="Search media"]')!;
-          const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-          const t0 = performance.now();
-          setter.call(input, text);
-          input.dispatchEvent(new Event('input', { bubbles: true }));
-          const want = `Showing ${expected} of 2000 items`;
-          const check = () => {
-            if (document.querySelector('[data-testid="media-count"]')?.textContent === want) resolve(performance.now() - t0);
-            else requestAnimationFrame(check);
-          };
-          check();
-        }),
-      { text, expected },
-    );
-  const narrow = await filterMs('scale item 1999', 1);
-  const broad = await filterMs('wedding', (await server.sql.execute(`SELECT COUNT(*) FROM media WHERE tags LIKE '%"wedding"%'`)).rows[0]![0] as number);
-  const reset = await filterMs('', N);
+  await search.fill('scale item 1999');
+  await expect(page.getByTestId('media-count')).toHaveText(`Showing 1 of ${N} items`);
+  await expect(page.getByTestId('media-card')).toHaveCount(1);
+  await expect(page.getByTestId('media-card')).toContainText('Scale item 1999');
 
-  // Each keystroke while typing: from the input event to the next frame, measured in the page.
-  await search.fill('');
-  await page.evaluate(() => {
-    const w = window as unknown as { __keys: number[] };
-    w.__keys = [];
-    document.querySelector('input[aria-label="Search media"]')!.addEventListener('input', (e) => {
-      const t0 = e.timeStamp;
-      requestAnimationFrame(() => setTimeout(() => w.__keys.push(performance.now() - t0), 0));
-    }, true);
-  });
-  await search.pressSequentially('notes for', { delay: 80 });
-  await expect(page.getByTestId('media-count')).not.toHaveText(`Showing ${N} of ${N} items`);
-  await page.waitForTimeout(300);
-  const keyMs = await page.evaluate(() => (window as unknown as { __keys: number[] }).__keys.map(Math.round));
-  const apiMs = await page.evaluate(() => {
-    const e = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/api/media')) as PerformanceResourceTiming | undefined;
-    return e ? Math.round(e.responseEnd - e.startTime) : -1;
-  });
+  const wedding = Number((await server.sql.execute(`SELECT COUNT(*) FROM media WHERE tags LIKE '%"wedding"%'`)).rows[0]![0]);
+  expect(wedding).toBeGreaterThan(60);
+  await search.fill('wedding');
+  await expect(page.getByTestId('media-count')).toHaveText(`Showing ${wedding} of ${N} items`);
+  await expect(page.getByTestId('media-card')).toHaveCount(60);
 
   await search.fill('');
+  await expect(page.getByTestId('media-count')).toHaveText(`Showing ${N} of ${N} items`);
+  await search.pressSequentially('notes for', { delay: 20 });
+  const noted = Number((await server.sql.execute(`SELECT COUNT(*) FROM media WHERE notes LIKE 'Notes for%'`)).rows[0]![0]);
+  await expect(page.getByTestId('media-count')).toHaveText(`Showing ${noted} of ${N} items`);
+
+  await search.fill('');
+  await expect(page.getByTestId('media-count')).toHaveText(`Showing ${N} of ${N} items`);
   await page.getByRole('button', { name: /^Load more/ }).scrollIntoViewIfNeeded();
   await expect.poll(() => page.getByTestId('media-card').count()).toBeGreaterThanOrEqual(120);
-
-  const report = {
-    items: N,
-    apiMediaMs: apiMs,
-    firstCardMs: Math.round(firstRender),
-    filterNarrowMs: Math.round(narrow),
-    filterBroadMs: Math.round(broad),
-    filterResetMs: Math.round(reset),
-    keystrokeMaxMs: Math.max(...keyMs),
-    keystrokeMedianMs: keyMs.sort((a, b) => a - b)[Math.floor(keyMs.length / 2)],
-  };
-  console.log('MEDIA_SCALE', JSON.stringify(report));
-  test.info().annotations.push({ type: 'timings', description: JSON.stringify(report) });
-  // Generous bounds for a shared 2-core machine; the figures themselves go in the report.
-  expect(report.firstCardMs).toBeLessThan(8000);
-  expect(report.filterNarrowMs).toBeLessThan(1500);
-  expect(report.filterResetMs).toBeLessThan(1500);
 });

@@ -1,12 +1,13 @@
 // The admin media list, serialised once per library version. SQLite triggers (migration
 // 0002) bump library_state.version on any write to media, links, feedback, notes or clients,
-// so a cached body is exact in every process; with 10,000 items building it costs ~0.5 s and
-// gzipping its 6 MB another ~60 ms, so both are done once per version, not per request.
+// so a cached body is exact in every process. With 10,000 items SQLite writing the 6 MB of JSON
+// costs ~0.1 s and gzipping it another ~60 ms (bench/admin-lists.mjs times this cold path), so
+// both are done once per version, not per request.
 import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { libraryState } from '../../db/schema.ts';
-import { listAdminMedia } from './admin-queries.ts';
+import { listAdminMediaJson } from './admin-queries.ts';
 
 const versionQuery = db.select({ version: libraryState.version }).from(libraryState).where(eq(libraryState.id, 1)).limit(1).prepare();
 
@@ -39,7 +40,7 @@ export async function adminMediaList(): Promise<CachedList> {
   // lands meanwhile only makes the next request rebuild.
   building ??= (async () => {
     try {
-      cached = entry(version, JSON.stringify(await listAdminMedia()));
+      cached = entry(version, await listAdminMediaJson());
       return cached;
     } finally {
       building = null;
