@@ -4,7 +4,8 @@ import { db } from '../../db/index.ts';
 import { permissions, rolePermissions, roles, userRoles, users } from '../../db/schema.ts';
 import { HttpError, notFound } from '../http.ts';
 import type { PermissionInput, PermissionRow, RoleInput, RoleRow } from '../../shared/schemas/roles.ts';
-import { ADMIN_ROLE } from './users.ts';
+import { ADMIN_ROLE, beyondActor } from './users.ts';
+import type { Actor } from '../auth/guard.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = typeof db | Tx;
@@ -99,26 +100,39 @@ export async function listPermissions(): Promise<PermissionRow[]> {
   return db.select(permissionColumns).from(permissions).orderBy(asc(permissions.name));
 }
 
+/**
+ * Creates a permission and gives it to the Admin role at once: Admin holds every permission,
+ * which is what lets Admins hand it on (nobody grants a permission they don't hold).
+ */
 export async function createPermission(input: PermissionInput): Promise<PermissionRow> {
   return db.transaction(async (tx) => {
     const [clash] = await tx.select({ id: permissions.id }).from(permissions).where(eq(permissions.name, input.name)).limit(1);
     if (clash) throw new HttpError(409, `A permission named "${input.name}" already exists`);
     const [row] = await tx.insert(permissions).values({ name: input.name, description: input.description }).returning(permissionColumns);
+    const [admin] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, ADMIN_ROLE)).limit(1);
+    if (admin) await tx.insert(rolePermissions).values({ roleId: admin.id, permissionId: row!.id }).onConflictDoNothing();
     return row!;
   });
 }
 
 async function findPermission(tx: Reader, id: number) {
-  const [row] = await tx.select({ id: permissions.id }).from(permissions).where(eq(permissions.id, id)).limit(1);
+  const [row] = await tx.select({ id: permissions.id, name: permissions.name }).from(permissions).where(eq(permissions.id, id)).limit(1);
   if (!row) throw notFound('Permission not found');
+  return row;
 }
 
-/** Gives a role a permission (idempotent). Returns the role with its permissions. */
-export async function assignPermission(roleId: number, permissionId: number) {
+/**
+ * Gives a role a permission (idempotent). Returns the role with its permissions. Only a
+ * permission the actor holds can be given, or edit:roles would be a key to everything.
+ */
+export async function assignPermission(roleId: number, permissionId: number, actor: Actor) {
   await db.transaction(async (tx) => {
     const role = await findRole(tx, roleId);
-    await findPermission(tx, permissionId);
+    const permission = await findPermission(tx, permissionId);
     assertEditable(role, 'be given permissions');
+    if (beyondActor(actor, [permission.name]).length) {
+      throw new HttpError(403, `You can't give the permission ${permission.name}: you don't hold it yourself.`);
+    }
     await tx.insert(rolePermissions).values({ roleId, permissionId }).onConflictDoNothing();
   });
   return getRole(roleId);

@@ -37,7 +37,7 @@ export interface Reservation {
 }
 
 /** `account` is the user id when the login names a user, else null (then the login string is used). */
-function counters(scope: string, login: string, account: number | null, ip: string | null): Counter[] {
+function counters(scope: string, login: string, account: string | number | null, ip: string | null): Counter[] {
   const who = account === null ? `name:${login.trim().toLowerCase()}` : `id:${account}`;
   const where = ip ?? 'unknown';
   return [
@@ -51,7 +51,7 @@ function counters(scope: string, login: string, account: number | null, ip: stri
  * Counts this attempt against every counter, or throws 429 (recording nothing) when one is
  * full. Call before verifying the password; on success call `release`.
  */
-export async function reserveAttempt(scope: string, login: string, account: number | null, ip: string | null): Promise<Reservation> {
+export async function reserveAttempt(scope: string, login: string, account: string | number | null, ip: string | null): Promise<Reservation> {
   const list = counters(scope, login, account, ip);
   const now = Date.now();
   const ids = await db.transaction(async (tx) => {
