@@ -6,7 +6,7 @@ import { loadClientPrincipal, loadRolesAndPermissions, loadStaffUser } from './s
 import { checkAdminRoute } from './server/auth/route-guards.ts';
 import { cacheKey, cachedPage } from './server/page-cache.ts';
 import { serverThemeClass } from './server/theme.ts';
-import { SECURITY_HEADERS } from './server/security-headers.ts';
+import { SECURITY_HEADERS, privateCacheControl } from './server/security-headers.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -101,6 +101,9 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
     return response; // immutable headers (e.g. a proxied fetch response)
   }
   for (const [name, value] of SECURITY_HEADERS) h.set(name, value);
+  const signedIn = !!(ctx.locals.user || ctx.locals.clientUser);
+  const cache = privateCacheControl(ctx.url.pathname, h.get('content-type'), h.get('cache-control'), signedIn);
+  if (cache) h.set('Cache-Control', cache);
   return response;
 });
 

@@ -164,8 +164,9 @@ export async function serveMediaFile(ctx: APIContext, storageKey: string | undef
     ETag: etag,
     'Last-Modified': lastModified,
     // Derivative names are fixed per storage key and replaced posters get a new ?v= URL,
-    // so public derivatives never change under their URL. Private files are revalidated.
-    'Cache-Control': target.isPublic ? (derivative ? `public, max-age=${YEAR}, immutable` : 'public, max-age=3600') : 'private, no-cache',
+    // so public derivatives never change under their URL. Private files are never stored
+    // (shared computers, proxies).
+    'Cache-Control': target.isPublic ? (derivative ? `public, max-age=${YEAR}, immutable` : 'public, max-age=3600') : 'private, no-store',
   };
   if (!target.isPublic) headers.Vary = 'Cookie';
   if (ctx.url.searchParams.get('download') === '1') headers['Content-Disposition'] = contentDisposition(downloadName(target, variant));
