@@ -7,6 +7,7 @@ import { checkAdminRoute } from './server/auth/route-guards.ts';
 import { cacheKey, cachedPage } from './server/page-cache.ts';
 import { serverThemeClass } from './server/theme.ts';
 import { SECURITY_HEADERS, privateCacheControl } from './server/security-headers.ts';
+import { HSTS, isHttps, visibleOrigin } from './server/proxy.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -29,14 +30,14 @@ const rejectCrossSite = defineMiddleware((ctx, next) => {
   const fetchSite = ctx.request.headers.get('sec-fetch-site');
   if (fetchSite === 'cross-site') return errorResponse(403, 'Cross-site requests are not allowed');
   if (origin) {
-    const allowed = new Set([ctx.url.origin, config.siteUrl]);
+    const allowed = new Set([ctx.url.origin, visibleOrigin(ctx), config.siteUrl]);
     if (origin === 'null' || !allowed.has(origin)) return errorResponse(403, 'Cross-site requests are not allowed');
   }
   return next();
 });
 
 const loadSessions = defineMiddleware(async (ctx, next) => {
-  const secure = ctx.url.protocol === 'https:';
+  const secure = isHttps(ctx);
   const staffToken = ctx.cookies.get(SESSION_COOKIE.staff)?.value;
   if (staffToken) {
     const session = await validateSessionToken('staff', staffToken);
@@ -101,6 +102,7 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
     return response; // immutable headers (e.g. a proxied fetch response)
   }
   for (const [name, value] of SECURITY_HEADERS) h.set(name, value);
+  if (isHttps(ctx)) h.set('Strict-Transport-Security', HSTS);
   const signedIn = !!(ctx.locals.user || ctx.locals.clientUser);
   const cache = privateCacheControl(ctx.url.pathname, h.get('content-type'), h.get('cache-control'), signedIn);
   if (cache) h.set('Cache-Control', cache);

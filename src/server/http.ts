@@ -1,6 +1,7 @@
 // The one error shape ({ message }) and the helpers every endpoint uses to produce it.
 import type { APIContext, APIRoute } from 'astro';
 import { z, ZodError, type ZodType } from 'zod';
+import { forwardedAddress } from './proxy.ts';
 
 export class HttpError extends Error {
   constructor(
@@ -105,6 +106,8 @@ export function endpoint(fn: (ctx: APIContext) => Promise<Response> | Response):
 }
 
 export function clientIp(ctx: APIContext): string | null {
+  const forwarded = forwardedAddress(ctx.request);
+  if (forwarded) return forwarded;
   try {
     return ctx.clientAddress ?? null;
   } catch {

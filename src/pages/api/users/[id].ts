@@ -1,4 +1,5 @@
 import { endpoint, json, readJson } from '../../../server/http.ts';
+import { isHttps } from '../../../server/proxy.ts';
 import { actorOf, requirePermission } from '../../../server/auth/guard.ts';
 import { deleteUser, parseUserId, updateUser } from '../../../server/accounts/users.ts';
 import { createSession, setSessionCookie } from '../../../server/auth/sessions.ts';
@@ -12,7 +13,7 @@ export const PUT = endpoint(async (ctx) => {
   // Changing your own password ends your other sessions but keeps you signed in here.
   if (endedSessions && id === actor.id) {
     const { token, expiresAt } = await createSession('staff', id);
-    setSessionCookie(ctx.cookies, 'staff', token, expiresAt, ctx.url.protocol === 'https:');
+    setSessionCookie(ctx.cookies, 'staff', token, expiresAt, isHttps(ctx));
   }
   return json(user);
 });
