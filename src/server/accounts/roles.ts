@@ -5,6 +5,7 @@ import { permissions, rolePermissions, roles, userRoles, users } from '../../db/
 import { HttpError, notFound } from '../http.ts';
 import type { PermissionInput, PermissionRow, RoleInput, RoleRow } from '../../shared/schemas/roles.ts';
 import { ADMIN_ROLE, beyondActor } from './users.ts';
+import { nameKey } from './name-key.ts';
 import type { Actor } from '../auth/guard.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
@@ -47,13 +48,18 @@ async function findRole(tx: Reader, id: number) {
   return role;
 }
 
+/**
+ * 409 when another role's name reads the same: case, compatibility forms (fullwidth) and
+ * Cyrillic/Greek look-alikes all count (nameKey), so nobody can plant a second "Admin".
+ * Roles are few, so they are compared in full.
+ */
 async function assertRoleNameFree(tx: Tx, name: string, exceptId?: number) {
-  const [clash] = await tx
-    .select({ id: roles.id })
-    .from(roles)
-    .where(and(sql`lower(${roles.name}) = lower(${name})`, exceptId ? ne(roles.id, exceptId) : undefined))
-    .limit(1);
-  if (clash) throw new HttpError(409, `A role named "${name}" already exists`);
+  const key = nameKey(name);
+  const others = await tx.select({ id: roles.id, name: roles.name }).from(roles).where(exceptId ? ne(roles.id, exceptId) : undefined);
+  const clash = others.find((r) => nameKey(r.name) === key);
+  if (!clash) return;
+  const alike = clash.name.toLowerCase() === name.toLowerCase() ? '' : ` (as "${clash.name}": names that look the same count as the same)`;
+  throw new HttpError(409, `A role named "${name}" already exists${alike}`);
 }
 
 export async function createRole(input: RoleInput) {
