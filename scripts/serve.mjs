@@ -23,6 +23,45 @@ const compress = compression({
   filter: (req, res) => !req.headers.range && compression.filter(req, res),
 });
 
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * A JSON error answered before Astro runs, with the headers the middleware would add (the
+ * list in src/server/security-headers.ts; tests/api/odd-methods.test.ts keeps them in step).
+ */
+const RAW_HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+/**
+ * Node's parser refuses methods it does not know (TRACK, BREW ...) before any handler runs,
+ * with a bare 400; answer those like every other unknown method. Other parse errors keep
+ * Node's usual answers.
+ */
+function onClientError(err, socket) {
+  if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+  if (err.code === 'HPE_INVALID_METHOD') {
+    const body = JSON.stringify({ message: 'That method is not allowed' });
+    const headers = { ...RAW_HEADERS, Allow: [...KNOWN_METHODS].join(', '), 'Content-Length': Buffer.byteLength(body), Connection: 'close' };
+    const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+    return socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${head}\r\n\r\n${body}`);
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+}
+
+function rawJson(res, status, message, extra = {}) {
+  res.writeHead(status, { ...RAW_HEADERS, ...extra });
+  res.end(JSON.stringify({ message }));
+}
+
 export async function serve({ outDir, port, host }) {
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   process.env.ASTRO_NODE_LOGGING = 'disabled';
@@ -31,19 +70,19 @@ export async function serve({ outDir, port, host }) {
     { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: 60_000, keepAliveTimeout: 5_000 },
     (req, res) => compress(req, res, () => dispatch(req, res)),
   );
+  server.on('clientError', onClientError);
   function dispatch(req, res) {
+    // TRACE, CONNECT and made-up methods: Astro cannot build a Request for some of them and
+    // answers a bare-text 500; none of them means anything here.
+    if (!KNOWN_METHODS.has(req.method ?? '')) {
+      rawJson(res, 405, `${String(req.method).slice(0, 20)} is not allowed`, { Allow: [...KNOWN_METHODS].join(', ') });
+      return;
+    }
     // Astro's own check answers a bare-text 400; give the app's JSON error shape and headers.
     try {
       decodeURI(req.url ?? '/');
     } catch {
-      res.writeHead(400, {
-        'Content-Type': 'application/json; charset=utf-8',
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-        'X-Frame-Options': 'DENY',
-        'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-      });
-      res.end(JSON.stringify({ message: 'Malformed URL' }));
+      rawJson(res, 400, 'Malformed URL');
       return;
     }
     const fastPath = globalThis[PAGE_CACHE_FAST_PATH];

@@ -1,12 +1,14 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { config } from './server/config.ts';
-import { errorResponse } from './server/http.ts';
+import { errorResponse, json } from './server/http.ts';
+import { allowedMethods } from './server/api-methods.ts';
 import { SESSION_COOKIE, setSessionCookie, clearSessionCookie, validateSessionToken } from './server/auth/sessions.ts';
 import { loadClientPrincipal, loadRolesAndPermissions, loadStaffUser } from './server/auth/principals.ts';
 import { checkAdminRoute } from './server/auth/route-guards.ts';
 import { cacheKey, cachedPage } from './server/page-cache.ts';
 import { serverThemeClass } from './server/theme.ts';
-import { SECURITY_HEADERS } from './server/security-headers.ts';
+import { SECURITY_HEADERS, privateCacheControl } from './server/security-headers.ts';
+import { HSTS, isHttps, visibleOrigin } from './server/proxy.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -21,22 +23,46 @@ const initLocals = defineMiddleware((ctx, next) => {
 
 /**
  * Astro's checkOrigin only looks at form posts; this rejects any state-changing request
- * (JSON included) whose Origin names another site.
+ * (JSON included) whose Origin names another site, or, when a client sends no Origin, whose
+ * Referer does (older browsers and some privacy settings drop Origin but keep Referer).
  */
 const rejectCrossSite = defineMiddleware((ctx, next) => {
   if (!UNSAFE.has(ctx.request.method)) return next();
   const origin = ctx.request.headers.get('origin');
   const fetchSite = ctx.request.headers.get('sec-fetch-site');
   if (fetchSite === 'cross-site') return errorResponse(403, 'Cross-site requests are not allowed');
+  const allowed = new Set([ctx.url.origin, visibleOrigin(ctx), config.siteUrl]);
   if (origin) {
-    const allowed = new Set([ctx.url.origin, config.siteUrl]);
     if (origin === 'null' || !allowed.has(origin)) return errorResponse(403, 'Cross-site requests are not allowed');
+    return next();
+  }
+  const referer = ctx.request.headers.get('referer');
+  if (referer) {
+    let from: string | null = null;
+    try {
+      from = new URL(referer).origin;
+    } catch {
+      /* unreadable: treated as foreign */
+    }
+    if (!from || !allowed.has(from)) return errorResponse(403, 'Cross-site requests are not allowed');
   }
   return next();
 });
 
+/**
+ * A method an API route does not answer: Astro gives an empty 404 (then the HTML 404 page);
+ * answer 405 in the JSON error shape, with the Allow header, instead.
+ */
+const apiMethodNotAllowed = defineMiddleware(async (ctx, next) => {
+  const response = await next();
+  if (response.status !== 404 || response.body !== null || !ctx.url.pathname.startsWith('/api/')) return response;
+  const allow = await allowedMethods(ctx.routePattern);
+  if (!allow) return response;
+  return json({ message: `${ctx.request.method} is not allowed here. Allowed: ${allow.join(', ')}.` }, 405, { Allow: allow.join(', ') });
+});
+
 const loadSessions = defineMiddleware(async (ctx, next) => {
-  const secure = ctx.url.protocol === 'https:';
+  const secure = isHttps(ctx);
   const staffToken = ctx.cookies.get(SESSION_COOKIE.staff)?.value;
   if (staffToken) {
     const session = await validateSessionToken('staff', staffToken);
@@ -126,6 +152,10 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
     return response; // immutable headers (e.g. a proxied fetch response)
   }
   for (const [name, value] of SECURITY_HEADERS) h.set(name, value);
+  if (isHttps(ctx)) h.set('Strict-Transport-Security', HSTS);
+  const signedIn = !!(ctx.locals.user || ctx.locals.clientUser);
+  const cache = privateCacheControl(ctx.url.pathname, h.get('content-type'), h.get('cache-control'), signedIn);
+  if (cache) h.set('Cache-Control', cache);
   return response;
 });
 

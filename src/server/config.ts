@@ -21,6 +21,8 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().min(8).optional(),
   DEMO_CONTENT: bool(true),
   ALLOW_REGISTRATION: bool(false),
+  // Behind a reverse proxy: take the scheme and client address from its X-Forwarded-* headers.
+  TRUST_PROXY: bool(false),
   SMTP_URL: z.string().optional(),
   ENQUIRY_NOTIFY_TO: z.string().optional(),
   ENQUIRY_NOTIFY_FROM: z.string().optional(),

@@ -1,6 +1,7 @@
 // The one error shape ({ message }) and the helpers every endpoint uses to produce it.
 import type { APIContext, APIRoute } from 'astro';
 import { z, ZodError, type ZodType } from 'zod';
+import { forwardedAddress } from './proxy.ts';
 
 // No parameter properties: modules loaded by scripts/start.mjs under Node's type stripping
 // (media derivatives via the demo seed) reach this file through storage/disk-space.ts.
@@ -111,6 +112,8 @@ export function endpoint(fn: (ctx: APIContext) => Promise<Response> | Response):
 }
 
 export function clientIp(ctx: APIContext): string | null {
+  const forwarded = forwardedAddress(ctx.request);
+  if (forwarded) return forwarded;
   try {
     return ctx.clientAddress ?? null;
   } catch {

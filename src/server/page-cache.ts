@@ -11,6 +11,7 @@ import { SESSION_COOKIE } from './auth/sessions.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 import { serverThemeClass } from './theme.ts';
 import { CACHEABLE_PATHS, cacheKey } from './page-cache-key.ts';
+import { HSTS, isHttpsNode } from './proxy.ts';
 
 export { CACHEABLE_PATHS, cacheKey };
 const MAX_ENTRIES = 64;
@@ -169,7 +170,9 @@ export async function serveCachedNode(req: IncomingMessage, res: ServerResponse)
   const hit = key ? entries.get(key) : undefined;
   if (!hit || hit.version !== (await siteVersion())) return false;
 
-  const headers = (hit.nodeHeaders ??= nodeHeaders(hit));
+  let headers = (hit.nodeHeaders ??= nodeHeaders(hit));
+  const https = isHttpsNode(req);
+  if (https) headers = { ...headers, 'strict-transport-security': HSTS };
   const ifNoneMatch = req.headers['if-none-match'];
   if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, hit.etag)) {
     const { 'content-length': _length, ...notModified } = headers;
@@ -179,7 +182,7 @@ export async function serveCachedNode(req: IncomingMessage, res: ServerResponse)
   // Like the compression in scripts/serve.mjs: a range request gets the bytes as they are.
   const encoding = req.headers.range ? null : pickEncoding(req.headers['accept-encoding']);
   const variant = encoding ? encodedVariant(hit, encoding) : { body: hit.body, headers };
-  res.writeHead(200, variant.headers);
+  res.writeHead(200, https ? { ...variant.headers, 'strict-transport-security': HSTS } : variant.headers);
   res.end(req.method === 'HEAD' ? undefined : variant.body);
   return true;
 }

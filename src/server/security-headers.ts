@@ -7,3 +7,20 @@ export const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
   ['Cross-Origin-Opener-Policy', 'same-origin'],
   ['Permissions-Policy', 'camera=(), microphone=(), geolocation=()'],
 ];
+
+export const PRIVATE_NO_STORE = 'private, no-store';
+
+/**
+ * The Cache-Control an answer must carry when it may hold someone's private data, or null to
+ * keep what the route chose. Anything rendered for a session, every admin and portal page and
+ * every API answer not explicitly public must never be stored by a browser or a proxy
+ * (shared computers, back button after sign-out, mis-configured CDNs).
+ */
+export function privateCacheControl(pathname: string, contentType: string | null, current: string | null, signedIn: boolean): string | null {
+  const isPublic = /^\s*public\b/i.test(current ?? '');
+  if (pathname === '/api' || pathname.startsWith('/api/')) return isPublic ? null : PRIVATE_NO_STORE;
+  const html = /^text\/html\b/i.test(contentType ?? '');
+  if (!html) return null;
+  const area = /^\/(admin|client)(\/|$)/.test(pathname);
+  return signedIn || area ? PRIVATE_NO_STORE : null;
+}

@@ -103,11 +103,11 @@ describe('headers and caching', () => {
     expect(await get(items.private.url)).toBe('image/jpeg');
   });
 
-  test('public derivatives are immutable for a year; private files revalidate', async () => {
+  test('public derivatives are immutable for a year; private files are never stored', async () => {
     const pub = await people.anonymous!.get(items.featured.thumbnailUrl);
     expect(pub.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const priv = await admin.get(items.private.thumbnailUrl);
-    expect(priv.headers.get('cache-control')).toBe('private, no-cache');
+    expect(priv.headers.get('cache-control')).toBe('private, no-store');
     for (const r of [pub, priv]) {
       expect(r.headers.get('accept-ranges')).toBe('bytes');
       expect(r.headers.get('etag')).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);

@@ -29,7 +29,8 @@ const ENDPOINTS: [string, string, number, () => Promise<{ path: string; body?: u
   ['DELETE', '/api/roles/{id}', 200, async () => ({ path: `/api/roles/${(await newRole()).id}` })],
   ['GET', '/api/permissions', 200, async () => ({ path: '/api/permissions' })],
   ['POST', '/api/permissions', 201, async () => ({ path: '/api/permissions', body: { name: `export:${alpha()}`, description: 'x' } })],
-  ['POST', '/api/roles/{roleId}/permissions/{permissionId}', 200, async () => ({ path: `/api/roles/${(await newRole()).id}/permissions/${(await newPermission()).id}` })],
+  // A permission the 'staff with it' actor holds: nobody may give one they lack (see below).
+  ['POST', '/api/roles/{roleId}/permissions/{permissionId}', 200, async () => ({ path: `/api/roles/${(await newRole()).id}/permissions/${(await permissionNamed('edit:roles')).id}` })],
   ['DELETE', '/api/roles/{roleId}/permissions/{permissionId}', 200, async () => {
     const role = await newRole();
     const perm = await newPermission();

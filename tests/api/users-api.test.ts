@@ -48,7 +48,9 @@ const ENDPOINTS: [string, string, string, number, () => Promise<{ path: string; 
   }],
   ['PUT', '/api/users/{id}/roles', 'edit:users', 200, async () => {
     const u = await createUser();
-    return { path: `/api/users/${u.id}/roles`, body: { roleIds: [await roleId('Staff')] } };
+    // A role without permissions: nobody may hand out a permission they lack (privilege-escalation tests).
+    const empty = await expectStatus(admin.json('POST', '/api/roles', { name: unique('Empty '), description: '' }), 201);
+    return { path: `/api/users/${u.id}/roles`, body: { roleIds: [empty.id] } };
   }],
   ['DELETE', '/api/users/{id}', 'edit:users', 200, async () => ({ path: `/api/users/${(await createUser()).id}` })],
 ];
@@ -242,11 +244,13 @@ describe('DELETE /api/users/{id}', () => {
 });
 
 describe('the last active Admin', () => {
-  // A user manager who is not an Admin tries to take the studio's only Admin away.
+  // A user manager who is not an Admin (but holds every permission the Admin does, so the
+  // no-escalation rule lets them act on Admins) tries to take the studio's only Admin away.
   let manager: Session;
   let adminUser: any;
   beforeAll(async () => {
-    const s = await createStaff(admin, ['edit:users', 'view:users']);
+    const all: { name: string }[] = await expectStatus(admin.json('GET', '/api/permissions'));
+    const s = await createStaff(admin, all.map((p) => p.name));
     manager = await staffSession(server.url, s.username, s.password);
     adminUser = (await admin.json('GET', '/api/users')).body.find((u: any) => u.username === ADMIN.username);
   });

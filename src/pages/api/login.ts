@@ -1,4 +1,5 @@
 import { endpoint, json, readJson, clientIp } from '../../server/http.ts';
+import { isHttps } from '../../server/proxy.ts';
 import { staffLoginSchema } from '../../shared/schemas/auth.ts';
 import { authenticateStaff } from '../../server/auth/accounts.ts';
 import { createSession, setSessionCookie } from '../../server/auth/sessions.ts';
@@ -7,6 +8,6 @@ export const POST = endpoint(async (ctx) => {
   const { username, password } = await readJson(ctx.request, staffLoginSchema);
   const user = await authenticateStaff(username, password, clientIp(ctx));
   const { token, expiresAt } = await createSession('staff', user.id);
-  setSessionCookie(ctx.cookies, 'staff', token, expiresAt, ctx.url.protocol === 'https:');
+  setSessionCookie(ctx.cookies, 'staff', token, expiresAt, isHttps(ctx));
   return json(user);
 });

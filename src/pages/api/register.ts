@@ -1,4 +1,5 @@
 import { endpoint, json, readJson } from '../../server/http.ts';
+import { isHttps } from '../../server/proxy.ts';
 import { registerSchema } from '../../shared/schemas/auth.ts';
 import { registerStaff } from '../../server/auth/accounts.ts';
 import { createSession, setSessionCookie } from '../../server/auth/sessions.ts';
@@ -8,6 +9,6 @@ export const POST = endpoint(async (ctx) => {
   const input = await readJson(ctx.request, registerSchema);
   const user = await registerStaff(input, config.ALLOW_REGISTRATION);
   const { token, expiresAt } = await createSession('staff', user.id);
-  setSessionCookie(ctx.cookies, 'staff', token, expiresAt, ctx.url.protocol === 'https:');
+  setSessionCookie(ctx.cookies, 'staff', token, expiresAt, isHttps(ctx));
   return json(user, 201);
 });

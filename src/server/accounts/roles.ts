@@ -4,7 +4,9 @@ import { db } from '../../db/index.ts';
 import { permissions, rolePermissions, roles, userRoles, users } from '../../db/schema.ts';
 import { HttpError, notFound } from '../http.ts';
 import type { PermissionInput, PermissionRow, RoleInput, RoleRow } from '../../shared/schemas/roles.ts';
-import { ADMIN_ROLE } from './users.ts';
+import { ADMIN_ROLE, beyondActor } from './users.ts';
+import { nameKey } from './name-key.ts';
+import type { Actor } from '../auth/guard.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = typeof db | Tx;
@@ -46,13 +48,18 @@ async function findRole(tx: Reader, id: number) {
   return role;
 }
 
+/**
+ * 409 when another role's name reads the same: case, compatibility forms (fullwidth) and
+ * Cyrillic/Greek look-alikes all count (nameKey), so nobody can plant a second "Admin".
+ * Roles are few, so they are compared in full.
+ */
 async function assertRoleNameFree(tx: Tx, name: string, exceptId?: number) {
-  const [clash] = await tx
-    .select({ id: roles.id })
-    .from(roles)
-    .where(and(sql`lower(${roles.name}) = lower(${name})`, exceptId ? ne(roles.id, exceptId) : undefined))
-    .limit(1);
-  if (clash) throw new HttpError(409, `A role named "${name}" already exists`);
+  const key = nameKey(name);
+  const others = await tx.select({ id: roles.id, name: roles.name }).from(roles).where(exceptId ? ne(roles.id, exceptId) : undefined);
+  const clash = others.find((r) => nameKey(r.name) === key);
+  if (!clash) return;
+  const alike = clash.name.toLowerCase() === name.toLowerCase() ? '' : ` (as "${clash.name}": names that look the same count as the same)`;
+  throw new HttpError(409, `A role named "${name}" already exists${alike}`);
 }
 
 export async function createRole(input: RoleInput) {
@@ -99,26 +106,39 @@ export async function listPermissions(): Promise<PermissionRow[]> {
   return db.select(permissionColumns).from(permissions).orderBy(asc(permissions.name));
 }
 
+/**
+ * Creates a permission and gives it to the Admin role at once: Admin holds every permission,
+ * which is what lets Admins hand it on (nobody grants a permission they don't hold).
+ */
 export async function createPermission(input: PermissionInput): Promise<PermissionRow> {
   return db.transaction(async (tx) => {
     const [clash] = await tx.select({ id: permissions.id }).from(permissions).where(eq(permissions.name, input.name)).limit(1);
     if (clash) throw new HttpError(409, `A permission named "${input.name}" already exists`);
     const [row] = await tx.insert(permissions).values({ name: input.name, description: input.description }).returning(permissionColumns);
+    const [admin] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, ADMIN_ROLE)).limit(1);
+    if (admin) await tx.insert(rolePermissions).values({ roleId: admin.id, permissionId: row!.id }).onConflictDoNothing();
     return row!;
   });
 }
 
 async function findPermission(tx: Reader, id: number) {
-  const [row] = await tx.select({ id: permissions.id }).from(permissions).where(eq(permissions.id, id)).limit(1);
+  const [row] = await tx.select({ id: permissions.id, name: permissions.name }).from(permissions).where(eq(permissions.id, id)).limit(1);
   if (!row) throw notFound('Permission not found');
+  return row;
 }
 
-/** Gives a role a permission (idempotent). Returns the role with its permissions. */
-export async function assignPermission(roleId: number, permissionId: number) {
+/**
+ * Gives a role a permission (idempotent). Returns the role with its permissions. Only a
+ * permission the actor holds can be given, or edit:roles would be a key to everything.
+ */
+export async function assignPermission(roleId: number, permissionId: number, actor: Actor) {
   await db.transaction(async (tx) => {
     const role = await findRole(tx, roleId);
-    await findPermission(tx, permissionId);
+    const permission = await findPermission(tx, permissionId);
     assertEditable(role, 'be given permissions');
+    if (beyondActor(actor, [permission.name]).length) {
+      throw new HttpError(403, `You can't give the permission ${permission.name}: you don't hold it yourself.`);
+    }
     await tx.insert(rolePermissions).values({ roleId, permissionId }).onConflictDoNothing();
   });
   return getRole(roleId);

@@ -2,11 +2,12 @@
 // keep the studio administrable (no self-deletion, never zero active Admins).
 import { and, asc, count, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { roles, userRoles, users } from '../../db/schema.ts';
+import { permissions, rolePermissions, roles, userRoles, users } from '../../db/schema.ts';
 import { HttpError, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
 import { invalidateAllSessions } from '../auth/sessions.ts';
 import { publicUserColumns } from '../auth/principals.ts';
+import type { Actor } from '../auth/guard.ts';
 import type { CreateUser, UpdateUser, UserRoleRef } from '../../shared/schemas/users.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
@@ -100,6 +101,50 @@ async function assertNotLastAdmin(tx: Tx, userId: string) {
   }
 }
 
+/** Permissions among `names` the actor does not hold. */
+export function beyondActor(actor: Actor, names: Iterable<string>): string[] {
+  return [...new Set(names)].filter((n) => !actor.permissions.includes(n)).sort();
+}
+
+async function permissionsOfRoles(r: Reader, roleIds: number[]): Promise<Map<number, { name: string; permissions: string[] }>> {
+  const map = new Map<number, { name: string; permissions: string[] }>();
+  if (!roleIds.length) return map;
+  const rows = await r
+    .select({ roleId: roles.id, roleName: roles.name, permission: permissions.name })
+    .from(roles)
+    .leftJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
+    .leftJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(inArray(roles.id, roleIds));
+  for (const row of rows) {
+    const entry = map.get(row.roleId) ?? { name: row.roleName, permissions: [] };
+    if (row.permission) entry.permissions.push(row.permission);
+    map.set(row.roleId, entry);
+  }
+  return map;
+}
+
+/**
+ * Nobody may act on an account that holds permissions they lack: changing its password or
+ * roles would hand them those permissions (or lock a more powerful user out).
+ */
+async function assertWithinActor(r: Reader, actor: Actor, userId: string) {
+  if (userId === actor.id) return;
+  const held = await r
+    .select({ role: roles.name, permission: permissions.name, username: users.username })
+    .from(users)
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .leftJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
+    .leftJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(eq(users.id, userId));
+  if (!held.length) return;
+  const names = held.map((h) => h.permission).filter((n): n is string => !!n);
+  const missing = beyondActor(actor, names);
+  if (missing.length) {
+    throw new HttpError(403, `You can't change ${held[0]!.username}: they hold permissions you don't have (${missing.join(', ')}).`);
+  }
+}
+
 export async function createUser(input: CreateUser) {
   const passwordHash = await hashPassword(input.password);
   const id = await db.transaction(async (tx) => {
@@ -124,11 +169,13 @@ export async function createUser(input: CreateUser) {
  * Updates a user's details, active flag and (when given) password. Deactivating or a new
  * password ends every session of that account. Returns whether sessions were ended.
  */
-export async function updateUser(id: string, input: UpdateUser, actorId: string) {
+export async function updateUser(id: string, input: UpdateUser, actor: Actor) {
+  const actorId = actor.id;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const { endedSessions } = await db.transaction(async (tx) => {
     const [current] = await tx.select({ isActive: users.isActive }).from(users).where(eq(users.id, id)).limit(1);
     if (!current) throw notFound('User not found');
+    await assertWithinActor(tx, actor, id);
     await assertUnique(tx, input, id);
     const deactivating = current.isActive && !input.isActive;
     if (deactivating) {
@@ -154,8 +201,11 @@ export async function updateUser(id: string, input: UpdateUser, actorId: string)
   return { user: await getUser(id), endedSessions };
 }
 
-/** Replaces a user's roles with exactly `roleIds`. */
-export async function setUserRoles(id: string, roleIds: number[]) {
+/**
+ * Replaces a user's roles with exactly `roleIds`. Nobody changes their own roles, nor gives or
+ * takes away a role holding a permission they don't hold themselves (no privilege escalation).
+ */
+export async function setUserRoles(id: string, roleIds: number[], actor: Actor) {
   const wanted = [...new Set(roleIds)];
   await db.transaction(async (tx) => {
     const [exists] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
@@ -163,6 +213,17 @@ export async function setUserRoles(id: string, roleIds: number[]) {
     const found = wanted.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.id, wanted)) : [];
     const missing = wanted.filter((r) => !found.some((f) => f.id === r));
     if (missing.length) throw new HttpError(400, `roleIds: no role with id ${missing.join(', ')}`);
+    const current = (await tx.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, id))).map((r) => r.roleId);
+    const changed = [...wanted.filter((r) => !current.includes(r)), ...current.filter((r) => !wanted.includes(r))];
+    if (!changed.length) return;
+    if (id === actor.id) throw new HttpError(403, "You can't change your own roles. Ask another administrator.");
+    await assertWithinActor(tx, actor, id);
+    for (const [, role] of await permissionsOfRoles(tx, changed)) {
+      const beyond = beyondActor(actor, role.permissions);
+      if (beyond.length) {
+        throw new HttpError(403, `You can't give or take away the role "${role.name}": it holds permissions you don't have (${beyond.join(', ')}).`);
+      }
+    }
     if (!found.some((r) => r.name === ADMIN_ROLE)) await assertNotLastAdmin(tx, id);
     await tx.delete(userRoles).where(eq(userRoles.userId, id));
     if (wanted.length) await tx.insert(userRoles).values(wanted.map((roleId) => ({ userId: id, roleId })));
@@ -171,11 +232,12 @@ export async function setUserRoles(id: string, roleIds: number[]) {
 }
 
 /** Deletes a staff user; their sessions and role links go with them (FK cascades). */
-export async function deleteUser(id: string, actorId: string) {
-  if (id === actorId) throw new HttpError(403, "You can't delete your own account");
+export async function deleteUser(id: string, actor: Actor) {
+  if (id === actor.id) throw new HttpError(403, "You can't delete your own account");
   await db.transaction(async (tx) => {
     const [exists] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
     if (!exists) throw notFound('User not found');
+    await assertWithinActor(tx, actor, id);
     await assertNotLastAdmin(tx, id);
     await tx.delete(users).where(eq(users.id, id));
   });

@@ -4,31 +4,28 @@ import { db } from '../../db/index.ts';
 import { clientUsers, clients, roles, userRoles, users } from '../../db/schema.ts';
 import { HttpError } from '../http.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
-import { assertNotThrottled, clearFailures, recordFailure } from './throttle.ts';
+import { release, reserveAttempt } from './throttle.ts';
 import { loadStaffUser, type StaffUser } from './principals.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 
 export async function authenticateStaff(login: string, password: string, ip: string | null): Promise<StaffUser> {
-  await assertNotThrottled('staff', login, ip);
   const needle = login.trim();
   const [row] = await db
     .select({ id: users.id, passwordHash: users.passwordHash, isActive: users.isActive })
     .from(users)
     .where(or(sql`lower(${users.username}) = lower(${needle})`, sql`lower(${users.email}) = lower(${needle})`))
     .limit(1);
+  // Counted before the (slow) password check, so parallel guesses cannot outrun the throttle.
+  const reservation = await reserveAttempt('staff', needle, row?.id ?? null, ip);
   const ok = row ? await verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
   // An inactive account gets the same answer as a wrong password: no enumeration.
-  if (!row || !ok || !row.isActive) {
-    await recordFailure('staff', login, ip);
-    throw new HttpError(401, INVALID_CREDENTIALS);
-  }
-  await clearFailures('staff', login);
+  if (!row || !ok || !row.isActive) throw new HttpError(401, INVALID_CREDENTIALS);
+  await release(reservation);
   return (await loadStaffUser(row.id))!;
 }
 
 export async function authenticateClient(username: string, password: string, ip: string | null) {
-  await assertNotThrottled('client', username, ip);
   const needle = username.trim();
   const [row] = await db
     .select({
@@ -42,12 +39,10 @@ export async function authenticateClient(username: string, password: string, ip:
     .innerJoin(clients, eq(clients.id, clientUsers.clientId))
     .where(or(sql`lower(${clientUsers.username}) = lower(${needle})`, sql`lower(${clientUsers.email}) = lower(${needle})`))
     .limit(1);
+  const reservation = await reserveAttempt('client', needle, row?.id ?? null, ip);
   const ok = row ? await verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
-  if (!row || !ok || !row.isActive || !row.clientActive) {
-    await recordFailure('client', username, ip);
-    throw new HttpError(401, INVALID_CREDENTIALS);
-  }
-  await clearFailures('client', username);
+  if (!row || !ok || !row.isActive || !row.clientActive) throw new HttpError(401, INVALID_CREDENTIALS);
+  await release(reservation);
   await db.update(clientUsers).set({ lastLoginAt: new Date() }).where(eq(clientUsers.id, row.id));
   return { id: row.id, username: row.username };
 }

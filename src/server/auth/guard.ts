@@ -44,3 +44,15 @@ export function requireClient(ctx: Ctx) {
   if (!clientUser) throw new HttpError(401, NOT_SIGNED_IN);
   return clientUser;
 }
+
+/** Who is acting, for rules that compare the actor's own rights with what they change. */
+export interface Actor {
+  id: string;
+  roles: string[];
+  permissions: string[];
+}
+
+export function actorOf(ctx: Ctx): Actor {
+  const user = requireStaff(ctx);
+  return { id: user.id, roles: ctx.locals.roles, permissions: ctx.locals.permissions };
+}

@@ -1,41 +1,84 @@
-// Sign-in throttle: after MAX_FAILURES failed attempts for one username or one address
-// within WINDOW_MS, further attempts answer 429 until the window passes. Stored in the
-// database so it holds across server processes.
-import { and, count, gt, inArray, lt } from 'drizzle-orm';
+// Sign-in throttle, stored in the database so it holds across server processes.
+//
+// Three counters, each a sliding window of attempt rows:
+//  - the pair (account, address): the hard limit, so one address cannot keep guessing;
+//  - the account across all addresses: a much higher bar, so a distributed guesser stays slow
+//    while one attacker's address cannot lock the real user out elsewhere;
+//  - the address across all accounts: stops one address spraying many usernames.
+// The account is keyed by user id when the login names one (username and email share a count)
+// and by the cleaned login string otherwise, with the same limits, so the answers do not
+// reveal whether an account exists.
+//
+// An attempt is reserved (counted) before the password is checked, in one IMMEDIATE
+// transaction, so parallel requests cannot all pass the check before any failure is recorded.
+import { and, gt, inArray, lt, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { loginAttempts } from '../../db/schema.ts';
 import { HttpError } from '../http.ts';
 
-export const MAX_FAILURES = 5;
-export const WINDOW_MS = 15 * 60 * 1000;
+export const PAIR_MAX = 5;
+export const PAIR_WINDOW_MS = 15 * 60 * 1000;
+export const ACCOUNT_MAX = 50;
+export const ACCOUNT_WINDOW_MS = 60 * 60 * 1000;
+export const ADDRESS_MAX = 20;
+export const ADDRESS_WINDOW_MS = 15 * 60 * 1000;
 
-function keys(scope: string, username: string, ip: string | null): string[] {
-  const k = [`${scope}:user:${username.trim().toLowerCase()}`];
-  if (ip) k.push(`${scope}:ip:${ip}`);
-  return k;
+export const THROTTLED_MESSAGE = 'Too many failed sign-in attempts. Please wait 15 minutes and try again.';
+
+interface Counter {
+  key: string;
+  max: number;
+  windowMs: number;
 }
 
-export async function assertNotThrottled(scope: string, username: string, ip: string | null): Promise<void> {
-  const since = new Date(Date.now() - WINDOW_MS);
-  for (const key of keys(scope, username, ip)) {
-    const [row] = await db
-      .select({ n: count() })
-      .from(loginAttempts)
-      .where(and(inArray(loginAttempts.key, [key]), gt(loginAttempts.attemptedAt, since)));
-    if ((row?.n ?? 0) >= MAX_FAILURES) {
-      throw new HttpError(429, 'Too many failed sign-in attempts. Please wait 15 minutes and try again.');
+export interface Reservation {
+  ids: number[];
+  pairKey: string;
+}
+
+/** `account` is the user id when the login names a user, else null (then the login string is used). */
+function counters(scope: string, login: string, account: string | number | null, ip: string | null): Counter[] {
+  const who = account === null ? `name:${login.trim().toLowerCase()}` : `id:${account}`;
+  const where = ip ?? 'unknown';
+  return [
+    { key: `${scope}:pair:${who}@${where}`, max: PAIR_MAX, windowMs: PAIR_WINDOW_MS },
+    { key: `${scope}:account:${who}`, max: ACCOUNT_MAX, windowMs: ACCOUNT_WINDOW_MS },
+    { key: `${scope}:ip:${where}`, max: ADDRESS_MAX, windowMs: ADDRESS_WINDOW_MS },
+  ];
+}
+
+/**
+ * Counts this attempt against every counter, or throws 429 (recording nothing) when one is
+ * full. Call before verifying the password; on success call `release`.
+ */
+export async function reserveAttempt(scope: string, login: string, account: string | number | null, ip: string | null): Promise<Reservation> {
+  const list = counters(scope, login, account, ip);
+  const now = Date.now();
+  const ids = await db.transaction(async (tx) => {
+    for (const c of list) {
+      const [row] = await tx
+        .select({ n: sql<number>`count(*)` })
+        .from(loginAttempts)
+        .where(and(inArray(loginAttempts.key, [c.key]), gt(loginAttempts.attemptedAt, new Date(now - c.windowMs))));
+      if (Number(row?.n ?? 0) >= c.max) throw new HttpError(429, THROTTLED_MESSAGE);
     }
-  }
+    const inserted = await tx
+      .insert(loginAttempts)
+      .values(list.map((c) => ({ key: c.key, attemptedAt: new Date(now) })))
+      .returning({ id: loginAttempts.id });
+    return inserted.map((r) => r.id);
+  });
+  // Keep the table small: nothing older than the longest window counts.
+  const longest = Math.max(PAIR_WINDOW_MS, ACCOUNT_WINDOW_MS, ADDRESS_WINDOW_MS);
+  await db.delete(loginAttempts).where(lt(loginAttempts.attemptedAt, new Date(now - longest)));
+  return { ids, pairKey: list[0]!.key };
 }
 
-export async function recordFailure(scope: string, username: string, ip: string | null): Promise<void> {
-  const now = new Date();
-  await db.insert(loginAttempts).values(keys(scope, username, ip).map((key) => ({ key, attemptedAt: now })));
-  // Keep the table small.
-  await db.delete(loginAttempts).where(lt(loginAttempts.attemptedAt, new Date(Date.now() - WINDOW_MS)));
-}
-
-export async function clearFailures(scope: string, username: string): Promise<void> {
-  const [userKey] = keys(scope, username, null);
-  await db.delete(loginAttempts).where(inArray(loginAttempts.key, [userKey!]));
+/**
+ * A successful sign-in does not count, and clears the earlier failures of the same pair
+ * (the user got it right from here). Failures from other addresses keep counting.
+ */
+export async function release(reservation: Reservation): Promise<void> {
+  await db.delete(loginAttempts).where(inArray(loginAttempts.id, reservation.ids));
+  await db.delete(loginAttempts).where(inArray(loginAttempts.key, [reservation.pairKey]));
 }

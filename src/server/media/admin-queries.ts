@@ -6,6 +6,7 @@ import { db } from '../../db/index.ts';
 import { clientFeedback, clients, clientUsers, media, mediaClients, timelineNotes } from '../../db/schema.ts';
 import type { AdminFeedback, AdminMedia, AdminTimelineNote, AssignedClient } from '../../shared/schemas/media.ts';
 import type { MediaRow } from './queries.ts';
+import { safeTimestamp } from '../portal/timeline-notes.ts';
 
 export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], feedbackCount: number, noteCount: number): AdminMedia {
   return {
@@ -135,7 +136,7 @@ export async function listAdminTimelineNotes(mediaId?: number): Promise<AdminTim
       mediaTitle: media.title,
       clientUserId: timelineNotes.clientUserId,
       clientUsername: clientUsers.username,
-      timestampSeconds: timelineNotes.timestampSeconds,
+      timestampSeconds: safeTimestamp(),
       noteText: timelineNotes.noteText,
       createdAt: timelineNotes.createdAt,
     })
@@ -143,6 +144,6 @@ export async function listAdminTimelineNotes(mediaId?: number): Promise<AdminTim
     .innerJoin(media, eq(media.id, timelineNotes.mediaId))
     .innerJoin(clientUsers, eq(clientUsers.id, timelineNotes.clientUserId))
     .where(mediaId ? eq(timelineNotes.mediaId, mediaId) : undefined)
-    .orderBy(desc(timelineNotes.mediaId), asc(timelineNotes.timestampSeconds), asc(timelineNotes.id));
+    .orderBy(desc(timelineNotes.mediaId), asc(safeTimestamp()), asc(timelineNotes.id));
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }

@@ -35,6 +35,7 @@ interface Target {
   id: number;
   mimeType: string;
   filename: string;
+  title: string;
   isPublic: boolean;
 }
 
@@ -44,12 +45,12 @@ interface Target {
  */
 async function findVisible(ctx: APIContext, storageKey: string): Promise<Target | null> {
   const [row] = await db
-    .select({ id: media.id, mimeType: media.mimeType, filename: media.filename, clientId: media.clientId, isPublic: isPublicSql })
+    .select({ id: media.id, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, isPublic: isPublicSql })
     .from(media)
     .where(eq(media.storageKey, storageKey))
     .limit(1);
   if (!row) return null;
-  const target = { id: row.id, mimeType: row.mimeType, filename: row.filename, isPublic: !!row.isPublic };
+  const target = { id: row.id, mimeType: row.mimeType, filename: row.filename, title: row.title, isPublic: !!row.isPublic };
   if (target.isPublic || hasPermission(ctx, 'view:media') || hasPermission(ctx, 'edit:website')) return target;
   const client = ctx.locals.clientUser;
   if (!client) return null;
@@ -89,16 +90,39 @@ function etagMatches(header: string, etag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
-/** RFC 5987/6266 header with an ASCII fallback. */
+/** RFC 6266 header: an ASCII `filename` fallback and the exact name as RFC 5987 `filename*`. */
 export function contentDisposition(filename: string): string {
   const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-function downloadName(target: Target, variant: string): string {
-  if (variant.startsWith('original.')) return target.filename;
-  const stem = target.filename.replace(/\.[^.]*$/, '') || 'media';
+const MAX_STEM = 120;
+
+/**
+ * A staff-given name made safe to offer as a file name: no folders, no control or invisible
+ * formatting characters (a right-to-left override can make `gnp.exe` read as `exe.png`), no
+ * quotes or characters that file systems refuse, no leading dots.
+ */
+export function cleanName(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+    .replace(/["'`:*?<>|;]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .replace(new RegExp(`^(.{${MAX_STEM}}).+$`, 'su'), '$1') // by code point: no half surrogate pair
+    .trim();
+}
+
+/**
+ * The name a download is offered under: the cleaned file name (else the title) with the
+ * extension of the type we detected and store (the variant's), never the one the uploader gave.
+ */
+export function downloadName(target: Pick<Target, 'filename' | 'title'>, variant: string): string {
+  const base = target.filename.split(/[/\\]/).pop() ?? '';
+  const stem = cleanName(base.replace(/\.[^.]*$/, '')) || cleanName(target.title) || 'media';
+  if (variant.startsWith('original.')) return `${stem}.${variant.slice('original.'.length)}`;
   return `${stem}-${variant}`;
 }
 
@@ -164,8 +188,9 @@ export async function serveMediaFile(ctx: APIContext, storageKey: string | undef
     ETag: etag,
     'Last-Modified': lastModified,
     // Derivative names are fixed per storage key and replaced posters get a new ?v= URL,
-    // so public derivatives never change under their URL. Private files are revalidated.
-    'Cache-Control': target.isPublic ? (derivative ? `public, max-age=${YEAR}, immutable` : 'public, max-age=3600') : 'private, no-cache',
+    // so public derivatives never change under their URL. Private files are never stored
+    // (shared computers, proxies).
+    'Cache-Control': target.isPublic ? (derivative ? `public, max-age=${YEAR}, immutable` : 'public, max-age=3600') : 'private, no-store',
   };
   if (!target.isPublic) headers.Vary = 'Cookie';
   if (ctx.url.searchParams.get('download') === '1') headers['Content-Disposition'] = contentDisposition(downloadName(target, variant));

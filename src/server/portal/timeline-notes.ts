@@ -1,15 +1,25 @@
 // Notes a client user ties to a moment of a video (001 §3 Timeline note).
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { clientUsers, timelineNotes } from '../../db/schema.ts';
+import { clientUsers, media, timelineNotes } from '../../db/schema.ts';
 import { badRequest } from '../http.ts';
-import type { ClientTimelineNote, TimelineNoteInput } from '../../shared/schemas/portal.ts';
+import { MAX_TIMELINE_SECONDS, type ClientTimelineNote, type TimelineNoteInput } from '../../shared/schemas/portal.ts';
 import { getAssignedMedia } from './media.ts';
 
 interface ClientUserRef {
   id: number;
   clientId: number;
   username: string;
+}
+
+/**
+ * The stored timestamp as a safe whole number within 0..(duration or 24 h). Rows written before
+ * the input was bounded can hold a huge integer (which the driver refuses to read as a number)
+ * or a real such as 1e308; clamping in SQL keeps every list readable whatever is stored.
+ */
+export function safeTimestamp(): SQL<number> {
+  const upper = sql`coalesce(${media.durationSeconds}, ${MAX_TIMELINE_SECONDS})`;
+  return sql<number>`cast(max(0, min(${timelineNotes.timestampSeconds}, ${upper})) as integer)`.mapWith(Number);
 }
 
 /** Own notes, in playback order per item. */
@@ -19,20 +29,22 @@ export async function listOwnTimelineNotes(clientUserId: number): Promise<Client
       id: timelineNotes.id,
       mediaId: timelineNotes.mediaId,
       clientUsername: clientUsers.username,
-      timestampSeconds: timelineNotes.timestampSeconds,
+      timestampSeconds: safeTimestamp(),
       noteText: timelineNotes.noteText,
       createdAt: timelineNotes.createdAt,
     })
     .from(timelineNotes)
+    .innerJoin(media, eq(media.id, timelineNotes.mediaId))
     .innerJoin(clientUsers, eq(clientUsers.id, timelineNotes.clientUserId))
     .where(eq(timelineNotes.clientUserId, clientUserId))
-    .orderBy(asc(timelineNotes.mediaId), asc(timelineNotes.timestampSeconds), asc(timelineNotes.id));
+    .orderBy(asc(timelineNotes.mediaId), asc(safeTimestamp()), asc(timelineNotes.id));
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }
 
 /** `input.timestampSeconds` is already whole seconds (the schema rounds down). */
 export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteInput): Promise<ClientTimelineNote> {
   const item = await getAssignedMedia(user.clientId, input.mediaId);
+  if (item.type !== 'video') throw badRequest('timestampSeconds: Timeline notes can only be added to videos');
   if (item.durationSeconds != null && input.timestampSeconds > item.durationSeconds) {
     throw badRequest(`timestampSeconds: Timestamp must not be beyond the end of the video (${item.durationSeconds} seconds)`);
   }

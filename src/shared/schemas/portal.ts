@@ -31,12 +31,19 @@ export const feedbackInputSchema = z.object({
 });
 export type FeedbackInput = z.infer<typeof feedbackInputSchema>;
 
+/**
+ * The latest timestamp a note may carry when the video's duration is unknown (the server also
+ * checks the real duration when it is known). Keeps stored values small, whole and sortable.
+ */
+export const MAX_TIMELINE_SECONDS = 24 * 3600;
+
 export const timelineNoteInputSchema = z.object({
   mediaId,
   // Entered with step 0.1, stored as whole seconds rounded down (001 §5).
   timestampSeconds: z
     .number({ error: 'Timestamp must be a number of seconds' })
     .min(0, 'Timestamp must be 0 or more')
+    .max(MAX_TIMELINE_SECONDS, `Timestamp must be at most ${MAX_TIMELINE_SECONDS} seconds (24 hours)`)
     .transform((s) => Math.floor(s)),
   noteText: text('Note'),
 });

@@ -1,4 +1,5 @@
 import { endpoint, json, readJson, clientIp } from '../../../server/http.ts';
+import { isHttps } from '../../../server/proxy.ts';
 import { clientLoginSchema } from '../../../shared/schemas/auth.ts';
 import { authenticateClient } from '../../../server/auth/accounts.ts';
 import { createSession, setSessionCookie } from '../../../server/auth/sessions.ts';
@@ -7,6 +8,6 @@ export const POST = endpoint(async (ctx) => {
   const { username, password } = await readJson(ctx.request, clientLoginSchema);
   const clientUser = await authenticateClient(username, password, clientIp(ctx));
   const { token, expiresAt } = await createSession('client', clientUser.id);
-  setSessionCookie(ctx.cookies, 'client', token, expiresAt, ctx.url.protocol === 'https:');
+  setSessionCookie(ctx.cookies, 'client', token, expiresAt, isHttps(ctx));
   return json({ clientUser });
 });

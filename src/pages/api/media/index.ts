@@ -12,7 +12,7 @@ export const GET = endpoint(async (ctx) => {
   const etag = `"media-${list.version}"`;
   const headers: Record<string, string> = {
     'Content-Type': 'application/json; charset=utf-8',
-    'Cache-Control': 'private, no-cache',
+    'Cache-Control': 'private, no-store',
     ETag: etag,
     Vary: 'Accept-Encoding',
   };

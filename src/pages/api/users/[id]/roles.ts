@@ -1,5 +1,5 @@
 import { endpoint, json, readJson } from '../../../../server/http.ts';
-import { requirePermission } from '../../../../server/auth/guard.ts';
+import { actorOf, requirePermission } from '../../../../server/auth/guard.ts';
 import { parseUserId, setUserRoles } from '../../../../server/accounts/users.ts';
 import { userRolesSchema } from '../../../../shared/schemas/users.ts';
 
@@ -7,5 +7,5 @@ export const PUT = endpoint(async (ctx) => {
   requirePermission(ctx, 'edit:users');
   const id = parseUserId(ctx.params.id);
   const { roleIds } = await readJson(ctx.request, userRolesSchema);
-  return json(await setUserRoles(id, roleIds));
+  return json(await setUserRoles(id, roleIds, actorOf(ctx)));
 });

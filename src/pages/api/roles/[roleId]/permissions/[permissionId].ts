@@ -1,6 +1,6 @@
 import type { APIContext } from 'astro';
 import { endpoint, json, parseId } from '../../../../../server/http.ts';
-import { requirePermission } from '../../../../../server/auth/guard.ts';
+import { actorOf, requirePermission } from '../../../../../server/auth/guard.ts';
 import { assignPermission, removePermission } from '../../../../../server/accounts/roles.ts';
 
 function ids(ctx: APIContext) {
@@ -8,5 +8,5 @@ function ids(ctx: APIContext) {
   return [parseId(ctx.params.roleId, 'Role'), parseId(ctx.params.permissionId, 'Permission')] as const;
 }
 
-export const POST = endpoint(async (ctx) => json(await assignPermission(...ids(ctx))));
+export const POST = endpoint(async (ctx) => json(await assignPermission(...ids(ctx), actorOf(ctx))));
 export const DELETE = endpoint(async (ctx) => json(await removePermission(...ids(ctx))));
