@@ -1,6 +1,6 @@
 // Resumable uploads (tus, /api/uploads): a generated 1 GB file sent the way the upload dialog
 // sends it (16 MiB PATCH chunks, one after another) against a bare node:http server writing
-// the body to disk, in the same run; the server's RSS growth over idle; and the bytes that
+// the body to disk (and the same server's one-request multipart upload), in the same run; the server's RSS growth over idle; and the bytes that
 // must be sent again after the connection is cut at 50 %.
 // Goals: tus/bare ratio ≥ 0.8; RSS growth ≤ 64 MB; bytes resent after a cut ≤ one chunk.
 import fs from 'node:fs';
@@ -86,6 +86,7 @@ main(async () => {
     };
     const bares = [];
     const tuses = [];
+    const multiparts = [];
     let memory = null;
     const bareOnce = async () => {
       await settle();
@@ -93,6 +94,13 @@ main(async () => {
       const b = await streamUpload(bareServer.url, '', big.file, { title: 'bare' }, '/');
       bares.push(performance.now() - t);
       if (b.status !== 201) throw new Error(`bare upload failed: ${b.status}`);
+      // The one-request multipart path of the same server, for reference.
+      await settle();
+      const m0 = performance.now();
+      const m = await streamUpload(server.url, cookie, big.file, { title: 'Bench multipart' });
+      multiparts.push(performance.now() - m0);
+      if (m.status !== 201) throw new Error(`multipart upload failed: ${m.status} ${m.body}`);
+      await fetch(`${server.url}/api/media/${JSON.parse(m.body).id}`, { method: 'DELETE', headers: { Cookie: cookie, Origin: server.url } });
     };
     const tusOnce = async (round) => {
       await settle();
@@ -136,8 +144,10 @@ main(async () => {
     const runs = (xs) => xs.map((x) => num(x / 1000, 1) + ' s').join(', ');
     console.log(`File: ${num(big.size / 1024 ** 3, 2)} GB, ${ROUNDS} rounds (best of each), tus chunks of 16 MiB`);
     console.log(`Bare node:http upload to disk: ${num(bareMBs)} MB/s  (runs: ${runs(bares)})`);
+    const multipartMBs = mbps(big.size, best(multiparts));
+    console.log(`Multipart POST /api/media:     ${num(multipartMBs)} MB/s  (runs: ${runs(multiparts)})`);
     console.log(`tus via /api/uploads:          ${num(tusMBs)} MB/s  (runs: ${runs(tuses)})`);
-    console.log(`Ratio tus/bare: ${num(tusMBs / bareMBs, 2)} (goal ≥ 0.8)`);
+    console.log(`Ratio tus/bare: ${num(tusMBs / bareMBs, 2)} (goal ≥ 0.8); tus/multipart ${num(tusMBs / multipartMBs, 2)}`);
     console.log(`Server RSS: idle ${num(memory.idleMB)} MB, peak ${num(memory.peakMB)} MB, growth ${num(memory.growthMB, 1)} MB (goal ≤ 64 MB)${memory.hwmReset ? '' : ' [sampled]'}`);
     console.log(`Cut at 50 %: handed ${num(handed / MB, 1)} MB to the network, server kept ${num(kept / MB, 1)} MB, resent ${num(resent / MB, 2)} MB (goal ≤ 16 MB)`);
     emit('tus-upload', {
@@ -145,6 +155,8 @@ main(async () => {
       bareHttpMBs: bareMBs,
       tusMBs,
       ratioToBareHttp: tusMBs / bareMBs,
+      multipartMBs,
+      ratioToMultipart: tusMBs / multipartMBs,
       idleRssMB: memory.idleMB,
       peakRssMB: memory.peakMB,
       rssGrowthMB: memory.growthMB,
