@@ -182,3 +182,23 @@ test('several files at once, each with its own progress; one paused and resumed'
   expect(rows.every((r) => JSON.parse(String(r.tags))[0] === 'batch')).toBe(true);
   expect(sha256(await storedOriginal(server, 'several big'))).toBe(sha256(big));
 });
+
+test('Cancel terminates the upload on the server: no staged bytes and no record are left', async ({ page, server }) => {
+  const file = paddedVideo('cancelled.mp4', 24);
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await throttle(cdp, { upload: 2 * MB });
+  const dialog = await openUpload(page);
+  await dialog.getByLabel('File').setInputFiles(file);
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect.poll(() => stagedBytes(server), { timeout: 30_000, intervals: [100] }).toBeGreaterThan(2 * MB);
+  const open = async () => Number((await server.sql.execute('SELECT count(*) AS n FROM uploads WHERE finished_at IS NULL')).rows[0]!.n);
+  expect(await open()).toBe(1);
+  await dialog.getByRole('button', { name: 'Cancel Upload' }).click();
+  await expect(page.getByTestId('toast')).toContainText('Upload cancelled');
+  await expect.poll(open, { timeout: 15_000 }).toBe(0);
+  expect(stagedBytes(server)).toBe(0);
+  // Nothing is left to resume either.
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tus::')).length)).toBe(0);
+});
