@@ -76,9 +76,8 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
 
   function chooseFiles(list: File[]) {
     setFiles(list);
-    const problems = list.map((f) => checkUploadFile(f)).filter(Boolean);
-    const first = problems[0];
-    setErrors((e) => ({ ...e, file: first ? (list.length > 1 ? `${first}` : first) : '' }));
+    const problem = list.map((f) => checkUploadFile(f)).find(Boolean) ?? '';
+    setErrors((e) => ({ ...e, file: problem }));
     if (list.length === 1 && !values.title.trim()) set('title', titleFromName(list[0]!.name));
     setResumable({});
     // An interrupted upload of the same file (same name, size, date) continues where it stopped.
