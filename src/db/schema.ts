@@ -402,3 +402,23 @@ export const backupRuns = sqliteTable(
   },
   (t) => [index('backup_runs_started_idx').on(t.startedAt)],
 );
+
+// Resumable (tus) uploads in progress: who may continue one and when it expires. The bytes
+// and tus's own offset live in MEDIA_DIR/.uploads (src/server/uploads). `finishedAt` is set
+// when the upload became a media item, so a second finishing call answers 409, not 404.
+export const uploads = sqliteTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    size: integer('size').notNull(),
+    filename: text('filename').notNull().default(''),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
+    mediaId: integer('media_id').references(() => media.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('uploads_user_idx').on(t.userId, t.finishedAt), index('uploads_expires_idx').on(t.expiresAt)],
+);

@@ -15,6 +15,8 @@ const schema = z.object({
   DATABASE_AUTH_TOKEN: z.string().optional(),
   MEDIA_DIR: z.string().default('./data/media'),
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(2500 * 1024 * 1024),
+  // Unfinished resumable uploads are removed this long after they were created (24 h).
+  UPLOAD_EXPIRY_SECONDS: z.coerce.number().int().positive().default(24 * 60 * 60),
   SITE_URL: z.string().url().optional(),
   ADMIN_USERNAME: z.string().min(1).default('admin'),
   ADMIN_EMAIL: z.string().email().default('admin@example.com'),

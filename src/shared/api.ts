@@ -25,8 +25,8 @@ async function errorFrom(res: Response): Promise<ApiError> {
 }
 
 /** Sends any method to a path; throws ApiError on a non-ok answer. */
-export async function apiRequest(method: string, path: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = { method, credentials: 'include', headers: {} };
+export async function apiRequest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  const init: RequestInit = { method, credentials: 'include', headers: { ...headers } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     (init.headers as Record<string, string>)['Content-Type'] = 'application/json';

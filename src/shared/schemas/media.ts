@@ -92,6 +92,28 @@ export const mediaUploadFieldsSchema = z.object({
 });
 export type MediaUploadFields = z.infer<typeof mediaUploadFieldsSchema>;
 
+/** Last path segment of a resumable upload's Location (/api/uploads/<id>). */
+export const UPLOAD_ID_PATTERN = /^[a-f0-9]{32}$/;
+
+/**
+ * POST /api/media as JSON: finishes a resumable upload. The same fields as the multipart
+ * form with JSON types (booleans, numbers, null for "none"); tags as a list or as the
+ * form's comma-separated text. Parses to the same MediaUploadFields.
+ */
+export const mediaFinishSchema = z
+  .object({
+    uploadId: z.string({ error: 'uploadId is required' }).regex(UPLOAD_ID_PATTERN, 'Unknown upload'),
+    title,
+    projectStage: stage.nullable().optional().transform((v) => v ?? null),
+    notes: notes.nullable().optional().transform((v) => v ?? ''),
+    clientId: clientId.nullable().optional().transform((v) => v ?? null),
+    tags: z.union([tagList, formTags], { error: 'must be a list of tags' }).optional().transform((v) => v ?? []),
+    isFeatured: z.boolean({ error: 'must be true or false' }).optional().transform((v) => v ?? false),
+    showInPortfolio: z.boolean({ error: 'must be true or false' }).optional().transform((v) => v ?? false),
+  })
+  .strict();
+export type MediaFinish = z.infer<typeof mediaFinishSchema>;
+
 /** Text fields of PUT /api/media/{id} as multipart (with a posterFile): any subset. */
 export const mediaUpdateFormSchema = z.object(formFields).partial();
 

@@ -2,6 +2,7 @@ import { endpoint, json } from '../../../server/http.ts';
 import { requireAnyPermission, requirePermission } from '../../../server/auth/guard.ts';
 import { adminMediaList } from '../../../server/media/list-cache.ts';
 import { createMediaFromUpload } from '../../../server/media/library.ts';
+import { finishUpload } from '../../../server/uploads/finish.ts';
 
 /** Every item with assigned clients and review/note counts, newest first. */
 export const GET = endpoint(async (ctx) => {
@@ -24,8 +25,12 @@ export const GET = endpoint(async (ctx) => {
   return new Response(list.body as BodyInit, { headers });
 });
 
-/** Multipart upload, streamed to disk (see src/server/media/multipart.ts). */
+/**
+ * Multipart upload, streamed to disk (see src/server/media/multipart.ts), or JSON
+ * { uploadId, ...fields } finishing a resumable upload (src/server/uploads/finish.ts).
+ */
 export const POST = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'upload:media');
-  return json(await createMediaFromUpload(ctx.request, user.id), 201);
+  const isJson = /^application\/json\b/i.test(ctx.request.headers.get('content-type') ?? '');
+  return json(isJson ? await finishUpload(ctx.request, user.id) : await createMediaFromUpload(ctx.request, user.id), 201);
 });

@@ -1,0 +1,35 @@
+// Where resumable uploads wait: MEDIA_DIR/.uploads/<id> (the bytes) and <id>.json (tus's
+// record of length and metadata). Same file system as the media folders, so finishing an
+// upload is a rename. The dot-name never matches a storage key, so nothing here is served
+// and the media sweep (src/server/media/sweep.ts) leaves it alone.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { config } from '../config.ts';
+
+export const STAGING_DIR = path.join(config.mediaDir, '.uploads');
+
+import { UPLOAD_ID_PATTERN } from '../../shared/schemas/media.ts';
+
+export const UPLOAD_ID_RE = UPLOAD_ID_PATTERN;
+
+export function newUploadId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export function stagedFile(id: string): string {
+  if (!UPLOAD_ID_RE.test(id)) throw new Error('Invalid upload id');
+  return path.join(STAGING_DIR, id);
+}
+
+/** Removes an upload's bytes and tus record; missing files are fine. */
+export async function removeStaged(id: string): Promise<void> {
+  const file = stagedFile(id);
+  await Promise.all([fs.rm(file, { force: true }), fs.rm(`${file}.json`, { force: true })]);
+}
+
+/** Bytes received so far (the tus offset is the file's size), or null when it is gone. */
+export async function stagedSize(id: string): Promise<number | null> {
+  const stat = await fs.stat(stagedFile(id)).catch(() => null);
+  return stat?.isFile() ? stat.size : null;
+}
