@@ -117,31 +117,6 @@ const publicPageCache = defineMiddleware((ctx, next) => {
   return cachedPage(key, ctx.request, () => next());
 });
 
-/** The API endpoint modules by route pattern, loaded only to name the methods in a 405. */
-const API_MODULES = Object.fromEntries(
-  Object.entries(import.meta.glob<Record<string, unknown>>('./pages/api/**/*.ts')).map(([file, load]) => [
-    file.replace(/^\.\/pages/, '').replace(/\.ts$/, '').replace(/\/index$/, ''),
-    load,
-  ]),
-);
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-
-/**
- * An API route asked for a method it does not export: Astro answers an empty 404 that then
- * becomes the HTML 404 page. The route exists, so the honest answer is our JSON 405 with the
- * methods it does take.
- */
-const apiMethodNotAllowed = defineMiddleware(async (ctx, next) => {
-  const response = await next();
-  const load = API_MODULES[ctx.routePattern];
-  if (response.status !== 404 || response.body !== null || !load) return response;
-  const mod = await load();
-  const allowed = METHODS.filter((m) => typeof mod[m] === 'function' || (m === 'HEAD' && typeof mod.GET === 'function'));
-  const res = errorResponse(405, `${ctx.request.method} is not allowed here`);
-  res.headers.set('Allow', allowed.join(', '));
-  return res;
-});
-
 const securityHeaders = defineMiddleware(async (ctx, next) => {
   const response = await next();
   let h: Headers;

@@ -187,6 +187,27 @@ test('uploads work again once space is freed', async () => {
   expect(fs.readdirSync(path.join(mediaDir, r.body.url.split('/')[2]))).toContain('original.jpg');
 });
 
+test('a resumable upload that would not fit is refused at creation: 507, no record, nothing staged', async () => {
+  const uploadsBefore = Number((await server.sql.execute('SELECT count(*) AS n FROM uploads')).rows[0]!.n);
+  const res = await fetch(new URL('/api/uploads', server.url), {
+    method: 'POST',
+    headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(18 * MB), Origin: server.url, Cookie: admin.cookieHeader() },
+  });
+  expect(res.status).toBe(507);
+  expect(await res.json()).toEqual({ message: MESSAGE });
+  expect(Number((await server.sql.execute('SELECT count(*) AS n FROM uploads')).rows[0]!.n)).toBe(uploadsBefore);
+  const staged = path.join(mediaDir, '.uploads');
+  expect(fs.existsSync(staged) ? fs.readdirSync(staged) : []).toEqual([]);
+
+  // One that fits is created as usual.
+  const ok = await fetch(new URL('/api/uploads', server.url), {
+    method: 'POST',
+    headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(MB), Origin: server.url, Cookie: admin.cookieHeader() },
+  });
+  expect(ok.status).toBe(201);
+  await fetch(new URL(ok.headers.get('location')!, server.url), { method: 'DELETE', headers: { 'Tus-Resumable': '1.0.0', Origin: server.url, Cookie: admin.cookieHeader() } });
+});
+
 test('MIN_FREE_BYTES is validated at start-up', async () => {
   await expect(startServer({ env: { MIN_FREE_BYTES: '-1' } })).rejects.toThrow(/MIN_FREE_BYTES/);
 });

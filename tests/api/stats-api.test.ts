@@ -136,6 +136,6 @@ describe('GET /api/stats', () => {
     const res = await admin.request(method, '/api/stats', {});
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
-    expect(await res.json()).toEqual({ message: `${method} is not allowed here` });
+    expect(await res.json()).toEqual({ message: `${method} is not allowed here. Allowed: GET, HEAD.` });
   });
 });

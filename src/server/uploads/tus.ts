@@ -6,6 +6,7 @@
 // MAX_OPEN_UPLOADS open uploads. Library errors are re-shaped into `{ message }` JSON.
 import { Server, type ServerOptions } from '@tus/server';
 import { config } from '../config.ts';
+import { assertDiskSpaceFor } from '../storage/disk-space.ts';
 import { errorResponse } from '../http.ts';
 import { formatBytes } from '../media/multipart.ts';
 import { MAX_OPEN_UPLOADS, deleteRecord, expiryMs, findOpenOwned, insertRecord } from './records.ts';
@@ -108,6 +109,8 @@ export async function handleUploadRequest(request: Request, userId: string): Pro
     }
     if (!/^\d{1,16}$/.test(length)) return errorResponse(400, 'Upload-Length must be a whole number of bytes.');
     if (Number(length) > config.MEDIA_MAX_BYTES) return errorResponse(413, tooLargeMessage());
+    // The whole file must fit (with the margin) before the first byte is staged.
+    await assertDiskSpaceFor(Number(length));
     // Expired uploads must not count against the limit of open ones.
     await sweepExpiredUploads();
   } else if (method === 'HEAD' || method === 'PATCH' || method === 'DELETE') {
