@@ -7,6 +7,7 @@ import { checkAdminRoute } from './server/auth/route-guards.ts';
 import { cacheKey, cachedPage } from './server/page-cache.ts';
 import { serverThemeClass } from './server/theme.ts';
 import { SECURITY_HEADERS } from './server/security-headers.ts';
+import { clearCookieOnEveryLogoutAnswer } from './server/auth/logout.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -104,4 +105,7 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
   return response;
 });
 
-export const onRequest = sequence(initLocals, securityHeaders, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);
+/** Logout answers clear the session cookie whatever else happens (issue 19 #10). */
+const logoutClearsCookie = defineMiddleware(clearCookieOnEveryLogoutAnswer);
+
+export const onRequest = sequence(initLocals, securityHeaders, logoutClearsCookie, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);

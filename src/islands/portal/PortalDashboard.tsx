@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Search, Video } from 'lucide-react';
-import { apiRequest } from '../../shared/api.ts';
+import { postLogout } from '../../shared/logout.ts';
 import { PROJECT_STAGES, type ClientMedia } from '../../shared/schemas/portal.ts';
 import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
@@ -103,7 +103,7 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
     setLoggingOut(true);
     // 001 §4: logout always ends here, like staff logout (src/shared/logout.ts): a failed
     // call still clears the cached data and leaves the portal.
-    await apiRequest('POST', '/api/client/logout').catch(() => undefined);
+    await postLogout('/api/client/logout').catch(() => undefined);
     clearPortalCache();
     window.location.assign('/client/login');
   }
