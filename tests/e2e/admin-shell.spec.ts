@@ -133,9 +133,12 @@ test.describe('admin navigation bar', () => {
   test('a logout answered with an error still signs out: /admin/dashboard then needs sign-in', async ({ page }) => {
     await signInStaff(page);
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
-    await page.route('**/api/logout', (route) =>
-      route.continue({ headers: { ...route.request().headers(), 'content-type': 'application/json', origin: 'https://evil.example' } }),
-    );
+    // The browser will not let a page forge Origin, so the request goes out through the
+    // context's request client (same cookie jar) as a cross-site write, which the server refuses.
+    await page.route('**/api/logout', async (route) => {
+      const response = await route.fetch({ headers: { ...route.request().headers(), 'content-type': 'application/json', origin: 'https://evil.example' } });
+      await route.fulfill({ response });
+    });
     const answer = page.waitForResponse('**/api/logout');
     await page.getByTestId('user-menu-button').click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
