@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Search, Video } from 'lucide-react';
 import { postLogout } from '../../shared/logout.ts';
+import { telHref } from '../../shared/phone.ts';
 import { PROJECT_STAGES, type ClientMedia } from '../../shared/schemas/portal.ts';
 import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
@@ -269,7 +270,7 @@ function NeedHelp({ contact }: { contact: PortalContact }) {
           {contact.contactPhone && (
             <li className="flex items-center gap-2">
               <Phone size={16} aria-hidden="true" className="shrink-0 text-accent" />
-              <a href={`tel:${contact.contactPhone.replace(/[^\d+]/g, '')}`} className="underline-offset-4 hover:underline">
+              <a href={telHref(contact.contactPhone) ?? undefined} className="underline-offset-4 hover:underline">
                 {contact.contactPhone}
               </a>
             </li>
