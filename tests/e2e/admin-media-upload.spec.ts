@@ -149,6 +149,28 @@ test.describe('upload dialog', () => {
     expect(await count(server, "SELECT COUNT(*) FROM media WHERE title = 'Wrong type'")).toBe(0);
   });
 
+  // Issue 19 #14: messages clear as soon as the field is valid; a refused file names nothing.
+  test('a refused file leaves the title empty; the title message clears once the title auto-fills', async ({ page }) => {
+    const dialog = await openUpload(page);
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expect(dialog.getByText('Title is required')).toBeVisible();
+    const text = path.join(dir, 'holiday-notes.txt');
+    fs.writeFileSync(text, 'not media');
+    await dialog.getByLabel('File').setInputFiles(text);
+    await expect(dialog.getByText(/Unsupported file type/)).toBeVisible();
+    await expect(dialog.getByLabel('Title')).toHaveValue('');
+    await expect(dialog.getByText('Title is required')).toBeVisible();
+    await dialog.getByLabel('File').setInputFiles(await makeImage(dir, 'harbour-dawn.jpg'));
+    await expect(dialog.getByLabel('Title')).toHaveValue('harbour dawn');
+    await expect(dialog.getByText('Title is required')).toBeHidden();
+    await expect(dialog.getByText(/Unsupported file type/)).toBeHidden();
+    await dialog.getByLabel('Title').fill('');
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expect(dialog.getByText('Title is required')).toBeVisible();
+    await dialog.getByLabel('Title').pressSequentially('H');
+    await expect(dialog.getByText('Title is required')).toBeHidden();
+  });
+
   test('a file over 2500MB is refused before sending', async ({ page }) => {
     const posts: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/api/media') && posts.push(r.url()));

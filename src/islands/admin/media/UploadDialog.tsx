@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
 import { PROJECT_STAGES } from '../../../shared/schemas/media.ts';
 import { toast } from '../../../shared/toast.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -35,11 +36,14 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
   }, [open]);
 
   const set = <K extends keyof typeof EMPTY>(k: K, v: (typeof EMPTY)[K]) => setValues((s) => ({ ...s, [k]: v }));
+  useClearFixedErrors({ title: values.title }, (v): Record<string, string> => (v.title.trim() ? {} : { title: 'Title is required' }), setErrors);
 
   function chooseFile(f: File | null) {
     setFile(f);
-    setErrors((e) => ({ ...e, file: f ? (checkUploadFile(f) ?? '') : '' }));
-    if (f && !values.title.trim()) set('title', f.name.replace(/\.[^.]+$/, '').replace(/[-_]+/g, ' ').trim());
+    const fileError = f ? checkUploadFile(f) : null;
+    setErrors((e) => ({ ...e, file: fileError ?? '' }));
+    // A refused file names nothing that will be uploaded, so it does not fill the title.
+    if (f && !fileError && !values.title.trim()) set('title', f.name.replace(/\.[^.]+$/, '').replace(/[-_]+/g, ' ').trim());
   }
 
   async function onSubmit(e: FormEvent) {

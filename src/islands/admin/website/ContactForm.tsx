@@ -1,6 +1,7 @@
 // Contact Info tab (001 §2): email, phone, address and the three social links.
 import { useState, type FormEvent } from 'react';
 import { fieldErrors } from '../../../shared/forms.ts';
+import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
 import { contactInfoSchema, type ContactInfoInput } from '../../../shared/schemas/settings.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Card, CardBody, CardHeader } from '../../ui/Card.tsx';
@@ -12,6 +13,7 @@ export function ContactForm({ initial }: { initial: ContactInfo }) {
   const [values, setValues] = useState<ContactInfoInput>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
+  useClearFixedErrors(values, (v) => fieldErrors(contactInfoSchema, v).errors, setErrors);
   const bind = (key: keyof ContactInfoInput) => ({
     value: values[key],
     error: errors[key],
