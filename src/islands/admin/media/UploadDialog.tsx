@@ -10,6 +10,7 @@ import { Switch } from '../../ui/Switch.tsx';
 import { Textarea } from '../../ui/Textarea.tsx';
 import { formatBytes, stageLabel } from './format.ts';
 import type { ClientOption } from './media-api.ts';
+import { errorMessage } from '../../../shared/api.ts';
 import { ACCEPT_ATTR, UploadAborted, checkPosterFile, checkUploadFile, sendUpload, type UploadProgress } from './upload.ts';
 
 const EMPTY = { title: '', projectStage: '', notes: '', clientId: '', tags: '', isFeatured: false, showInPortfolio: false };
@@ -91,7 +92,7 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
       if (err instanceof UploadAborted) {
         toast({ title: 'Upload cancelled', description: 'Nothing was saved.' });
       } else {
-        toast({ title: 'Upload failed', description: (err as Error).message || 'Upload failed', variant: 'destructive' });
+        toast({ title: 'Upload failed', description: errorMessage(err, 'Upload failed'), variant: 'destructive' });
       }
     } finally {
       abort.current = null;
