@@ -80,7 +80,16 @@ const QUICK_ACTIONS = [
 ];
 
 /** The admin dashboard (001 §2): counts from GET /api/stats, recent uploads rendered by the server. */
-export default function Dashboard({ recent }: { recent: RecentItem[] }) {
+export default function Dashboard({
+  recent,
+  contactPlaceholders = [],
+  canEditWebsite = false,
+}: {
+  recent: RecentItem[];
+  /** Contact fields ('email', 'phone', 'address') the public site shows as placeholders. */
+  contactPlaceholders?: string[];
+  canEditWebsite?: boolean;
+}) {
   const [stats, setStats] = useState<Stats | null>(null);
   useEffect(() => {
     apiJson<Stats>('GET', '/api/stats')
@@ -95,6 +104,19 @@ export default function Dashboard({ recent }: { recent: RecentItem[] }) {
         <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
         <p className="mt-1 text-fg-muted">Manage your cinematic media production platform</p>
       </div>
+
+      {contactPlaceholders.length > 0 && (
+        <div role="status" data-testid="placeholder-contact-warning" className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-500/60 bg-amber-500/10 p-4 text-sm">
+          <p className="min-w-0 break-words">
+            <span className="font-semibold">Placeholder contact details are live.</span> The public site shows a placeholder {contactPlaceholders.join(', ')}.
+          </p>
+          {canEditWebsite && (
+            <a href="/admin/website-customization?tab=contact" className="font-medium text-accent underline-offset-4 hover:underline">
+              Set contact details
+            </a>
+          )}
+        </div>
+      )}
 
       <section aria-label="Statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Total Media" value={s?.totalMedia} icon={<Film size={20} />} href="/admin/media" testId="stat-total-media" />
