@@ -65,7 +65,7 @@ test.describe('upload dialog', () => {
     const card = page.getByTestId('media-card').filter({ hasText: 'Sunset Shoot' });
     await expect(card).toBeVisible();
     await expect(card).toContainText('Featured');
-    await expect(card.getByTestId('card-stage')).toHaveText('Post-Production');
+    await expect(card.getByTestId('card-stage')).toHaveText('Post-production');
     await expect(card.getByTestId('card-tags')).toContainText('golden hour');
     const row = (await server.sql.execute("SELECT type, is_featured, show_in_portfolio, project_stage, tags, notes FROM media WHERE title = 'Sunset Shoot'")).rows[0]!;
     expect(row).toMatchObject({ type: 'image', is_featured: 1, show_in_portfolio: 0, project_stage: 'post-production', notes: 'Colour grade approved' });

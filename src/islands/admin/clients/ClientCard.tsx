@@ -1,4 +1,5 @@
 import { Building2, Calendar, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
+import { formatDate } from '../../../shared/format.ts';
 import type { ClientRow } from '../../../shared/schemas/clients.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -43,7 +44,7 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
         </dl>
         <p className="mt-auto flex items-center gap-1.5 text-xs text-fg-muted">
           <Calendar size={12} aria-hidden="true" />
-          {client.createdAt ? `Added ${new Date(client.createdAt).toLocaleDateString()}` : 'Unknown'}
+          {client.createdAt ? `Added ${formatDate(client.createdAt)}` : 'Unknown'}
         </p>
         {canEdit && (
           <div className="flex gap-2 border-t border-line pt-3">

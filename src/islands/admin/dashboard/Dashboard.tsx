@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { formatDate } from '../../../shared/format.ts';
 import {
   Briefcase,
   Film,
@@ -38,7 +39,6 @@ export interface RecentItem {
   createdAt: string;
 }
 
-const dateFmt = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
 function Figure({ value, testId }: { value: number | undefined; testId: string }) {
   if (value === undefined) return <Skeleton className="h-8 w-16" />;
@@ -179,7 +179,7 @@ export default function Dashboard({
                       <span className="block text-xs text-fg-muted">
                         <span data-testid="recent-media-type">{m.type === 'video' ? 'Video' : 'Image'}</span>
                         <span aria-hidden="true"> · </span>
-                        <time dateTime={m.createdAt}>{dateFmt.format(new Date(m.createdAt))}</time>
+                        <time dateTime={m.createdAt}>{formatDate(m.createdAt)}</time>
                       </span>
                     </span>
                     {m.isFeatured && <Badge tone="accent">Featured</Badge>}
