@@ -175,7 +175,9 @@ export default function Dashboard({
                       {m.type === 'video' ? <Video size={16} /> : <ImageIcon size={16} />}
                     </span>
                     <span className="min-w-0 flex-1">
-                      <span className="block truncate text-sm font-medium">{m.title}</span>
+                      <span className="block truncate text-sm font-medium" title={m.title}>
+                        {m.title}
+                      </span>
                       <span className="block text-xs text-fg-muted">
                         <span data-testid="recent-media-type">{m.type === 'video' ? 'Video' : 'Image'}</span>
                         <span aria-hidden="true"> · </span>
