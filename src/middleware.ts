@@ -9,6 +9,7 @@ import { cacheKey, cachedPage } from './server/page-cache.ts';
 import { serverThemeClass } from './server/theme.ts';
 import { SECURITY_HEADERS, privateCacheControl } from './server/security-headers.ts';
 import { HSTS, isHttps, visibleOrigin } from './server/proxy.ts';
+import { clearCookieOnEveryLogoutAnswer } from './server/auth/logout.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -134,4 +135,7 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
   return response;
 });
 
-export const onRequest = sequence(initLocals, securityHeaders, apiMethodNotAllowed, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);
+/** Logout answers clear the session cookie whatever else happens (issue 19 #10). */
+const logoutClearsCookie = defineMiddleware(clearCookieOnEveryLogoutAnswer);
+
+export const onRequest = sequence(initLocals, securityHeaders, apiMethodNotAllowed, logoutClearsCookie, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);

@@ -17,6 +17,29 @@ export const CONTACT_PLACEHOLDERS = {
   address: 'Leicestershire, United Kingdom',
 };
 
+export type PlaceholderField = 'contactEmail' | 'contactPhone' | 'contactAddress';
+
+/**
+ * The contact details the public pages actually show (stored value or placeholder) and which
+ * of them are still placeholders (issue 19 #18: the admin sees what visitors see).
+ */
+export function liveContact<T extends Record<PlaceholderField, string>>(contact: T): { values: T; placeholders: PlaceholderField[] } {
+  const fallback: Record<PlaceholderField, string> = {
+    contactEmail: CONTACT_PLACEHOLDERS.email,
+    contactPhone: CONTACT_PLACEHOLDERS.phone,
+    contactAddress: CONTACT_PLACEHOLDERS.address,
+  };
+  const values = { ...contact };
+  const placeholders: PlaceholderField[] = [];
+  for (const key of Object.keys(fallback) as PlaceholderField[]) {
+    if (!contact[key].trim()) values[key] = fallback[key] as T[PlaceholderField];
+    if (values[key].trim() === fallback[key]) placeholders.push(key);
+  }
+  return { values, placeholders };
+}
+
+export const PLACEHOLDER_LABELS: Record<PlaceholderField, string> = { contactEmail: 'email', contactPhone: 'phone', contactAddress: 'address' };
+
 export const RESPONSE_HOURS = 24;
 
 export interface Service {

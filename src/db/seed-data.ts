@@ -55,11 +55,12 @@ export const DEFAULT_FAQS = [
 ];
 
 export const DEFAULT_SEO = {
-  metaTitle: 'Studio | Cinematic Video Production in Leicestershire',
+  // Name-free defaults: the pages fall back to the branding company name (siteNameOf).
+  metaTitle: '',
   metaDescription:
     'Luxury event films, corporate, commercial, documentary and music video production from a Leicestershire studio working across the UK.',
   metaKeywords: 'video production, Leicestershire, event videography, corporate video, commercial, documentary, music video',
-  businessName: 'Studio',
+  businessName: '',
   businessDescription:
     'A Leicestershire video production company crafting luxury event films, corporate and commercial video, documentaries and music videos.',
   businessType: 'ProfessionalService',

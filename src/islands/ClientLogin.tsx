@@ -1,5 +1,6 @@
 import { apiJson, errorMessage } from '../shared/api.ts';
 import { clientLoginSchema } from '../shared/schemas/auth.ts';
+import { safeReturnPath } from '../shared/landing.ts';
 import { toast, toastAfterNavigation } from '../shared/toast.ts';
 import { SignInForm } from './ui/SignInForm.tsx';
 
@@ -13,7 +14,8 @@ export default function ClientLogin() {
       toast({ title: 'Login failed', description: errorMessage(err, 'Invalid credentials'), variant: 'destructive' });
       return;
     }
-    window.location.assign('/client/dashboard');
+    const next = safeReturnPath(new URLSearchParams(window.location.search).get('next'));
+    window.location.assign(next?.startsWith('/client/') ? next : '/client/dashboard');
     await new Promise(() => {});
   }
 

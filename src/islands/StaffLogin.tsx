@@ -1,6 +1,6 @@
 import { apiJson, errorMessage } from '../shared/api.ts';
 import { withRetries } from '../shared/forms.ts';
-import { landingFor } from '../shared/landing.ts';
+import { landingFor, safeReturnPath } from '../shared/landing.ts';
 import { staffLoginSchema } from '../shared/schemas/auth.ts';
 import { toast, toastAfterNavigation } from '../shared/toast.ts';
 import { SignInForm } from './ui/SignInForm.tsx';
@@ -16,6 +16,12 @@ export default function StaffLogin() {
       return;
     }
     toastAfterNavigation({ title: 'Login successful', description: `Welcome back, ${user.username}!` });
+    // Back to the screen whose session expired ("Sign in again"), when the path is same-site.
+    const next = safeReturnPath(new URLSearchParams(window.location.search).get('next'));
+    if (next) {
+      window.location.assign(next);
+      await new Promise(() => {});
+    }
     let target = '/';
     try {
       const roles = await withRetries(() => apiJson<{ name: string }[]>('GET', '/api/user/roles'), 3, 1000);

@@ -122,6 +122,15 @@ function ToastCard({ t }: { t: Toast }) {
     >
       <p className="text-sm font-semibold">{t.title}</p>
       {t.description && <p className="mt-1 text-sm opacity-90">{t.description}</p>}
+      {t.action && (
+        <a
+          href={t.action.href}
+          onPointerDown={(e) => e.stopPropagation()}
+          className="mt-3 inline-flex rounded-md border border-current px-3 py-1.5 text-sm font-medium hover:underline"
+        >
+          {t.action.label}
+        </a>
+      )}
       <button
         type="button"
         onClick={dismissToast}

@@ -1,8 +1,25 @@
-import { apiRequest } from './api.ts';
+import { ApiError, apiRequest } from './api.ts';
 import { toast, toastAfterNavigation } from './toast.ts';
 
 const LOGGED_OUT = { title: 'Logged out', description: 'You have been successfully logged out.' };
 const CLEARED_LOCALLY = { title: 'Logout completed', description: 'You have been logged out (session cleared locally).' };
+
+/**
+ * Posts a logout; when the server could not be reached (no answer at all) it tries once more
+ * with a keepalive request, which outlives the navigation that follows. Any answer from the
+ * server, errors included, clears the HttpOnly cookie (src/server/auth/logout.ts), which the
+ * page itself cannot do.
+ */
+export async function postLogout(path: '/api/logout' | '/api/client/logout'): Promise<void> {
+  try {
+    await apiRequest('POST', path);
+  } catch (e) {
+    if (!(e instanceof ApiError)) {
+      void fetch(path, { method: 'POST', credentials: 'include', keepalive: true }).catch(() => undefined);
+    }
+    throw e;
+  }
+}
 
 /**
  * Staff logout (000 §4, §8). The server ends the session; even when that call fails the user
@@ -12,7 +29,7 @@ const CLEARED_LOCALLY = { title: 'Logout completed', description: 'You have been
  */
 export async function logoutStaff(opts: { redirectTo?: string; onLocalSignOut?: () => void } = {}): Promise<void> {
   try {
-    await apiRequest('POST', '/api/logout');
+    await postLogout('/api/logout');
     toastAfterNavigation(LOGGED_OUT);
     if (opts.redirectTo) window.location.assign(opts.redirectTo);
     else window.location.reload();

@@ -8,6 +8,26 @@ export interface Toast {
   title: string;
   description?: string;
   variant: 'default' | 'destructive';
+  /** A link the toast offers (e.g. "Sign in again" after a session expired). */
+  action?: { label: string; href: string };
+}
+
+type ToastInput = { title: string; description?: string; variant?: Toast['variant']; action?: Toast['action'] };
+
+/**
+ * Set by the fetch helper when a staff or client screen got a 401: the next toast (the failed
+ * call's own, or the helper's fallback) offers to sign in again and come back (issue 19 #16).
+ */
+let signInAgain: { href: string; at: number } | null = null;
+const SIGN_IN_AGAIN_WINDOW_MS = 3000;
+
+export function offerSignInAgain(href: string): void {
+  signInAgain = { href, at: Date.now() };
+  const noted = signInAgain;
+  // No caller toasted the failure: say it ourselves.
+  setTimeout(() => {
+    if (signInAgain === noted) toast({ title: 'Session expired', description: 'Your session has expired. Sign in again to continue.', variant: 'destructive' });
+  }, 100);
 }
 
 export const $toast = atom<Toast | null>(null);
@@ -26,8 +46,12 @@ function hideAfter(id: number, ms: number): void {
   }, ms);
 }
 
-export function toast(t: { title: string; description?: string; variant?: Toast['variant'] }): void {
+export function toast(t: ToastInput): void {
   const next: Toast = { id: ++seq, variant: 'default', ...t };
+  if (signInAgain && !next.action && Date.now() - signInAgain.at < SIGN_IN_AGAIN_WINDOW_MS) {
+    next.action = { label: 'Sign in again', href: signInAgain.href };
+    signInAgain = null;
+  }
   pausedRemaining = null;
   $toast.set(next);
   hideAfter(next.id, TOAST_DURATION_MS);
@@ -57,7 +81,7 @@ export function resumeToast(): void {
 
 // Toasts survive a navigation (e.g. 'Login successful' shown on the next page).
 const CARRY_KEY = 'studio-toast';
-export function toastAfterNavigation(t: { title: string; description?: string; variant?: Toast['variant'] }): void {
+export function toastAfterNavigation(t: ToastInput): void {
   try {
     sessionStorage.setItem(CARRY_KEY, JSON.stringify(t));
   } catch {

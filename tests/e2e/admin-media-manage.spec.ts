@@ -135,7 +135,7 @@ test.describe('media changes', () => {
     await card(page, 'Inline Edit').getByRole('button', { name: 'Open Inline Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Inline Edit' });
     await dialog.getByRole('tab', { name: 'Edit' }).click();
-    await expect(dialog.getByLabel('Project Stage').locator('option')).toHaveText(['Not specified', 'Pre-Production', 'Production', 'Post-Production', 'Review', 'Final']);
+    await expect(dialog.getByLabel('Project Stage').locator('option')).toHaveText(['Not specified', 'Pre-production', 'Production', 'Post-production', 'Review', 'Final']);
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await expect(page.getByTestId('toast')).toContainText('No changes to save');
     await expect(page.getByTestId('toast')).toContainText('No modifications were detected');

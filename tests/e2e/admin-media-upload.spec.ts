@@ -65,7 +65,7 @@ test.describe('upload dialog', () => {
     const card = page.getByTestId('media-card').filter({ hasText: 'Sunset Shoot' });
     await expect(card).toBeVisible();
     await expect(card).toContainText('Featured');
-    await expect(card.getByTestId('card-stage')).toHaveText('Post-Production');
+    await expect(card.getByTestId('card-stage')).toHaveText('Post-production');
     await expect(card.getByTestId('card-tags')).toContainText('golden hour');
     const row = (await server.sql.execute("SELECT type, is_featured, show_in_portfolio, project_stage, tags, notes FROM media WHERE title = 'Sunset Shoot'")).rows[0]!;
     expect(row).toMatchObject({ type: 'image', is_featured: 1, show_in_portfolio: 0, project_stage: 'post-production', notes: 'Colour grade approved' });
@@ -147,6 +147,28 @@ test.describe('upload dialog', () => {
     await expect(dialog.getByText('Title is required')).toBeVisible();
     expect(posts).toEqual([]);
     expect(await count(server, "SELECT COUNT(*) FROM media WHERE title = 'Wrong type'")).toBe(0);
+  });
+
+  // Issue 19 #14: messages clear as soon as the field is valid; a refused file names nothing.
+  test('a refused file leaves the title empty; the title message clears once the title auto-fills', async ({ page }) => {
+    const dialog = await openUpload(page);
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expect(dialog.getByText('Title is required')).toBeVisible();
+    const text = path.join(dir, 'holiday-notes.txt');
+    fs.writeFileSync(text, 'not media');
+    await dialog.getByLabel('File').setInputFiles(text);
+    await expect(dialog.getByText(/Unsupported file type/)).toBeVisible();
+    await expect(dialog.getByLabel('Title')).toHaveValue('');
+    await expect(dialog.getByText('Title is required')).toBeVisible();
+    await dialog.getByLabel('File').setInputFiles(await makeImage(dir, 'harbour-dawn.jpg'));
+    await expect(dialog.getByLabel('Title')).toHaveValue('harbour dawn');
+    await expect(dialog.getByText('Title is required')).toBeHidden();
+    await expect(dialog.getByText(/Unsupported file type/)).toBeHidden();
+    await dialog.getByLabel('Title').fill('');
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expect(dialog.getByText('Title is required')).toBeVisible();
+    await dialog.getByLabel('Title').pressSequentially('H');
+    await expect(dialog.getByText('Title is required')).toBeHidden();
   });
 
   test('a file over 2500MB is refused before sending', async ({ page }) => {

@@ -127,4 +127,42 @@ test.describe('admin navigation bar', () => {
     await page.goto('/admin/media');
     await expect(page).toHaveURL(/\/auth$/);
   });
+
+  // Issue 19 #10: a logout the server refuses still clears the HttpOnly cookie, and one that
+  // never reached the server is retried (keepalive), so the dashboard no longer opens.
+  test('a logout answered with an error still signs out: /admin/dashboard then needs sign-in', async ({ page }) => {
+    await signInStaff(page);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    // The browser will not let a page forge Origin, so the request goes out through the
+    // context's request client (same cookie jar) as a cross-site write, which the server refuses.
+    await page.route('**/api/logout', async (route) => {
+      const response = await route.fetch({ headers: { ...route.request().headers(), 'content-type': 'application/json', origin: 'https://evil.example' } });
+      await route.fulfill({ response });
+    });
+    const answer = page.waitForResponse('**/api/logout');
+    await page.getByTestId('user-menu-button').click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    expect((await answer).status()).toBe(403);
+    await expect(page).toHaveURL(/\/auth$/);
+    await page.goto('/admin/dashboard');
+    await expect(page).toHaveURL(/\/auth$/);
+  });
+
+  test('a logout that fails in the network is sent again and ends the session', async ({ page, server }) => {
+    await signInStaff(page);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    const before = await count(server, 'SELECT COUNT(*) FROM staff_sessions');
+    let aborted = false;
+    await page.route('**/api/logout', (route) => {
+      if (aborted) return route.continue();
+      aborted = true;
+      return route.abort('internetdisconnected');
+    });
+    await page.getByTestId('user-menu-button').click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect.poll(() => count(server, 'SELECT COUNT(*) FROM staff_sessions')).toBe(before - 1);
+    await page.goto('/admin/dashboard');
+    await expect(page).toHaveURL(/\/auth$/);
+  });
 });

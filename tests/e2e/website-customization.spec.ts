@@ -279,3 +279,14 @@ test('Generate Sitemap reports the pages and the portfolio videos', async ({ pag
   expect(xml).toContain('<video:title>Portfolio film B &amp; C</video:title>');
   expect(xml).not.toContain('Unlisted film');
 });
+
+// Issue 19 #14: a validation message goes as soon as the field is valid again.
+test('Branding: "Company name is required" clears as soon as a name is typed', async ({ page }) => {
+  await openScreen(page, 'Branding');
+  const name = page.getByRole('textbox', { name: 'Company Name' });
+  await name.fill('');
+  await page.getByRole('button', { name: 'Save Branding Settings' }).click();
+  await expect(page.getByText('Company name is required')).toBeVisible();
+  await name.pressSequentially('N');
+  await expect(page.getByText('Company name is required')).toBeHidden();
+});

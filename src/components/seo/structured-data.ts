@@ -3,6 +3,7 @@
 import type { PublicMedia } from '../../server/media/queries.ts';
 import type { ContactInfo, SeoSettings } from '../../server/settings/read.ts';
 import { DEFAULT_FAQS } from '../../db/seed-data.ts';
+import { toE164 } from '../../shared/phone.ts';
 
 export const PRICE_RANGE = '£££';
 const DEFAULT_GEO = { latitude: '52.6369', longitude: '-1.1398' };
@@ -43,17 +44,17 @@ export function servicesOf(seo: SeoSettings): string[] {
 
 const abs = (url: string | null | undefined, base: string) => (url ? new URL(url, base).href : undefined);
 
-export function businessJsonLd(seo: SeoSettings, contact: ContactInfo, opts: { siteUrl: string; companyName: string; logoUrl?: string | null }) {
+export function businessJsonLd(seo: SeoSettings, contact: ContactInfo, opts: { siteUrl: string; /** siteNameOf(): the business name or the company name */ companyName: string; logoUrl?: string | null }) {
   const type = seo.businessType === 'LocalBusiness' ? 'LocalBusiness' : 'ProfessionalService';
   const sameAs = [contact.instagramUrl, contact.facebookUrl, contact.linkedinUrl].filter(Boolean);
   const services = servicesOf(seo);
   return {
     '@context': 'https://schema.org',
     '@type': type,
-    name: seo.businessName || opts.companyName,
+    name: opts.companyName,
     description: seo.businessDescription || seo.metaDescription || undefined,
     url: seo.businessUrl || opts.siteUrl,
-    telephone: seo.businessPhone || contact.contactPhone || undefined,
+    telephone: toE164(seo.businessPhone || contact.contactPhone) ?? undefined,
     email: seo.businessEmail || contact.contactEmail || undefined,
     image: abs(opts.logoUrl, opts.siteUrl),
     priceRange: PRICE_RANGE,

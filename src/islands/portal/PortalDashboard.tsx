@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Search, Video } from 'lucide-react';
-import { apiRequest } from '../../shared/api.ts';
+import { postLogout } from '../../shared/logout.ts';
+import { telHref } from '../../shared/phone.ts';
 import { PROJECT_STAGES, type ClientMedia } from '../../shared/schemas/portal.ts';
 import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
@@ -103,7 +104,7 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
     setLoggingOut(true);
     // 001 §4: logout always ends here, like staff logout (src/shared/logout.ts): a failed
     // call still clears the cached data and leaves the portal.
-    await apiRequest('POST', '/api/client/logout').catch(() => undefined);
+    await postLogout('/api/client/logout').catch(() => undefined);
     clearPortalCache();
     window.location.assign('/client/login');
   }
@@ -269,7 +270,7 @@ function NeedHelp({ contact }: { contact: PortalContact }) {
           {contact.contactPhone && (
             <li className="flex items-center gap-2">
               <Phone size={16} aria-hidden="true" className="shrink-0 text-accent" />
-              <a href={`tel:${contact.contactPhone.replace(/[^\d+]/g, '')}`} className="underline-offset-4 hover:underline">
+              <a href={telHref(contact.contactPhone) ?? undefined} className="underline-offset-4 hover:underline">
                 {contact.contactPhone}
               </a>
             </li>

@@ -1,6 +1,6 @@
 // The portal's cached data: media, own feedback and own timeline notes. Logout clears it.
 import { atom } from 'nanostores';
-import { apiGet } from '../../shared/api.ts';
+import { apiGet, errorMessage } from '../../shared/api.ts';
 import type { ClientFeedback, ClientMedia, ClientTimelineNote } from '../../shared/schemas/portal.ts';
 
 export const $media = atom<ClientMedia[] | null>(null);
@@ -20,7 +20,7 @@ export async function loadMedia(): Promise<void> {
     if (list === null) return onSignedOut();
     $media.set(list);
   } catch (e) {
-    $mediaError.set(e instanceof Error ? e.message : 'Could not load your media');
+    $mediaError.set(errorMessage(e, 'Could not load your media'));
   }
 }
 

@@ -3,7 +3,7 @@ import { Send } from 'lucide-react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
 import { toast } from '../../shared/toast.ts';
 import { PROJECT_TYPES } from '../../shared/project-types.ts';
-import type { EnquiryInput } from '../../shared/schemas/enquiry.ts';
+import { ENQUIRY_LIMITS, type EnquiryInput } from '../../shared/schemas/enquiry.ts';
 import { inputClass } from '../ui/Field.tsx';
 import { useHydrated, useKeptInput } from '../ui/hydration.ts';
 
@@ -47,16 +47,16 @@ export default function EnquiryForm() {
       <div className="grid gap-5 sm:grid-cols-2">
         <div className="space-y-1.5">
           <label htmlFor="enq-first" className={label}>First Name</label>
-          <input ref={firstName} id="enq-first" name="firstName" required autoComplete="given-name" value={values.firstName} onChange={set('firstName')} className={inputClass(false, 'h-11')} />
+          <input ref={firstName} id="enq-first" name="firstName" required maxLength={ENQUIRY_LIMITS.name} autoComplete="given-name" value={values.firstName} onChange={set('firstName')} className={inputClass(false, 'h-11')} />
         </div>
         <div className="space-y-1.5">
           <label htmlFor="enq-last" className={label}>Last Name</label>
-          <input ref={lastName} id="enq-last" name="lastName" required autoComplete="family-name" value={values.lastName} onChange={set('lastName')} className={inputClass(false, 'h-11')} />
+          <input ref={lastName} id="enq-last" name="lastName" required maxLength={ENQUIRY_LIMITS.name} autoComplete="family-name" value={values.lastName} onChange={set('lastName')} className={inputClass(false, 'h-11')} />
         </div>
       </div>
       <div className="space-y-1.5">
         <label htmlFor="enq-email" className={label}>Email</label>
-        <input ref={email} id="enq-email" name="email" type="email" required autoComplete="email" value={values.email} onChange={set('email')} className={inputClass(false, 'h-11')} />
+        <input ref={email} id="enq-email" name="email" type="email" required maxLength={ENQUIRY_LIMITS.email} autoComplete="email" value={values.email} onChange={set('email')} className={inputClass(false, 'h-11')} />
       </div>
       <div className="space-y-1.5">
         <label htmlFor="enq-type" className={label}>Project Type</label>
@@ -77,11 +77,17 @@ export default function EnquiryForm() {
           name="message"
           required
           rows={6}
+          maxLength={ENQUIRY_LIMITS.message}
+          aria-describedby="enq-message-count"
           value={values.message}
           onChange={set('message')}
           placeholder="Tell us about your project, dates and budget"
           className={inputClass(false)}
         />
+        {/* The limit shows as you type and the field stops there, rather than the send failing (issue 19 #17). */}
+        <p id="enq-message-count" data-testid="message-counter" className={`text-right text-xs tabular-nums ${values.message.length >= ENQUIRY_LIMITS.message ? 'text-danger' : 'text-fg-muted'}`}>
+          {values.message.length.toLocaleString('en-GB')} / {ENQUIRY_LIMITS.message.toLocaleString('en-GB')} characters
+        </p>
       </div>
       {/* Honeypot: invisible to people and skipped by keyboard; bots that fill it are dropped. */}
       <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useClearFixedErrors } from './useLiveErrors.ts';
 import type { ZodType } from 'zod';
 import { fieldErrors } from '../../shared/forms.ts';
 import { Button } from './Button.tsx';
@@ -27,6 +28,7 @@ export function SignInForm({
   const [values, setValues] = useState<Credentials>({ username: '', password: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [pending, setPending] = useState(false);
+  useClearFixedErrors(values, (v) => fieldErrors(schema, v).errors, setErrors);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -1,11 +1,4 @@
-import { endpoint, json } from '../../server/http.ts';
-import { isHttps } from '../../server/proxy.ts';
-import { SESSION_COOKIE, clearSessionCookie, invalidateSession } from '../../server/auth/sessions.ts';
-import { sessionIdFromToken } from '../../server/auth/tokens.ts';
+import { endpoint } from '../../server/http.ts';
+import { logout } from '../../server/auth/logout.ts';
 
-export const POST = endpoint(async (ctx) => {
-  const token = ctx.cookies.get(SESSION_COOKIE.staff)?.value;
-  if (token) await invalidateSession('staff', sessionIdFromToken(token));
-  clearSessionCookie(ctx.cookies, 'staff', isHttps(ctx));
-  return json({ message: 'Logged out' });
-});
+export const POST = endpoint((ctx) => logout(ctx, 'staff'));

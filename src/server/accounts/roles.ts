@@ -7,6 +7,10 @@ import type { PermissionInput, PermissionRow, RoleInput, RoleRow } from '../../s
 import { ADMIN_ROLE, beyondActor } from './users.ts';
 import { nameKey } from './name-key.ts';
 import type { Actor } from '../auth/guard.ts';
+import { PERMISSIONS } from '../../db/seed-data.ts';
+
+/** The permissions the app itself checks; only ones created on /admin/roles can be deleted. */
+const BUILT_IN_PERMISSIONS = new Set(PERMISSIONS.map((p) => p.name));
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = typeof db | Tx;
@@ -103,7 +107,8 @@ export async function deleteRole(id: number) {
 }
 
 export async function listPermissions(): Promise<PermissionRow[]> {
-  return db.select(permissionColumns).from(permissions).orderBy(asc(permissions.name));
+  const rows = await db.select(permissionColumns).from(permissions).orderBy(asc(permissions.name));
+  return rows.map((p) => ({ ...p, builtIn: BUILT_IN_PERMISSIONS.has(p.name) }));
 }
 
 /**
@@ -118,6 +123,29 @@ export async function createPermission(input: PermissionInput): Promise<Permissi
     const [admin] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, ADMIN_ROLE)).limit(1);
     if (admin) await tx.insert(rolePermissions).values({ roleId: admin.id, permissionId: row!.id }).onConflictDoNothing();
     return row!;
+  });
+}
+
+/**
+ * Deletes a custom permission (issue 19 #17): built-in ones are refused (403), and one that a
+ * role still holds answers 409 naming those roles.
+ */
+export async function deletePermission(id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select(permissionColumns).from(permissions).where(eq(permissions.id, id)).limit(1);
+    if (!row) throw notFound('Permission not found');
+    if (BUILT_IN_PERMISSIONS.has(row.name)) throw new HttpError(403, `"${row.name}" is a built-in permission and cannot be deleted`);
+    const holders = await tx
+      .select({ name: roles.name })
+      .from(rolePermissions)
+      .innerJoin(roles, eq(roles.id, rolePermissions.roleId))
+      .where(eq(rolePermissions.permissionId, id))
+      .orderBy(asc(roles.name));
+    if (holders.length) {
+      const names = holders.map((h) => `"${h.name}"`).join(', ');
+      throw new HttpError(409, `"${row.name}" is held by ${holders.length === 1 ? 'the role' : 'the roles'} ${names}. Remove it from ${holders.length === 1 ? 'that role' : 'those roles'} first.`);
+    }
+    await tx.delete(permissions).where(eq(permissions.id, id));
   });
 }
 

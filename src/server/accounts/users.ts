@@ -210,10 +210,15 @@ export async function setUserRoles(id: string, roleIds: number[], actor: Actor) 
   await db.transaction(async (tx) => {
     const [exists] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
     if (!exists) throw notFound('User not found');
-    const found = wanted.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.id, wanted)) : [];
+    const found = wanted.length ? await tx.select({ id: roles.id, name: roles.name, isProtected: roles.isProtected }).from(roles).where(inArray(roles.id, wanted)) : [];
     const missing = wanted.filter((r) => !found.some((f) => f.id === r));
     if (missing.length) throw new HttpError(400, `roleIds: no role with id ${missing.join(', ')}`);
-    const current = (await tx.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, id))).map((r) => r.roleId);
+    // The protected role (Client) belongs to portal accounts (issue 19 #17); a staff user who
+    // already holds it from before may keep it until it is taken away.
+    const held = await tx.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, id));
+    const given = found.find((r) => r.isProtected && !held.some((h) => h.roleId === r.id));
+    if (given) throw new HttpError(403, `The ${given.name} role is for client portal accounts and cannot be given to staff users`);
+    const current = held.map((r) => r.roleId);
     const changed = [...wanted.filter((r) => !current.includes(r)), ...current.filter((r) => !wanted.includes(r))];
     if (!changed.length) return;
     if (id === actor.id) throw new HttpError(403, "You can't change your own roles. Ask another administrator.");

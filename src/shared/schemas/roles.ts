@@ -31,6 +31,8 @@ export interface PermissionRow {
   id: number;
   name: string;
   description: string | null;
+  /** Seeded permissions the app checks; only custom ones can be deleted. */
+  builtIn?: boolean;
 }
 
 export interface RoleRow {

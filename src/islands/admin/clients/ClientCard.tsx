@@ -1,4 +1,5 @@
 import { Building2, Calendar, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
+import { formatDate } from '../../../shared/format.ts';
 import type { ClientRow } from '../../../shared/schemas/clients.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -11,10 +12,14 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
       <CardBody className="flex flex-1 flex-col gap-3">
         <div className="flex items-start justify-between gap-2">
           <div className="min-w-0">
-            <h2 className="truncate text-base font-semibold">{client.name}</h2>
+            <h2 className="truncate text-base font-semibold" title={client.name}>
+              {client.name}
+            </h2>
             <p className="flex items-center gap-1.5 truncate text-sm text-fg-muted">
               <Mail size={14} aria-hidden="true" className="shrink-0" />
-              <span className="truncate">{client.email}</span>
+              <span className="truncate" title={client.email}>
+                {client.email}
+              </span>
             </p>
           </div>
           <Badge tone="accent">Client</Badge>
@@ -28,10 +33,12 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
             </div>
           )}
           {client.company && (
-            <div className="flex items-center gap-1.5">
+            <div className="flex min-w-0 items-center gap-1.5">
               <dt className="sr-only">Company</dt>
-              <Building2 size={14} aria-hidden="true" className="text-fg-muted" />
-              <dd>{client.company}</dd>
+              <Building2 size={14} aria-hidden="true" className="shrink-0 text-fg-muted" />
+              <dd className="min-w-0 truncate" title={client.company}>
+                {client.company}
+              </dd>
             </div>
           )}
           {client.notes && (
@@ -43,7 +50,7 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
         </dl>
         <p className="mt-auto flex items-center gap-1.5 text-xs text-fg-muted">
           <Calendar size={12} aria-hidden="true" />
-          {client.createdAt ? `Added ${new Date(client.createdAt).toLocaleDateString()}` : 'Unknown'}
+          {client.createdAt ? `Added ${formatDate(client.createdAt)}` : 'Unknown'}
         </p>
         {canEdit && (
           <div className="flex gap-2 border-t border-line pt-3">

@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { formatDate } from '../../../shared/format.ts';
 import {
   Briefcase,
   Film,
@@ -40,7 +41,6 @@ export interface RecentItem {
   createdAt: string;
 }
 
-const dateFmt = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
 function Figure({ value, testId }: { value: number | undefined; testId: string }) {
   if (value === undefined) return <Skeleton className="h-8 w-16" />;
@@ -82,7 +82,18 @@ const QUICK_ACTIONS = [
 ];
 
 /** The admin dashboard (001 §2): counts from GET /api/stats, recent uploads rendered by the server. */
-export default function Dashboard({ recent, backup }: { recent: RecentItem[]; backup?: BackupStatusData }) {
+export default function Dashboard({
+  recent,
+  backup,
+  contactPlaceholders = [],
+  canEditWebsite = false,
+}: {
+  recent: RecentItem[];
+  backup?: BackupStatusData;
+  /** Contact fields ('email', 'phone', 'address') the public site shows as placeholders. */
+  contactPlaceholders?: string[];
+  canEditWebsite?: boolean;
+}) {
   const [stats, setStats] = useState<Stats | null>(null);
   useEffect(() => {
     apiJson<Stats>('GET', '/api/stats')
@@ -97,6 +108,19 @@ export default function Dashboard({ recent, backup }: { recent: RecentItem[]; ba
         <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
         <p className="mt-1 text-fg-muted">Manage your cinematic media production platform</p>
       </div>
+
+      {contactPlaceholders.length > 0 && (
+        <div role="status" data-testid="placeholder-contact-warning" className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-500/60 bg-amber-500/10 p-4 text-sm">
+          <p className="min-w-0 break-words">
+            <span className="font-semibold">Placeholder contact details are live.</span> The public site shows a placeholder {contactPlaceholders.join(', ')}.
+          </p>
+          {canEditWebsite && (
+            <a href="/admin/website-customization?tab=contact" className="font-medium text-accent underline-offset-4 hover:underline">
+              Set contact details
+            </a>
+          )}
+        </div>
+      )}
 
       <section aria-label="Statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard label="Total Media" value={s?.totalMedia} icon={<Film size={20} />} href="/admin/media" testId="stat-total-media" />
@@ -157,11 +181,13 @@ export default function Dashboard({ recent, backup }: { recent: RecentItem[]; ba
                       {m.type === 'video' ? <Video size={16} /> : <ImageIcon size={16} />}
                     </span>
                     <span className="min-w-0 flex-1">
-                      <span className="block truncate text-sm font-medium">{m.title}</span>
+                      <span className="block truncate text-sm font-medium" title={m.title}>
+                        {m.title}
+                      </span>
                       <span className="block text-xs text-fg-muted">
                         <span data-testid="recent-media-type">{m.type === 'video' ? 'Video' : 'Image'}</span>
                         <span aria-hidden="true"> · </span>
-                        <time dateTime={m.createdAt}>{dateFmt.format(new Date(m.createdAt))}</time>
+                        <time dateTime={m.createdAt}>{formatDate(m.createdAt)}</time>
                       </span>
                     </span>
                     {m.isFeatured && <Badge tone="accent">Featured</Badge>}

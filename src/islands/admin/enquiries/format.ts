@@ -3,8 +3,8 @@ import type { Enquiry } from '../../../shared/schemas/enquiry.ts';
 
 export const fullName = (e: Pick<Enquiry, 'firstName' | 'lastName'>) => `${e.firstName} ${e.lastName}`.trim();
 
-const absolute = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-export const formatReceived = (iso: string) => absolute.format(new Date(iso));
+import { formatDateTime } from '../../../shared/format.ts';
+export const formatReceived = formatDateTime;
 
 const relative = new Intl.RelativeTimeFormat('en-GB', { numeric: 'auto' });
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -21,7 +21,7 @@ export function formatAgo(iso: string, now = Date.now()): string {
     if (Math.abs(value) < size) return relative.format(Math.trunc(value), unit); // 90 minutes is "1 hour ago"
     value /= size;
   }
-  return absolute.format(new Date(iso));
+  return formatDateTime(iso);
 }
 
 /** A mailto link that opens a reply with the subject filled in. */

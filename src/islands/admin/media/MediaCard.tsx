@@ -60,7 +60,7 @@ export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canA
       </div>
       <div className="flex flex-1 flex-col gap-2 p-3">
         <div className="flex items-start justify-between gap-2">
-          <h3 className="line-clamp-2 text-sm font-semibold" data-testid="card-title">
+          <h3 className="line-clamp-2 min-w-0 text-sm font-semibold" data-testid="card-title" title={item.title}>
             {item.title}
           </h3>
           <Menu label={`Actions for ${item.title}`} trigger={<MoreVertical size={16} aria-hidden="true" />} items={items} />

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
 import { PROJECT_STAGES, type AdminMedia } from '../../../shared/schemas/media.ts';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
@@ -72,13 +73,15 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
   }, [open]);
 
   const set = <K extends keyof typeof EMPTY>(k: K, v: (typeof EMPTY)[K]) => setValues((s) => ({ ...s, [k]: v }));
+  useClearFixedErrors({ title: values.title }, (v): Record<string, string> => (v.title.trim() ? {} : { title: 'Title is required' }), setErrors);
   const patchItem = (key: string, patch: Partial<Item>) => setItems((list) => list?.map((it) => (it.key === key ? { ...it, ...patch } : it)) ?? list);
 
   function chooseFiles(list: File[]) {
     setFiles(list);
     const problem = list.map((f) => checkUploadFile(f)).find(Boolean) ?? '';
     setErrors((e) => ({ ...e, file: problem }));
-    if (list.length === 1 && !values.title.trim()) set('title', titleFromName(list[0]!.name));
+    // A refused file names nothing that will be uploaded, so it does not fill the title.
+    if (list.length === 1 && !problem && !values.title.trim()) set('title', titleFromName(list[0]!.name));
     setResumable({});
     // An interrupted upload of the same file (same name, size, date) continues where it stopped.
     for (const f of list) {

@@ -1,5 +1,6 @@
 // POST /api/media through XMLHttpRequest: fetch() cannot report upload progress.
 import { MAX_UPLOAD_MB } from '../../../shared/schemas/media.ts';
+import { NetworkError, apiErrorFrom } from '../../../shared/api.ts';
 
 export const MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024;
 
@@ -54,15 +55,9 @@ export function sendUpload(form: FormData, onProgress: (p: UploadProgress) => vo
         return;
       }
       // 001 §7: upload errors are read as text; our server sends { message }.
-      let message = xhr.responseText || 'Upload failed';
-      try {
-        message = (JSON.parse(xhr.responseText) as { message?: string }).message ?? message;
-      } catch {
-        /* plain text */
-      }
-      reject(new Error(message));
+      reject(apiErrorFrom(xhr.status, xhr.statusText, xhr.responseText, '/api/media'));
     };
-    xhr.onerror = () => reject(new Error('Upload failed'));
+    xhr.onerror = () => reject(new NetworkError());
     xhr.onabort = () => reject(new UploadAborted());
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);

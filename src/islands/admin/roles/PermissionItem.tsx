@@ -1,6 +1,6 @@
 // A draggable permission in the 'Available Permissions' list.
 import { useDraggable } from '@dnd-kit/core';
-import { GripVertical, Key } from 'lucide-react';
+import { GripVertical, Key, Trash2 } from 'lucide-react';
 import type { PermissionRow } from '../../../shared/schemas/roles.ts';
 
 export function PermissionBody({ permission }: { permission: PermissionRow }) {
@@ -18,20 +18,31 @@ export function PermissionBody({ permission }: { permission: PermissionRow }) {
   );
 }
 
-export function PermissionItem({ permission }: { permission: PermissionRow }) {
+export function PermissionItem({ permission, onDelete }: { permission: PermissionRow; onDelete?: () => void }) {
   const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: `permission-${permission.id}`, data: { permission } });
   return (
-    <li>
+    <li className="flex items-stretch gap-1">
       <div
         ref={setNodeRef}
         {...attributes}
         {...listeners}
         data-testid="permission-item"
         data-permission={permission.name}
-        className={`flex cursor-grab touch-none items-start gap-2 rounded-lg border border-line bg-raised p-3 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent ${isDragging ? 'opacity-40' : ''}`}
+        className={`flex min-w-0 flex-1 cursor-grab touch-none items-start gap-2 rounded-lg border border-line bg-raised p-3 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent ${isDragging ? 'opacity-40' : ''}`}
       >
         <PermissionBody permission={permission} />
       </div>
+      {onDelete && !permission.builtIn && (
+        <button
+          type="button"
+          onClick={onDelete}
+          aria-label={`Delete permission ${permission.name}`}
+          title={`Delete permission ${permission.name}`}
+          className="shrink-0 rounded-lg border border-line px-2 text-fg-muted hover:border-danger hover:text-danger focus-visible:outline-2 focus-visible:outline-accent"
+        >
+          <Trash2 size={16} aria-hidden="true" />
+        </button>
+      )}
     </li>
   );
 }

@@ -1,4 +1,5 @@
 // Create New Role / Edit Role and Create New Permission dialogs (001 §2, §5).
+import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ZodType } from 'zod';
 import { fieldErrors } from '../../../shared/forms.ts';
@@ -37,6 +38,7 @@ export function NameDescriptionDialog({
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [pending, setPending] = useState(false);
+  useClearFixedErrors(values, (v) => fieldErrors(schema, v).errors, setErrors);
 
   useEffect(() => {
     if (open) {

@@ -29,7 +29,7 @@ export function RoleZone({
       <CardBody className="space-y-3">
         <div className="flex items-start justify-between gap-3">
           <div className="min-w-0">
-            <h3 className="flex flex-wrap items-center gap-2 text-base font-semibold">
+            <h3 className="flex flex-wrap items-center gap-2 text-base font-semibold" title={role.name}>
               {locked ? <Lock size={16} aria-hidden="true" className="text-fg-muted" /> : <Shield size={16} aria-hidden="true" className="text-accent" />}
               {role.name}
               {locked && <Badge tone="outline">Read Only</Badge>}

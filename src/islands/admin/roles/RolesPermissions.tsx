@@ -118,6 +118,17 @@ export default function RolesPermissions() {
     }
   }
 
+  async function deletePermission(permission: PermissionRow) {
+    if (!window.confirm(`Delete the permission ${permission.name}?`)) return;
+    try {
+      await apiJson('DELETE', `/api/permissions/${permission.id}`);
+      toast({ title: 'Permission deleted', description: `${permission.name} has been deleted.` });
+    } catch (e) {
+      failed('Failed to delete permission', e);
+    }
+    await loadPermissions();
+  }
+
   function onDragEnd({ active, over }: DragEndEvent) {
     setDragged(null);
     const permission = permissionOf(active.data.current);
@@ -209,7 +220,7 @@ export default function RolesPermissions() {
                 ) : (
                   <ul className="space-y-2 lg:max-h-[70vh] lg:overflow-y-auto" aria-label="Available Permissions">
                     {permissions.map((p) => (
-                      <PermissionItem key={p.id} permission={p} />
+                      <PermissionItem key={p.id} permission={p} onDelete={() => void deletePermission(p)} />
                     ))}
                   </ul>
                 )}

@@ -10,6 +10,8 @@ export interface RoleOption {
   id: number;
   name: string;
   description?: string | null;
+  /** The Client role: not offered to staff users. */
+  isProtected?: boolean;
 }
 
 type Setter = (key: string, value: string) => void;
@@ -157,7 +159,7 @@ export function EditUserDialog({
           <legend className="text-sm font-medium">Roles</legend>
           {roles.length === 0 && <p className="text-sm text-fg-muted">No roles available</p>}
           <div className="grid gap-2 sm:grid-cols-2">
-            {roles.map((r) => (
+            {roles.filter((r) => !r.isProtected || user?.roles.some((held) => held.id === r.id)).map((r) => (
               <label key={r.id} className="flex items-start gap-2 rounded-md border border-line p-2 text-sm">
                 <input
                   type="checkbox"

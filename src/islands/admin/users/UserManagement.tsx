@@ -1,4 +1,5 @@
 // User Management (001 §2 'User Management', §5, §8): the 'All Users' table and its dialogs.
+import { formatDate } from '../../../shared/format.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { Pencil, Plus, Trash2, Users } from 'lucide-react';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
@@ -159,7 +160,7 @@ export default function UserManagement({ currentUserId, canEdit }: { currentUser
                         <td className="px-3 py-3">
                           <Badge tone={u.isActive ? 'success' : 'default'}>{u.isActive ? 'Active' : 'Inactive'}</Badge>
                         </td>
-                        <td className="px-3 py-3 whitespace-nowrap">{new Date(u.createdAt).toLocaleDateString()}</td>
+                        <td className="px-3 py-3 whitespace-nowrap">{formatDate(u.createdAt)}</td>
                         <td className="px-5 py-3">
                           {canEdit && (
                             <div className="flex justify-end gap-1">

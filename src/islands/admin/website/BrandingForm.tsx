@@ -2,6 +2,7 @@
 // Open Graph image; 'Save Branding Settings'.
 import { useState, type FormEvent } from 'react';
 import { fieldErrors } from '../../../shared/forms.ts';
+import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
 import { brandingSchema } from '../../../shared/schemas/settings.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Card, CardBody, CardHeader } from '../../ui/Card.tsx';
@@ -23,6 +24,7 @@ export function BrandingForm({ initial }: { initial: BrandingSettings }) {
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
+  useClearFixedErrors({ companyName }, (v) => fieldErrors(brandingSchema.pick({ companyName: true }), v).errors, setErrors);
   const setImage = (key: keyof Images) => (value: MediaRef | null) => setImages((s) => ({ ...s, [key]: value }));
 
   async function submit(e: FormEvent) {

@@ -1,6 +1,7 @@
 // SEO tab (001 §2, §3, §5): sub-tabs Basic SEO, Social Media, Business Data, Advanced;
 // 'Update SEO Settings'. Every field starts from the stored value (001 §3 describes a form
 // that reset some of them on load; that defect is not copied).
+import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { fieldErrors } from '../../../shared/forms.ts';
 import { BUSINESS_TYPES, DESCRIPTION_GUIDE, ROBOTS_DIRECTIVES, seoSchema, TITLE_GUIDE, type SeoForm as SeoPayload } from '../../../shared/schemas/settings.ts';
@@ -78,6 +79,7 @@ export function SeoForm({ initial, sitemap }: { initial: SeoSettings; sitemap: R
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [tab, setTab] = useState<Sub>('basic');
   const [saving, setSaving] = useState(false);
+  useClearFixedErrors(values, (v) => fieldErrors(seoSchema, payloadOf(v)).errors, setErrors);
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((v) => ({ ...v, [key]: value }));
   const text = (key: TextKey) => ({
     value: values[key],

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { SECTION_TABS } from '../../../shared/schemas/settings.ts';
 import { Tabs } from '../../ui/Tabs.tsx';
+import type { PlaceholderField } from '../../../components/content.ts';
 import { BrandingForm } from './BrandingForm.tsx';
 import { ContactForm } from './ContactForm.tsx';
 import { SectionBackgrounds } from './SectionBackgrounds.tsx';
@@ -26,8 +27,11 @@ export default function WebsiteCustomization(props: {
   branding: BrandingSettings;
   seo: SeoSettings;
   contact: ContactInfo;
+  placeholders?: PlaceholderField[];
+  /** ?tab=contact (the dashboard's placeholder warning links there). */
+  initialTab?: string;
 }) {
-  const [tab, setTab] = useState<Tab>('homepage');
+  const [tab, setTab] = useState<Tab>(() => TABS.find((t) => t.value === props.initialTab)?.value ?? 'homepage');
   const [sections, setSections] = useState(props.sections);
   const onSaved = (saved: WebsiteSectionEntry) =>
     setSections((list) => (list.some((e) => e.section === saved.section) ? list.map((e) => (e.section === saved.section ? saved : e)) : [...list, saved]));
@@ -42,7 +46,7 @@ export default function WebsiteCustomization(props: {
       {tab === 'contact' && (
         <div className="space-y-6">
           <SectionBackgrounds sections={SECTION_TABS.contact} entries={sections} onSaved={onSaved} />
-          <ContactForm initial={props.contact} />
+          <ContactForm initial={props.contact} placeholders={props.placeholders ?? []} />
         </div>
       )}
     </Tabs>
