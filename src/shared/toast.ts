@@ -24,9 +24,10 @@ const SIGN_IN_AGAIN_WINDOW_MS = 3000;
 export function offerSignInAgain(href: string): void {
   signInAgain = { href, at: Date.now() };
   const noted = signInAgain;
-  // No caller toasted the failure: say it ourselves.
+  // No caller toasted the failure (the portal shows its own inline alert and, per 001, no
+  // error toast): offer the way back in a plain toast.
   setTimeout(() => {
-    if (signInAgain === noted) toast({ title: 'Session expired', description: 'Your session has expired. Sign in again to continue.', variant: 'destructive' });
+    if (signInAgain === noted) toast({ title: 'Session expired', description: 'Your session has expired. Sign in again to continue.' });
   }, 100);
 }
 
