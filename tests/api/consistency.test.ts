@@ -19,8 +19,10 @@ const newRole = async (name = unique('Role ')) => expectStatus(admin.json('POST'
 const permissions = async () => (await expectStatus(admin.json('GET', '/api/permissions'))) as { id: number; name: string; builtIn: boolean }[];
 
 describe('DELETE /api/permissions/{id}', () => {
-  test('a custom permission no role holds is deleted', async () => {
+  test('a custom permission no role holds (beyond Admin, which gets every permission) is deleted', async () => {
     const p = await newPermission();
+    const adminRole = (await server.sql.execute({ sql: "SELECT rp.role_id FROM role_permissions rp JOIN roles r ON r.id = rp.role_id WHERE r.name = 'Admin' AND rp.permission_id = ?", args: [p.id] })).rows;
+    expect(adminRole.length).toBe(1);
     expect((await permissions()).find((x) => x.id === p.id)?.builtIn).toBe(false);
     const res = await admin.json('DELETE', `/api/permissions/${p.id}`);
     expect(res.status).toBe(200);

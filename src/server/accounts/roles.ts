@@ -139,7 +139,8 @@ export async function deletePermission(id: number): Promise<void> {
       .select({ name: roles.name })
       .from(rolePermissions)
       .innerJoin(roles, eq(roles.id, rolePermissions.roleId))
-      .where(eq(rolePermissions.permissionId, id))
+      // Admin is given every permission as it is created, so it does not count as a holder.
+      .where(and(eq(rolePermissions.permissionId, id), ne(roles.name, ADMIN_ROLE)))
       .orderBy(asc(roles.name));
     if (holders.length) {
       const names = holders.map((h) => `"${h.name}"`).join(', ');
