@@ -56,5 +56,12 @@ if (seeded.generatedAdminPassword) {
   console.log('  (shown once; set ADMIN_PASSWORD to choose it yourself)');
   console.log('');
 }
+// The video worker (one ffmpeg at a time) runs in this process unless WORKER=off.
+if (config.WORKER) {
+  const { startWorker } = await import('../src/server/jobs/worker.ts');
+  startWorker();
+} else {
+  console.log('Video worker off (WORKER=off): run `npm run worker` for uploaded videos to be converted.');
+}
 // Machine-readable line for tests and process managers.
 console.log(`STUDIO_LISTENING ${port}`);

@@ -24,6 +24,14 @@ const schema = z.object({
   SMTP_URL: z.string().optional(),
   ENQUIRY_NOTIFY_TO: z.string().optional(),
   ENQUIRY_NOTIFY_FROM: z.string().optional(),
+  // Video processing (src/server/jobs): the worker runs inside `npm start` unless WORKER=off.
+  WORKER: bool(true),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  JOB_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  FFMPEG_NICE: z.coerce.number().int().min(0).max(19).default(10),
 });
 
 export type Config = z.infer<typeof schema> & { siteUrl: string; mediaDir: string };

@@ -4,7 +4,8 @@ import { asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { db } from '../../db/index.ts';
 import { clientFeedback, clients, clientUsers, media, mediaClients, timelineNotes } from '../../db/schema.ts';
-import type { AdminFeedback, AdminMedia, AdminTimelineNote, AssignedClient } from '../../shared/schemas/media.ts';
+import type { AdminFeedback, AdminMedia, AdminTimelineNote, AssignedClient, Playback } from '../../shared/schemas/media.ts';
+import { playbackFields, type PlaybackColumns } from './playback.ts';
 import type { MediaRow } from './queries.ts';
 
 export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], feedbackCount: number, noteCount: number): AdminMedia {
@@ -35,6 +36,7 @@ export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], f
     assignedClients,
     feedbackCount,
     noteCount,
+    ...playbackFields(row),
   };
 }
 
@@ -70,9 +72,13 @@ const ITEM_JSON = sql.raw(`json_object(
   'filename', filename, 'fileSize', file_size, 'mimeType', mime_type, 'width', width, 'height', height,
   'durationSeconds', duration_seconds, 'isFeatured', is_featured, 'showInPortfolio', show_in_portfolio,
   'tags', json(tags), 'projectStage', project_stage, 'notes', notes, 'clientId', client_id,
-  'uploadedBy', uploaded_by, 'createdAt', created_at, 'uploadedAt', uploaded_at)`);
+  'uploadedBy', uploaded_by, 'createdAt', created_at, 'uploadedAt', uploaded_at,
+  'processingStatus', processing_status, 'processingProgress', processing_progress,
+  'processingError', processing_error, 'renditions', json(renditions), 'spriteUrl', sprite_url,
+  'originalPlayable', original_playable)`);
 
-type RawItem = Omit<AdminMedia, 'isFeatured' | 'showInPortfolio' | 'createdAt' | 'uploadedAt' | 'assignedClients' | 'feedbackCount' | 'noteCount'> & {
+type RawItem = Omit<AdminMedia, 'isFeatured' | 'showInPortfolio' | 'createdAt' | 'uploadedAt' | 'assignedClients' | 'feedbackCount' | 'noteCount' | keyof Playback> &
+  Omit<PlaybackColumns, 'type' | 'url'> & {
   isFeatured: number;
   showInPortfolio: number;
   createdAt: number;
@@ -103,8 +109,9 @@ export async function listAdminMedia(): Promise<AdminMedia[]> {
   }
   const fb = new Map(feedback.map((f) => [f.mediaId, f.n]));
   const nt = new Map(notes.map((n) => [n.mediaId, n.n]));
-  return items.map((r) => ({
+  return items.map(({ processingStatus, processingProgress, processingError, renditions, spriteUrl, originalPlayable, ...r }) => ({
     ...r,
+    ...playbackFields({ type: r.type, url: r.url, processingStatus, processingProgress, processingError, renditions, spriteUrl, originalPlayable }),
     isFeatured: !!r.isFeatured,
     showInPortfolio: !!r.showInPortfolio,
     createdAt: new Date(r.createdAt).toISOString(),

@@ -1,0 +1,40 @@
+// The playback fields every list shows for an item (see Playback in shared/schemas/media.ts),
+// computed from the row's processing columns. Rendition and sprite files live next to the
+// original, so they share its URL folder and its visibility rules (delivery.ts).
+import type { StoredRendition } from '../../db/schema.ts';
+import type { Playback, ProcessingStatus } from '../../shared/schemas/media.ts';
+
+export interface PlaybackColumns {
+  type: 'image' | 'video';
+  url: string;
+  processingStatus: ProcessingStatus | null;
+  processingProgress: number | null;
+  processingError: string | null;
+  renditions: StoredRendition[] | null;
+  spriteUrl: string | null;
+  originalPlayable: boolean | number | null;
+}
+
+function folderUrl(originalUrl: string): string {
+  return originalUrl.slice(0, originalUrl.lastIndexOf('/') + 1);
+}
+
+export function playbackFields(row: PlaybackColumns): Playback {
+  if (row.type !== 'video') {
+    return { processingStatus: null, processingProgress: 0, processingError: null, playbackUrl: null, renditions: [], spriteUrl: null };
+  }
+  const status = row.processingStatus ?? 'queued';
+  const ready = status === 'ready';
+  const base = folderUrl(row.url);
+  const renditions = ready
+    ? (row.renditions ?? []).map((r) => ({ label: r.label, url: `${base}${r.variant}${r.version ? `?v=${r.version}` : ''}`, width: r.width, height: r.height }))
+    : [];
+  return {
+    processingStatus: status,
+    processingProgress: ready ? 100 : Math.max(0, Math.min(100, row.processingProgress ?? 0)),
+    processingError: status === 'failed' ? row.processingError : null,
+    playbackUrl: renditions[0]?.url ?? (row.originalPlayable ? row.url : null),
+    renditions,
+    spriteUrl: ready ? row.spriteUrl : null,
+  };
+}
