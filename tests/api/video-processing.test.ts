@@ -24,7 +24,7 @@ async function uploadFile(file: string, fields: Record<string, string> = {}) {
 }
 
 /** Polls the live state until the item is ready or failed. */
-export async function waitSettled(s: Session, id: number, timeoutMs = 50_000) {
+export async function waitSettled(s: Session, id: number, timeoutMs = 100_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const r = await s.json('GET', `/api/media/${id}/processing`);
@@ -65,7 +65,7 @@ const MATRIX: [SourceName, Expectation][] = [
 ];
 
 describe('each source becomes playable review proxies', () => {
-  test.each(MATRIX)('%s', { timeout: 90_000 }, async (name, want) => {
+  test.each(MATRIX)('%s', { timeout: 150_000 }, async (name, want) => {
     const up = await uploadFile(source(name));
     expect(up.status, JSON.stringify(up.body)).toBe(201);
     expect(up.body.processingStatus).toBe('queued');

@@ -133,3 +133,30 @@ export function probeOutput(file: string): ProbedOutput {
     faststart: moov >= 0 && (mdat < 0 || moov < mdat),
   };
 }
+
+/** A longer clip (640x360, `seconds` long, MPEG-4 AVI with sound): slow enough to catch mid-conversion. */
+export function longSource(seconds = 12): string {
+  const key = `long-${seconds}`;
+  const hit = made.get(key);
+  if (hit) return hit;
+  const file = path.join(dir, `long-${seconds}.avi`);
+  ffmpeg([...PICTURE('640x360', seconds, 25), ...TONE(seconds), '-c:v', 'mpeg4', '-q:v', '6', '-c:a', 'pcm_s16le', file]);
+  made.set(key, file);
+  return file;
+}
+
+/** ffmpeg processes whose command line names this storage key (the worker's conversions of it). */
+export function ffmpegProcessesFor(storageKey: string): number[] {
+  const pids: number[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let cmd = '';
+    try {
+      cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    const argv = cmd.split('\0');
+    if (argv.some((a) => /(^|\/)ffmpeg$/.test(a)) && cmd.includes(storageKey)) pids.push(Number(pid));
+  }
+  return pids;
+}

@@ -38,3 +38,8 @@ export function playbackFields(row: PlaybackColumns): Playback {
     spriteUrl: ready ? row.spriteUrl : null,
   };
 }
+
+/** Section backgrounds: the 720p proxy (light enough for a muted loop), else what plays. */
+export function backgroundVideoUrl(p: Playback): string | null {
+  return p.renditions.find((r) => r.label === '720p')?.url ?? p.playbackUrl;
+}
