@@ -24,7 +24,7 @@ export function MediaCard({
   // Progress is polled live while the review proxy is being made.
   const [live, setLive] = useState(item);
   useEffect(() => setLive(item), [item]);
-  useProcessingPoll(live, item.type === 'video' ? `/api/client/media/${item.id}/processing` : null, setLive);
+  useProcessingPoll(live, item.type === 'video' && !item.playbackUrl ? `/api/client/media/${item.id}/processing` : null, setLive);
   const preparing = item.type === 'video' && !live.playbackUrl;
   return (
     <li

@@ -78,7 +78,7 @@ const ITEM_JSON = sql.raw(`json_object(
   'originalPlayable', original_playable)`);
 
 type RawItem = Omit<AdminMedia, 'isFeatured' | 'showInPortfolio' | 'createdAt' | 'uploadedAt' | 'assignedClients' | 'feedbackCount' | 'noteCount' | keyof Playback> &
-  Omit<PlaybackColumns, 'type' | 'url'> & {
+  Omit<PlaybackColumns, 'type' | 'url' | 'mimeType'> & {
   isFeatured: number;
   showInPortfolio: number;
   createdAt: number;
@@ -111,7 +111,7 @@ export async function listAdminMedia(): Promise<AdminMedia[]> {
   const nt = new Map(notes.map((n) => [n.mediaId, n.n]));
   return items.map(({ processingStatus, processingProgress, processingError, renditions, spriteUrl, originalPlayable, ...r }) => ({
     ...r,
-    ...playbackFields({ type: r.type, url: r.url, processingStatus, processingProgress, processingError, renditions, spriteUrl, originalPlayable }),
+    ...playbackFields({ type: r.type, url: r.url, mimeType: r.mimeType, processingStatus, processingProgress, processingError, renditions, spriteUrl, originalPlayable }),
     isFeatured: !!r.isFeatured,
     showInPortfolio: !!r.showInPortfolio,
     createdAt: new Date(r.createdAt).toISOString(),

@@ -7,6 +7,7 @@ import type { Playback, ProcessingStatus } from '../../shared/schemas/media.ts';
 export interface PlaybackColumns {
   type: 'image' | 'video';
   url: string;
+  mimeType: string;
   processingStatus: ProcessingStatus | null;
   processingProgress: number | null;
   processingError: string | null;
@@ -17,6 +18,15 @@ export interface PlaybackColumns {
 
 function folderUrl(originalUrl: string): string {
   return originalUrl.slice(0, originalUrl.lastIndexOf('/') + 1);
+}
+
+/**
+ * Whether the original can stand in while no proxy exists. A row never probed (status null:
+ * from before this feature, or written by hand) is judged by its type, as players did before.
+ */
+function originalPlays(row: PlaybackColumns): boolean {
+  if (row.processingStatus == null) return row.mimeType === 'video/mp4' || row.mimeType === 'video/webm';
+  return !!row.originalPlayable;
 }
 
 export function playbackFields(row: PlaybackColumns): Playback {
@@ -33,7 +43,7 @@ export function playbackFields(row: PlaybackColumns): Playback {
     processingStatus: status,
     processingProgress: ready ? 100 : Math.max(0, Math.min(100, row.processingProgress ?? 0)),
     processingError: status === 'failed' ? row.processingError : null,
-    playbackUrl: renditions[0]?.url ?? (row.originalPlayable ? row.url : null),
+    playbackUrl: renditions[0]?.url ?? (originalPlays(row) ? row.url : null),
     renditions,
     spriteUrl: ready ? row.spriteUrl : null,
   };

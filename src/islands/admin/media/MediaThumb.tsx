@@ -12,7 +12,8 @@ export function MediaThumb({ item }: { item: AdminMedia }) {
   // The list is cached per library version; progress is polled live while not ready.
   const [live, setLive] = useState(item);
   useEffect(() => setLive(item), [item]);
-  useProcessingPoll(live, item.type === 'video' ? `/api/media/${item.id}/processing` : null, setLive);
+  // Only while nothing plays: a card that plays (the original meanwhile) needs no progress.
+  useProcessingPoll(live, item.type === 'video' && !item.playbackUrl ? `/api/media/${item.id}/processing` : null, setLive);
   if (item.type === 'video') {
     const poster = item.posterUrl ?? item.thumbnailWebpUrl ?? item.thumbnailUrl ?? undefined;
     if (!live.playbackUrl || live.processingStatus === 'failed') {
