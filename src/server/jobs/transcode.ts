@@ -83,6 +83,22 @@ function remuxArgs(p: VideoProbe, out: string): string[] {
 /** Marks a job's scratch files, so a retaken job can remove what a killed worker left. */
 export const JOB_SCRATCH = '.job';
 
+/** The one ffmpeg run that makes every rendition (exported for bench/video.mjs: the same command by hand). */
+export function conversionArgs(p: VideoProbe, thePlan: Plan, input: string, outputs: string[]): string[] {
+  return thePlan.path === 'remux'
+    ? ['-i', input, ...remuxArgs(p, outputs[0]!)]
+    : ['-i', input, ...thePlan.renditions.flatMap((r, i) => encodeArgs(p, r, outputs[i]!))];
+}
+
+export function spriteArgs(input: string, layout: ReturnType<typeof spriteLayout>, output: string): string[] {
+  return [
+    '-i', input,
+    '-map', '0:v:0',
+    '-vf', `fps=1/${layout.interval.toFixed(4)},scale=${layout.tileWidth}:${layout.tileHeight},tile=${layout.columns}x${layout.rows}`,
+    '-frames:v', '1', '-q:v', '5', '-f', 'image2', '-c:v', 'mjpeg', output,
+  ];
+}
+
 export const SPRITE_TILE_WIDTH = 160;
 export const SPRITE_MAX_TILES = 100;
 
@@ -143,11 +159,7 @@ export async function transcode(
   const vttScratch = storage.scratch(storageKey, JOB_SCRATCH + '.vtt');
   const duration = p.durationSeconds;
   try {
-    const args =
-      thePlan.path === 'remux'
-        ? ['-i', input, ...remuxArgs(p, scratch[0]!)]
-        : ['-i', input, ...thePlan.renditions.flatMap((r, i) => encodeArgs(p, r, scratch[i]!))];
-    await runFfmpeg({ args, durationSeconds: duration, signal, onProgress: (f) => onProgress(f * 0.9) });
+    await runFfmpeg({ args: conversionArgs(p, thePlan, input, scratch), durationSeconds: duration, signal, onProgress: (f) => onProgress(f * 0.9) });
 
     // The sprite is cut from the smallest rendition: decoding it is far cheaper than the original.
     const smallest = thePlan.renditions.length - 1;
@@ -155,12 +167,7 @@ export async function transcode(
     const spriteDuration = duration && duration > 0 ? duration : 1;
     const layout = spriteLayout(spriteDuration, small.width, small.height);
     await runFfmpeg({
-      args: [
-        '-i', scratch[smallest]!,
-        '-map', '0:v:0',
-        '-vf', `fps=1/${layout.interval.toFixed(4)},scale=${layout.tileWidth}:${layout.tileHeight},tile=${layout.columns}x${layout.rows}`,
-        '-frames:v', '1', '-q:v', '5', '-f', 'image2', '-c:v', 'mjpeg', spriteScratch,
-      ],
+      args: spriteArgs(scratch[smallest]!, layout, spriteScratch),
       durationSeconds: duration,
       signal,
       onProgress: (f) => onProgress(0.9 + f * 0.09),
