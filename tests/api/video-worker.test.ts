@@ -3,6 +3,7 @@
 // deleting an item mid-conversion (ffmpeg ends, no files), and no ffmpeg installed at all.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT, startServer, type TestServer } from '../helpers/server.ts';
@@ -124,7 +125,9 @@ describe('worker faults', () => {
   });
 
   test('without ffmpeg the app starts, says videos will wait, and converts them once ffmpeg is there', { timeout: 120_000 }, async () => {
-    const { server, admin } = await start({ FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: '/nonexistent/ffprobe' });
+    // Our own folder: stop() keeps a folder it was given, so the second start finds the data.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-no-ffmpeg-'));
+    const { server, admin } = await start({ FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: '/nonexistent/ffprobe' }, dir);
     await until('the warning', async () => /videos will wait/.test(server.output()), 10_000);
     const item = await uploadFile(admin, source('H.264/AAC MP4 (remux)'));
     const waiting = await admin.json('GET', `/api/media/${item.id}/processing`);
@@ -134,9 +137,14 @@ describe('worker faults', () => {
     servers.splice(servers.indexOf(server), 1);
 
     // ffmpeg "installed": the same data, started with the real tools.
-    const again = await start({}, server.dir);
-    await until('ready', async () => (await mediaRow(again.server, item.id))?.status === 'ready', 100_000);
+    const again = await start({}, dir);
+    await until('ready', async () => (await mediaRow(again.server, item.id))?.status === 'ready', 100_000).catch((e) => {
+      throw new Error(`${e.message}\n${again.server.output()}`);
+    });
     const live = await again.admin.json('GET', `/api/media/${item.id}/processing`);
     expect(live.body.playbackUrl).toMatch(/720p\.mp4\?v=\d+$/);
+    await again.server.stop();
+    servers.splice(servers.indexOf(again.server), 1);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
