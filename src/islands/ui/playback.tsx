@@ -44,12 +44,17 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
     return () => ro.disconnect();
   }, [item.renditions, video]);
   const chosen = quality === AUTO ? autoPick : (item.renditions.find((r) => r.label === quality) ?? null);
-  const src = chosen?.url ?? item.playbackUrl;
+  // Opened while the proxy was still being made, on the playable original: keep playing that
+  // when the proxy turns ready (a source swap would jump back to 0 under the viewer) until a
+  // quality is chosen from the menu.
+  const original = useRef(item.processingStatus !== 'ready' ? item.playbackUrl : null);
+  const src = (quality === AUTO ? original.current : null) ?? chosen?.url ?? item.playbackUrl;
   const resume = useRef<{ time: number; playing: boolean } | null>(null);
   const setQuality = useCallback(
     (q: string) => {
       const v = video.current;
       if (v) resume.current = { time: v.currentTime, playing: !v.paused };
+      original.current = null;
       setQualityState(q);
     },
     [video],
