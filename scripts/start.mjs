@@ -72,5 +72,12 @@ if (config.backupDir) {
   });
   console.log(`Backups every ${config.BACKUP_INTERVAL_HOURS} h into ${config.backupDir}, keeping ${config.BACKUP_KEEP}`);
 }
+// The video worker (one ffmpeg at a time) runs in this process unless WORKER=off.
+if (config.WORKER) {
+  const { startWorker } = await import('../src/server/jobs/worker.ts');
+  startWorker();
+} else {
+  console.log('Video worker off (WORKER=off): run `npm run worker` for uploaded videos to be converted.');
+}
 // Machine-readable line for tests and process managers.
 console.log(`STUDIO_LISTENING ${port}`);

@@ -107,6 +107,15 @@ export const clientUsers = sqliteTable(
 );
 
 export const MEDIA_TYPES = ['image', 'video'] as const;
+export const PROCESSING_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
+export interface StoredRendition {
+  label: string;
+  variant: string;
+  width: number;
+  height: number;
+  /** The job that made it: a ?v= on its URL, so a reprocessed file is never served from an old cache. */
+  version?: number;
+}
 
 export const media = sqliteTable(
   'media',
@@ -139,6 +148,18 @@ export const media = sqliteTable(
     uploadedAt: integer('uploaded_at', { mode: 'timestamp_ms' })
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
+    // Videos only (null for images; null on a video = not yet queued, so backfill takes it).
+    // Progress ticks do not bump library_state (see migration 0004), status changes do.
+    processingStatus: text('processing_status', { enum: PROCESSING_STATUSES }),
+    processingProgress: integer('processing_progress').notNull().default(0),
+    processingError: text('processing_error'),
+    // JSON [{ label, variant, width, height }] of the review proxies, best first.
+    renditions: text('renditions', { mode: 'json' }).$type<StoredRendition[]>(),
+    spriteUrl: text('sprite_url'),
+    // A browser can play the original as it is (H.264/VP8/VP9/AV1 8-bit in MP4/WebM).
+    originalPlayable: bool('original_playable').notNull().default(false),
+    // ffprobe facts of the original (see src/server/media/probe.ts), JSON.
+    probe: text('probe', { mode: 'json' }).$type<Record<string, unknown>>(),
   },
   (t) => [
     index('media_created_idx').on(t.createdAt),
@@ -421,4 +442,33 @@ export const uploads = sqliteTable(
     mediaId: integer('media_id').references(() => media.id, { onDelete: 'set null' }),
   },
   (t) => [index('uploads_user_idx').on(t.userId, t.finishedAt), index('uploads_expires_idx').on(t.expiresAt)],
+);
+
+export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+
+// The durable job queue (src/server/jobs). A job is claimed by one UPDATE ... RETURNING and
+// held by a lease the worker renews; a lease that runs out means the worker died and the
+// job is taken again. Deleting the media item deletes its jobs (the worker then stops ffmpeg).
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind').notNull(),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(3),
+    runAfter: integer('run_after').notNull().default(0),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: integer('lease_expires_at'),
+    progress: integer('progress').notNull().default(0),
+    // 'remux' or 'transcode': which path the last run took.
+    path: text('path'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('jobs_claim_idx').on(t.status, t.runAfter), index('jobs_media_idx').on(t.mediaId)],
 );

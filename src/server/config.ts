@@ -33,6 +33,14 @@ const schema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
   // Free space an upload must leave on the media file system (1 GiB).
   MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
+  // Video processing (src/server/jobs): the worker runs inside `npm start` unless WORKER=off.
+  WORKER: bool(true),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  JOB_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  FFMPEG_NICE: z.coerce.number().int().min(0).max(19).default(10),
 });
 
 export type Config = z.infer<typeof schema> & { siteUrl: string; mediaDir: string; backupDir: string | null };

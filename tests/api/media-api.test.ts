@@ -13,7 +13,8 @@ let server: TestServer;
 let admin: Session;
 
 beforeAll(async () => {
-  server = await startServer();
+  // Folder contents are asserted here; the worker's proxies are tested in video-processing.test.ts.
+  server = await startServer({ env: { WORKER: 'off' } });
   admin = await adminSession(server.url);
 });
 afterAll(() => server?.stop());

@@ -15,7 +15,9 @@ let server: TestServer;
 let admin: Session;
 
 beforeAll(async () => {
-  server = await startServer({ env: { MEDIA_MAX_BYTES: String(LIMIT) } });
+  // These tests check what an upload stores; the worker's proxies (video-processing.test.ts)
+  // would add files to the folders under test, so it is off here.
+  server = await startServer({ env: { MEDIA_MAX_BYTES: String(LIMIT), WORKER: 'off' } });
   admin = await adminSession(server.url);
 });
 afterAll(() => server?.stop());

@@ -112,7 +112,7 @@ export function videoJsonLd(items: PublicMedia[], siteUrl: string, companyName: 
       description: `${m.title} – a film by ${companyName}.`,
       thumbnailUrl: abs(m.posterUrl ?? m.thumbnailUrl, siteUrl) ?? new URL('/images/about-mission.webp', siteUrl).href,
       uploadDate: m.createdAt,
-      contentUrl: abs(m.url, siteUrl),
+      contentUrl: abs(m.playbackUrl ?? m.url, siteUrl),
       duration: isoDuration(m.durationSeconds),
     }));
 }

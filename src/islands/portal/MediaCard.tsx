@@ -1,4 +1,6 @@
+import { useEffect, useState } from 'react';
 import { Download, Play } from 'lucide-react';
+import { PreparingPreview, useProcessingPoll } from '../ui/playback.tsx';
 import type { ClientMedia } from '../../shared/schemas/portal.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { MediaPreview } from './MediaPreview.tsx';
@@ -19,6 +21,11 @@ export function MediaCard({
   onOpen: () => void;
 }) {
   const extra = item.tags.length - CARD_TAGS;
+  // Progress is polled live while the review proxy is being made.
+  const [live, setLive] = useState(item);
+  useEffect(() => setLive(item), [item]);
+  useProcessingPoll(live, item.type === 'video' && !item.playbackUrl ? `/api/client/media/${item.id}/processing` : null, setLive);
+  const preparing = item.type === 'video' && !live.playbackUrl;
   return (
     <li
       data-testid="media-card"
@@ -26,7 +33,9 @@ export function MediaCard({
     >
       <div className="group relative aspect-video overflow-hidden bg-muted">
         <MediaPreview item={item} />
-        {item.type === 'video' && (
+        {preparing ? (
+          <PreparingPreview item={live} compact className="absolute inset-0 bg-black/60" />
+        ) : item.type === 'video' && (
           <span className="absolute inset-0 flex items-center justify-center bg-black/10" aria-hidden="true">
             <span className="rounded-full bg-black/60 p-3 text-white">
               <Play size={20} />

@@ -6,6 +6,7 @@ import { buttonClass } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Tabs } from '../ui/Tabs.tsx';
 import { tryAutoplay } from '../ui/autoplay.ts';
+import { ReviewVideo } from '../ui/ReviewVideo.tsx';
 import { FeedbackTab } from './FeedbackTab.tsx';
 import { TimelineTab } from './TimelineTab.tsx';
 import { downloadHref, formatDate, formatSize, stageLabel } from './format.ts';
@@ -51,16 +52,13 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
           <div className="lg:sticky lg:top-0">
             {item.type === 'video' ? (
               // 250 px tall under 768 px, 500 px from there up (001 §2).
-              <video
-                ref={video}
-                src={item.url}
-                poster={item.posterUrl ?? undefined}
-                controls
-                playsInline
-                preload="metadata"
+              <ReviewVideo
+                item={item}
+                videoRef={video}
+                pollUrl={`/api/client/media/${item.id}/processing`}
                 onPause={(e) => setTimestamp(String(Math.round(e.currentTarget.currentTime * 100) / 100))}
-                aria-label={`Video: ${item.title}`}
-                className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
+                testId="portal-video"
+                className="h-[250px] md:h-[500px]"
               />
             ) : (
               <img

@@ -27,8 +27,8 @@ export function MediaPreview({ item }: { item: ClientMedia }) {
       />
     );
   }
-  if (item.type === 'video') {
-    return <video src={`${item.url}#t=2`} preload="metadata" muted playsInline tabIndex={-1} aria-hidden="true" className="h-full w-full object-cover" />;
+  if (item.type === 'video' && item.playbackUrl) {
+    return <video src={`${item.playbackUrl}#t=2`} preload="metadata" muted playsInline tabIndex={-1} aria-hidden="true" className="h-full w-full object-cover" />;
   }
   // Every image source failed: show a placeholder instead of a broken image.
   return (

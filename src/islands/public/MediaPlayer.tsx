@@ -3,6 +3,7 @@ import { Tooltip } from '../ui/Tooltip.tsx';
 import { Maximize, Minimize, Pause, Play, RotateCcw, RotateCw, Volume2, VolumeX, X } from 'lucide-react';
 import type { GridMedia } from './media.tsx';
 import { tryAutoplay } from '../ui/autoplay.ts';
+import { PreparingPreview, QualityMenu, useQuality, useSeekPreview, useSprite } from '../ui/playback.tsx';
 
 // 000 §9 player constants.
 export const SEEK_STEP = 0.1;
@@ -47,6 +48,9 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
   const [volume, setVolume] = useState(1);
   const [controlsVisible, setControlsVisible] = useState(true);
   const [fullscreen, setFullscreen] = useState(false);
+  const quality = useQuality(item, video);
+  const cues = useSprite(item.type === 'video' ? item.spriteUrl : null);
+  const seekPreview = useSeekPreview(cues, duration);
 
   const reset = useCallback(() => {
     const v = video.current;
@@ -151,7 +155,9 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
           <X size={20} aria-hidden="true" />
         </button>
       </div>
-      {isVideo ? (
+      {isVideo && !quality.src ? (
+        <PreparingPreview item={item} className="aspect-video w-full" />
+      ) : isVideo ? (
         <div
           ref={stage}
           className={`relative bg-black ${mobile ? 'flex h-[calc(100dvh-4rem)] items-center' : ''} ${!showControls ? 'cursor-none' : ''}`}
@@ -161,7 +167,7 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
         >
           <video
             ref={video}
-            src={item.url}
+            src={quality.src ?? undefined}
             poster={item.posterUrl ?? undefined}
             playsInline
             preload="auto"
@@ -176,7 +182,10 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
               setCurrent(el.currentTime);
               if (Number.isFinite(el.duration)) setDuration(el.duration);
             }}
-            onLoadedMetadata={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
+            onLoadedMetadata={(e) => {
+              if (Number.isFinite(e.currentTarget.duration)) setDuration(e.currentTarget.duration);
+              quality.onLoadedMetadata();
+            }}
             onDurationChange={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
             onVolumeChange={(e) => {
               setMuted(e.currentTarget.muted);
@@ -194,6 +203,8 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
             >
               <div className="flex items-center gap-3 text-xs tabular-nums">
                 <span aria-hidden="true">{clock(current)}</span>
+                <div className="relative flex flex-1 items-center" {...seekPreview.bind}>
+                {seekPreview.preview}
                 <input
                   type="range"
                   aria-label="Seek"
@@ -207,8 +218,9 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
                     if (v) v.currentTime = Number(e.target.value);
                     setCurrent(Number(e.target.value));
                   }}
-                  className="h-1 flex-1 cursor-pointer accent-gold-400"
+                  className="h-1 w-full cursor-pointer accent-gold-400"
                 />
+                </div>
                 <span aria-hidden="true">{clock(duration)}</span>
               </div>
               <div className="mt-2 flex items-center gap-1">
@@ -269,6 +281,7 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
                   className="h-1 w-24 cursor-pointer accent-gold-400"
                 />
                 <span className="flex-1" />
+                <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} />
                 <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} side="top" align="end">
                   <button type="button" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} className={iconBtn}>
                     {fullscreen ? <Minimize size={18} aria-hidden="true" /> : <Maximize size={18} aria-hidden="true" />}

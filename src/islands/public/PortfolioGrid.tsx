@@ -82,7 +82,7 @@ export default function PortfolioGrid({ items }: { items: GridMedia[] }) {
                 setHovered((h) => (h === item.id ? null : h));
               }}
             >
-              <MediaCard item={item} onOpen={open} preview={hovered === item.id ? <HoverPreview url={item.url} /> : undefined} />
+              <MediaCard item={item} onOpen={open} preview={hovered === item.id && item.playbackUrl ? <HoverPreview url={item.playbackUrl} /> : undefined} />
             </li>
           ))}
         </ul>

@@ -5,13 +5,28 @@ import type { PublicMedia } from '../../server/media/queries.ts';
 
 export type GridMedia = Pick<
   PublicMedia,
-  'id' | 'type' | 'title' | 'url' | 'thumbnailUrl' | 'thumbnailWebpUrl' | 'webpUrl' | 'posterUrl' | 'tags' | 'width' | 'height'
+  | 'id'
+  | 'type'
+  | 'title'
+  | 'url'
+  | 'thumbnailUrl'
+  | 'thumbnailWebpUrl'
+  | 'webpUrl'
+  | 'posterUrl'
+  | 'tags'
+  | 'width'
+  | 'height'
+  | 'playbackUrl'
+  | 'renditions'
+  | 'spriteUrl'
+  | 'processingStatus'
+  | 'processingProgress'
 >;
 
 /** Trims a media item to what the grids need, keeping the serialised island props small. */
 export function toGridMedia(m: PublicMedia): GridMedia {
-  const { id, type, title, url, thumbnailUrl, thumbnailWebpUrl, webpUrl, posterUrl, tags, width, height } = m;
-  return { id, type, title, url, thumbnailUrl, thumbnailWebpUrl, webpUrl, posterUrl, tags, width, height };
+  const { id, type, title, url, thumbnailUrl, thumbnailWebpUrl, webpUrl, posterUrl, tags, width, height, playbackUrl, renditions, spriteUrl, processingStatus, processingProgress } = m;
+  return { id, type, title, url, thumbnailUrl, thumbnailWebpUrl, webpUrl, posterUrl, tags, width, height, playbackUrl, renditions, spriteUrl, processingStatus, processingProgress };
 }
 
 // The player is loaded on first open, so pages do not pay for it up front.

@@ -4,7 +4,8 @@ import { asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { db } from '../../db/index.ts';
 import { clientFeedback, clients, clientUsers, media, mediaClients, timelineNotes } from '../../db/schema.ts';
-import type { AdminFeedback, AdminMedia, AdminTimelineNote, AssignedClient } from '../../shared/schemas/media.ts';
+import type { AdminFeedback, AdminMedia, AdminTimelineNote, AssignedClient, Playback } from '../../shared/schemas/media.ts';
+import { playbackFields, type PlaybackColumns } from './playback.ts';
 import type { MediaRow } from './queries.ts';
 import { safeTimestamp } from '../portal/timeline-notes.ts';
 
@@ -36,6 +37,7 @@ export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], f
     assignedClients,
     feedbackCount,
     noteCount,
+    ...playbackFields(row),
   };
 }
 
@@ -72,6 +74,23 @@ const bool = (column: string) => `json(iif(m.${column}, 'true', 'false'))`;
 // json_object writes REALs with 15 significant digits (0.1 + 0.2 became 0.3); 17 digits (the
 // '!' flag lifts printf's 16-digit limit) parse back to the same double, as JSON.stringify has it.
 const real = (column: string) => `iif(m.${column} IS NULL, NULL, json(printf('%!.17g', m.${column})))`;
+// playbackFields (playback.ts) in SQL, so the list keeps being written by SQLite in one go:
+// the same rules, key order and values as the single-item answer (a test compares the two).
+// rtrim(url, <url without '/'>) keeps the URL up to its last '/': the item's folder.
+const STATUS = `coalesce(m.processing_status, 'queued')`;
+const READY = `(${STATUS} = 'ready')`;
+const RENDITIONS = `(SELECT json_group_array(json_object(
+    'label', json_extract(r.value, '$.label'),
+    'url', rtrim(m.url, replace(m.url, '/', '')) || json_extract(r.value, '$.variant') || iif(json_extract(r.value, '$.version'), '?v=' || json_extract(r.value, '$.version'), ''),
+    'width', json_extract(r.value, '$.width'), 'height', json_extract(r.value, '$.height')))
+  FROM json_each(coalesce(m.renditions, '[]')) r)`;
+const ORIGINAL_PLAYS = `iif(m.processing_status IS NULL, m.mime_type IN ('video/mp4', 'video/webm'), m.original_playable)`;
+const PLAYBACK_JSON = `'processingStatus', iif(m.type = 'video', ${STATUS}, NULL),
+  'processingProgress', iif(m.type = 'video', iif(${READY}, 100, max(0, min(100, coalesce(m.processing_progress, 0)))), 0),
+  'processingError', iif(m.type = 'video' AND ${STATUS} = 'failed', m.processing_error, NULL),
+  'playbackUrl', iif(m.type = 'video', coalesce(iif(${READY}, json_extract(${RENDITIONS}, '$[0].url'), NULL), iif(${ORIGINAL_PLAYS}, m.url, NULL)), NULL),
+  'renditions', json(iif(m.type = 'video' AND ${READY}, ${RENDITIONS}, '[]')),
+  'spriteUrl', iif(m.type = 'video' AND ${READY}, m.sprite_url, NULL)`;
 const LIST_JSON = sql.raw(`WITH
   links AS (
     SELECT mc.media_id, json_group_array(json_object('id', c.id, 'name', c.name, 'email', c.email) ORDER BY c.name, c.id) AS j
@@ -85,7 +104,8 @@ SELECT json_group_array(json_object(
   'durationSeconds', ${real('duration_seconds')}, 'isFeatured', ${bool('is_featured')}, 'showInPortfolio', ${bool('show_in_portfolio')},
   'tags', json(m.tags), 'projectStage', m.project_stage, 'notes', m.notes, 'clientId', m.client_id,
   'uploadedBy', m.uploaded_by, 'createdAt', ${iso('created_at')}, 'uploadedAt', ${iso('uploaded_at')},
-  'assignedClients', json(coalesce(links.j, '[]')), 'feedbackCount', coalesce(fb.n, 0), 'noteCount', coalesce(nt.n, 0))
+  'assignedClients', json(coalesce(links.j, '[]')), 'feedbackCount', coalesce(fb.n, 0), 'noteCount', coalesce(nt.n, 0),
+  ${PLAYBACK_JSON})
   -- Sorting inside the aggregate is the ordering SQLite guarantees; an ordered subquery that
   -- walks media_created_idx gave the same bytes no faster (it needs json() per item again).
   ORDER BY m.created_at DESC, m.id DESC) AS j

@@ -54,5 +54,7 @@ export function contentTypeForVariant(variant: string, originalMime: string): st
   if (variant.startsWith('original.')) return originalMime;
   if (variant.endsWith('.webp')) return 'image/webp';
   if (variant.endsWith('.jpg')) return 'image/jpeg';
+  if (variant.endsWith('.mp4')) return 'video/mp4';
+  if (variant.endsWith('.vtt')) return 'text/vtt; charset=utf-8';
   return 'application/octet-stream';
 }

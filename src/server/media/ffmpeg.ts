@@ -1,6 +1,12 @@
 // ffmpeg/ffprobe helpers. Both are optional: without them a video upload still succeeds,
 // just without poster, duration or size. Always spawned with an argument list, never a shell.
 import { spawn } from 'node:child_process';
+import { config } from '../config.ts';
+
+/** The executable configured for a tool name (FFMPEG_PATH / FFPROBE_PATH). */
+export function toolPath(name: 'ffmpeg' | 'ffprobe'): string {
+  return name === 'ffmpeg' ? config.FFMPEG_PATH : config.FFPROBE_PATH;
+}
 
 const TIMEOUT_MS = 120_000;
 
@@ -10,9 +16,9 @@ interface RunResult {
   stderr: string;
 }
 
-function run(cmd: string, args: string[], timeoutMs = TIMEOUT_MS): Promise<RunResult> {
+export function run(tool: 'ffmpeg' | 'ffprobe', args: string[], timeoutMs = TIMEOUT_MS): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    const child = spawn(toolPath(tool), args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -35,9 +41,18 @@ function run(cmd: string, args: string[], timeoutMs = TIMEOUT_MS): Promise<RunRe
 
 const available = new Map<string, Promise<boolean>>();
 
-/** Whether a tool is on the PATH (checked once per process). */
-export function hasTool(name: 'ffmpeg' | 'ffprobe'): Promise<boolean> {
+/**
+ * Whether a tool is installed. A positive answer is kept for the process; a negative one
+ * only until `recheck`, so a worker notices ffmpeg once it is installed.
+ */
+export function hasTool(name: 'ffmpeg' | 'ffprobe', recheck = false): Promise<boolean> {
   let p = available.get(name);
+  if (recheck && p) {
+    const prev = p;
+    p = prev.then((ok) => (ok ? true : run(name, ['-version'], 10_000).then((r) => r.code === 0, () => false)));
+    available.set(name, p);
+    return p;
+  }
   if (!p) {
     p = run(name, ['-version'], 10_000).then(
       (r) => r.code === 0,

@@ -16,6 +16,7 @@ import {
   type AdminMedia,
   type MediaUpdate,
   type MediaUploadFields,
+  type Playback,
 } from '../../shared/schemas/media.ts';
 import type { DetectedType } from './detect.ts';
 import { getAdminMedia } from './admin-queries.ts';
@@ -25,6 +26,10 @@ import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant, t
 import { getMediaById } from './queries.ts';
 import { sweepOnce } from './sweep.ts';
 import { assertDiskSpaceFor, DISK_FULL_MESSAGE, isDiskFull } from '../storage/disk-space.ts';
+import { storage } from '../storage/index.ts';
+import { browserPlayable, probeUpload } from './probe.ts';
+import { enqueueProcessing, reprocess } from '../jobs/queue.ts';
+import { playbackFields } from './playback.ts';
 
 export const POSTER_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -101,6 +106,8 @@ export async function ingestOriginal(
     const original = mediaFilePath(storageKey, variant);
     await fs.rename(file.path, original);
 
+    // Probed before anything else is made, so a video without a picture is refused (415) early.
+    const probe = file.type.kind === 'video' ? await probeUpload(original) : null;
     const facts =
       file.type.kind === 'image'
         ? { ...(await makeImageDerivatives(storageKey, original, file.type.mimeType)), posterUrl: null, durationSeconds: null }
@@ -122,9 +129,17 @@ export async function ingestOriginal(
           filename: file.filename,
           fileSize: file.size,
           mimeType: file.type.mimeType,
-          width: facts.width,
-          height: facts.height,
-          durationSeconds: facts.durationSeconds,
+          width: probe?.width ?? facts.width,
+          height: probe?.height ?? facts.height,
+          durationSeconds: probe?.durationSeconds != null ? Math.round(probe.durationSeconds) : facts.durationSeconds,
+          ...(file.type.kind === 'video'
+            ? {
+                processingStatus: 'queued' as const,
+                probe: probe as Record<string, unknown> | null,
+                // Without ffprobe we cannot tell; MP4 and WebM usually play.
+                originalPlayable: probe ? browserPlayable(probe, file.type.mimeType) : ['video/mp4', 'video/webm'].includes(file.type.mimeType),
+              }
+            : {}),
           isFeatured: fields.isFeatured,
           showInPortfolio: fields.showInPortfolio,
           tags: fields.tags,
@@ -136,6 +151,7 @@ export async function ingestOriginal(
         .returning({ id: media.id });
       // The chosen client is also assigned, so it sees the item in its portal.
       if (fields.clientId != null) await tx.insert(mediaClients).values({ mediaId: row!.id, clientId: fields.clientId }).onConflictDoNothing();
+      if (file.type.kind === 'video') await enqueueProcessing(tx, row!.id);
       if (fields.isFeatured || fields.showInPortfolio) await bumpSiteVersion(tx);
       return row!.id;
     });
@@ -220,8 +236,25 @@ export async function deleteMedia(id: number): Promise<void> {
     await tx.delete(media).where(eq(media.id, id));
     await bumpSiteVersion(tx);
   });
-  // After the row: a crash here leaves unreferenced files, never a row without files.
-  await fs.rm(mediaFolder(row.storageKey), { recursive: true, force: true });
+  // After the row: a crash here leaves unreferenced files, never a row without files. The
+  // row's job went with it (cascade); its worker sees that at the next heartbeat and kills ffmpeg.
+  await storage.removeItem(row.storageKey);
+}
+
+/** POST /api/media/{id}/reprocess: a running conversion is stopped and the item queued again. */
+export async function reprocessMedia(id: number): Promise<AdminMedia> {
+  const row = await getMediaById(id);
+  if (!row) throw new HttpError(404, 'Media not found');
+  if (row.type !== 'video') throw new HttpError(400, 'Only a video can be processed again');
+  await reprocess(id);
+  return (await getAdminMedia(id))!;
+}
+
+/** GET /api/media/{id}/processing. */
+export async function mediaPlayback(id: number): Promise<Playback> {
+  const row = await getMediaById(id);
+  if (!row) throw new HttpError(404, 'Media not found');
+  return playbackFields(row);
 }
 
 async function linkTargets(mediaId: number, clientId: number) {

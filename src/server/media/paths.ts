@@ -12,10 +12,17 @@ export const VARIANTS = {
   fullWebp: 'full.webp',
   posterJpeg: 'poster.jpg',
   posterWebp: 'poster.webp',
+  sprite: 'sprite.jpg',
+  spriteMap: 'sprite.vtt',
 } as const;
 
+/** A review proxy's file name: `720p.mp4`, `1080p.mp4`. */
+export function renditionVariant(label: string): string {
+  return `${label}.mp4`;
+}
+
 export const STORAGE_KEY_RE = /^[a-f0-9]{32}$/;
-export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp)$/;
+export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(720|1080)p\.mp4|sprite\.jpg|sprite\.vtt)$/;
 
 export function newStorageKey(): string {
   return randomBytes(16).toString('hex');

@@ -2,11 +2,13 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { media } from '../../db/schema.ts';
+import type { Playback } from '../../shared/schemas/media.ts';
+import { playbackFields } from './playback.ts';
 
 export type MediaRow = typeof media.$inferSelect;
 
 /** What the public site may see of a media item (000 §3). */
-export interface PublicMedia {
+export interface PublicMedia extends Playback {
   id: number;
   type: 'image' | 'video';
   title: string;
@@ -37,6 +39,9 @@ export function toPublicMedia(row: MediaRow): PublicMedia {
     height: row.height,
     durationSeconds: row.durationSeconds,
     createdAt: row.createdAt.toISOString(),
+    // No failure reasons on the public site.
+    ...playbackFields(row),
+    processingError: null,
   };
 }
 

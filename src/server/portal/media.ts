@@ -5,6 +5,7 @@ import { db } from '../../db/index.ts';
 import { media, mediaClients } from '../../db/schema.ts';
 import { badRequest, notFound } from '../http.ts';
 import type { MediaRow } from '../media/queries.ts';
+import { playbackFields } from '../media/playback.ts';
 import { normaliseTags, type ClientMedia } from '../../shared/schemas/portal.ts';
 
 function assignedTo(clientId: number) {
@@ -37,6 +38,12 @@ const clientColumns = {
   durationSeconds: media.durationSeconds,
   createdAt: media.createdAt,
   uploadedAt: media.uploadedAt,
+  processingStatus: media.processingStatus,
+  processingProgress: media.processingProgress,
+  processingError: media.processingError,
+  renditions: media.renditions,
+  spriteUrl: media.spriteUrl,
+  originalPlayable: media.originalPlayable,
 };
 type ClientMediaRow = Omit<Pick<MediaRow, keyof typeof clientColumns>, 'tags'> & { tags: unknown };
 
@@ -75,6 +82,9 @@ export function toClientMedia(row: ClientMediaRow): ClientMedia {
     durationSeconds: row.durationSeconds,
     createdAt: row.createdAt.toISOString(),
     uploadedAt: row.uploadedAt.toISOString(),
+    // Clients are told a preview is being prepared, never ffmpeg's reasons.
+    ...playbackFields(row),
+    processingError: null,
   };
 }
 

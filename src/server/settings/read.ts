@@ -4,6 +4,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { brandingSettings, contactInfo, media, seoSettings, websiteSettings } from '../../db/schema.ts';
 import { DEFAULT_COMPANY_NAME } from '../../db/seed-data.ts';
+import { backgroundVideoUrl, playbackFields } from '../media/playback.ts';
 
 type MediaRow = typeof media.$inferSelect;
 
@@ -19,10 +20,15 @@ export interface MediaRef {
   tags: string[];
   width: number | null;
   height: number | null;
+  /** What players use (a review proxy when ready); null while a video is not playable yet. */
+  playbackUrl: string | null;
+  /** Section backgrounds: the 720p proxy, else playbackUrl. */
+  backgroundUrl: string | null;
 }
 
 function ref(row: MediaRow | undefined): MediaRef | null {
   if (!row) return null;
+  const playback = playbackFields(row);
   return {
     id: row.id,
     type: row.type,
@@ -35,6 +41,8 @@ function ref(row: MediaRow | undefined): MediaRef | null {
     tags: row.tags ?? [],
     width: row.width,
     height: row.height,
+    playbackUrl: playback.playbackUrl,
+    backgroundUrl: backgroundVideoUrl(playback),
   };
 }
 

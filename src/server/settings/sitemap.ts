@@ -1,6 +1,7 @@
 // The dynamic sitemap with video entries (001 §7 generate-sitemap): the public pages, and
 // under /portfolio one <video:video> per portfolio video. Built from the database on each
 // request, so it is current in every process without a stored copy.
+import { playbackFields } from '../media/playback.ts';
 import { and, desc, eq } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { media } from '../../db/schema.ts';
@@ -46,7 +47,8 @@ async function portfolioVideos(): Promise<VideoEntry[]> {
     description: r.tags?.length ? `${r.title} – ${r.tags.join(', ')}` : r.title,
     // The format requires a thumbnail: the poster, else the generated still.
     thumbnail: abs(r.posterUrl ?? r.thumbnailUrl ?? r.thumbnailWebpUrl ?? r.url),
-    content: abs(r.url),
+    // A file a browser plays: the review proxy when ready (the original may be ProRes).
+    content: abs(playbackFields(r).playbackUrl ?? r.url),
     duration: r.durationSeconds && r.durationSeconds > 0 ? Math.min(r.durationSeconds, 28_800) : null,
     tags: (r.tags ?? []).slice(0, 32),
     published: r.createdAt.toISOString(),

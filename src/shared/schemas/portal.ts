@@ -1,5 +1,6 @@
 // Client portal payloads and shapes (001 §3, §5, §7), shared by the API and the portal islands.
 import { z } from '../zod.ts';
+import type { Playback } from './media.ts';
 
 export const MAX_PORTAL_TEXT = 5000;
 export const RATING_MIN = 1;
@@ -59,7 +60,7 @@ export function normaliseTags(value: unknown): string[] {
 }
 
 /** A media item as a client sees it. */
-export interface ClientMedia {
+export interface ClientMedia extends Playback {
   id: number;
   title: string;
   type: 'image' | 'video';

@@ -12,6 +12,7 @@ import { Textarea } from '../../ui/Textarea.tsx';
 import { formatDate, formatTimestamp, stageLabel } from './format.ts';
 import { assignClient, removeClient, updateMedia, type ClientOption } from './media-api.ts';
 import { SearchInput } from '../../ui/SearchInput.tsx';
+import { ReviewVideo } from '../../ui/ReviewVideo.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -49,7 +50,7 @@ export function DetailDialog(props: Props) {
           ) : tab === 'settings' ? (
             <SettingsTab key={item.id} item={item} onChanged={props.onChanged} onDelete={props.onDelete} />
           ) : (
-            <FeedbackTab item={item} feedback={props.feedback} notes={props.notes} />
+            <FeedbackTab item={item} feedback={props.feedback} notes={props.notes} canEdit={canEdit} />
           )}
         </Tabs>
       )}
@@ -67,7 +68,7 @@ function Stars({ rating }: { rating: number }) {
   );
 }
 
-function FeedbackTab({ item, feedback, notes }: { item: AdminMedia; feedback: AdminFeedback[] | null; notes: AdminTimelineNote[] | null }) {
+function FeedbackTab({ item, feedback, notes, canEdit }: { item: AdminMedia; feedback: AdminFeedback[] | null; notes: AdminTimelineNote[] | null; canEdit: boolean }) {
   const video = useRef<HTMLVideoElement>(null);
   const mine = useMemo(() => (feedback ?? []).filter((f) => f.mediaId === item.id), [feedback, item.id]);
   const timeline = useMemo(
@@ -83,15 +84,13 @@ function FeedbackTab({ item, feedback, notes }: { item: AdminMedia; feedback: Ad
   return (
     <div className="space-y-5">
       {item.type === 'video' ? (
-        <video
-          ref={video}
-          src={item.url}
-          poster={item.posterUrl ?? undefined}
-          controls
-          playsInline
-          preload="metadata"
-          data-testid="detail-video"
-          className="h-[clamp(200px,45vh,400px)] w-full rounded-lg bg-black object-contain"
+        <ReviewVideo
+          item={item}
+          videoRef={video}
+          pollUrl={`/api/media/${item.id}/processing`}
+          canRetry={canEdit}
+          testId="detail-video"
+          className="h-[clamp(200px,45vh,400px)]"
         />
       ) : (
         <img src={item.webpUrl ?? item.url} alt={item.title} className="max-h-[400px] w-full rounded-lg bg-muted object-contain" />

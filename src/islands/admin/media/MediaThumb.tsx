@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ImageOff } from 'lucide-react';
 import type { AdminMedia } from '../../../shared/schemas/media.ts';
+import { PreparingPreview, useProcessingPoll } from '../../ui/playback.tsx';
 
 /**
  * Card preview (001 §4): images fall back from the thumbnail to the full image, else hide;
@@ -8,11 +9,24 @@ import type { AdminMedia } from '../../../shared/schemas/media.ts';
  */
 export function MediaThumb({ item }: { item: AdminMedia }) {
   const [step, setStep] = useState(0);
+  // The list is cached per library version; progress is polled live while not ready.
+  const [live, setLive] = useState(item);
+  useEffect(() => setLive(item), [item]);
+  // Only while nothing plays: a card that plays (the original meanwhile) needs no progress.
+  useProcessingPoll(live, item.type === 'video' && !item.playbackUrl ? `/api/media/${item.id}/processing` : null, setLive);
   if (item.type === 'video') {
     const poster = item.posterUrl ?? item.thumbnailWebpUrl ?? item.thumbnailUrl ?? undefined;
+    if (!live.playbackUrl || live.processingStatus === 'failed') {
+      return (
+        <div className="relative h-full w-full bg-black">
+          {poster && <img src={poster} alt="" className="absolute inset-0 h-full w-full object-cover opacity-40" />}
+          <PreparingPreview item={live} compact className="absolute inset-0 bg-transparent" />
+        </div>
+      );
+    }
     return (
       <video
-        src={item.url}
+        src={live.playbackUrl}
         poster={poster}
         preload={poster ? 'none' : 'metadata'}
         muted

@@ -1,0 +1,59 @@
+// The review player of the admin detail dialog and the portal dialog: the item's playable
+// file (a review proxy, quality menu, frame previews on the seek bar), or "Preparing
+// preview... 42%" while there is none yet, with the reason and Retry for staff on failure.
+import { useEffect, useState, type RefObject, type SyntheticEvent } from 'react';
+import { toast } from '../../shared/toast.ts';
+import { errorMessage } from '../../shared/api.ts';
+import { PreparingPreview, ReviewBar, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
+
+interface Props<T extends PlayableItem> {
+  item: T & { id: number; title: string; posterUrl: string | null };
+  videoRef: RefObject<HTMLVideoElement | null>;
+  /** GET endpoint of the item's live processing state. */
+  pollUrl: string;
+  /** Staff with edit:media: a failed item gets a Retry button. */
+  canRetry?: boolean;
+  className: string;
+  testId?: string;
+  onPause?: (e: SyntheticEvent<HTMLVideoElement>) => void;
+}
+
+export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause }: Props<T>) {
+  const [live, setLive] = useState<PlayableItem>(item);
+  useEffect(() => setLive(item), [item]);
+  useProcessingPoll(live, pollUrl, setLive);
+  const quality = useQuality(live, videoRef);
+  const retry = canRetry
+    ? () => {
+        retryProcessing(item.id).then(
+          (next) => setLive((cur) => ({ ...cur, ...next })),
+          (e) => toast({ title: 'Could not retry', description: errorMessage(e), variant: 'destructive' }),
+        );
+      }
+    : undefined;
+  if (!quality.src) return <PreparingPreview item={live} onRetry={retry} className={`rounded-lg ${className}`} />;
+  return (
+    <div>
+      <video
+        ref={videoRef}
+        src={quality.src}
+        poster={item.posterUrl ?? undefined}
+        controls
+        playsInline
+        preload="metadata"
+        data-testid={testId}
+        onLoadedMetadata={quality.onLoadedMetadata}
+        onPause={onPause}
+        aria-label={`Video: ${item.title}`}
+        className={`w-full rounded-lg bg-black object-contain ${className}`}
+      />
+      {live.processingStatus === 'ready' ? (
+        <ReviewBar video={videoRef} item={live} quality={quality} />
+      ) : (
+        <div className="mt-2">
+          <PreparingPreview item={live} onRetry={retry} compact className="rounded-lg py-2" />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,312 @@
+// Video playback shared by every player (public, admin, portal): which file to play (the
+// item's playbackUrl, or a chosen rendition: Auto picks by player size and Save-Data), the
+// quality menu, thumbnail previews over the seek bar (sprite + WebVTT map), and the
+// "Preparing preview... 42%" state with Retry for staff while the proxy is being made.
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { RotateCw } from 'lucide-react';
+import type { Playback, Rendition } from '../../shared/schemas/media.ts';
+import { apiGet, apiJson, apiRequest } from '../../shared/api.ts';
+
+export type PlayableItem = Pick<Playback, 'playbackUrl' | 'renditions' | 'spriteUrl' | 'processingStatus' | 'processingProgress'> & {
+  processingError?: string | null;
+};
+
+export const AUTO = 'auto';
+
+function saveData(): boolean {
+  const c = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection;
+  return !!c?.saveData;
+}
+
+/** Auto: the smallest rendition at least as tall as the player on this screen; the smallest on Save-Data. */
+export function autoRendition(renditions: Rendition[], playerHeightCss: number, dpr = 1, data = false): Rendition | null {
+  if (!renditions.length) return null;
+  const bySize = [...renditions].sort((a, b) => Math.min(a.width, a.height) - Math.min(b.width, b.height));
+  if (data) return bySize[0]!;
+  const need = playerHeightCss * dpr;
+  return bySize.find((r) => r.height >= need * 0.9) ?? bySize[bySize.length - 1]!;
+}
+
+/**
+ * The source URL for a <video>, following the quality choice. Switching keeps the position
+ * and the playing state.
+ */
+export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement | null>) {
+  const [quality, setQualityState] = useState<string>(AUTO);
+  const [autoPick, setAutoPick] = useState<Rendition | null>(null);
+  useEffect(() => {
+    const el = video.current;
+    const measure = () => setAutoPick(autoRendition(item.renditions, el?.clientHeight || 720, window.devicePixelRatio || 1, saveData()));
+    measure();
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [item.renditions, video]);
+  const chosen = quality === AUTO ? autoPick : (item.renditions.find((r) => r.label === quality) ?? null);
+  // Opened while the proxy was still being made, on the playable original: keep playing that
+  // when the proxy turns ready (a source swap would jump back to 0 under the viewer) until a
+  // quality is chosen from the menu.
+  const original = useRef(item.processingStatus !== 'ready' ? item.playbackUrl : null);
+  const src = (quality === AUTO ? original.current : null) ?? chosen?.url ?? item.playbackUrl;
+  const resume = useRef<{ time: number; playing: boolean } | null>(null);
+  const setQuality = useCallback(
+    (q: string) => {
+      const v = video.current;
+      if (v) resume.current = { time: v.currentTime, playing: !v.paused };
+      original.current = null;
+      setQualityState(q);
+    },
+    [video],
+  );
+  // After the source changed: back to where the viewer was.
+  const onLoadedMetadata = useCallback(() => {
+    const v = video.current;
+    const r = resume.current;
+    if (!v || !r) return;
+    resume.current = null;
+    v.currentTime = r.time;
+    if (r.playing) void v.play().catch(() => {});
+  }, [video]);
+  return { src, quality, setQuality, onLoadedMetadata, options: item.renditions.map((r) => r.label) };
+}
+
+export function QualityMenu({ value, options, onChange, className = '' }: { value: string; options: string[]; onChange: (q: string) => void; className?: string }) {
+  if (options.length < 1) return null;
+  return (
+    <label className={`inline-flex items-center gap-1 text-xs ${className}`}>
+      <span className="sr-only">Quality</span>
+      <select
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-label="Quality"
+        data-testid="quality-menu"
+        className="rounded-md border border-white/20 bg-black/60 px-2 py-1 text-xs text-white focus-visible:outline-2 focus-visible:outline-accent"
+      >
+        <option value={AUTO}>Auto</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export interface SpriteCue {
+  start: number;
+  end: number;
+  url: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+function seconds(t: string): number {
+  const parts = t.split(':').map(Number);
+  return parts.reduce((acc, p) => acc * 60 + p, 0);
+}
+
+export function parseSpriteVtt(text: string, base: string): SpriteCue[] {
+  const cues: SpriteCue[] = [];
+  const re = /([\d:.]+)\s+-->\s+([\d:.]+)\s*\n([^\s#]+)#xywh=(\d+),(\d+),(\d+),(\d+)/g;
+  for (const m of text.matchAll(re)) {
+    cues.push({ start: seconds(m[1]!), end: seconds(m[2]!), url: new URL(m[3]!, base).href, x: +m[4]!, y: +m[5]!, w: +m[6]!, h: +m[7]! });
+  }
+  return cues;
+}
+
+/** The sprite's time map, fetched once per URL. */
+export function useSprite(spriteUrl: string | null): SpriteCue[] {
+  const [cues, setCues] = useState<SpriteCue[]>([]);
+  useEffect(() => {
+    if (!spriteUrl) return setCues([]);
+    let live = true;
+    const url = new URL(spriteUrl, location.href).href;
+    apiRequest('GET', url)
+      .then((r) => r.text())
+      .then((t) => live && setCues(parseSpriteVtt(t, url)))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [spriteUrl]);
+  return cues;
+}
+
+function clock(t: number): string {
+  if (!Number.isFinite(t) || t < 0) t = 0;
+  return `${Math.floor(t / 60)}:${String(Math.floor(t % 60)).padStart(2, '0')}`;
+}
+
+/** The frame preview shown above a seek bar while the pointer is over it. */
+export function useSeekPreview(cues: SpriteCue[], duration: number) {
+  const [hover, setHover] = useState<{ time: number; x: number } | null>(null);
+  const bind = {
+    onPointerMove: (e: React.PointerEvent<HTMLElement>) => {
+      const rect = e.currentTarget.getBoundingClientRect();
+      const f = Math.min(1, Math.max(0, (e.clientX - rect.left) / rect.width));
+      setHover({ time: f * (duration || 0), x: e.clientX - rect.left });
+    },
+    onPointerLeave: () => setHover(null),
+  };
+  const cue = hover ? (cues.find((c) => hover.time >= c.start && hover.time < c.end) ?? cues[cues.length - 1]) : undefined;
+  const preview =
+    hover && cue && duration > 0 ? (
+      <div
+        data-testid="seek-preview"
+        aria-hidden="true"
+        className="pointer-events-none absolute bottom-full z-10 mb-2 -translate-x-1/2 overflow-hidden rounded border border-white/30 bg-black text-center text-[11px] text-white shadow-lg"
+        style={{ left: hover.x }}
+      >
+        <div style={{ width: cue.w, height: cue.h, backgroundImage: `url("${cue.url}")`, backgroundPosition: `-${cue.x}px -${cue.y}px` }} />
+        <div className="px-1 py-0.5 tabular-nums">{clock(hover.time)}</div>
+      </div>
+    ) : null;
+  return { bind, preview };
+}
+
+/**
+ * A seek bar with frame previews and the quality menu, under a player that uses the
+ * browser's own controls (admin and portal dialogs).
+ */
+export function ReviewBar({
+  video,
+  item,
+  quality,
+}: {
+  video: RefObject<HTMLVideoElement | null>;
+  item: PlayableItem;
+  quality: ReturnType<typeof useQuality>;
+}) {
+  const [time, setTime] = useState(0);
+  const [duration, setDuration] = useState(0);
+  const cues = useSprite(item.spriteUrl);
+  const { bind, preview } = useSeekPreview(cues, duration);
+  useEffect(() => {
+    const v = video.current;
+    if (!v) return;
+    const on = () => {
+      setTime(v.currentTime);
+      if (Number.isFinite(v.duration)) setDuration(v.duration);
+    };
+    for (const ev of ['timeupdate', 'durationchange', 'loadedmetadata', 'seeked']) v.addEventListener(ev, on);
+    on();
+    return () => {
+      for (const ev of ['timeupdate', 'durationchange', 'loadedmetadata', 'seeked']) v.removeEventListener(ev, on);
+    };
+  }, [video, quality.src]);
+  return (
+    <div className="mt-2 flex items-center gap-3 rounded-lg bg-black/80 px-3 py-2 text-white">
+      <span className="text-xs tabular-nums" aria-hidden="true">
+        {clock(time)}
+      </span>
+      <div className="relative flex-1" {...bind}>
+        {preview}
+        <input
+          type="range"
+          aria-label="Seek with preview"
+          data-testid="review-seek"
+          min={0}
+          max={duration || 0}
+          step={0.1}
+          value={Math.min(time, duration || 0)}
+          aria-valuetext={`${clock(time)} of ${clock(duration)}`}
+          onChange={(e) => {
+            const v = video.current;
+            if (v) v.currentTime = Number(e.target.value);
+            setTime(Number(e.target.value));
+          }}
+          className="h-1 w-full cursor-pointer accent-gold-400"
+        />
+      </div>
+      <span className="text-xs tabular-nums" aria-hidden="true">
+        {clock(duration)}
+      </span>
+      <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} />
+    </div>
+  );
+}
+
+/**
+ * Polls the item's live processing state while it is not ready (progress ticks are not in the
+ * cached lists). Calls `onChange` with each new state; stops once ready or failed.
+ */
+export function useProcessingPoll<T extends PlayableItem>(item: T, pollUrl: string | null, onChange: (next: T) => void, everyMs = 2000) {
+  const active = item.processingStatus === 'queued' || item.processingStatus === 'processing';
+  const latest = useRef(item);
+  latest.current = item;
+  useEffect(() => {
+    if (!active || !pollUrl) return;
+    let stop = false;
+    const tick = async () => {
+      const next = await apiGet<Playback>(pollUrl, { on401: 'null' }).catch(() => null);
+      if (stop || !next) return;
+      const cur = latest.current;
+      if (next.processingStatus !== cur.processingStatus || next.processingProgress !== cur.processingProgress || next.playbackUrl !== cur.playbackUrl) {
+        onChange({ ...cur, ...next });
+      }
+    };
+    const t = setInterval(tick, everyMs);
+    void tick();
+    return () => {
+      stop = true;
+      clearInterval(t);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [active, pollUrl, everyMs]);
+}
+
+/** Shown instead of a player while no playable file exists yet, or when conversion failed. */
+export function PreparingPreview({
+  item,
+  onRetry,
+  className = '',
+  compact = false,
+}: {
+  item: PlayableItem;
+  /** Staff only: queue the conversion again. */
+  onRetry?: () => void;
+  className?: string;
+  compact?: boolean;
+}) {
+  const [busy, setBusy] = useState(false);
+  if (item.processingStatus === 'failed') {
+    return (
+      <div role="status" data-testid="processing-failed" className={`flex flex-col items-center justify-center gap-2 bg-black p-3 text-center text-white ${className}`}>
+        <p className={compact ? 'text-xs' : 'text-sm font-medium'}>Preview could not be prepared</p>
+        {item.processingError && !compact && <p className="max-w-prose break-words text-xs text-white/70">{item.processingError}</p>}
+        {onRetry && (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={(e) => {
+              e.stopPropagation();
+              setBusy(true);
+              onRetry();
+            }}
+            className="inline-flex items-center gap-1 rounded-md bg-white/15 px-3 py-1.5 text-xs font-medium hover:bg-white/25 focus-visible:outline-2 focus-visible:outline-accent disabled:opacity-60"
+          >
+            <RotateCw size={14} aria-hidden="true" /> Retry
+          </button>
+        )}
+      </div>
+    );
+  }
+  const pct = item.processingProgress ?? 0;
+  return (
+    <div role="status" data-testid="processing-state" className={`flex flex-col items-center justify-center gap-2 bg-black p-3 text-white ${className}`}>
+      <p className={compact ? 'text-xs' : 'text-sm'}>Preparing preview... {pct}%</p>
+      <div className="h-1.5 w-2/3 max-w-xs overflow-hidden rounded-full bg-white/20" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="Preparing preview">
+        <div className="h-full rounded-full bg-accent transition-[width] duration-500" style={{ width: `${pct}%` }} />
+      </div>
+    </div>
+  );
+}
+
+/** POST /api/media/{id}/reprocess; resolves to the item's new state. */
+export async function retryProcessing(id: number): Promise<Playback | null> {
+  return apiJson<Playback>('POST', `/api/media/${id}/reprocess`);
+}

@@ -1,0 +1,157 @@
+// The durable job queue: rows in `jobs`, claimed atomically inside BEGIN IMMEDIATE by one
+// UPDATE ... RETURNING, so two workers (in one process or many, on one database) never take
+// the same job. A running job carries a lease its worker renews; an expired lease means the
+// worker died and the job is taken again, up to max_attempts, with exponential backoff.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { jobs, media, type StoredRendition } from '../../db/schema.ts';
+import { config } from '../config.ts';
+import { bumpSiteVersion } from '../site-version.ts';
+
+type Executor = Pick<typeof db, 'update' | 'select' | 'insert' | 'delete'>;
+
+export const TRANSCODE = 'transcode';
+
+export interface ClaimedJob {
+  id: number;
+  mediaId: number;
+  attempts: number;
+  maxAttempts: number;
+}
+
+/** Queues (again) the conversion of a video; any earlier job of the item is dropped (a running one is then stopped by its worker). */
+export async function enqueueProcessing(tx: Executor, mediaId: number): Promise<void> {
+  await tx.delete(jobs).where(eq(jobs.mediaId, mediaId));
+  await tx.insert(jobs).values({ kind: TRANSCODE, mediaId });
+  await tx.update(media).set({ processingStatus: 'queued', processingProgress: 0, processingError: null }).where(eq(media.id, mediaId));
+}
+
+/** POST /api/media/{id}/reprocess. */
+export async function reprocess(mediaId: number): Promise<void> {
+  await db.transaction((tx) => enqueueProcessing(tx, mediaId));
+}
+
+/**
+ * Queues every video that has no renditions and no live job: items from before this
+ * feature, and items whose job was lost. Runs when a worker starts.
+ */
+export async function backfill(): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.all<{ id: number }>(sql`
+      SELECT m.id FROM media m
+      WHERE m.type = 'video'
+        AND (m.processing_status IS NULL OR m.processing_status IN ('queued', 'processing'))
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.media_id = m.id AND j.status IN ('queued', 'running'))`);
+    for (const r of rows) await enqueueProcessing(tx, r.id);
+    return rows.length;
+  });
+}
+
+function leaseUntil(now = Date.now()): number {
+  return now + config.JOB_LEASE_SECONDS * 1000;
+}
+
+/**
+ * Takes the next job due (queued, or running with an expired lease) for `owner`. Jobs
+ * whose lease ran out on their last attempt are failed here.
+ */
+export async function claim(owner: string): Promise<ClaimedJob | null> {
+  const now = Date.now();
+  return db.transaction(async (tx) => {
+    const dead = await tx.all<{ media_id: number }>(sql`
+      UPDATE jobs SET status = 'failed', finished_at = ${now}, lease_owner = NULL,
+        last_error = coalesce(last_error, 'The worker stopped while converting this video.')
+      WHERE status = 'running' AND lease_expires_at < ${now} AND attempts >= max_attempts
+      RETURNING media_id`);
+    for (const d of dead) {
+      await tx
+        .update(media)
+        .set({ processingStatus: 'failed', processingError: 'The conversion stopped unexpectedly several times.' })
+        .where(eq(media.id, d.media_id));
+    }
+    const [row] = await tx.all<{ id: number; media_id: number; attempts: number; max_attempts: number }>(sql`
+      UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${leaseUntil(now)},
+        attempts = attempts + 1, progress = 0
+      WHERE id = (
+        SELECT id FROM jobs
+        WHERE attempts < max_attempts
+          AND ((status = 'queued' AND run_after <= ${now}) OR (status = 'running' AND lease_expires_at < ${now}))
+        ORDER BY run_after, id LIMIT 1)
+      RETURNING id, media_id, attempts, max_attempts`);
+    if (!row) return null;
+    await tx.update(media).set({ processingStatus: 'processing', processingProgress: 0 }).where(eq(media.id, row.media_id));
+    return { id: row.id, mediaId: row.media_id, attempts: row.attempts, maxAttempts: row.max_attempts };
+  });
+}
+
+/**
+ * Renews the lease and records progress. False when the job is no longer this worker's
+ * (its item was deleted or reprocessed, or the lease was lost): the worker must stop.
+ */
+export async function heartbeat(job: ClaimedJob, owner: string, progress: number): Promise<boolean> {
+  const alive = await db
+    .update(jobs)
+    .set({ leaseExpiresAt: leaseUntil(), progress })
+    .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), eq(jobs.status, 'running')))
+    .returning({ id: jobs.id });
+  if (!alive.length) return false;
+  // Progress alone does not bump library_state (migration 0004): no list rebuild per tick.
+  await db.update(media).set({ processingProgress: progress }).where(and(eq(media.id, job.mediaId), eq(media.processingStatus, 'processing')));
+  return true;
+}
+
+export interface JobResult {
+  path: 'remux' | 'transcode';
+  renditions: StoredRendition[];
+  spriteUrl: string | null;
+  version: number;
+}
+
+/** Marks the job done and the item ready. False when the job was taken away meanwhile. */
+export async function complete(job: ClaimedJob, owner: string, result: JobResult): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const mine = await tx
+      .update(jobs)
+      .set({ status: 'done', progress: 100, path: result.path, finishedAt: new Date(), leaseOwner: null, lastError: null })
+      .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), eq(jobs.status, 'running')))
+      .returning({ id: jobs.id });
+    if (!mine.length) return false;
+    await tx
+      .update(media)
+      .set({ processingStatus: 'ready', processingProgress: 100, processingError: null, renditions: result.renditions, spriteUrl: result.spriteUrl })
+      .where(eq(media.id, job.mediaId));
+    // Public pages embed the playback URL.
+    await bumpSiteVersion(tx);
+    return true;
+  });
+}
+
+/** Records a failed attempt: queued again after a backoff, or failed for good on the last one. */
+export async function fail(job: ClaimedJob, owner: string, message: string, stderrTail: string, retry = true): Promise<void> {
+  const final = !retry || job.attempts >= job.maxAttempts;
+  const lastError = [message, stderrTail].filter(Boolean).join('\n').slice(-4000);
+  // Staff see the reason and ffmpeg's last word, not the whole log (kept on the job row).
+  const shown = [message, stderrTail.trim().split('\n').pop()].filter(Boolean).join(': ').slice(0, 500);
+  await db.transaction(async (tx) => {
+    const mine = await tx
+      .update(jobs)
+      .set(
+        final
+          ? { status: 'failed', finishedAt: new Date(), leaseOwner: null, lastError }
+          : { status: 'queued', leaseOwner: null, lastError, runAfter: Date.now() + config.JOB_RETRY_BASE_MS * 2 ** (job.attempts - 1) },
+      )
+      .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), inArray(jobs.status, ['running'])))
+      .returning({ id: jobs.id });
+    if (!mine.length) return;
+    await tx
+      .update(media)
+      .set(final ? { processingStatus: 'failed', processingError: shown } : { processingStatus: 'queued', processingProgress: 0 })
+      .where(eq(media.id, job.mediaId));
+  });
+}
+
+/** The job row, for the reprocess answer and tests. */
+export async function latestJob(mediaId: number) {
+  const [row] = await db.select().from(jobs).where(eq(jobs.mediaId, mediaId)).limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,193 @@
+// The review-proxy conversion of one video: plan (remux or transcode, which sizes), run
+// ffmpeg once for all renditions (one decode), then a thumbnail sprite with its WebVTT map.
+// Outputs are written to scratch names and moved into place only when all succeeded.
+import { writeFile } from 'node:fs/promises';
+import type { StoredRendition } from '../../db/schema.ts';
+import { storage } from '../storage/index.ts';
+import { canRemux, isHdr, type VideoProbe } from '../media/probe.ts';
+import { mediaUrl, renditionVariant, VARIANTS } from '../media/paths.ts';
+import { runFfmpeg } from './ffmpeg-run.ts';
+
+export interface PlannedRendition extends StoredRendition {
+  filters: string[];
+}
+
+export interface Plan {
+  path: 'remux' | 'transcode';
+  renditions: PlannedRendition[];
+}
+
+const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
+
+/** Displayed size scaled so its short side is `short` (never up), both sides even. */
+function fit(p: VideoProbe, short: number): { width: number; height: number } {
+  const srcShort = Math.min(p.width, p.height);
+  if (srcShort <= short) return { width: even(p.width), height: even(p.height) };
+  const k = short / srcShort;
+  return { width: even(Math.round(p.width * k)), height: even(Math.round(p.height * k)) };
+}
+
+/** Tone-maps PQ/HLG to SDR BT.709 (zscale + tonemap): HDR shown as-is looks grey and flat. */
+function hdrFilters(p: VideoProbe): string[] {
+  if (!isHdr(p)) return [];
+  return [
+    `zscale=tin=${p.colorTransfer}:min=bt2020nc:pin=bt2020:t=linear:npl=100`,
+    'format=gbrpf32le',
+    'zscale=p=bt709',
+    'tonemap=tonemap=hable:desat=0',
+    'zscale=t=bt709:m=bt709:r=tv',
+  ];
+}
+
+export function plan(p: VideoProbe): Plan {
+  if (canRemux(p)) {
+    const label = Math.min(p.width, p.height) >= 1080 ? '1080p' : '720p';
+    return { path: 'remux', renditions: [{ label, variant: renditionVariant(label), width: p.width, height: p.height, filters: [] }] };
+  }
+  const shorts = Math.min(p.width, p.height) >= 1080 ? [1080, 720] : [720];
+  return {
+    path: 'transcode',
+    renditions: shorts.map((s) => {
+      const size = fit(p, s);
+      const label = `${s}p`;
+      return {
+        label,
+        variant: renditionVariant(label),
+        ...size,
+        // ffmpeg has already applied the rotation (autorotate) before these filters run.
+        filters: [...hdrFilters(p), `scale=${size.width}:${size.height}:flags=bicubic`, 'setsar=1', 'format=yuv420p'],
+      };
+    }),
+  };
+}
+
+function encodeArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
+  const audio = p.hasAudio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k', '-ar', '48000', '-ac', '2'] : ['-an'];
+  const hdrTags = isHdr(p) ? ['-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709'] : [];
+  return [
+    '-map', '0:v:0', ...audio,
+    '-vf', r.filters.join(','),
+    '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high', '-crf', '23', '-pix_fmt', 'yuv420p',
+    // A keyframe every 2 s, whatever the frame rate, so seeking lands close.
+    '-force_key_frames', 'expr:gte(t,n_forced*2)',
+    ...hdrTags,
+    '-map_metadata', '-1', '-sn', '-dn',
+    '-movflags', '+faststart', '-f', 'mp4', out,
+  ];
+}
+
+function remuxArgs(p: VideoProbe, out: string): string[] {
+  return ['-map', '0:v:0', ...(p.hasAudio ? ['-map', '0:a:0'] : []), '-c', 'copy', '-sn', '-dn', '-movflags', '+faststart', '-f', 'mp4', out];
+}
+
+/** Marks a job's scratch files, so a retaken job can remove what a killed worker left. */
+export const JOB_SCRATCH = '.job';
+
+/** The one ffmpeg run that makes every rendition (exported for bench/video.mjs: the same command by hand). */
+export function conversionArgs(p: VideoProbe, thePlan: Plan, input: string, outputs: string[]): string[] {
+  return thePlan.path === 'remux'
+    ? ['-i', input, ...remuxArgs(p, outputs[0]!)]
+    : ['-i', input, ...thePlan.renditions.flatMap((r, i) => encodeArgs(p, r, outputs[i]!))];
+}
+
+export function spriteArgs(input: string, layout: ReturnType<typeof spriteLayout>, output: string): string[] {
+  return [
+    '-i', input,
+    '-map', '0:v:0',
+    '-vf', `fps=1/${layout.interval.toFixed(4)},scale=${layout.tileWidth}:${layout.tileHeight},tile=${layout.columns}x${layout.rows}`,
+    '-frames:v', '1', '-q:v', '5', '-f', 'image2', '-c:v', 'mjpeg', output,
+  ];
+}
+
+export const SPRITE_TILE_WIDTH = 160;
+export const SPRITE_MAX_TILES = 100;
+
+/** Tile count and spacing: one tile per second for short clips, at most 10x10. */
+export function spriteLayout(durationSeconds: number, width: number, height: number) {
+  const interval = Math.max(1, durationSeconds / SPRITE_MAX_TILES);
+  const count = Math.max(1, Math.min(SPRITE_MAX_TILES, Math.ceil(durationSeconds / interval)));
+  const columns = Math.min(10, count);
+  const rows = Math.ceil(count / columns);
+  const tileWidth = SPRITE_TILE_WIDTH;
+  const tileHeight = even((SPRITE_TILE_WIDTH * height) / width);
+  return { interval, count, columns, rows, tileWidth, tileHeight };
+}
+
+function vttTime(s: number): string {
+  const ms = Math.round(s * 1000);
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const sec = Math.floor((ms % 60_000) / 1000);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(h)}:${pad(m)}:${pad(sec)}.${pad(ms % 1000, 3)}`;
+}
+
+export function spriteVtt(layout: ReturnType<typeof spriteLayout>, durationSeconds: number, imageName: string): string {
+  const cues = ['WEBVTT', ''];
+  for (let i = 0; i < layout.count; i++) {
+    const start = i * layout.interval;
+    const end = Math.min(durationSeconds, (i + 1) * layout.interval);
+    const x = (i % layout.columns) * layout.tileWidth;
+    const y = Math.floor(i / layout.columns) * layout.tileHeight;
+    cues.push(`${vttTime(start)} --> ${vttTime(Math.max(end, start + 0.001))}`, `${imageName}#xywh=${x},${y},${layout.tileWidth},${layout.tileHeight}`, '');
+  }
+  return cues.join('\n');
+}
+
+export interface TranscodeOutcome {
+  path: 'remux' | 'transcode';
+  renditions: StoredRendition[];
+  spriteUrl: string | null;
+}
+
+/**
+ * Converts `storageKey`'s original. `onProgress` gets 0-1. All outputs are scratch files
+ * until every step succeeded; on any failure (or cancellation) they are removed.
+ */
+export async function transcode(
+  storageKey: string,
+  originalVariant: string,
+  p: VideoProbe,
+  version: number,
+  onProgress: (fraction: number) => void,
+  signal: AbortSignal,
+): Promise<TranscodeOutcome> {
+  const input = await storage.localPath(storageKey, originalVariant);
+  const thePlan = plan(p);
+  const scratch = thePlan.renditions.map(() => storage.scratch(storageKey, JOB_SCRATCH + '.mp4'));
+  const spriteScratch = storage.scratch(storageKey, JOB_SCRATCH + '.jpg');
+  const vttScratch = storage.scratch(storageKey, JOB_SCRATCH + '.vtt');
+  const duration = p.durationSeconds;
+  try {
+    await runFfmpeg({ args: conversionArgs(p, thePlan, input, scratch), durationSeconds: duration, signal, onProgress: (f) => onProgress(f * 0.9) });
+
+    // The sprite is cut from the smallest rendition: decoding it is far cheaper than the original.
+    const smallest = thePlan.renditions.length - 1;
+    const small = thePlan.renditions[smallest]!;
+    const spriteDuration = duration && duration > 0 ? duration : 1;
+    const layout = spriteLayout(spriteDuration, small.width, small.height);
+    await runFfmpeg({
+      args: spriteArgs(scratch[smallest]!, layout, spriteScratch),
+      durationSeconds: duration,
+      signal,
+      onProgress: (f) => onProgress(0.9 + f * 0.09),
+    });
+    await writeFile(vttScratch, spriteVtt(layout, spriteDuration, `${VARIANTS.sprite}?v=${version}`));
+
+    for (let i = 0; i < scratch.length; i++) await storage.commit(storageKey, scratch[i]!, thePlan.renditions[i]!.variant);
+    await storage.commit(storageKey, spriteScratch, VARIANTS.sprite);
+    await storage.commit(storageKey, vttScratch, VARIANTS.spriteMap);
+    // A smaller plan than last time (reprocess): drop renditions no longer made.
+    for (const label of ['1080p', '720p']) {
+      if (!thePlan.renditions.some((r) => r.label === label)) await storage.remove(storageKey, renditionVariant(label)).catch(() => {});
+    }
+    return {
+      path: thePlan.path,
+      renditions: thePlan.renditions.map(({ label, variant, width, height }) => ({ label, variant, width, height, version })),
+      spriteUrl: `${mediaUrl(storageKey, VARIANTS.spriteMap)}?v=${version}`,
+    };
+  } catch (e) {
+    await storage.discard(...scratch, spriteScratch, vttScratch);
+    throw e;
+  }
+}

@@ -1,0 +1,124 @@
+// The video worker: one job (one ffmpeg) at a time. Runs inside `npm start` unless
+// WORKER=off, or alone via `npm run worker`; any number of workers may share a database.
+// Without ffmpeg it says so once and keeps checking, so queued videos convert as soon as
+// ffmpeg is installed.
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { eq } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { media } from '../../db/schema.ts';
+import { config } from '../config.ts';
+import { hasTool } from '../media/ffmpeg.ts';
+import { browserPlayable, probeFile } from '../media/probe.ts';
+import { storage } from '../storage/index.ts';
+import { FfmpegError } from './ffmpeg-run.ts';
+import { backfill, claim, complete, fail, heartbeat, type ClaimedJob } from './queue.ts';
+import { JOB_SCRATCH, transcode } from './transcode.ts';
+
+const FFMPEG_RECHECK_MS = 15_000;
+
+export interface Worker {
+  stop: () => Promise<void>;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+async function runJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
+  const [row] = await db.select().from(media).where(eq(media.id, job.mediaId)).limit(1);
+  if (!row) return; // deleted meanwhile; its job went with it (cascade)
+  const originalVariant = row.url.split('/').pop()!;
+  const cancel = new AbortController();
+  let progress = 0;
+  let beating = Promise.resolve();
+  // The lease is renewed (and progress saved) every second; a lost job stops ffmpeg at once.
+  const beat = setInterval(() => {
+    beating = beating
+      .then(() => heartbeat(job, owner, progress))
+      .then((alive) => {
+        if (!alive) cancel.abort();
+      })
+      .catch(() => {});
+  }, Math.min(1000, (config.JOB_LEASE_SECONDS * 1000) / 3));
+  try {
+    // A worker killed mid-job leaves its scratch outputs behind: clear them before starting again.
+    await storage.clearScratch(row.storageKey, JOB_SCRATCH);
+    const probe = await probeFile(await storage.localPath(row.storageKey, originalVariant));
+    if (!probe) {
+      await fail(job, owner, 'The video could not be read: it has no playable video stream.', '', false);
+      return;
+    }
+    if (!row.probe) {
+      await db
+        .update(media)
+        .set({ probe: probe as unknown as Record<string, unknown>, originalPlayable: browserPlayable(probe, row.mimeType), width: probe.width, height: probe.height, durationSeconds: probe.durationSeconds != null ? Math.round(probe.durationSeconds) : null })
+        .where(eq(media.id, row.id));
+    }
+    const result = await transcode(row.storageKey, originalVariant, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal);
+    clearInterval(beat);
+    await beating;
+    if (cancel.signal.aborted || !(await complete(job, owner, { ...result, version: job.id }))) {
+      log(`video ${job.mediaId}: job ${job.id} was taken away while converting; result dropped`);
+      return;
+    }
+    log(`video ${job.mediaId}: ready (${result.path}, ${result.renditions.map((r) => r.label).join(' + ')})`);
+  } catch (e) {
+    clearInterval(beat);
+    await beating;
+    if (e instanceof FfmpegError && e.cancelled) {
+      log(`video ${job.mediaId}: conversion cancelled (item deleted or reprocessed)`);
+      return;
+    }
+    const message = e instanceof Error ? e.message : String(e);
+    log(`video ${job.mediaId}: attempt ${job.attempts} failed: ${message}`);
+    await fail(job, owner, message, e instanceof FfmpegError ? e.stderrTail : '').catch(() => {});
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+export function startWorker(log: (line: string) => void = (l) => console.log(`[worker] ${l}`)): Worker {
+  const owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const stopping = new AbortController();
+  const loop = (async () => {
+    let warned = false;
+    try {
+      const queued = await backfill();
+      if (queued) log(`queued ${queued} existing video(s) for conversion`);
+    } catch (e) {
+      log(`backfill failed: ${e instanceof Error ? e.message : e}`);
+    }
+    while (!stopping.signal.aborted) {
+      const ready = (await hasTool('ffmpeg', true)) && (await hasTool('ffprobe', true));
+      if (!ready) {
+        if (!warned) log('ffmpeg/ffprobe not found: uploaded videos will wait (queued) and convert once ffmpeg is installed.');
+        warned = true;
+        await sleep(FFMPEG_RECHECK_MS, stopping.signal);
+        continue;
+      }
+      if (warned) log('ffmpeg found: converting queued videos.');
+      warned = false;
+      let job: ClaimedJob | null = null;
+      try {
+        job = await claim(owner);
+      } catch (e) {
+        log(`claim failed: ${e instanceof Error ? e.message : e}`);
+      }
+      if (!job) {
+        await sleep(config.JOB_POLL_MS, stopping.signal);
+        continue;
+      }
+      await runJob(job, owner, log);
+    }
+  })();
+  log(`started (${owner})`);
+  return {
+    async stop() {
+      stopping.abort();
+      await loop;
+    },
+  };
+}

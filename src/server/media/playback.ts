@@ -1,0 +1,55 @@
+// The playback fields every list shows for an item (see Playback in shared/schemas/media.ts),
+// computed from the row's processing columns. Rendition and sprite files live next to the
+// original, so they share its URL folder and its visibility rules (delivery.ts).
+import type { StoredRendition } from '../../db/schema.ts';
+import type { Playback, ProcessingStatus } from '../../shared/schemas/media.ts';
+
+export interface PlaybackColumns {
+  type: 'image' | 'video';
+  url: string;
+  mimeType: string;
+  processingStatus: ProcessingStatus | null;
+  processingProgress: number | null;
+  processingError: string | null;
+  renditions: StoredRendition[] | null;
+  spriteUrl: string | null;
+  originalPlayable: boolean | number | null;
+}
+
+function folderUrl(originalUrl: string): string {
+  return originalUrl.slice(0, originalUrl.lastIndexOf('/') + 1);
+}
+
+/**
+ * Whether the original can stand in while no proxy exists. A row never probed (status null:
+ * from before this feature, or written by hand) is judged by its type, as players did before.
+ */
+function originalPlays(row: PlaybackColumns): boolean {
+  if (row.processingStatus == null) return row.mimeType === 'video/mp4' || row.mimeType === 'video/webm';
+  return !!row.originalPlayable;
+}
+
+export function playbackFields(row: PlaybackColumns): Playback {
+  if (row.type !== 'video') {
+    return { processingStatus: null, processingProgress: 0, processingError: null, playbackUrl: null, renditions: [], spriteUrl: null };
+  }
+  const status = row.processingStatus ?? 'queued';
+  const ready = status === 'ready';
+  const base = folderUrl(row.url);
+  const renditions = ready
+    ? (row.renditions ?? []).map((r) => ({ label: r.label, url: `${base}${r.variant}${r.version ? `?v=${r.version}` : ''}`, width: r.width, height: r.height }))
+    : [];
+  return {
+    processingStatus: status,
+    processingProgress: ready ? 100 : Math.max(0, Math.min(100, row.processingProgress ?? 0)),
+    processingError: status === 'failed' ? row.processingError : null,
+    playbackUrl: renditions[0]?.url ?? (originalPlays(row) ? row.url : null),
+    renditions,
+    spriteUrl: ready ? row.spriteUrl : null,
+  };
+}
+
+/** Section backgrounds: the 720p proxy (light enough for a muted loop), else what plays. */
+export function backgroundVideoUrl(p: Playback): string | null {
+  return p.renditions.find((r) => r.label === '720p')?.url ?? p.playbackUrl;
+}

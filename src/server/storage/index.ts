@@ -1,0 +1,59 @@
+// One place that knows where a media item's files are kept. Today a local folder per item
+// (MEDIA_DIR/<storageKey>/<variant>); an S3 driver will implement the same interface, so
+// callers never build paths themselves. Writes go to a scratch name first and are moved
+// into place whole, so a reader never sees a half-written file.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { mediaFilePath, mediaFolder, tempFilePath } from '../media/paths.ts';
+
+export interface Storage {
+  /** A local file ffmpeg can read (the S3 driver will download it first). */
+  localPath(storageKey: string, variant: string): Promise<string>;
+  /** A fresh scratch path for one output; it is never served. */
+  scratch(storageKey: string, suffix?: string): string;
+  /** Moves a finished scratch file into place as `variant`. */
+  commit(storageKey: string, scratchPath: string, variant: string): Promise<void>;
+  /** Removes the item's scratch files whose name contains `marker` (left by a killed process). */
+  clearScratch(storageKey: string, marker: string): Promise<void>;
+  /** Removes scratch files (missing ones are fine). */
+  discard(...scratchPaths: string[]): Promise<void>;
+  exists(storageKey: string, variant: string): Promise<boolean>;
+  remove(storageKey: string, variant: string): Promise<void>;
+  /** Whether the item's folder is still there (false once the item is deleted). */
+  itemExists(storageKey: string): Promise<boolean>;
+  removeItem(storageKey: string): Promise<void>;
+}
+
+export const localStorage: Storage = {
+  async localPath(storageKey, variant) {
+    return mediaFilePath(storageKey, variant);
+  },
+  scratch(storageKey, suffix = '') {
+    return tempFilePath(storageKey, suffix);
+  },
+  async commit(storageKey, scratchPath, variant) {
+    await fs.rename(scratchPath, mediaFilePath(storageKey, variant));
+  },
+  async clearScratch(storageKey, marker) {
+    const dir = mediaFolder(storageKey);
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    await Promise.all(names.filter((n) => n.startsWith('.tmp-') && n.includes(marker)).map((n) => fs.rm(path.join(dir, n), { force: true })));
+  },
+  async discard(...paths) {
+    await Promise.all(paths.map((p) => fs.rm(p, { force: true })));
+  },
+  async exists(storageKey, variant) {
+    return fs.stat(mediaFilePath(storageKey, variant)).then((s) => s.isFile(), () => false);
+  },
+  async remove(storageKey, variant) {
+    await fs.rm(mediaFilePath(storageKey, variant), { force: true });
+  },
+  async itemExists(storageKey) {
+    return fs.stat(mediaFolder(storageKey)).then((s) => s.isDirectory(), () => false);
+  },
+  async removeItem(storageKey) {
+    await fs.rm(mediaFolder(storageKey), { recursive: true, force: true });
+  },
+};
+
+export const storage: Storage = localStorage;

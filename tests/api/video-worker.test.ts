@@ -1,0 +1,150 @@
+// The worker under faults: killed mid-job (the lease lapses, the job is retaken and completes
+// once, no partial files), two worker processes on one database (never the same job),
+// deleting an item mid-conversion (ffmpeg ends, no files), and no ffmpeg installed at all.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { ROOT, startServer, type TestServer } from '../helpers/server.ts';
+import type { Session } from '../helpers/http.ts';
+import { adminSession } from '../helpers/accounts.ts';
+import { upload } from '../helpers/media-uploads.ts';
+import { ffmpegProcessesFor, longSource, probeOutput, source } from '../helpers/video-sources.ts';
+
+const servers: TestServer[] = [];
+const workers: ChildProcess[] = [];
+afterAll(async () => {
+  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+  for (const s of servers) await s.stop();
+});
+
+async function start(env: Record<string, string> = {}, dir?: string) {
+  const s = await startServer({ env: { JOB_POLL_MS: '200', ...env }, ...(dir ? { dir } : {}) });
+  servers.push(s);
+  return { server: s, admin: await adminSession(s.url) };
+}
+
+async function uploadFile(admin: Session, file: string, title = path.basename(file)) {
+  const r = await upload(admin, { title }, { data: fs.readFileSync(file), name: path.basename(file) });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body as { id: number; url: string };
+}
+
+const keyOf = (url: string) => /[a-f0-9]{32}/.exec(url)![0];
+
+async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function mediaRow(server: TestServer, id: number) {
+  return (await server.sql.execute({ sql: 'SELECT processing_status AS status, processing_progress AS progress FROM media WHERE id = ?', args: [id] })).rows[0];
+}
+
+describe('worker faults', () => {
+  test('SIGKILL mid-job: after restart the job is retaken, completes once, and leaves no partial files', { timeout: 240_000 }, async () => {
+    const { server, admin } = await start({ JOB_LEASE_SECONDS: '3' });
+    const item = await uploadFile(admin, longSource(10));
+    await until('conversion under way', async () => {
+      const r = await mediaRow(server, item.id);
+      return r?.status === 'processing' && Number(r.progress) > 0;
+    });
+    const folder = path.join(server.mediaDir, keyOf(item.url));
+    expect(fs.readdirSync(folder).some((f) => f.startsWith('.tmp-'))).toBe(true);
+    await server.kill();
+    await server.restart();
+    const done = await until(
+      'ready after restart',
+      async () => ((await mediaRow(server, item.id))?.status === 'ready' ? true : null),
+      200_000,
+    );
+    expect(done).toBe(true);
+    const jobs = (await server.sql.execute({ sql: 'SELECT status, attempts FROM jobs WHERE media_id = ?', args: [item.id] })).rows;
+    expect(jobs.map((j) => [j.status, Number(j.attempts)])).toEqual([['done', 2]]);
+    expect(server.output().match(new RegExp(`video ${item.id}: ready`, 'g'))?.length).toBe(1);
+    expect(fs.readdirSync(folder).filter((f) => f.startsWith('.'))).toEqual([]);
+    // The finished proxy is whole: full length, a keyframe every 2 s.
+    const out = probeOutput(path.join(folder, '720p.mp4'));
+    expect(Math.abs(out.durationSeconds - 10)).toBeLessThan(0.3);
+    expect([out.width, out.height]).toEqual([640, 360]);
+    expect(out.keyframes.length).toBeGreaterThanOrEqual(5);
+    for (let i = 1; i < out.keyframes.length; i++) expect(out.keyframes[i]! - out.keyframes[i - 1]!).toBeLessThanOrEqual(2.05);
+  });
+
+  test('deleting an item mid-conversion ends ffmpeg and leaves no files', { timeout: 120_000 }, async () => {
+    const { server, admin } = await start();
+    const item = await uploadFile(admin, longSource(16));
+    const key = keyOf(item.url);
+    await until('ffmpeg converting the item', async () => ffmpegProcessesFor(key).length > 0 && (await mediaRow(server, item.id))?.status === 'processing');
+    expect((await admin.json('DELETE', `/api/media/${item.id}`)).status).toBe(200);
+    await until('ffmpeg ended', async () => ffmpegProcessesFor(key).length === 0, 10_000);
+    // Stays gone: nothing recreates the folder afterwards.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(fs.existsSync(path.join(server.mediaDir, key))).toBe(false);
+    expect((await server.sql.execute({ sql: 'SELECT count(*) AS n FROM jobs WHERE media_id = ?', args: [item.id] })).rows[0]!.n).toBe(0);
+    expect(ffmpegProcessesFor(key)).toEqual([]);
+  });
+
+  test('two worker processes on one database never run the same job', { timeout: 180_000 }, async () => {
+    const { server, admin } = await start({ WORKER: 'off' });
+    expect(server.output()).toMatch(/Video worker off/);
+    const items = [];
+    for (let i = 0; i < 4; i++) items.push(await uploadFile(admin, source(i % 2 ? 'H.264 MKV without audio' : 'MPEG-4 Part 2 AVI with PCM audio'), `Clip ${i}`));
+    const logs: string[] = ['', ''];
+    for (const n of [0, 1]) {
+      const w = spawn(process.execPath, [path.join(ROOT, 'scripts/worker.mjs')], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: `file:${server.dbFile}`, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123', JOB_POLL_MS: '50' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      w.stdout!.on('data', (c: Buffer) => (logs[n] += c.toString()));
+      w.stderr!.on('data', (c: Buffer) => (logs[n] += c.toString()));
+      workers.push(w);
+    }
+    await until(
+      'all ready',
+      async () => {
+        const r = await server.sql.execute("SELECT count(*) AS n FROM media WHERE type = 'video' AND processing_status = 'ready'");
+        return Number(r.rows[0]!.n) === items.length;
+      },
+      150_000,
+    );
+    const jobs = (await server.sql.execute('SELECT media_id, status, attempts FROM jobs ORDER BY media_id')).rows;
+    expect(jobs.map((j) => [Number(j.media_id), j.status, Number(j.attempts)])).toEqual(items.map((i) => [i.id, 'done', 1]));
+    // Each item was converted by exactly one of the two workers.
+    for (const i of items) {
+      const by = logs.map((l) => (l.match(new RegExp(`video ${i.id}: ready`, 'g')) ?? []).length);
+      expect(by[0]! + by[1]!, `item ${i.id}: ${by}`).toBe(1);
+    }
+  });
+
+  test('without ffmpeg the app starts, says videos will wait, and converts them once ffmpeg is there', { timeout: 120_000 }, async () => {
+    // Our own folder: stop() keeps a folder it was given, so the second start finds the data.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-no-ffmpeg-'));
+    const { server, admin } = await start({ FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: '/nonexistent/ffprobe' }, dir);
+    await until('the warning', async () => /videos will wait/.test(server.output()), 10_000);
+    const item = await uploadFile(admin, source('H.264/AAC MP4 (remux)'));
+    const waiting = await admin.json('GET', `/api/media/${item.id}/processing`);
+    expect(waiting.body).toMatchObject({ processingStatus: 'queued', playbackUrl: item.url });
+    expect((await admin.get('/')).status).toBe(200);
+    await server.stop();
+    servers.splice(servers.indexOf(server), 1);
+
+    // ffmpeg "installed": the same data, started with the real tools.
+    const again = await start({}, dir);
+    await until('ready', async () => (await mediaRow(again.server, item.id))?.status === 'ready', 100_000).catch((e) => {
+      throw new Error(`${e.message}\n${again.server.output()}`);
+    });
+    const live = await again.admin.json('GET', `/api/media/${item.id}/processing`);
+    expect(live.body.playbackUrl).toMatch(/720p\.mp4\?v=\d+$/);
+    await again.server.stop();
+    servers.splice(servers.indexOf(again.server), 1);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
