@@ -173,7 +173,7 @@ test('failures show a toast with the server message, and a failed archive is und
   await row.getByRole('button', { name: `Archive enquiry from ${e.name}` }).click();
   const toast = page.getByTestId('toast');
   await expect(toast).toContainText('Could not archive the enquiry');
-  await expect(toast).toContainText('You need to sign in');
+  await expect(toast).toContainText('Your session has expired. Sign in again to continue.');
   await expect(row).toHaveAttribute('data-status', 'new');
   expect(await statusOf(server, e.id)()).toBe('new');
 
