@@ -230,3 +230,39 @@ test('a backup onto another file system copies the media (no hard links across d
   expect(first).toMatchObject({ files, newFiles: files, copied: files, linked: 0 });
   expect(backup()).toMatchObject({ files, newFiles: 0, copied: 0 });
 });
+
+/** Polls the live state until the item is ready or failed. */
+async function settled(id: number) {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const r = await admin.json('GET', `/api/media/${id}/processing`);
+    expect(r.status).toBe(200);
+    if (r.body.processingStatus === 'ready' || r.body.processingStatus === 'failed') return r.body;
+    if (Date.now() > until) throw new Error(`item ${id} still ${JSON.stringify(r.body)}`);
+    await new Promise((res) => setTimeout(res, 150));
+  }
+}
+
+test('a transcode whose expected outputs would not fit does not start: the item says why, and Retry converts it once space is freed', async () => {
+  // A 6 s MPEG-4 AVI (must be transcoded): about 4.5 MB of 720p expected plus 2 MB for the
+  // sprite, plus the 4 MB margin. The upload itself is tiny and fits with 8 MB free.
+  const avi = path.join(tmp, 'six-seconds.avi');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=10:duration=6', '-c:v', 'mpeg4', '-q:v', '10', avi]);
+  fillLeaving(8 * MB);
+  const up = await upload(admin, { title: 'Waits for disk space' }, { data: fs.readFileSync(avi), name: 'six-seconds.avi' });
+  expect(up.status, JSON.stringify(up.body)).toBe(201);
+
+  const refused = await settled(up.body.id);
+  expect(refused.processingStatus).toBe('failed');
+  expect(refused.processingError).toMatch(/^Not enough disk space to convert this video \(it needs about 7 MB free\)/);
+  expect(server.output()).toMatch(new RegExp(`video ${up.body.id}: not enough disk space to convert`));
+  // Nothing was started, so no scratch or rendition file is left in the item's folder.
+  expect(fs.readdirSync(path.join(mediaDir, up.body.url.split('/')[2])).filter((f: string) => /720p|1080p|sprite|\.job/.test(f))).toEqual([]);
+
+  fs.rmSync(filler);
+  const again = await admin.json('POST', `/api/media/${up.body.id}/reprocess`);
+  expect(again.status, JSON.stringify(again.body)).toBe(202);
+  const ready = await settled(up.body.id);
+  expect(ready.processingStatus, ready.processingError ?? '').toBe('ready');
+  expect(ready.renditions.map((r: { label: string }) => r.label)).toEqual(['720p']);
+}, 90_000);

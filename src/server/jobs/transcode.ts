@@ -134,6 +134,25 @@ export function spriteVtt(layout: ReturnType<typeof spriteLayout>, durationSecon
   return cues.join('\n');
 }
 
+// Generous bit rates for crf 23 / veryfast output, so the space check errs towards refusing.
+const EXPECTED_VIDEO_BITS_PER_SECOND: Record<string, number> = { '1080p': 10_000_000, '720p': 6_000_000 };
+const EXPECTED_AUDIO_BITS_PER_SECOND = 128_000;
+const EXPECTED_SPRITE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Bytes a job's outputs may take, for the free-space check before it starts: a remux copies
+ * the original; a transcode is duration times a generous rate per rendition. Without a known
+ * duration, the original's size stands in.
+ */
+export function expectedOutputBytes(p: VideoProbe, originalBytes: number): number {
+  const thePlan = plan(p);
+  const duration = p.durationSeconds;
+  if (thePlan.path === 'remux' || !duration || duration <= 0) return originalBytes + EXPECTED_SPRITE_BYTES;
+  const audio = p.hasAudio ? EXPECTED_AUDIO_BITS_PER_SECOND : 0;
+  const bits = thePlan.renditions.reduce((sum, r) => sum + ((EXPECTED_VIDEO_BITS_PER_SECOND[r.label] ?? 10_000_000) + audio) * duration, 0);
+  return Math.ceil(bits / 8) + EXPECTED_SPRITE_BYTES;
+}
+
 export interface TranscodeOutcome {
   path: 'remux' | 'transcode';
   renditions: StoredRendition[];

@@ -13,7 +13,9 @@ import { browserPlayable, probeFile } from '../media/probe.ts';
 import { storage } from '../storage/index.ts';
 import { FfmpegError } from './ffmpeg-run.ts';
 import { backfill, claim, complete, fail, heartbeat, type ClaimedJob } from './queue.ts';
-import { JOB_SCRATCH, transcode } from './transcode.ts';
+import { HttpError } from '../http.ts';
+import { assertDiskSpaceFor } from '../storage/disk-space.ts';
+import { expectedOutputBytes, JOB_SCRATCH, transcode } from './transcode.ts';
 
 const FFMPEG_RECHECK_MS = 15_000;
 
@@ -56,6 +58,17 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
         .update(media)
         .set({ probe: probe as unknown as Record<string, unknown>, originalPlayable: browserPlayable(probe, row.mimeType), width: probe.width, height: probe.height, durationSeconds: probe.durationSeconds != null ? Math.round(probe.durationSeconds) : null })
         .where(eq(media.id, row.id));
+    }
+    // Refused up front rather than failing halfway with a full disk; Retry runs it again.
+    const expected = expectedOutputBytes(probe, row.fileSize);
+    try {
+      await assertDiskSpaceFor(expected);
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+      const mb = Math.ceil(expected / (1024 * 1024)).toLocaleString('en-GB');
+      log(`video ${job.mediaId}: not enough disk space to convert (needs about ${mb} MB plus MIN_FREE_BYTES)`);
+      await fail(job, owner, `Not enough disk space to convert this video (it needs about ${mb} MB free). Free some space, then press Retry.`, '', false);
+      return;
     }
     const result = await transcode(row.storageKey, originalVariant, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal);
     clearInterval(beat);
