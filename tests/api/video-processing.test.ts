@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import sharp from 'sharp';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { clientSession, Session } from '../helpers/http.ts';
 import { adminSession, createClientWithLogin, matrixFromDb } from '../helpers/accounts.ts';
@@ -61,6 +62,7 @@ const MATRIX: [SourceName, Expectation][] = [
   ['Portrait MP4 with rotation metadata', { path: 'transcode', sizes: [['720p', 180, 320]], audio: true, originalPlayable: true }],
   ['HDR PQ HEVC', { path: 'transcode', sizes: [['720p', 320, 180]], audio: false, originalPlayable: false }],
   ['H.264/AAC MP4 (remux)', { path: 'remux', sizes: [['720p', 320, 180]], audio: true, originalPlayable: true }],
+  ['H.264/AAC MP4, keyframe every 0.5 s (remux)', { path: 'remux', sizes: [['720p', 320, 180]], audio: true, originalPlayable: true }],
   ['H.264 1080p MKV (two sizes)', { path: 'transcode', sizes: [['1080p', 1920, 1080], ['720p', 1280, 720]], audio: false, originalPlayable: false }],
 ];
 
@@ -115,6 +117,10 @@ describe('each source becomes playable review proxies', () => {
     const img = await admin.get(new URL(tiles[0]![0].split('#')[0]!, server.url + live.spriteUrl).pathname);
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/jpeg');
+    // The image holds the whole grid the map points into.
+    const meta = await sharp(Buffer.from(await img.arrayBuffer())).metadata();
+    const extent = (a: number, b: number) => Math.max(...tiles.map((t) => Number(t[a]) + Number(t[b])));
+    expect([meta.width, meta.height]).toEqual([extent(1, 3), extent(2, 4)]);
 
     // Nothing half-written left behind; the original is untouched.
     const folder = path.dirname(diskFile(up.body.url));

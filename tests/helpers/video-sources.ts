@@ -42,6 +42,12 @@ export const SOURCES = {
     ext: 'mp4',
     args: [...PICTURE('320x180'), ...TONE(), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
   },
+  // Frequent keyframes: the remux path's sprite is cut from keyframes alone (the one above, with a
+  // single keyframe, takes the full-decode fallback).
+  'H.264/AAC MP4, keyframe every 0.5 s (remux)': {
+    ext: 'mp4',
+    args: [...PICTURE('320x180'), ...TONE(), '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '12', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+  },
   'H.264 1080p MKV (two sizes)': {
     ext: 'mkv',
     args: [...PICTURE('1920x1080', 1, 10), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],

@@ -1,7 +1,7 @@
 // The review-proxy conversion of one video: plan (remux or transcode, which sizes), run
 // ffmpeg once for all renditions (one decode), then a thumbnail sprite with its WebVTT map.
 // Outputs are written to scratch names and moved into place only when all succeeded.
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import type { StoredRendition } from '../../db/schema.ts';
 import { storage } from '../storage/index.ts';
 import { canRemux, isHdr, type VideoProbe } from '../media/probe.ts';
@@ -90,8 +90,9 @@ export function conversionArgs(p: VideoProbe, thePlan: Plan, input: string, outp
     : ['-i', input, ...thePlan.renditions.flatMap((r, i) => encodeArgs(p, r, outputs[i]!))];
 }
 
-export function spriteArgs(input: string, layout: ReturnType<typeof spriteLayout>, output: string): string[] {
+export function spriteArgs(input: string, layout: ReturnType<typeof spriteLayout>, output: string, keyframesOnly = false): string[] {
   return [
+    ...(keyframesOnly ? ['-skip_frame', 'nokey'] : []),
     '-i', input,
     '-map', '0:v:0',
     '-vf', `fps=1/${layout.interval.toFixed(4)},scale=${layout.tileWidth}:${layout.tileHeight},tile=${layout.columns}x${layout.rows}`,
@@ -185,12 +186,22 @@ export async function transcode(
     const small = thePlan.renditions[smallest]!;
     const spriteDuration = duration && duration > 0 ? duration : 1;
     const layout = spriteLayout(spriteDuration, small.width, small.height);
-    await runFfmpeg({
-      args: spriteArgs(scratch[smallest]!, layout, spriteScratch),
-      durationSeconds: duration,
-      signal,
-      onProgress: (f) => onProgress(0.9 + f * 0.09),
-    });
+    const sprite = (keyframesOnly: boolean) =>
+      runFfmpeg({
+        args: spriteArgs(scratch[smallest]!, layout, spriteScratch, keyframesOnly),
+        durationSeconds: duration,
+        signal,
+        onProgress: (f) => onProgress(0.9 + f * 0.09),
+      });
+    // A remux keeps the source's full resolution and GOP, so decoding every frame for 100 small
+    // tiles would cost most of the job: keyframes are enough. A source with too few keyframes to
+    // fill the grid writes no image; then every frame is decoded after all.
+    if (thePlan.path === 'remux') {
+      await sprite(true);
+      if (!(await nonEmpty(spriteScratch))) await sprite(false);
+    } else {
+      await sprite(false);
+    }
     await writeFile(vttScratch, spriteVtt(layout, spriteDuration, `${VARIANTS.sprite}?v=${version}`));
 
     for (let i = 0; i < scratch.length; i++) await storage.commit(storageKey, scratch[i]!, thePlan.renditions[i]!.variant);
@@ -209,4 +220,8 @@ export async function transcode(
     await storage.discard(...scratch, spriteScratch, vttScratch);
     throw e;
   }
+}
+
+async function nonEmpty(file: string): Promise<boolean> {
+  return stat(file).then((s) => s.size > 0, () => false);
 }
