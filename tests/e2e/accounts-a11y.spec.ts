@@ -4,11 +4,12 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, ADMIN, oncePerServer } from './fixtures.ts';
 import { staffSession } from '../helpers/http.ts';
+import { settled } from './public-helpers.ts';
 import { hydrated, signInStaff } from './accounts-helpers.ts';
 
 const violations = async (page: Page, include?: string) => {
-  // The shell's logo link is the admin-shell's to fix (label-content-name-mismatch); these screens are checked.
-  let builder = new AxeBuilder({ page }).exclude('astro-island:has([aria-label="Notifications (F8)"])').exclude('a[aria-label="Studio admin dashboard"]');
+  await settled(page);
+  let builder = new AxeBuilder({ page }).exclude('astro-island:has([aria-label="Notifications (F8)"])');
   if (include) builder = builder.include(include);
   return (await builder.analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' | ')}`);
 };

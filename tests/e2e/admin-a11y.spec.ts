@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, ADMIN, oncePerServer } from './fixtures.ts';
 import { insertMedia, signInAs } from './admin-helpers.ts';
+import { settled } from './public-helpers.ts';
 
 const cases: [string, 'light' | 'dark'][] = [
   ['/admin/dashboard', 'light'],
@@ -27,6 +28,7 @@ test.describe('admin shell, dashboard and media: no serious accessibility violat
       await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark)/);
       if (path === '/admin/media') await expect(page.getByTestId('media-card').first()).toBeVisible();
       else await expect(page.getByTestId('stat-total-media')).toBeVisible();
+      await settled(page);
       const { violations } = await new AxeBuilder({ page }).analyze();
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
@@ -39,6 +41,7 @@ test.describe('admin shell, dashboard and media: no serious accessibility violat
     await page.getByRole('button', { name: 'Open A11y Film' }).click();
     for (const tab of ['Feedback', 'Edit', 'Assign', 'Settings']) {
       await page.getByRole('tab', { name: tab }).click();
+      await settled(page);
       const { violations } = await new AxeBuilder({ page }).include('dialog[open]').analyze();
       expect(violations.map((v) => `${tab} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     }

@@ -2,6 +2,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, signInStaff, ADMIN } from './fixtures.ts';
+import { settled } from './public-helpers.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 let seq = 0;
@@ -228,6 +229,7 @@ test.describe('accessibility and small screens', () => {
       await expect(row).toBeVisible();
       const scan = async () => {
         // This screen's content; the admin shell around it has its own tests.
+        await settled(page);
         const result = await new AxeBuilder({ page }).include('main').analyze();
         return result.violations
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Download, Page } from '@playwright/test';
 import { test, expect, signInStaff, blockAutoplay } from './fixtures.ts';
+import { settled } from './public-helpers.ts';
 import { createClientWithPortalLogin, createImage, createVideo, sampleVideo, type ClientLogin } from '../helpers/portal-fixtures.ts';
 
 /** Waits until the island holding `selector` has hydrated (Astro drops the ssr attribute). */
@@ -303,6 +304,7 @@ test.describe('client portal dashboard', () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await expect(cards(page)).toHaveCount(1);
+      await settled(page);
       expect((await axe(page).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' | ')}`)).toEqual([]);
       const open = page.getByRole('button', { name: 'Open Phone view' });
       await open.focus();
@@ -319,6 +321,7 @@ test.describe('client portal dashboard', () => {
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       await expect(dialog.getByRole('radio', { name: '3 stars' })).toBeChecked();
+      await settled(page);
       expect((await axe(page).include('dialog[open]').analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' | ')}`)).toEqual([]);
       await page.keyboard.press('Escape');
       await expect(dialog).toBeHidden();

@@ -3,7 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, signInStaff } from './fixtures.ts';
-import { hydrated } from './public-helpers.ts';
+import { hydrated, settled } from './public-helpers.ts';
 
 const PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy'];
 
@@ -396,14 +396,7 @@ test.describe('accessibility (axe)', () => {
         await page.goto(path);
         await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark).*$/);
         await hydrated(page);
-        // Buttons enabled at hydration fade in over 150 ms; measure contrast once they have settled.
-        await page.evaluate(() =>
-          Promise.all(
-            document.getAnimations()
-              .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-              .map((a) => a.finished.catch(() => undefined)),
-          ),
-        );
+        await settled(page);
         const result = await new AxeBuilder({ page }).analyze();
         const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

@@ -38,7 +38,10 @@ export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canA
       className={`group flex w-full flex-col overflow-hidden rounded-xl border bg-raised shadow-sm transition-colors ${selected ? 'border-accent ring-2 ring-accent' : 'border-line'}`}
     >
       <div className="relative aspect-video bg-muted">
-        <button type="button" onClick={() => onAction('feedback', item)} className="block h-full w-full" aria-label={`Open ${item.title}`}>
+        {/* Named by its content, not aria-label: a "Preparing preview" or failure text shown on the
+            thumbnail is then part of the button's name (WCAG 2.5.3, label in name). */}
+        <button type="button" onClick={() => onAction('feedback', item)} className="block h-full w-full">
+          <span className="sr-only">Open {item.title}</span>
           <MediaThumb item={item} />
         </button>
         <label className="absolute left-2 top-2 flex h-7 w-7 cursor-pointer items-center justify-center rounded-md bg-black/55">
