@@ -13,7 +13,7 @@ const CHUNK = 32 * MB;
 
 main(async () => {
   const big = await makeBigFile();
-  const server = await startServer({ env: { DEMO_CONTENT: 'false' } });
+  const server = await startServer({ env: { DEMO_CONTENT: 'false', WORKER: 'off' } });
   try {
     const key = randomBytes(16).toString('hex');
     fs.mkdirSync(path.join(server.mediaDir, key), { recursive: true });

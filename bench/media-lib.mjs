@@ -1,5 +1,6 @@
 // Pieces shared by the media benchmarks: a generated 1 GB "video", peak-RSS tracking of the
 // server process, and a streaming multipart upload that never holds the file in memory.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -18,17 +19,23 @@ export const MB = 1024 ** 2;
 export async function makeBigFile(size = Number(process.env.BENCH_UPLOAD_BYTES || GB)) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-media-'));
   const file = path.join(dir, 'big.mp4');
-  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isommp41')]);
-  const mdatHeader = Buffer.alloc(16);
-  mdatHeader.writeUInt32BE(1, 0); // 64-bit size follows
-  mdatHeader.write('mdat', 4);
-  mdatHeader.writeBigUInt64BE(BigInt(size - ftyp.length), 8);
+  // A real (tiny) H.264 MP4, moov first, padded to `size` with a trailing `free` box of random
+  // bytes: uploads are probed, so the file must hold a decodable picture; the padding keeps the
+  // size exact and the bytes incompressible.
+  const clip = path.join(dir, 'clip.mp4');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=24:duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', clip]);
+  const head = fs.readFileSync(clip);
+  fs.rmSync(clip);
+  const freeHeader = Buffer.alloc(16);
+  freeHeader.writeUInt32BE(1, 0); // 64-bit size follows
+  freeHeader.write('free', 4);
+  freeHeader.writeBigUInt64BE(BigInt(size - head.length), 8);
   const out = fs.createWriteStream(file);
   const write = (b) => (out.write(b) ? Promise.resolve() : new Promise((r) => out.once('drain', r)));
-  await write(ftyp);
-  await write(mdatHeader);
+  await write(head);
+  await write(freeHeader);
   const chunk = randomBytes(4 * MB);
-  let left = size - ftyp.length - mdatHeader.length;
+  let left = size - head.length - freeHeader.length;
   while (left > 0) {
     const n = Math.min(left, chunk.length);
     await write(n === chunk.length ? chunk : chunk.subarray(0, n));

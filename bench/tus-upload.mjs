@@ -64,7 +64,7 @@ async function tusUpload(base, cookie, file, size) {
 
 main(async () => {
   const big = await makeBigFile();
-  const server = await startServer({ env: { DEMO_CONTENT: 'false' } });
+  const server = await startServer({ env: { DEMO_CONTENT: 'false', WORKER: 'off' } });
   try {
     const cookie = await signIn(server.url, 'staff', ADMIN.username, ADMIN.password);
     const finishAndDelete = async (id, title) => {

@@ -12,7 +12,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 
 main(async () => {
   const big = await makeBigFile();
-  const server = await startServer({ env: { DEMO_CONTENT: 'false' } });
+  const server = await startServer({ env: { DEMO_CONTENT: 'false', WORKER: 'off' } });
   try {
     const cookie = await signIn(server.url, 'staff', ADMIN.username, ADMIN.password);
     // Warm-up: one small upload so first-use costs (modules, sharp, db) are not counted.
