@@ -72,11 +72,16 @@ export async function seed(db: Database, opts: SeedOptions): Promise<SeedResult>
         surname: 'Admin',
         displayName: 'Studio Admin',
       })
+      // Two processes started together on a new database both see no users: one creates
+      // the admin, the other finds it there.
+      .onConflictDoNothing()
       .returning({ id: users.id });
-    const adminRole = roleRows.find((r) => r.name === 'Admin')!;
-    await db.insert(userRoles).values({ userId: admin!.id, roleId: adminRole.id });
-    result.createdAdmin = true;
-    log(`Created admin user '${opts.adminUsername}'.`);
+    if (admin) {
+      const adminRole = roleRows.find((r) => r.name === 'Admin')!;
+      await db.insert(userRoles).values({ userId: admin.id, roleId: adminRole.id });
+      result.createdAdmin = true;
+      log(`Created admin user '${opts.adminUsername}'.`);
+    }
   }
 
   await db.insert(brandingSettings).values({ id: 1, companyName: DEFAULT_COMPANY_NAME, showCompanyText: true }).onConflictDoNothing();

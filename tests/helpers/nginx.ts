@@ -1,0 +1,85 @@
+// Debian's nginx in front of test servers, configured with the shipped deploy/nginx/studio.conf
+// (only its listen port and upstream lines rewritten), in a temporary prefix.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from './server.ts';
+
+export interface Nginx {
+  url: string;
+  /** Lines of the access log: `METHOD URI STATUS UPSTREAM`. */
+  accessLog: () => string[];
+  stop: () => Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-nginx-'));
+  const port = await freePort();
+  const shipped = fs.readFileSync(path.join(ROOT, 'deploy/nginx/studio.conf'), 'utf8');
+  const upstreams = upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).join('\n');
+  const site = shipped
+    .replace(/^\s*server 127\.0\.0\.1:\d+[^\n]*\n(?:\s*server 127\.0\.0\.1:\d+[^\n]*\n)*/m, `${upstreams}\n`)
+    .replace(/listen 80;/, `listen 127.0.0.1:${port};\n    access_log ${dir}/access.log upstreams;`);
+  if (site === shipped || !site.includes(`127.0.0.1:${upstreamPorts[0]}`)) throw new Error('deploy/nginx/studio.conf no longer has the expected listen/upstream lines');
+  fs.writeFileSync(path.join(dir, 'studio.conf'), site);
+  fs.writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `${process.getuid?.() === 0 ? 'user root root;\n' : ''}daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 512; }
+http {
+  log_format upstreams '$request_method $uri $status $upstream_addr';
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  include ${dir}/studio.conf;
+}
+`,
+  );
+  const proc: ChildProcess = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (c: Buffer) => (out += c));
+  proc.stderr!.on('data', (c: Buffer) => (out += c));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`nginx exited ${proc.exitCode}: ${out}`);
+    const up = await fetch(`${url}/robots.txt`).then((r) => r.status === 200, () => false);
+    if (up) break;
+    if (Date.now() > deadline) throw new Error(`nginx did not answer: ${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    accessLog: () => {
+      const file = path.join(dir, 'access.log');
+      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve(fs.rmSync(dir, { recursive: true, force: true }));
+        proc.once('exit', () => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+        proc.kill('SIGQUIT');
+      }),
+  };
+}
