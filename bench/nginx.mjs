@@ -36,6 +36,15 @@ main(async () => {
     for (const r of rows) {
       console.log(`${r.page.padEnd(11)} app ${num(r.appRps).padStart(6)} req/s (p99 ${r.appP99} ms)   via nginx ${num(r.nginxRps).padStart(6)} req/s (p99 ${r.nginxP99} ms)   ratio ${num(r.nginxRps / r.appRps, 2)}   errors/non-2xx: app ${r.appErrors}, nginx ${r.nginxErrors}`);
     }
+    // autocannon cuts the requests in flight when a run ends: nginx logs those as 499.
+    const statuses = {};
+    for (const line of proxy.accessLog()) {
+      const status = line.split(' ')[2];
+      if (status !== '200') statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+    console.log(`nginx access log, answers other than 200: ${Object.entries(statuses).map(([k, v]) => `${v} × ${k}`).join(', ') || 'none'} (499 = the client closed the connection first)`);
+    const problems = proxy.errorLog().split('\n').filter((l) => /\[(error|crit|alert|emerg)\]/.test(l));
+    if (problems.length) console.log(`nginx error log (${problems.length} lines), first: ${problems[0]}`);
     emit('nginx', { rows });
   } finally {
     await proxy.stop();

@@ -11,6 +11,7 @@ export interface Nginx {
   url: string;
   /** Lines of the access log: `METHOD URI STATUS UPSTREAM`. */
   accessLog: () => string[];
+  errorLog: () => string;
   stop: () => Promise<void>;
 }
 
@@ -71,6 +72,10 @@ http {
     accessLog: () => {
       const file = path.join(dir, 'access.log');
       return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+    },
+    errorLog: () => {
+      const file = path.join(dir, 'error.log');
+      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
     },
     stop: () =>
       new Promise<void>((resolve) => {
