@@ -2,14 +2,11 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
-import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 
 const site = process.env.SITE_URL || 'http://localhost:4321';
 // Separate build folders let several builds (tests, benchmarks) coexist.
 const outDir = process.env.STUDIO_OUT_DIR || './dist';
-
-const PUBLIC_PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy'];
 
 export default defineConfig({
   site,
@@ -22,16 +19,9 @@ export default defineConfig({
     // (JSON bodies 256 KB, uploads MEDIA_MAX_BYTES), so the adapter-wide cap is off.
     bodySizeLimit: 0,
   }),
-  integrations: [
-    react(),
-    sitemap({
-      // Server-rendered pages are not discovered automatically; list the public ones.
-      customPages: PUBLIC_PAGES.map((p) => new URL(p, site).href),
-      filter: (page) => !/\/(admin|auth|client|api|access-denied)/.test(new URL(page).pathname),
-      // The video sitemap is served from the database (src/pages/sitemap-videos.xml.ts).
-      customSitemaps: [new URL('/sitemap-videos.xml', site).href],
-    }),
-  ],
+  // The sitemaps are endpoints built from the database (src/server/settings/sitemap.ts), so
+  // watch pages are listed as soon as they exist and each canonical URL appears once.
+  integrations: [react()],
   security: {
     checkOrigin: true,
     // Astro hashes its own inline scripts into a per-page CSP <meta>; inline style

@@ -12,6 +12,7 @@ import { HSTS, isHttps, visibleOrigin } from './server/proxy.ts';
 import { clearCookieOnEveryLogoutAnswer } from './server/auth/logout.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const EMBED_PATH_RE = /^\/portfolio\/[a-z0-9][a-z0-9-]{0,99}\/embed$/;
 
 /** Always sets every local, so pages and endpoints can rely on them. */
 const initLocals = defineMiddleware((ctx, next) => {
@@ -93,6 +94,19 @@ const loadSessions = defineMiddleware(async (ctx, next) => {
   return next();
 });
 
+/**
+ * One address per page (issue 21): `/about/` answers 301 to `/about`, so search engines
+ * and the sitemap see only the canonical form. API routes keep answering both.
+ */
+const canonicalTrailingSlash = defineMiddleware((ctx, next) => {
+  const { pathname, search } = ctx.url;
+  const { method } = ctx.request;
+  if ((method !== 'GET' && method !== 'HEAD') || pathname.length < 2 || !pathname.endsWith('/') || pathname.startsWith('/api/')) return next();
+  // Leading slashes collapsed too: "//host/" must not become a protocol-relative redirect.
+  const target = `/${pathname.replace(/^\/+|\/+$/g, '')}${search}`;
+  return new Response(null, { status: 301, headers: { Location: target, 'Cache-Control': 'public, max-age=3600' } });
+});
+
 /** Server-side guards for /admin pages: no flash of protected content. */
 const guardAdminPages = defineMiddleware((ctx, next) => {
   const { pathname } = ctx.url;
@@ -112,8 +126,7 @@ const publicPageCache = defineMiddleware((ctx, next) => {
   const { method } = ctx.request;
   if (method !== 'GET' && method !== 'HEAD') return next();
   if (ctx.locals.user || ctx.locals.clientUser) return next();
-  if (ctx.url.search) return next();
-  const key = cacheKey(ctx.url.pathname, serverThemeClass(ctx.cookies, ctx.url.pathname));
+  const key = cacheKey(ctx.url.pathname, serverThemeClass(ctx.cookies, ctx.url.pathname), new Date(), ctx.url.search);
   if (!key) return next();
   return cachedPage(key, ctx.request, () => next());
 });
@@ -128,6 +141,8 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
     return response; // immutable headers (e.g. a proxied fetch response)
   }
   for (const [name, value] of SECURITY_HEADERS) h.set(name, value);
+  // A watch page's bare player is meant to be framed by other sites (twitter:player, embedUrl).
+  if (EMBED_PATH_RE.test(ctx.url.pathname)) h.delete('X-Frame-Options');
   if (isHttps(ctx)) h.set('Strict-Transport-Security', HSTS);
   const signedIn = !!(ctx.locals.user || ctx.locals.clientUser);
   const cache = privateCacheControl(ctx.url.pathname, h.get('content-type'), h.get('cache-control'), signedIn);
@@ -138,4 +153,4 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
 /** Logout answers clear the session cookie whatever else happens (issue 19 #10). */
 const logoutClearsCookie = defineMiddleware(clearCookieOnEveryLogoutAnswer);
 
-export const onRequest = sequence(initLocals, securityHeaders, apiMethodNotAllowed, logoutClearsCookie, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);
+export const onRequest = sequence(initLocals, securityHeaders, canonicalTrailingSlash, apiMethodNotAllowed, logoutClearsCookie, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);

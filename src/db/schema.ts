@@ -122,6 +122,9 @@ export const media = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     title: text('title').notNull(),
+    // The watch page's address (/portfolio/{slug}), made from the title (src/server/media/slugs.ts).
+    // Null until first needed: rows written outside the app get theirs on the next public read.
+    slug: text('slug').unique(),
     type: text('type', { enum: MEDIA_TYPES }).notNull(),
     // Server-generated folder name under MEDIA_DIR holding every file of this item.
     storageKey: text('storage_key').notNull().unique(),
@@ -166,9 +169,21 @@ export const media = sqliteTable(
     index('media_featured_idx').on(t.isFeatured),
     index('media_portfolio_idx').on(t.showInPortfolio),
     index('media_client_idx').on(t.clientId),
+    // Finds rows still without a slug in microseconds (ensureSlugs runs before public reads).
+    index('media_slug_missing_idx').on(t.id).where(sql`${t.slug} is null`),
     check('media_type_check', sql`${t.type} in ('image', 'video')`),
   ],
 );
+
+// Slugs an item had before its title changed: /portfolio/{old} answers 301 to the current one.
+// A slug is never handed to another item while it is listed here.
+export const mediaSlugHistory = sqliteTable('media_slug_history', {
+  slug: text('slug').primaryKey(),
+  mediaId: integer('media_id')
+    .notNull()
+    .references(() => media.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
 
 export const mediaClients = sqliteTable(
   'media_clients',

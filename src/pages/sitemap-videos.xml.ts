@@ -1,4 +1,4 @@
-// Public pages plus one video entry per portfolio video, generated from the database.
+// One <url> per video with a watch page: loc is the watch page, with its <video:video> entry.
 import type { APIRoute } from 'astro';
 import { buildVideoSitemap } from '../server/settings/sitemap.ts';
 

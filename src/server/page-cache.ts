@@ -10,11 +10,12 @@ import { currentSiteVersion } from './site-version.ts';
 import { SESSION_COOKIE } from './auth/sessions.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 import { serverThemeClass } from './theme.ts';
-import { CACHEABLE_PATHS, cacheKey } from './page-cache-key.ts';
+import { CACHEABLE_PATHS, cacheKey, cacheablePath } from './page-cache-key.ts';
 import { HSTS, isHttpsNode } from './proxy.ts';
 
-export { CACHEABLE_PATHS, cacheKey };
-const MAX_ENTRIES = 64;
+export { CACHEABLE_PATHS, cacheKey, cacheablePath };
+// Fixed pages, portfolio pages per category, and watch pages, each per theme.
+const MAX_ENTRIES = 512;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 interface Entry {
@@ -97,8 +98,8 @@ export async function cachedPage(key: string, request: Request, render: () => Pr
 // Node fast path. Astro's request pipeline (static-file lookup, Request construction, route
 // module import, middleware) costs far more than sending the cached bytes, so
 // scripts/serve.mjs offers each request here first. Only what the middleware would serve
-// from the cache anyway is answered: exact cacheable paths, GET/HEAD, no query string, no
-// session cookie, an entry of the current site version. Everything else (and the first
+// from the cache anyway is answered: cacheable paths (cacheablePath: no query string but the
+// portfolio's page and category), GET/HEAD, no session cookie, an entry of the current site version. Everything else (and the first
 // render of each page) goes through Astro as before.
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -161,12 +162,16 @@ function encodedVariant(entry: Entry, encoding: Encoding) {
 /** Answers from the cache and returns true, or returns false to let Astro handle the request. */
 export async function serveCachedNode(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const path = req.url ?? '';
-  if (!CACHEABLE_PATHS.has(path)) return false; // also rules out query strings and encodings
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  // Also rules out percent-encodings and trailing slashes (those redirect, through Astro).
+  if (path.length > 1 && path.endsWith('/')) return false;
+  if (!cacheablePath(path, q < 0 ? '' : url.slice(q))) return false;
   const cookie = req.headers.cookie;
   if (cookie && SESSION_NAMES.some((name) => cookieValue(cookie, name))) return false;
   const cookies = { get: (name: string) => ((v) => (v === undefined ? undefined : { value: v }))(cookieValue(cookie, name)) };
-  const key = cacheKey(path, serverThemeClass(cookies as unknown as AstroCookies, path));
+  const key = cacheKey(path, serverThemeClass(cookies as unknown as AstroCookies, path), new Date(), q < 0 ? '' : url.slice(q));
   const hit = key ? entries.get(key) : undefined;
   if (!hit || hit.version !== (await siteVersion())) return false;
 

@@ -8,7 +8,8 @@ export const PUBLIC_THEME_PATHS = ['/', '/portfolio', '/about', '/services', '/c
 
 export function defaultThemeFor(pathname: string): ThemePreference {
   const p = pathname.replace(/\/+$/, '') || '/';
-  return PUBLIC_THEME_PATHS.includes(p) ? 'dark' : 'system';
+  // Watch pages (/portfolio/{slug}) belong with the portfolio.
+  return PUBLIC_THEME_PATHS.includes(p) || p.startsWith('/portfolio/') ? 'dark' : 'system';
 }
 
 export function resolveTheme(pref: ThemePreference): 'light' | 'dark' {

@@ -55,7 +55,7 @@ test('featured image opens in the dialog; Escape closes and focus returns to its
   await insertMedia(server.sql, server.mediaDir, { title: 'Still life', type: 'image', featured: true });
   await page.goto('/');
   await hydrated(page);
-  const card = page.getByRole('button', { name: 'View Still life' });
+  const card = page.getByRole('link', { name: 'View Still life' });
   await card.click();
   const dialog = page.getByRole('dialog', { name: 'Still life' });
   await expect(dialog).toBeVisible();
@@ -70,7 +70,7 @@ test('video player: autoplay, Space, arrows, seek, mute, volume, auto-hide, rese
   expect((await page.request.get(url)).status()).toBe(200);
   await page.goto('/');
   await hydrated(page);
-  const card = page.getByRole('button', { name: 'Play Gala reel' });
+  const card = page.getByRole('link', { name: 'Play Gala reel' });
   await card.click();
   const dialog = page.getByTestId('media-player');
   await expect(dialog).toBeVisible();
@@ -164,7 +164,7 @@ test('blocked autoplay is only logged and the player shows the paused state', as
   const autoplay = await blockAutoplay(page);
   await page.goto('/');
   await hydrated(page);
-  await page.getByRole('button', { name: 'Play Gala reel' }).click();
+  await page.getByRole('link', { name: 'Play Gala reel' }).click();
   const dialog = page.getByTestId('media-player');
   await expect(dialog.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
   await autoplay.expectOnlyLogged();
@@ -173,7 +173,7 @@ test('blocked autoplay is only logged and the player shows the paused state', as
 test('player controls show tooltips; moving along the row skips the 700 ms wait', async ({ page }) => {
   await page.goto('/');
   await hydrated(page);
-  await page.getByRole('button', { name: 'Play Gala reel' }).click();
+  await page.getByRole('link', { name: 'Play Gala reel' }).click();
   const dialog = page.getByTestId('media-player');
   // Paused, the controls stay up without mouse movement.
   await dialog.getByRole('button', { name: 'Pause' }).click();
@@ -200,7 +200,7 @@ test('player controls show tooltips; moving along the row skips the 700 ms wait'
 test('portfolio hover preview starts 2 seconds in', async ({ page }) => {
   await page.goto('/portfolio');
   await hydrated(page);
-  const card = page.getByRole('button', { name: 'Play Gala reel' });
+  const card = page.getByRole('link', { name: 'Play Gala reel' });
   await card.scrollIntoViewIfNeeded();
   await card.hover();
   const preview = card.getByTestId('hover-preview');
@@ -215,7 +215,7 @@ test.describe('under 768 px', () => {
   test('the player is full-screen with the native controls', async ({ page }) => {
     await page.goto('/');
     await hydrated(page);
-    await page.getByRole('button', { name: 'Play Gala reel' }).click();
+    await page.getByRole('link', { name: 'Play Gala reel' }).click();
     const dialog = page.getByTestId('media-player');
     await expect(dialog).toBeVisible();
     expect(await page.getByTestId('player-video').evaluate((v: HTMLVideoElement) => v.controls)).toBe(true);

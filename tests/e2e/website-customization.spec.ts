@@ -259,24 +259,27 @@ test('SEO fields round-trip exactly after a reload, JSON is checked with clear e
   await save(page, 'Update SEO Settings', '/api/seo-settings', 'SEO settings updated');
 });
 
-test('Generate Sitemap reports the pages and the portfolio videos', async ({ page, server, request }) => {
+test('Generate Sitemap reports the pages (watch pages included) and the videos', async ({ page, server, request }) => {
   await insertMedia(server.sql, server.mediaDir, { title: 'Portfolio film A', type: 'video', portfolio: true });
   await insertMedia(server.sql, server.mediaDir, { title: 'Portfolio film B & C', type: 'video', portfolio: true });
   await insertMedia(server.sql, server.mediaDir, { title: 'Unlisted film', type: 'video', portfolio: false });
-  const r = await server.sql.execute(`select count(*) as n from media where type = 'video' and show_in_portfolio = 1`);
-  const videos = Number(r.rows[0]!.n);
+  const listed = '(show_in_portfolio = 1 or is_featured = 1)';
+  const videos = Number((await server.sql.execute(`select count(*) as n from media where type = 'video' and ${listed}`)).rows[0]!.n);
+  const watchPages = Number((await server.sql.execute(`select count(*) as n from media where ${listed}`)).rows[0]!.n);
   expect(videos).toBeGreaterThanOrEqual(2);
 
   await openScreen(page, 'SEO');
   await page.getByRole('button', { name: 'Generate Sitemap' }).click();
   await expect(page.getByText('Sitemap generated successfully')).toBeVisible();
-  await expect(page.getByText(`6 pages and ${videos} videos included.`)).toBeVisible();
+  await expect(page.getByText(`${6 + watchPages} pages and ${videos} videos included.`)).toBeVisible();
   await expect(page.getByTestId('sitemap-videos')).toHaveText(String(videos));
-  await expect(page.getByTestId('sitemap-pages')).toHaveText('6');
+  await expect(page.getByTestId('sitemap-pages')).toHaveText(String(6 + watchPages));
+  await expect(page.getByTestId('sitemap-watch-pages')).toHaveText(String(watchPages));
 
   const xml = await (await request.get('/sitemap-videos.xml')).text();
   expect(xml.match(/<video:video>/g)?.length).toBe(videos);
   expect(xml).toContain('<video:title>Portfolio film B &amp; C</video:title>');
+  expect(xml).toMatch(/<loc>[^<]*\/portfolio\/portfolio-film-b-and-c<\/loc>/);
   expect(xml).not.toContain('Unlisted film');
 });
 

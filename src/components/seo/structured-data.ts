@@ -116,3 +116,36 @@ export function videoJsonLd(items: PublicMedia[], siteUrl: string, companyName: 
       duration: isoDuration(m.durationSeconds),
     }));
 }
+
+/**
+ * A watch page's structured data (issue 21): the VideoObject search engines index it by, and
+ * its breadcrumb. contentUrl is the public review proxy (watch.ts); images get no VideoObject.
+ */
+export function watchJsonLd(
+  item: PublicMedia,
+  opts: { siteUrl: string; pageUrl: string; embedUrl: string; description: string; image: string | null; contentUrl: string | null; duration: string | undefined },
+) {
+  const crumbs = {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: [
+      { '@type': 'ListItem', position: 1, name: 'Home', item: new URL('/', opts.siteUrl).href },
+      { '@type': 'ListItem', position: 2, name: 'Portfolio', item: new URL('/portfolio', opts.siteUrl).href },
+      { '@type': 'ListItem', position: 3, name: item.title, item: opts.pageUrl },
+    ],
+  };
+  if (item.type !== 'video') return [crumbs];
+  const video = {
+    '@context': 'https://schema.org',
+    '@type': 'VideoObject',
+    name: item.title,
+    description: opts.description,
+    thumbnailUrl: abs(opts.image, opts.siteUrl) ?? new URL('/images/about-mission.webp', opts.siteUrl).href,
+    uploadDate: item.createdAt,
+    duration: opts.duration,
+    contentUrl: abs(opts.contentUrl, opts.siteUrl),
+    embedUrl: opts.embedUrl,
+    url: opts.pageUrl,
+  };
+  return [video, crumbs];
+}

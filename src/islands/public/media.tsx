@@ -8,6 +8,7 @@ export type GridMedia = Pick<
   | 'id'
   | 'type'
   | 'title'
+  | 'slug'
   | 'url'
   | 'thumbnailUrl'
   | 'thumbnailWebpUrl'
@@ -25,8 +26,8 @@ export type GridMedia = Pick<
 
 /** Trims a media item to what the grids need, keeping the serialised island props small. */
 export function toGridMedia(m: PublicMedia): GridMedia {
-  const { id, type, title, url, thumbnailUrl, thumbnailWebpUrl, webpUrl, posterUrl, tags, width, height, playbackUrl, renditions, spriteUrl, processingStatus, processingProgress } = m;
-  return { id, type, title, url, thumbnailUrl, thumbnailWebpUrl, webpUrl, posterUrl, tags, width, height, playbackUrl, renditions, spriteUrl, processingStatus, processingProgress };
+  const { id, type, title, slug, url, thumbnailUrl, thumbnailWebpUrl, webpUrl, posterUrl, tags, width, height, playbackUrl, renditions, spriteUrl, processingStatus, processingProgress } = m;
+  return { id, type, title, slug, url, thumbnailUrl, thumbnailWebpUrl, webpUrl, posterUrl, tags, width, height, playbackUrl, renditions, spriteUrl, processingStatus, processingProgress };
 }
 
 // The player is loaded on first open, so pages do not pay for it up front.
@@ -80,9 +81,15 @@ function Thumbnail({ item }: { item: GridMedia }) {
 
 export function MediaCard({ item, onOpen, preview }: { item: GridMedia; onOpen: (item: GridMedia, el: HTMLElement) => void; preview?: ReactNode }) {
   return (
-    <button
-      type="button"
-      onClick={(e) => onOpen(item, e.currentTarget)}
+    // A real link to the item's watch page (issue 21): it works before hydration, without
+    // JavaScript and in a new tab; a plain click opens the player dialog in place.
+    <a
+      href={`/portfolio/${encodeURIComponent(item.slug)}`}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        onOpen(item, e.currentTarget);
+      }}
       aria-label={`${item.type === 'video' ? 'Play' : 'View'} ${item.title}`}
       data-testid="media-card"
       data-media-id={item.id}
@@ -98,6 +105,6 @@ export function MediaCard({ item, onOpen, preview }: { item: GridMedia; onOpen: 
           <Play size={16} className="translate-x-px" />
         </span>
       )}
-    </button>
+    </a>
   );
 }

@@ -1,10 +1,10 @@
-// Rebuilds the video sitemap and answers its counts (001 §7). edit:website.
+// Rebuilds the sitemaps and answers their counts (001 §7): pages = every URL in the page
+// sitemap (fixed pages plus watch pages), watchPages, videos. edit:website.
 import { endpoint, json } from '../../server/http.ts';
 import { requirePermission } from '../../server/auth/guard.ts';
-import { buildVideoSitemap, videoSitemapUrl } from '../../server/settings/sitemap.ts';
+import { sitemapCounts, videoSitemapUrl } from '../../server/settings/sitemap.ts';
 
 export const POST = endpoint(async (ctx) => {
   requirePermission(ctx, 'edit:website');
-  const { pages, videos } = await buildVideoSitemap();
-  return json({ pages, videos, url: videoSitemapUrl() });
+  return json({ ...(await sitemapCounts()), url: videoSitemapUrl() });
 });

@@ -30,6 +30,7 @@ import { storage } from '../storage/index.ts';
 import { browserPlayable, probeUpload } from './probe.ts';
 import { enqueueProcessing, reprocess } from '../jobs/queue.ts';
 import { playbackFields } from './playback.ts';
+import { applyTitleSlug } from './slugs.ts';
 
 export const POSTER_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -149,6 +150,7 @@ export async function ingestOriginal(
           uploadedBy,
         })
         .returning({ id: media.id });
+      await applyTitleSlug(tx, { id: row!.id, title: fields.title, type: file.type.kind, slug: null });
       // The chosen client is also assigned, so it sees the item in its portal.
       if (fields.clientId != null) await tx.insert(mediaClients).values({ mediaId: row!.id, clientId: fields.clientId }).onConflictDoNothing();
       if (file.type.kind === 'video') await enqueueProcessing(tx, row!.id);
@@ -215,6 +217,8 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
     const visible = (r: { isFeatured: boolean; showInPortfolio: boolean }) => r.isFeatured || r.showInPortfolio;
     await db.transaction(async (tx) => {
       if (Object.keys(set).length) await tx.update(media).set(set).where(eq(media.id, id));
+      // A new title gives a new watch-page address; the old one answers 301 (slugs.ts).
+      if (changes.title !== undefined && (changes.title !== row.title || !row.slug)) await applyTitleSlug(tx, { id, title: changes.title, type: row.type, slug: row.slug });
       if (changes.clientId != null) await tx.insert(mediaClients).values({ mediaId: id, clientId: changes.clientId }).onConflictDoNothing();
       const after = { isFeatured: changes.isFeatured ?? row.isFeatured, showInPortfolio: changes.showInPortfolio ?? row.showInPortfolio };
       // Public pages show featured/portfolio items (and settings-referenced ones): any change to those counts.

@@ -1,7 +1,8 @@
 // Read-side media queries shared by the public site, admin and portal.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { media } from '../../db/schema.ts';
+import { media, mediaSlugHistory } from '../../db/schema.ts';
+import { ensureSlugs } from './slugs.ts';
 import type { Playback } from '../../shared/schemas/media.ts';
 import { playbackFields } from './playback.ts';
 
@@ -12,6 +13,8 @@ export interface PublicMedia extends Playback {
   id: number;
   type: 'image' | 'video';
   title: string;
+  /** The watch page: /portfolio/{slug}. */
+  slug: string;
   url: string;
   thumbnailUrl: string | null;
   thumbnailWebpUrl: string | null;
@@ -29,6 +32,8 @@ export function toPublicMedia(row: MediaRow): PublicMedia {
     id: row.id,
     type: row.type,
     title: row.title,
+    // ensureSlugs() runs before every public read, so a row here has one.
+    slug: row.slug ?? String(row.id),
     url: row.url,
     thumbnailUrl: row.thumbnailUrl,
     thumbnailWebpUrl: row.thumbnailWebpUrl,
@@ -46,11 +51,13 @@ export function toPublicMedia(row: MediaRow): PublicMedia {
 }
 
 export async function listFeaturedMedia(): Promise<PublicMedia[]> {
+  await ensureSlugs(db);
   const rows = await db.select().from(media).where(eq(media.isFeatured, true)).orderBy(desc(media.createdAt), desc(media.id));
   return rows.map(toPublicMedia);
 }
 
 export async function listPortfolioMedia(): Promise<PublicMedia[]> {
+  await ensureSlugs(db);
   const rows = await db.select().from(media).where(eq(media.showInPortfolio, true)).orderBy(desc(media.createdAt), desc(media.id));
   return rows.map(toPublicMedia);
 }
@@ -63,4 +70,49 @@ export async function getMediaById(id: number): Promise<MediaRow | null> {
 export async function getMediaOfType(id: number, type: 'image' | 'video'): Promise<MediaRow | null> {
   const [row] = await db.select().from(media).where(and(eq(media.id, id), eq(media.type, type))).limit(1);
   return row ?? null;
+}
+
+/** Shown on the public site as a film or still of its own: in the portfolio or featured. */
+const isListed: SQL = or(eq(media.showInPortfolio, true), eq(media.isFeatured, true))!;
+
+export const watchPath = (slug: string) => `/portfolio/${encodeURIComponent(slug)}`;
+
+export type WatchLookup =
+  | { kind: 'item'; item: PublicMedia; prev: PublicMedia | null; next: PublicMedia | null }
+  | { kind: 'moved'; slug: string }
+  | null;
+
+/**
+ * The watch page's item, its neighbours in the grid it belongs to (the portfolio, else the
+ * featured list; newest first, so "previous" is newer), or where an old slug now lives.
+ * Items that are neither in the portfolio nor featured have no page (null).
+ */
+export async function findWatchItem(slug: string): Promise<WatchLookup> {
+  await ensureSlugs(db);
+  const [row] = await db.select().from(media).where(and(eq(media.slug, slug), isListed)).limit(1);
+  if (!row) {
+    const [moved] = await db
+      .select({ slug: media.slug })
+      .from(mediaSlugHistory)
+      .innerJoin(media, eq(media.id, mediaSlugHistory.mediaId))
+      .where(and(eq(mediaSlugHistory.slug, slug), isListed))
+      .limit(1);
+    return moved?.slug ? { kind: 'moved', slug: moved.slug } : null;
+  }
+  const list = row.showInPortfolio ? eq(media.showInPortfolio, true) : eq(media.isFeatured, true);
+  const at = row.createdAt.getTime();
+  const newer = sql`(${media.createdAt} > ${at} or (${media.createdAt} = ${at} and ${media.id} > ${row.id}))`;
+  const older = sql`(${media.createdAt} < ${at} or (${media.createdAt} = ${at} and ${media.id} < ${row.id}))`;
+  const [[prev], [next]] = await Promise.all([
+    db.select().from(media).where(and(list, newer)).orderBy(media.createdAt, media.id).limit(1),
+    db.select().from(media).where(and(list, older)).orderBy(desc(media.createdAt), desc(media.id)).limit(1),
+  ]);
+  return { kind: 'item', item: toPublicMedia(row), prev: prev ? toPublicMedia(prev) : null, next: next ? toPublicMedia(next) : null };
+}
+
+/** Every item with a watch page, newest first (sitemaps). */
+export async function listWatchItems(): Promise<PublicMedia[]> {
+  await ensureSlugs(db);
+  const rows = await db.select().from(media).where(isListed).orderBy(desc(media.createdAt), desc(media.id));
+  return rows.map(toPublicMedia);
 }

@@ -191,7 +191,10 @@ export type SeoForm = z.input<typeof seoSchema>;
 
 /** POST /api/generate-sitemap answer. */
 export interface SitemapResult {
+  /** Every URL in the page sitemap: the fixed pages plus the watch pages. */
   pages: number;
+  /** Of those, watch pages (/portfolio/{slug}). */
+  watchPages: number;
   videos: number;
   url: string;
 }

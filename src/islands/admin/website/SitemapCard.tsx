@@ -11,7 +11,7 @@ export function SitemapCard() {
   const [result, setResult] = useState<SitemapResult | null>(null);
   return (
     <Card>
-      <CardHeader title="Sitemap" description="The public pages plus a video entry for every portfolio video, for search engines." />
+      <CardHeader title="Sitemap" description="The public pages, a watch page for every portfolio and featured item, and a video entry for every film, for search engines." />
       <CardBody className="space-y-3">
         <Button
           variant="outline"
@@ -27,7 +27,7 @@ export function SitemapCard() {
         </Button>
         {result && (
           <p className="text-sm" data-testid="sitemap-result" role="status">
-            <span data-testid="sitemap-pages">{result.pages}</span> pages and <span data-testid="sitemap-videos">{result.videos}</span> videos in{' '}
+            <span data-testid="sitemap-pages">{result.pages}</span> pages (<span data-testid="sitemap-watch-pages">{result.watchPages}</span> watch pages) and <span data-testid="sitemap-videos">{result.videos}</span> videos in{' '}
             <a href={result.url} className="underline" target="_blank" rel="noopener">
               {new URL(result.url).pathname}
             </a>
