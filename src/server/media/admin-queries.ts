@@ -13,6 +13,7 @@ export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], f
   return {
     id: row.id,
     title: row.title,
+    slug: row.slug,
     type: row.type,
     url: row.url,
     posterUrl: row.posterUrl,
@@ -98,7 +99,7 @@ const LIST_JSON = sql.raw(`WITH
   fb AS (SELECT media_id, count(*) AS n FROM client_feedback GROUP BY media_id),
   nt AS (SELECT media_id, count(*) AS n FROM timeline_notes GROUP BY media_id)
 SELECT json_group_array(json_object(
-  'id', m.id, 'title', m.title, 'type', m.type, 'url', m.url, 'posterUrl', m.poster_url,
+  'id', m.id, 'title', m.title, 'slug', m.slug, 'type', m.type, 'url', m.url, 'posterUrl', m.poster_url,
   'thumbnailUrl', m.thumbnail_url, 'thumbnailWebpUrl', m.thumbnail_webp_url, 'webpUrl', m.webp_url,
   'filename', m.filename, 'fileSize', m.file_size, 'mimeType', m.mime_type, 'width', m.width, 'height', m.height,
   'durationSeconds', ${real('duration_seconds')}, 'isFeatured', ${bool('is_featured')}, 'showInPortfolio', ${bool('show_in_portfolio')},

@@ -150,6 +150,8 @@ export interface AssignedClient {
 export interface AdminMedia extends Playback {
   id: number;
   title: string;
+  /** The watch page's address, /portfolio/{slug} (public only while featured or in the portfolio). */
+  slug: string | null;
   type: 'image' | 'video';
   url: string;
   posterUrl: string | null;
