@@ -142,7 +142,11 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
   }
   for (const [name, value] of SECURITY_HEADERS) h.set(name, value);
   // A watch page's bare player is meant to be framed by other sites (twitter:player, embedUrl).
-  if (EMBED_PATH_RE.test(ctx.url.pathname)) h.delete('X-Frame-Options');
+  if (EMBED_PATH_RE.test(ctx.url.pathname)) {
+    h.delete('X-Frame-Options');
+    const csp = h.get('Content-Security-Policy');
+    if (csp) h.set('Content-Security-Policy', csp.replace(/frame-ancestors [^;]*/, "frame-ancestors 'self' https:"));
+  }
   if (isHttps(ctx)) h.set('Strict-Transport-Security', HSTS);
   const signedIn = !!(ctx.locals.user || ctx.locals.clientUser);
   const cache = privateCacheControl(ctx.url.pathname, h.get('content-type'), h.get('cache-control'), signedIn);

@@ -250,14 +250,19 @@ describe('sitemap', () => {
     const expected = Number((await a.sql.execute(`select count(*) as n from media where type = 'video' and show_in_portfolio = 1`)).rows[0]!.n);
     expect(expected).toBe(2);
 
+    // Issue 21: pages = the six public pages plus a watch page per portfolio or featured item.
+    const watch = Number((await a.sql.execute(`select count(*) as n from media where show_in_portfolio = 1 or is_featured = 1`)).rows[0]!.n);
     const res = await admin.json('POST', '/api/generate-sitemap');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ pages: 6, videos: expected });
+    expect(res.body).toMatchObject({ pages: 6 + watch, watchPages: watch, videos: expected });
 
     const xmlRes = await fetch(b.url + '/sitemap-videos.xml');
     expect(xmlRes.headers.get('content-type')).toContain('application/xml');
     const xml = await xmlRes.text();
-    expect(xml.match(/<url>/g)).toHaveLength(6);
+    // One <url> per film, at its own watch page.
+    expect(xml.match(/<url>/g)).toHaveLength(expected);
+    expect(xml.match(/<loc>[^<]+\/portfolio\/[a-z0-9-]+<\/loc>/g)).toHaveLength(expected);
+    expect(xml).toContain('/portfolio/tom-and-jerry-cut-final</loc>');
     expect(xml.match(/<video:video>/g)).toHaveLength(expected);
     expect(xml).toContain('<video:title>Tom &amp; Jerry &lt;cut&gt; &quot;final&quot;</video:title>');
     expect(xml).toContain('<video:tag>r&amp;b</video:tag>');

@@ -72,6 +72,7 @@ describe('watch pages', () => {
     const embedRes = await get(embed.pathname);
     expect(embedRes.status).toBe(200);
     expect(embedRes.headers.get('x-frame-options')).toBeNull();
+    expect(embedRes.headers.get('content-security-policy')).toContain("frame-ancestors 'self' https:");
     expect(await embedRes.text()).toContain(content.pathname);
     const crumbs = data.find((d) => d['@type'] === 'BreadcrumbList');
     expect(crumbs.itemListElement.map((c: any) => c.name)).toEqual(['Home', 'Portfolio', 'Harbour Lights – Brand Film']);
