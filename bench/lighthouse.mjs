@@ -12,7 +12,7 @@ import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { ADMIN, emit, signIn, startServer } from './lib.mjs';
 
-const PAGES = process.env.LH_PAGES ? process.env.LH_PAGES.split(',') : ['/', '/portfolio', '/about', '/services', '/contact'];
+const PAGES = process.env.LH_PAGES ? process.env.LH_PAGES.split(',') : ['/', '/portfolio', '/about', '/services', '/contact', '/portfolio/studio-showreel-teaser'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const RUNS = Math.max(1, Number(process.env.LH_RUNS || 1));
 const CHROME = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
