@@ -292,6 +292,8 @@ export const brandingSettings = sqliteTable('branding_settings', {
   logoDarkImageId: integer('logo_dark_image_id').references(() => media.id, { onDelete: 'set null' }),
   faviconImageId: integer('favicon_image_id').references(() => media.id, { onDelete: 'set null' }),
   openGraphImageId: integer('open_graph_image_id').references(() => media.id, { onDelete: 'set null' }),
+  // How many featured items the home page's What We Do grid shows, newest first (issue 23).
+  featuredLimit: integer('featured_limit').notNull().default(9),
   updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
     .notNull()

@@ -1,19 +1,13 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { GridMedia } from './media.tsx';
-import { MediaCard, useMediaDialog } from './media.tsx';
+import { MediaCard, toGridMedia, useMediaDialog } from './media.tsx';
+import { CATEGORIES, PORTFOLIO_PAGE_SIZE, portfolioHref, categorySlug, type Category } from '../../shared/portfolio.ts';
+import type { PortfolioPageResponse } from '../../shared/schemas/portfolio.ts';
+import type { PublicMedia } from '../../server/media/queries.ts';
+import { apiGet, errorMessage } from '../../shared/api.ts';
 
-export const CATEGORIES = ['All', 'Commercial', 'Documentary', 'Corporate', 'Music Video'] as const;
-/** The filter appears only above this many items (000 §9). */
-export const FILTER_THRESHOLD = 12;
 /** Hover previews start this far into the video (000 §9). */
 export const PREVIEW_START_SECONDS = 2;
-
-/** 000 §5: an item matches when one of its tags equals the lowercased category name. */
-export function matchesCategory(item: GridMedia, category: string): boolean {
-  if (category === 'All') return true;
-  const wanted = category.toLowerCase();
-  return item.tags.some((t) => t === wanted);
-}
 
 function HoverPreview({ url }: { url: string }) {
   return (
@@ -35,40 +29,85 @@ function HoverPreview({ url }: { url: string }) {
   );
 }
 
-/** Portfolio grid with category filter, hover previews and the player dialog (000 §2). */
-export default function PortfolioGrid({ items }: { items: GridMedia[] }) {
-  const [category, setCategory] = useState<string>('All');
+export interface PortfolioGridProps {
+  /** This page's items (server-rendered: ?page=N shows page N without JavaScript). */
+  items: GridMedia[];
+  category: Category;
+  /** Every portfolio item counts for the filter's threshold (000 §9), not only this category. */
+  showFilter: boolean;
+  page: number;
+  /** The next page as a real link (null on the last page) and its cursor for the API. */
+  nextCursor: string | null;
+}
+
+/**
+ * Portfolio grid (000 §2, issue 23): the category filter as links to server-rendered pages,
+ * hover previews, the player dialog, and "Load more", a real link to the next page that
+ * appends in place (and by itself when it scrolls into view) once JavaScript runs.
+ */
+export default function PortfolioGrid({ items: first, category, showFilter, page, nextCursor: firstCursor }: PortfolioGridProps) {
+  const [items, setItems] = useState(first);
+  const [cursor, setCursor] = useState(firstCursor);
+  const [nextPage, setNextPage] = useState(page + 1);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   const [hovered, setHovered] = useState<number | null>(null);
   const hoverTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const more = useRef<HTMLAnchorElement>(null);
   const { open, dialog } = useMediaDialog();
-  const showFilter = items.length > FILTER_THRESHOLD;
-  const visible = showFilter ? items.filter((i) => matchesCategory(i, category)) : items;
+
+  const loadMore = async () => {
+    if (!cursor || loading) return;
+    setLoading(true);
+    setError(null);
+    try {
+      const q = new URLSearchParams({ limit: String(PORTFOLIO_PAGE_SIZE), cursor });
+      if (category !== 'All') q.set('category', categorySlug(category));
+      const res = await apiGet<PortfolioPageResponse<PublicMedia>>(`/api/media/portfolio?${q}`);
+      if (!res) return;
+      setItems((list) => [...list, ...res.items.filter((n) => !list.some((o) => o.id === n.id)).map(toGridMedia)]);
+      setCursor(res.nextCursor);
+      setNextPage((p) => p + 1);
+    } catch (e) {
+      setError(errorMessage(e, 'More work could not be loaded.'));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  // Infinite loading: the link loads the next page when it comes into view (not after an error).
+  useEffect(() => {
+    const el = more.current;
+    if (!el || !cursor || error || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), { rootMargin: '400px 0px' });
+    io.observe(el);
+    return () => io.disconnect();
+  });
 
   return (
     <>
       {showFilter && (
-        <div role="group" aria-label="Filter by category" className="mb-10 flex flex-wrap justify-center gap-2">
+        <nav aria-label="Filter by category" className="mb-10 flex flex-wrap justify-center gap-2">
           {CATEGORIES.map((c) => (
-            <button
+            <a
               key={c}
-              type="button"
-              aria-pressed={category === c}
-              onClick={() => setCategory(c)}
-              className="h-10 rounded-full border border-line px-5 text-sm font-medium text-fg-muted transition-colors hover:text-fg aria-pressed:border-accent aria-pressed:bg-accent aria-pressed:text-accent-fg"
+              href={portfolioHref(c)}
+              aria-current={category === c ? 'page' : undefined}
+              className="inline-flex h-10 items-center rounded-full border border-line px-5 text-sm font-medium text-fg-muted transition-colors hover:text-fg aria-[current=page]:border-accent aria-[current=page]:bg-accent aria-[current=page]:text-accent-fg"
             >
               {c}
-            </button>
+            </a>
           ))}
-        </div>
+        </nav>
       )}
-      {visible.length === 0 ? (
+      {items.length === 0 ? (
         <div className="rounded-lg border border-dashed border-line px-6 py-16 text-center" data-testid="portfolio-empty">
           <h2 className="font-display text-2xl">No media found</h2>
           <p className="mt-2 text-fg-muted">Try selecting a different category or check back later.</p>
         </div>
       ) : (
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="portfolio-grid">
-          {visible.map((item) => (
+          {items.map((item) => (
             <li
               key={item.id}
               onPointerEnter={(e) => {
@@ -86,6 +125,29 @@ export default function PortfolioGrid({ items }: { items: GridMedia[] }) {
             </li>
           ))}
         </ul>
+      )}
+      {cursor && (
+        <div className="mt-10 flex flex-col items-center gap-2">
+          <a
+            ref={more}
+            href={portfolioHref(category, nextPage)}
+            onClick={(e) => {
+              if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+              e.preventDefault();
+              void loadMore();
+            }}
+            aria-busy={loading}
+            data-testid="load-more"
+            className="inline-flex h-11 items-center rounded-full border border-line px-6 text-sm font-medium text-fg hover:border-accent"
+          >
+            {loading ? 'Loading...' : 'Load more'}
+          </a>
+          {error && (
+            <p role="alert" className="text-sm text-danger">
+              {error}
+            </p>
+          )}
+        </div>
       )}
       {dialog}
     </>

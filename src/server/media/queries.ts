@@ -1,10 +1,11 @@
 // Read-side media queries shared by the public site, admin and portal.
-import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { media, mediaSlugHistory } from '../../db/schema.ts';
 import { ensureSlugs } from './slugs.ts';
 import type { Playback } from '../../shared/schemas/media.ts';
 import { playbackFields } from './playback.ts';
+import { categoryTag, type Category } from '../../shared/portfolio.ts';
 
 export type MediaRow = typeof media.$inferSelect;
 
@@ -115,4 +116,61 @@ export async function listWatchItems(): Promise<PublicMedia[]> {
   await ensureSlugs(db);
   const rows = await db.select().from(media).where(isListed).orderBy(desc(media.createdAt), desc(media.id));
   return rows.map(toPublicMedia);
+}
+
+export interface PortfolioPage {
+  items: PublicMedia[];
+  /** Pass back as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+  /** Portfolio items in this category (all of them for no category). */
+  total: number;
+  /** Every portfolio item, whatever the category: the filter shows above FILTER_THRESHOLD. */
+  allTotal: number;
+}
+
+// A cursor names the last item sent (created_at, id): the next page starts strictly after it
+// in the newest-first order, so items added meanwhile (newer) never shift or repeat a page.
+function encodeCursor(row: MediaRow): string {
+  return Buffer.from(`${row.createdAt.getTime()}.${row.id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { at: number; id: number } | null {
+  const m = /^(\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return m ? { at: Number(m[1]), id: Number(m[2]) } : null;
+}
+
+const inCategory = (c: Category): SQL => sql`exists (select 1 from json_each(${media.tags}) where json_each.value = ${categoryTag(c)})`;
+
+/**
+ * One page of the portfolio, newest first: after `cursor` (the API's "Load more") or at
+ * `offset` (the server-rendered `?page=N`), optionally of one category.
+ */
+export async function listPortfolioPage(opts: { limit: number; cursor?: { at: number; id: number } | null; offset?: number; category?: Category | null }): Promise<PortfolioPage> {
+  await ensureSlugs(db);
+  const inPortfolio = eq(media.showInPortfolio, true);
+  const scope = opts.category && opts.category !== 'All' ? and(inPortfolio, inCategory(opts.category))! : inPortfolio;
+  const after = opts.cursor ? sql`(${media.createdAt} < ${opts.cursor.at} or (${media.createdAt} = ${opts.cursor.at} and ${media.id} < ${opts.cursor.id}))` : undefined;
+  const [rows, [{ n: total }], [{ n: allTotal }]] = await Promise.all([
+    db
+      .select()
+      .from(media)
+      .where(after ? and(scope, after) : scope)
+      .orderBy(desc(media.createdAt), desc(media.id))
+      .limit(opts.limit + 1)
+      .offset(opts.cursor ? 0 : Math.max(0, opts.offset ?? 0)),
+    db.select({ n: count() }).from(media).where(scope),
+    db.select({ n: count() }).from(media).where(inPortfolio),
+  ]);
+  const page = rows.slice(0, opts.limit);
+  return { items: page.map(toPublicMedia), nextCursor: rows.length > opts.limit ? encodeCursor(page[page.length - 1]!) : null, total, allTotal };
+}
+
+/** The newest `limit` featured items (the home page's What We Do grid). */
+export async function listNewestFeatured(limit: number): Promise<{ items: PublicMedia[]; total: number }> {
+  await ensureSlugs(db);
+  const [rows, [{ n: total }]] = await Promise.all([
+    db.select().from(media).where(eq(media.isFeatured, true)).orderBy(desc(media.createdAt), desc(media.id)).limit(limit),
+    db.select({ n: count() }).from(media).where(eq(media.isFeatured, true)),
+  ]);
+  return { items: rows.map(toPublicMedia), total };
 }

@@ -1,6 +1,7 @@
 // Read side of the site settings (000 §3 shapes). Pages call these directly; the public
 // GET endpoints return the same objects.
 import { eq, inArray } from 'drizzle-orm';
+import { FEATURED_LIMIT_DEFAULT } from '../../shared/schemas/settings.ts';
 import { db } from '../../db/index.ts';
 import { brandingSettings, contactInfo, media, seoSettings, websiteSettings } from '../../db/schema.ts';
 import { DEFAULT_COMPANY_NAME } from '../../db/seed-data.ts';
@@ -88,6 +89,7 @@ export interface BrandingSettings {
   logoDarkImageId: number | null;
   faviconImageId: number | null;
   openGraphImageId: number | null;
+  featuredLimit: number;
   logoLightImage: MediaRef | null;
   logoDarkImage: MediaRef | null;
   faviconImage: MediaRef | null;
@@ -106,6 +108,7 @@ export async function getBrandingSettings(): Promise<BrandingSettings> {
     logoDarkImageId: row?.logoDarkImageId ?? null,
     faviconImageId: row?.faviconImageId ?? null,
     openGraphImageId: row?.openGraphImageId ?? null,
+    featuredLimit: row?.featuredLimit ?? FEATURED_LIMIT_DEFAULT,
     logoLightImage: pick(row?.logoLightImageId),
     logoDarkImage: pick(row?.logoDarkImageId),
     faviconImage: pick(row?.faviconImageId),

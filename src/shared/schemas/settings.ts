@@ -57,6 +57,11 @@ const emailOrEmpty = (label: string) => text(label, 254).refine((v) => v === '' 
 const phone = (label: string) =>
   text(label, 50).refine((v) => /^[+\d\s().-]*$/.test(v), `${label} may contain only digits, spaces, +, -, ( and )`);
 
+/** The home page's What We Do grid shows the newest this-many featured items (issue 23). */
+export const FEATURED_LIMIT_MIN = 3;
+export const FEATURED_LIMIT_MAX = 24;
+export const FEATURED_LIMIT_DEFAULT = 9;
+
 export const brandingSchema = z.object({
   companyName: z
     .string({ error: 'Company name is required' })
@@ -68,6 +73,12 @@ export const brandingSchema = z.object({
   logoDarkImageId: mediaId('Dark logo').optional(),
   faviconImageId: mediaId('Favicon').optional(),
   openGraphImageId: mediaId('Open Graph image').optional(),
+  featuredLimit: z
+    .number({ error: `Featured items on the home page must be a whole number from ${FEATURED_LIMIT_MIN} to ${FEATURED_LIMIT_MAX}` })
+    .int(`Featured items on the home page must be a whole number from ${FEATURED_LIMIT_MIN} to ${FEATURED_LIMIT_MAX}`)
+    .min(FEATURED_LIMIT_MIN, `Featured items on the home page must be a whole number from ${FEATURED_LIMIT_MIN} to ${FEATURED_LIMIT_MAX}`)
+    .max(FEATURED_LIMIT_MAX, `Featured items on the home page must be a whole number from ${FEATURED_LIMIT_MIN} to ${FEATURED_LIMIT_MAX}`)
+    .optional(),
 });
 export type BrandingInput = z.infer<typeof brandingSchema>;
 

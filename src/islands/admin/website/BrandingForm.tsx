@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { fieldErrors } from '../../../shared/forms.ts';
 import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
-import { brandingSchema } from '../../../shared/schemas/settings.ts';
+import { brandingSchema, FEATURED_LIMIT_MAX, FEATURED_LIMIT_MIN } from '../../../shared/schemas/settings.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Card, CardBody, CardHeader } from '../../ui/Card.tsx';
 import { Field } from '../../ui/Field.tsx';
@@ -16,6 +16,7 @@ type Images = Record<'logoLightImage' | 'logoDarkImage' | 'faviconImage' | 'open
 export function BrandingForm({ initial }: { initial: BrandingSettings }) {
   const [companyName, setCompanyName] = useState(initial.companyName);
   const [showCompanyText, setShowCompanyText] = useState(initial.showCompanyText);
+  const [featuredLimit, setFeaturedLimit] = useState(String(initial.featuredLimit));
   const [images, setImages] = useState<Images>({
     logoLightImage: initial.logoLightImage,
     logoDarkImage: initial.logoDarkImage,
@@ -32,6 +33,7 @@ export function BrandingForm({ initial }: { initial: BrandingSettings }) {
     const { data, errors } = fieldErrors(brandingSchema, {
       companyName,
       showCompanyText,
+      featuredLimit: featuredLimit.trim() === '' ? NaN : Number(featuredLimit),
       logoLightImageId: images.logoLightImage?.id ?? null,
       logoDarkImageId: images.logoDarkImage?.id ?? null,
       faviconImageId: images.faviconImage?.id ?? null,
@@ -45,6 +47,7 @@ export function BrandingForm({ initial }: { initial: BrandingSettings }) {
     if (saved) {
       setCompanyName(saved.companyName);
       setShowCompanyText(saved.showCompanyText);
+      setFeaturedLimit(String(saved.featuredLimit));
       setImages({ logoLightImage: saved.logoLightImage, logoDarkImage: saved.logoDarkImage, faviconImage: saved.faviconImage, openGraphImage: saved.openGraphImage });
     }
   }
@@ -59,6 +62,19 @@ export function BrandingForm({ initial }: { initial: BrandingSettings }) {
             <div className="self-end pb-2">
               <Switch label="Show company name in navigation" description="Shown next to the logo" checked={showCompanyText} onChange={setShowCompanyText} />
             </div>
+          </div>
+          <div className="grid gap-4 md:grid-cols-2">
+            <Field
+              label="Featured items on the home page"
+              type="number"
+              inputMode="numeric"
+              min={FEATURED_LIMIT_MIN}
+              max={FEATURED_LIMIT_MAX}
+              value={featuredLimit}
+              onChange={(e) => setFeaturedLimit(e.target.value)}
+              error={errors.featuredLimit}
+              hint={`What We Do shows the newest ${FEATURED_LIMIT_MIN} to ${FEATURED_LIMIT_MAX} featured items, then "See all work"`}
+            />
           </div>
           <div className="grid gap-4 md:grid-cols-2">
             <ImagePickerField label="Light Mode Logo" hint="Shown on light backgrounds" value={images.logoLightImage} onChange={setImage('logoLightImage')} error={errors.logoLightImageId} />

@@ -1,0 +1,1 @@
+ALTER TABLE `branding_settings` ADD `featured_limit` integer DEFAULT 9 NOT NULL;
