@@ -12,7 +12,7 @@ test('empty library: featured and portfolio empty states', async ({ page }) => {
   await page.goto('/portfolio');
   await expect(page.getByRole('heading', { name: 'No media found' })).toBeVisible();
   await expect(page.getByText('Try selecting a different category or check back later.')).toBeVisible();
-  await expect(page.getByRole('group', { name: 'Filter by category' })).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Filter by category' })).toHaveCount(0);
 });
 
 test('the filter appears only above 12 items; tags match the lowercased category', async ({ page, server }) => {
@@ -27,26 +27,28 @@ test('the filter appears only above 12 items; tags match the lowercased category
   for (const m of seed) await insertMedia(server.sql, server.mediaDir, { ...m, type: 'image', portfolio: true });
   await page.goto('/portfolio');
   await expect(page.getByTestId('media-card')).toHaveCount(12);
-  await expect(page.getByRole('group', { name: 'Filter by category' })).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Filter by category' })).toHaveCount(0);
 
   await insertMedia(server.sql, server.mediaDir, { title: 'Untagged 3', type: 'image', portfolio: true });
   await page.goto('/portfolio');
   await hydrated(page);
-  const filter = page.getByRole('group', { name: 'Filter by category' });
-  await expect(filter.getByRole('button')).toHaveText(['All', 'Commercial', 'Documentary', 'Corporate', 'Music Video']);
-  await expect(filter.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+  const filter = page.getByRole('navigation', { name: 'Filter by category' });
+  await expect(filter.getByRole('link')).toHaveText(['All', 'Commercial', 'Documentary', 'Corporate', 'Music Video']);
+  await expect(filter.getByRole('link', { name: 'All' })).toHaveAttribute('aria-current', 'page');
   const cards = page.getByTestId('media-card');
   await expect(cards).toHaveCount(13);
 
-  const cases: [string, number][] = [['Commercial', 5], ['Documentary', 3], ['Music Video', 2], ['All', 13]];
-  for (const [category, count] of cases) {
-    await filter.getByRole('button', { name: category }).click();
-    await expect(filter.getByRole('button', { name: category })).toHaveAttribute('aria-pressed', 'true');
+  // Each category is its own server-rendered, linkable page (issue 23).
+  const cases: [string, string, number][] = [['Commercial', '?category=commercial', 5], ['Documentary', '?category=documentary', 3], ['Music Video', '?category=music-video', 2], ['All', '', 13]];
+  for (const [category, query, count] of cases) {
+    await filter.getByRole('link', { name: category }).click();
+    await expect(page).toHaveURL(new RegExp(`/portfolio${query.replace('?', '\\?')}$`));
+    await expect(filter.getByRole('link', { name: category })).toHaveAttribute('aria-current', 'page');
     await expect(cards).toHaveCount(count);
   }
-  await filter.getByRole('button', { name: 'Music Video' }).click();
+  await filter.getByRole('link', { name: 'Music Video' }).click();
   await expect(cards).toHaveText([/Band two/, /Band one/]);
-  await filter.getByRole('button', { name: 'Corporate' }).click();
+  await filter.getByRole('link', { name: 'Corporate' }).click();
   await expect(cards).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'No media found' })).toBeVisible();
 });
