@@ -119,6 +119,25 @@ describe('the /portfolio page', () => {
   });
 });
 
+test.each([['/portfolio?page=2'], ['/portfolio?category=corporate']])('%s is cached per page and category, and an edit invalidates it', async (path) => {
+  const first = await fetch(server.url + path);
+  expect(first.status).toBe(200);
+  const body = await first.text();
+  const again = await fetch(server.url + path);
+  expect(again.headers.get('x-page-cache')).toBe('HIT');
+  expect(await again.text()).toBe(body);
+  // Another page of the same path is its own entry, not this one.
+  expect(titlesIn(await (await fetch(`${server.url}/portfolio`)).text())).not.toEqual(titlesIn(body));
+  const added = await insertMedia(server.sql, server.mediaDir, { title: 'Cache buster', type: 'image', portfolio: true, tags: ['corporate'] });
+  // A write through the app moves the site version (the direct insert above does not).
+  const current = await (await admin.get('/api/branding-settings')).json();
+  expect((await admin.json('PUT', '/api/branding-settings', { companyName: current.companyName })).status).toBe(200);
+  const after = await fetch(server.url + path);
+  expect(after.headers.get('x-page-cache')).not.toBe('HIT');
+  expect(titlesIn(await after.text())).not.toEqual(titlesIn(body));
+  await server.sql.execute({ sql: 'DELETE FROM media WHERE id = ?', args: [added.id] });
+});
+
 describe('the home page grid', () => {
   test.each([[2], [25], [4.5], ['nine']])('featuredLimit %s is refused with a message naming the field', async (value) => {
     const current = await (await admin.get('/api/branding-settings')).json();
