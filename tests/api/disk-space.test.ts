@@ -244,17 +244,25 @@ async function settled(id: number) {
 }
 
 test('a transcode whose expected outputs would not fit does not start: the item says why, and Retry converts it once space is freed', async () => {
-  // A 6 s MPEG-4 AVI (must be transcoded): about 4.5 MB of 720p expected plus 2 MB for the
-  // sprite, plus the 4 MB margin. The upload itself is tiny and fits with 8 MB free.
-  const avi = path.join(tmp, 'six-seconds.avi');
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=10:duration=6', '-c:v', 'mpeg4', '-q:v', '10', avi]);
-  fillLeaving(8 * MB);
-  const up = await upload(admin, { title: 'Waits for disk space' }, { data: fs.readFileSync(avi), name: 'six-seconds.avi' });
+  // Start from an empty library, so the tmpfs holds only what this test puts there.
+  const items = await admin.json('GET', '/api/media');
+  for (const item of items.body as { id: number }[]) expect((await admin.delete(`/api/media/${item.id}`)).status).toBe(200);
+  // A 12 s MPEG-4 AVI without sound (must be transcoded to 720p): 12 s at 6 Mbit/s is 9 MB,
+  // plus 2 MB for the sprite, expected; with the 4 MB margin it needs 15 MB. Filling the disk
+  // to 10 MB free leaves a wide gap either side: the upload (well under 1 MB, plus the
+  // margin) fits, the conversion does not, and once the filler goes (about 19 MB free) it does.
+  const avi = path.join(tmp, 'twelve-seconds.avi');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=10:duration=12', '-c:v', 'mpeg4', '-q:v', '10', avi]);
+  fillLeaving(10 * MB);
+  const freeAtUpload = free();
+  const up = await upload(admin, { title: 'Waits for disk space' }, { data: fs.readFileSync(avi), name: 'twelve-seconds.avi' }).catch((e) => {
+    throw new Error(`upload of ${fs.statSync(avi).size} bytes failed with ${freeAtUpload} bytes free: ${e}`);
+  });
   expect(up.status, JSON.stringify(up.body)).toBe(201);
 
   const refused = await settled(up.body.id);
   expect(refused.processingStatus).toBe('failed');
-  expect(refused.processingError).toMatch(/^Not enough disk space to convert this video \(it needs about 7 MB free\)/);
+  expect(refused.processingError).toMatch(/^Not enough disk space to convert this video \(it needs about 11 MB free\)/);
   expect(server.output()).toMatch(new RegExp(`video ${up.body.id}: not enough disk space to convert`));
   // Nothing was started, so no scratch or rendition file is left in the item's folder.
   expect(fs.readdirSync(path.join(mediaDir, up.body.url.split('/')[2])).filter((f: string) => /720p|1080p|sprite|\.job/.test(f))).toEqual([]);
