@@ -1,5 +1,6 @@
 // Shared pieces of the public media grids: the item shape, the card and the player hook.
 import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import type React from 'react';
 import { Image as ImageIcon, Play } from 'lucide-react';
 import type { PublicMedia } from '../../server/media/queries.ts';
 
@@ -79,24 +80,25 @@ function Thumbnail({ item }: { item: GridMedia }) {
   );
 }
 
-export function MediaCard({ item, onOpen, preview }: { item: GridMedia; onOpen: (item: GridMedia, el: HTMLElement) => void; preview?: ReactNode }) {
+/** Whether a click should open the dialog rather than follow the card's link. */
+export const isPlainClick = (e: MouseEvent | React.MouseEvent) => e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey;
+
+/**
+ * A grid card: a real link to the item's watch page (issue 21), so it works before
+ * hydration, without JavaScript and in a new tab. Rendered as plain server HTML (MediaGridList);
+ * GridEnhancer opens the player dialog on a plain click and fills the preview slot on hover.
+ */
+export function MediaCard({ item }: { item: GridMedia }) {
   return (
-    // A real link to the item's watch page (issue 21): it works before hydration, without
-    // JavaScript and in a new tab; a plain click opens the player dialog in place.
     <a
       href={`/portfolio/${encodeURIComponent(item.slug)}`}
-      onClick={(e) => {
-        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-        e.preventDefault();
-        onOpen(item, e.currentTarget);
-      }}
       aria-label={`${item.type === 'video' ? 'Play' : 'View'} ${item.title}`}
       data-testid="media-card"
       data-media-id={item.id}
       className="group relative block aspect-video w-full overflow-hidden rounded-lg bg-ink-900 text-left outline-offset-4"
     >
       <Thumbnail item={item} />
-      {preview}
+      <span data-preview-slot="" />
       <span className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/50 to-transparent px-4 pb-3 pt-10">
         <span className="block truncate font-display text-lg text-white">{item.title}</span>
       </span>
@@ -106,5 +108,18 @@ export function MediaCard({ item, onOpen, preview }: { item: GridMedia; onOpen: 
         </span>
       )}
     </a>
+  );
+}
+
+/** The grid's list, server-rendered (no client directive): one card per item. */
+export function MediaGridList({ id, items, testid }: { id: string; items: GridMedia[]; testid: string }) {
+  return (
+    <ul id={id} className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid={testid}>
+      {items.map((item) => (
+        <li key={item.id}>
+          <MediaCard item={item} />
+        </li>
+      ))}
+    </ul>
   );
 }
