@@ -11,6 +11,7 @@ import { ROOT, ADMIN, startServer, type TestServer } from '../helpers/server.ts'
 import { Session, staffSession } from '../helpers/http.ts';
 import { startNginx, type Nginx } from '../helpers/nginx.ts';
 import { source } from '../helpers/video-sources.ts';
+import { until } from '../helpers/until.ts';
 
 const WEB_ENV = { WORKER: 'off', TRUST_PROXY: 'true' };
 const TUS = { 'Tus-Resumable': '1.0.0' };
@@ -23,15 +24,6 @@ let workerLog = '';
 let proxy: Nginx;
 let admin: Session;
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The same signed-in cookies, sent to another base URL. */
 function sameSessionAt(session: Session, base: string): Session {
@@ -104,10 +96,14 @@ describe('two web processes and a worker behind nginx', () => {
     const stored = path.join(a.mediaDir, new URL(item.url, proxy.url).pathname.replace(/^\/media\//, ''));
     expect(createHash('sha256').update(fs.readFileSync(stored)).digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
 
-    await until('the item ready', async () => {
-      const p = await (await admin.get(`/api/media/${item.id}/processing`)).json();
-      return p.processingStatus === 'ready';
-    });
+    await until(
+      'the item ready',
+      async () => {
+        const p = await (await admin.get(`/api/media/${item.id}/processing`)).json();
+        return p.processingStatus === 'ready';
+      },
+      90_000,
+    );
     const jobs = await a.sql.execute({ sql: 'SELECT status, attempts FROM jobs WHERE media_id = ?', args: [item.id] });
     expect(jobs.rows.map((j) => [j.status, Number(j.attempts)])).toEqual([['done', 1]]);
     expect(workerLog.match(new RegExp(`video ${item.id}: ready`, 'g'))).toHaveLength(1);

@@ -11,6 +11,7 @@ import type { Session } from '../helpers/http.ts';
 import { adminSession } from '../helpers/accounts.ts';
 import { upload } from '../helpers/media-uploads.ts';
 import { ffmpegProcessesFor, longSource, probeOutput, source } from '../helpers/video-sources.ts';
+import { until } from '../helpers/until.ts';
 
 const servers: TestServer[] = [];
 const workers: ChildProcess[] = [];
@@ -33,15 +34,6 @@ async function uploadFile(admin: Session, file: string, title = path.basename(fi
 
 const keyOf = (url: string) => /[a-f0-9]{32}/.exec(url)![0];
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function mediaRow(server: TestServer, id: number) {
   return (await server.sql.execute({ sql: 'SELECT processing_status AS status, processing_progress AS progress FROM media WHERE id = ?', args: [id] })).rows[0];

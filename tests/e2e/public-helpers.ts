@@ -27,3 +27,13 @@ export async function settled(page: Page) {
       }),
   );
 }
+
+/** Serious and critical axe violations on the page, once transitions have settled, as readable lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await settled(page);
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}

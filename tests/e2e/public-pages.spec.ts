@@ -1,9 +1,8 @@
 // The five public pages and privacy policy: sections and exact texts (000 §2), navigation,
 // footer, theme, mobile menu, signed-in navigation, toast swipe (000 §9) and accessibility.
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, signInStaff } from './fixtures.ts';
-import { hydrated, settled } from './public-helpers.ts';
+import { hydrated, seriousViolations } from './public-helpers.ts';
 
 const PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy'];
 
@@ -396,10 +395,7 @@ test.describe('accessibility (axe)', () => {
         await page.goto(path);
         await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark).*$/);
         await hydrated(page);
-        await settled(page);
-        const result = await new AxeBuilder({ page }).analyze();
-        const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-        expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
         // The stored theme was applied by the inline head script, so the CSP must allow it.
         expect(cspErrors).toEqual([]);
       });

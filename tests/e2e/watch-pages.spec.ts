@@ -1,8 +1,7 @@
 // Watch pages in Chromium (issue 21): a grid card is a real link that opens the film's own
 // page in a new tab, and the page has no serious accessibility violation in either theme.
-import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from './fixtures.ts';
-import { hydrated, settled } from './public-helpers.ts';
+import { hydrated, seriousViolations } from './public-helpers.ts';
 import { insertMedia } from '../helpers/public-media.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -44,9 +43,6 @@ for (const theme of ['dark', 'light'] as const) {
     await page.goto('/portfolio/foundry-documentary');
     await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark).*$/);
     await hydrated(page);
-    await settled(page);
-    const result = await new AxeBuilder({ page }).analyze();
-    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 }

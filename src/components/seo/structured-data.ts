@@ -4,6 +4,7 @@ import type { PublicMedia } from '../../server/media/queries.ts';
 import type { ContactInfo, SeoSettings } from '../../server/settings/read.ts';
 import { DEFAULT_FAQS } from '../../db/seed-data.ts';
 import { toE164 } from '../../shared/phone.ts';
+import { isoDuration } from '../../server/media/watch.ts';
 
 export const PRICE_RANGE = '£££';
 const DEFAULT_GEO = { latitude: '52.6369', longitude: '-1.1398' };
@@ -95,12 +96,6 @@ export function faqJsonLd(seo: SeoSettings) {
   };
 }
 
-function isoDuration(seconds: number | null): string | undefined {
-  if (!seconds || seconds <= 0) return undefined;
-  const m = Math.floor(seconds / 60);
-  const s = Math.round(seconds % 60);
-  return `PT${m ? `${m}M` : ''}${s || !m ? `${s}S` : ''}`;
-}
 
 export function videoJsonLd(items: PublicMedia[], siteUrl: string, companyName: string) {
   return items
