@@ -10,8 +10,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,
-  // No retries: a test that passes only on its second run is hiding a bug (issue 22).
-  retries: 0,
+  // No retries (the default): a test that passes only on its second run is hiding a bug (issue 22).
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     launchOptions: {

@@ -7,7 +7,6 @@ export default defineConfig({
     hookTimeout: 90_000,
     pool: 'forks',
     maxWorkers: 2,
-    // No retries: a test that passes only on its second run is hiding a bug (issue 22).
-    retry: 0,
+    // No retries (the default): a test that passes only on its second run is hiding a bug (issue 22).
   },
 });

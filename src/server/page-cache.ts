@@ -167,11 +167,12 @@ export async function serveCachedNode(req: IncomingMessage, res: ServerResponse)
   const path = q < 0 ? url : url.slice(0, q);
   // Also rules out percent-encodings and trailing slashes (those redirect, through Astro).
   if (path.length > 1 && path.endsWith('/')) return false;
-  if (!cacheablePath(path, q < 0 ? '' : url.slice(q))) return false;
+  const search = q < 0 ? '' : url.slice(q);
+  if (!cacheablePath(path, search)) return false;
   const cookie = req.headers.cookie;
   if (cookie && SESSION_NAMES.some((name) => cookieValue(cookie, name))) return false;
   const cookies = { get: (name: string) => ((v) => (v === undefined ? undefined : { value: v }))(cookieValue(cookie, name)) };
-  const key = cacheKey(path, serverThemeClass(cookies as unknown as AstroCookies, path), new Date(), q < 0 ? '' : url.slice(q));
+  const key = cacheKey(path, serverThemeClass(cookies as unknown as AstroCookies, path), new Date(), search);
   const hit = key ? entries.get(key) : undefined;
   if (!hit || hit.version !== (await siteVersion())) return false;
 

@@ -1,5 +1,5 @@
 // Shared pieces of the public media grids: the item shape, the card and the player hook.
-import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import type React from 'react';
 import { Image as ImageIcon, Play } from 'lucide-react';
 import type { PublicMedia } from '../../server/media/queries.ts';
@@ -38,10 +38,11 @@ const MediaPlayer = lazy(() => import('./MediaPlayer.tsx'));
 export function useMediaDialog(): { open: (item: GridMedia, opener: HTMLElement) => void; dialog: ReactNode } {
   const [active, setActive] = useState<GridMedia | null>(null);
   const opener = useRef<HTMLElement | null>(null);
-  const open = (item: GridMedia, el: HTMLElement) => {
+  // Stable, so GridEnhancer binds its delegated listeners once rather than on every render.
+  const open = useCallback((item: GridMedia, el: HTMLElement) => {
     opener.current = el;
     setActive(item);
-  };
+  }, []);
   const close = () => {
     setActive(null);
     requestAnimationFrame(() => opener.current?.focus());
