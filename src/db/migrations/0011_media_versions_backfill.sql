@@ -35,13 +35,12 @@ CREATE TRIGGER IF NOT EXISTS `jobs_ai_version` AFTER INSERT ON `jobs` WHEN NEW.`
 END;
 --> statement-breakpoint
 -- The admin list shows version numbers and approval: bump library_state like the media triggers
--- (0002, 0007). Only what the list shows of a version: its status and the client's decision
--- (file changes of the current version bump through the media row; progress ticks do not).
+-- (0002, 0007). Only the client's decision: the list shows nothing else of a version that the
+-- media row does not carry (the current version's file and status changes bump through it).
 CREATE TRIGGER IF NOT EXISTS `media_versions_ai_library_version` AFTER INSERT ON `media_versions` BEGIN UPDATE `library_state` SET `version` = `version` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER IF NOT EXISTS `media_versions_au_library_version` AFTER UPDATE ON `media_versions`
-WHEN OLD.`processing_status` IS NOT NEW.`processing_status` OR OLD.`approval_status` IS NOT NEW.`approval_status`
-  OR OLD.`approval_locked` IS NOT NEW.`approval_locked` OR OLD.`approval_note` IS NOT NEW.`approval_note`
+WHEN OLD.`approval_status` IS NOT NEW.`approval_status` OR OLD.`approval_locked` IS NOT NEW.`approval_locked` OR OLD.`approval_note` IS NOT NEW.`approval_note`
 BEGIN UPDATE `library_state` SET `version` = `version` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER IF NOT EXISTS `media_versions_ad_library_version` AFTER DELETE ON `media_versions` BEGIN UPDATE `library_state` SET `version` = `version` + 1 WHERE `id` = 1; END;
