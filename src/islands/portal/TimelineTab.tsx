@@ -129,11 +129,13 @@ export function TimelineTab({
                   type="button"
                   onClick={() => onSeek(n.timestampSeconds)}
                   disabled={item.type !== 'video'}
-                  aria-label={`${formatTime(n.timestampSeconds)}: ${n.noteText}${n.resolvedAt ? ' (resolved)' : ''}${item.type === 'video' ? ' (jump to this moment)' : ''}`}
                   className="flex w-full gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
                 >
+                  {/* Named by its content (time, text, state), so what is seen is what is announced. */}
                   <NoteTime seconds={n.timestampSeconds} version={version} />
                   <span className={`min-w-0 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
+                  {n.resolvedAt && <span className="sr-only"> (resolved)</span>}
+                  {item.type === 'video' && <span className="sr-only"> (jump to this moment)</span>}
                 </button>
                 <ReplyThread
                   replies={n.replies}

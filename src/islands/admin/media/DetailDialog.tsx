@@ -177,7 +177,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
       </div>
       {item.type === 'video' ? (
         <ReviewVideo
-          key={shown?.id ?? 'current'}
+          key={shown && !shown.current ? shown.id : 'current'}
           item={playable}
           videoRef={video}
           pollUrl={`/api/media/${item.id}/processing`}
@@ -249,6 +249,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                     type="button"
                     onClick={() => seek(n.timestampSeconds)}
                     disabled={item.type !== 'video'}
+                    data-testid="note-seek"
                     className="flex min-w-0 flex-1 items-start gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
                   >
                     <NoteTime seconds={n.timestampSeconds} version={shown} />
