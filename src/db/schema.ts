@@ -185,6 +185,58 @@ export const mediaSlugHistory = sqliteTable('media_slug_history', {
   createdAt: createdAt(),
 });
 
+export const APPROVAL_STATUSES = ['in_review', 'approved', 'changes_requested'] as const;
+
+// Every version (v1, v2, ...) of a media item with its own files (a folder per version under
+// MEDIA_DIR, named by its storage key). The media row keeps a copy of the current version's
+// file columns so every list, the public site and playback read one row; the current version
+// is the one whose storage_key equals media.storage_key. Triggers (migration 0011) create v1
+// for every inserted media row and copy file-column changes of the media row into it.
+export const mediaVersions = sqliteTable(
+  'media_versions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    url: text('url').notNull(),
+    posterUrl: text('poster_url'),
+    thumbnailUrl: text('thumbnail_url'),
+    thumbnailWebpUrl: text('thumbnail_webp_url'),
+    webpUrl: text('webp_url'),
+    filename: text('filename').notNull(),
+    fileSize: integer('file_size').notNull(),
+    mimeType: text('mime_type').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    durationSeconds: integer('duration_seconds'),
+    processingStatus: text('processing_status', { enum: PROCESSING_STATUSES }),
+    processingProgress: integer('processing_progress').notNull().default(0),
+    processingError: text('processing_error'),
+    renditions: text('renditions', { mode: 'json' }).$type<StoredRendition[]>(),
+    spriteUrl: text('sprite_url'),
+    originalPlayable: bool('original_playable').notNull().default(false),
+    probe: text('probe', { mode: 'json' }).$type<Record<string, unknown>>(),
+    uploadedBy: text('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    // The client's decision on this version; a new version starts 'in_review'.
+    approvalStatus: text('approval_status', { enum: APPROVAL_STATUSES }).notNull().default('in_review'),
+    approvalNote: text('approval_note'),
+    approvalBy: integer('approval_by').references(() => clientUsers.id, { onDelete: 'set null' }),
+    approvalAt: integer('approval_at', { mode: 'timestamp_ms' }),
+    // Staff (edit:media) lock the decision so the client can no longer change it.
+    approvalLocked: bool('approval_locked').notNull().default(false),
+    lockedBy: text('locked_by').references(() => users.id, { onDelete: 'set null' }),
+    lockedAt: integer('locked_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('media_versions_number_unique').on(t.mediaId, t.number),
+    check('media_versions_approval_check', sql`${t.approvalStatus} in ('in_review', 'approved', 'changes_requested')`),
+  ],
+);
+
 export const mediaClients = sqliteTable(
   'media_clients',
   {
@@ -216,9 +268,12 @@ export const clientFeedback = sqliteTable(
     feedbackText: text('feedback_text').notNull(),
     rating: integer('rating').notNull(),
     createdAt: createdAt(),
+    // The version it was given on (set to the current one by a trigger when an insert omits it).
+    versionId: integer('version_id').references(() => mediaVersions.id, { onDelete: 'cascade' }),
   },
   (t) => [
     index('client_feedback_media_idx').on(t.mediaId),
+    index('client_feedback_version_idx').on(t.versionId),
     index('client_feedback_user_idx').on(t.clientUserId),
     check('client_feedback_rating_check', sql`${t.rating} between 1 and 5`),
   ],
@@ -237,11 +292,38 @@ export const timelineNotes = sqliteTable(
     timestampSeconds: integer('timestamp_seconds').notNull(),
     noteText: text('note_text').notNull(),
     createdAt: createdAt(),
+    versionId: integer('version_id').references(() => mediaVersions.id, { onDelete: 'cascade' }),
+    resolvedAt: integer('resolved_at', { mode: 'timestamp_ms' }),
+    resolvedBy: text('resolved_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
+    index('timeline_notes_version_idx').on(t.versionId),
     index('timeline_notes_media_idx').on(t.mediaId),
     index('timeline_notes_user_idx').on(t.clientUserId),
     check('timeline_notes_timestamp_check', sql`${t.timestampSeconds} >= 0`),
+  ],
+);
+
+// One level of replies under a client's feedback or timeline note, by staff or by the client.
+// The author's name is kept as written, so a reply still reads right after an account goes.
+export const mediaReplies = sqliteTable(
+  'media_replies',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    feedbackId: integer('feedback_id').references(() => clientFeedback.id, { onDelete: 'cascade' }),
+    timelineNoteId: integer('timeline_note_id').references(() => timelineNotes.id, { onDelete: 'cascade' }),
+    staffUserId: text('staff_user_id').references(() => users.id, { onDelete: 'set null' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    // Kept apart from the ids, which are cleared when an account is deleted.
+    byStaff: bool('by_staff').notNull().default(false),
+    replyText: text('reply_text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('media_replies_feedback_idx').on(t.feedbackId),
+    index('media_replies_note_idx').on(t.timelineNoteId),
+    check('media_replies_parent_check', sql`(${t.feedbackId} IS NULL) <> (${t.timelineNoteId} IS NULL)`),
   ],
 );
 
@@ -474,6 +556,8 @@ export const jobs = sqliteTable(
     mediaId: integer('media_id')
       .notNull()
       .references(() => media.id, { onDelete: 'cascade' }),
+    // The version whose files are converted (each version has its own renditions and sprite).
+    versionId: integer('version_id').references(() => mediaVersions.id, { onDelete: 'cascade' }),
     status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(3),

@@ -1,5 +1,5 @@
 // Dashboard figures (001 §3 Stats). Each is one COUNT query; rows are never loaded.
-import { count, desc, eq, type SQL } from 'drizzle-orm';
+import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { db } from '../db/index.ts';
 import { clients, enquiries, media, permissions, roles, users } from '../db/schema.ts';
@@ -14,7 +14,17 @@ export interface Stats {
   totalPermissions: number;
   /** Enquiries still in status 'new'. */
   newEnquiries: number;
+  /** Items assigned to a client whose current version has no decision yet (issue 16). */
+  awaitingApproval: number;
 }
+
+/** SQL: the item is assigned to a client and its current version is still "In review". */
+// Written with the table name: drizzle leaves columns bare in a one-table count, and a bare id
+// inside the subqueries would mean the link's or version's own.
+export const awaitingApprovalSql = sql`(
+  EXISTS (SELECT 1 FROM media_versions v WHERE v.storage_key = "media"."storage_key" AND v.approval_status = 'in_review')
+  AND ("media"."client_id" IS NOT NULL OR EXISTS (SELECT 1 FROM media_clients mc WHERE mc.media_id = "media"."id"))
+)`;
 
 async function countOf(table: SQLiteTable, where?: SQL): Promise<number> {
   const [row] = await db.select({ n: count() }).from(table).where(where);
@@ -31,6 +41,7 @@ export async function getStats(): Promise<Stats> {
     totalRoles: await countOf(roles),
     totalPermissions: await countOf(permissions),
     newEnquiries: await countOf(enquiries, eq(enquiries.status, 'new')),
+    awaitingApproval: await countOf(media, awaitingApprovalSql),
   };
 }
 

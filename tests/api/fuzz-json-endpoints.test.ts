@@ -147,6 +147,15 @@ const fixtures: Record<string, () => Fixture> = {
     validStatus: 201,
     as: 'client',
   }),
+  // Review workflow (issue 16).
+  'POST /api/media/[mediaId]/versions': () => ({ valid: { uploadId: 'f'.repeat(32) }, breaker: { uploadId: 42 }, validStatus: 404 }),
+  'PUT /api/media/[mediaId]/versions/[versionId]/lock': () => ({ valid: { locked: true }, breaker: { locked: 'yes' }, validStatus: 200 }),
+  'POST /api/admin/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201 }),
+  'POST /api/admin/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Done' }, breaker: { text: 42 }, validStatus: 201 }),
+  'PUT /api/admin/media/timeline-notes/[id]/resolved': () => ({ valid: { resolved: true }, breaker: { resolved: 'yes' }, validStatus: 200 }),
+  'PUT /api/client/media/[mediaId]/approval': () => ({ valid: { status: 'approved' }, breaker: { status: 42 }, validStatus: 200, as: 'client' }),
+  'POST /api/client/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201, as: 'client' }),
+  'POST /api/client/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201, as: 'client' }),
 };
 
 /** Real ids for the route's parameters (unknown parameters get '1', sections 'hero'). */
@@ -157,6 +166,8 @@ function urlFor(route: string): string {
       if (route.startsWith('/api/enquiries/')) return ids.enquiryId;
       if (route.startsWith('/api/media/')) return ids.mediaId;
       if (route.startsWith('/api/users/')) return ids.userId;
+      if (route.includes('/feedback/')) return ids.feedbackId;
+      if (route.includes('/timeline-notes/')) return ids.noteId;
     }
     return ids[param] ?? (param === 'section' ? 'hero' : '1');
   };
@@ -172,6 +183,12 @@ beforeAll(async () => {
   const video = await createVideo(server, { title: 'Fuzz video', clientId: client.clientId });
   ids.clientId = String(client.clientId);
   ids.mediaId = String(video.id);
+  const version = await server.sql.execute({ sql: 'SELECT id FROM media_versions WHERE media_id = ?', args: [video.id] });
+  ids.versionId = String(version.rows[0]!.id);
+  const fb = await portal.json('POST', `/api/client/media/${video.id}/feedback`, { mediaId: video.id, feedbackText: 'Fuzz me', rating: 4 });
+  ids.feedbackId = String(fb.body.id);
+  const note = await portal.json('POST', `/api/client/media/${video.id}/timeline-notes`, { mediaId: video.id, timestampSeconds: 1, noteText: 'Fuzz note' });
+  ids.noteId = String(note.body.id);
   const e = await server.sql.execute(
     "INSERT INTO enquiries (first_name, last_name, email, project_type, message) VALUES ('E', 'Q', 'e@q.test', '', 'hi') RETURNING id",
   );

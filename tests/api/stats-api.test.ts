@@ -64,6 +64,8 @@ async function expectedStats() {
     totalRoles: await dbCount('SELECT COUNT(*) FROM roles'),
     totalPermissions: await dbCount('SELECT COUNT(*) FROM permissions'),
     newEnquiries: await dbCount("SELECT COUNT(*) FROM enquiries WHERE status = 'new'"),
+    awaitingApproval: await dbCount(`SELECT COUNT(*) FROM media m JOIN media_versions v ON v.storage_key = m.storage_key
+      WHERE v.approval_status = 'in_review' AND (m.client_id IS NOT NULL OR EXISTS (SELECT 1 FROM media_clients mc WHERE mc.media_id = m.id))`),
   };
 }
 
@@ -118,6 +120,7 @@ describe('GET /api/stats', () => {
       totalRoles: before.totalRoles + 1,
       totalPermissions: before.totalPermissions + 1,
       newEnquiries: before.newEnquiries + 2,
+      awaitingApproval: before.awaitingApproval,
     });
   });
 

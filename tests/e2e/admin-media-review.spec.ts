@@ -37,7 +37,8 @@ test.describe('detail dialog: Feedback tab', () => {
       await expect(dialog.getByRole('tab', { name: 'Feedback' })).toHaveAttribute('aria-selected', 'true');
       await expect(dialog.getByRole('img', { name: '4 out of 5 stars' })).toBeVisible();
       await expect(dialog).toContainText('Lovely grade');
-      const notes = dialog.getByTestId('timeline-notes').getByRole('button');
+      // Each note's own button seeks (Resolve and Reply sit beside it).
+      const notes = dialog.getByTestId('timeline-notes').getByTestId('note-seek');
       await expect(notes).toHaveCount(3);
       await expect(notes.nth(0)).toContainText('0:01');
       await expect(notes.nth(0)).toContainText('Great opening');
@@ -118,7 +119,7 @@ test.describe('permissions on the media screen', () => {
     await signInAs(page, user.username, user.password, '/admin/media');
     await expect(page.getByRole('button', { name: 'Upload Media' })).toBeVisible();
     await card(page, 'Guarded Item').getByRole('button', { name: 'Actions for Guarded Item' }).click();
-    await expect(page.getByRole('menuitem')).toHaveText(['View Feedback', 'Media Settings', 'Delete Media']);
+    await expect(page.getByRole('menuitem')).toHaveText(['View Feedback', 'Upload new version', 'Media Settings', 'Delete Media']);
     await page.getByRole('menuitem', { name: 'Media Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Guarded Item' });
     await expect(dialog.getByRole('tab')).toHaveText(['Feedback', 'Settings']);

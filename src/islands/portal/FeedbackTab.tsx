@@ -8,12 +8,15 @@ import { Textarea } from '../ui/Textarea.tsx';
 import { StarRating, Stars } from './StarRating.tsx';
 import { $feedback } from './store.ts';
 import { formatDate } from './format.ts';
+import type { MediaVersion } from '../../shared/schemas/review.ts';
+import { ReplyThread } from '../review/ReplyThread.tsx';
 
 const MISSING = 'Please provide both feedback text and rating';
 
-export function FeedbackTab({ item }: { item: ClientMedia }) {
+/** `version`: the version shown in the dialog (feedback is given on it and listed for it). */
+export function FeedbackTab({ item, version }: { item: ClientMedia; version: MediaVersion | null }) {
   const all = useStore($feedback);
-  const previous = all.filter((f) => f.mediaId === item.id);
+  const previous = all.filter((f) => f.mediaId === item.id && (!version || f.versionId === version.id));
   const [rating, setRating] = useState(0);
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
@@ -32,6 +35,7 @@ export function FeedbackTab({ item }: { item: ClientMedia }) {
         mediaId: item.id,
         feedbackText: text,
         rating,
+        ...(version ? { versionId: version.id } : {}),
       });
       $feedback.set([created, ...$feedback.get()]);
       setText('');
@@ -86,6 +90,12 @@ export function FeedbackTab({ item }: { item: ClientMedia }) {
                   </span>
                 </div>
                 <p className="mt-2 whitespace-pre-wrap break-words text-sm">{f.feedbackText}</p>
+                <ReplyThread
+                  replies={f.replies}
+                  postUrl={`/api/client/media/feedback/${f.id}/replies`}
+                  label="Reply to the studio about this feedback"
+                  onReplied={(r) => $feedback.set($feedback.get().map((x) => (x.id === f.id ? { ...x, replies: [...x.replies, r] } : x)))}
+                />
               </li>
             ))}
           </ul>

@@ -3,6 +3,7 @@ import { Download, Play } from 'lucide-react';
 import { PreparingPreview, useProcessingPoll } from '../ui/playback.tsx';
 import type { ClientMedia } from '../../shared/schemas/portal.ts';
 import { Badge } from '../ui/Badge.tsx';
+import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
 import { MediaPreview } from './MediaPreview.tsx';
 import { downloadHref, formatDate, stageLabel } from './format.ts';
 
@@ -55,6 +56,14 @@ export function MediaCard({
           {item.type === 'video' ? 'Video' : 'Image'} · {formatDate(item.createdAt)}
           {item.projectStage ? ` · ${stageLabel(item.projectStage)}` : ''}
         </p>
+        <div className="flex flex-wrap items-center gap-1">
+          {item.version > 1 && (
+            <Badge tone="outline">
+              <span data-testid="card-version">{`v${item.version}`}</span>
+            </Badge>
+          )}
+          <ApprovalBadge status={item.approvalStatus} locked={item.approvalLocked} />
+        </div>
         {item.tags.length > 0 && (
           <div className="flex flex-wrap gap-1">
             {item.tags.slice(0, CARD_TAGS).map((t) => (

@@ -10,6 +10,11 @@ import { ReviewVideo } from '../ui/ReviewVideo.tsx';
 import { FeedbackTab } from './FeedbackTab.tsx';
 import { TimelineTab } from './TimelineTab.tsx';
 import { downloadHref, formatDate, formatSize, stageLabel } from './format.ts';
+import { apiJson } from '../../shared/api.ts';
+import type { MediaVersion } from '../../shared/schemas/review.ts';
+import { VersionSwitcher } from '../review/VersionSwitcher.tsx';
+import { ApprovalPanel } from './ApprovalPanel.tsx';
+import { loadMedia } from './store.ts';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -23,6 +28,26 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
   const [tab, setTab] = useState<Tab>('details');
   const [timestamp, setTimestamp] = useState('0');
   const video = useRef<HTMLVideoElement>(null);
+  const [versions, setVersions] = useState<MediaVersion[] | null>(null);
+  const [shownId, setShownId] = useState<number | null>(null);
+
+  // Every version of the item (issue 16); the dialog opens on the current one.
+  useEffect(() => {
+    if (!item) return;
+    apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then(
+      (list) => {
+        setVersions(list);
+        setShownId(list.find((v) => v.current)?.id ?? null);
+      },
+      () => setVersions([]),
+    );
+  }, [item?.id]);
+  const shown = versions?.find((v) => v.id === shownId) ?? null;
+  const playable = item && shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
+  const decided = (next: MediaVersion) => {
+    setVersions((list) => list?.map((v) => (v.id === next.id ? next : v)) ?? null);
+    void loadMedia();
+  };
 
   // The video plays as the dialog opens (001 §4). Mounted once per item, so this runs once.
   useEffect(() => {
@@ -49,11 +74,14 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
       {item && (
         // Side by side on wide screens, so the video stays in view while writing notes.
         <div className="space-y-5 lg:grid lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start lg:gap-6 lg:space-y-0">
-          <div className="lg:sticky lg:top-0">
+          <div className="space-y-3 lg:sticky lg:top-0">
+            {versions && shown && <VersionSwitcher versions={versions} value={shown.id} onChange={setShownId} />}
             {item.type === 'video' ? (
               // 250 px tall under 768 px, 500 px from there up (001 §2).
               <ReviewVideo
-                item={item}
+                key={shown && !shown.current ? shown.id : 'current'}
+                item={playable ?? item}
+                frameRate={shown?.frameRate ?? null}
                 videoRef={video}
                 pollUrl={`/api/client/media/${item.id}/processing`}
                 onPause={(e) => setTimestamp(String(Math.round(e.currentTarget.currentTime * 100) / 100))}
@@ -62,17 +90,20 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
               />
             ) : (
               <img
-                src={item.webpUrl ?? item.url}
+                src={shown && !shown.current ? shown.url : (item.webpUrl ?? item.url)}
                 alt={item.title}
                 className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
               />
             )}
           </div>
-          <Tabs tabs={TABS} value={tab} onChange={setTab} label="Media details">
-            {tab === 'details' && <Details item={item} />}
-            {tab === 'feedback' && <FeedbackTab item={item} />}
-            {tab === 'timeline' && <TimelineTab item={item} timestamp={timestamp} onTimestampChange={setTimestamp} onSeek={seek} />}
-          </Tabs>
+          <div className="space-y-4">
+            {shown && <ApprovalPanel mediaId={item.id} version={shown} onDecided={decided} />}
+            <Tabs tabs={TABS} value={tab} onChange={setTab} label="Media details">
+              {tab === 'details' && <Details item={item} />}
+              {tab === 'feedback' && <FeedbackTab item={item} version={shown} />}
+              {tab === 'timeline' && <TimelineTab item={item} version={shown} timestamp={timestamp} onTimestampChange={setTimestamp} onSeek={seek} />}
+            </Tabs>
+          </div>
         </div>
       )}
     </Dialog>

@@ -8,21 +8,32 @@ import { Field } from '../ui/Field.tsx';
 import { Textarea } from '../ui/Textarea.tsx';
 import { $notes } from './store.ts';
 import { formatTime } from './format.ts';
+import type { MediaVersion } from '../../shared/schemas/review.ts';
+import { NoteTime } from '../review/NoteTime.tsx';
+import { ReplyThread } from '../review/ReplyThread.tsx';
+import { Switch } from '../ui/Switch.tsx';
 
 export function TimelineTab({
   item,
+  version,
   timestamp,
   onTimestampChange,
   onSeek,
 }: {
   item: ClientMedia;
+  /** The version shown in the dialog: notes are made on it and listed for it. */
+  version: MediaVersion | null;
   /** The input's text; the dialog fills it when the video is paused. */
   timestamp: string;
   onTimestampChange: (value: string) => void;
   onSeek: (seconds: number) => void;
 }) {
   const all = useStore($notes);
-  const notes = all.filter((n) => n.mediaId === item.id).sort((a, b) => a.timestampSeconds - b.timestampSeconds || a.id - b.id);
+  const [hideResolved, setHideResolved] = useState(false);
+  const notes = all
+    .filter((n) => n.mediaId === item.id && (!version || n.versionId === version.id) && !(hideResolved && n.resolvedAt))
+    .sort((a, b) => a.timestampSeconds - b.timestampSeconds || a.id - b.id);
+  const duration = version?.durationSeconds ?? item.durationSeconds;
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -30,8 +41,8 @@ export function TimelineTab({
   const timeError =
     !Number.isFinite(seconds) || seconds < 0
       ? 'Timestamp must be a number of seconds, 0 or more'
-      : item.durationSeconds != null && Math.floor(seconds) > item.durationSeconds
-        ? `Timestamp must not be beyond the end of the video (${formatTime(item.durationSeconds)})`
+      : duration != null && Math.floor(seconds) > duration
+        ? `Timestamp must not be beyond the end of the video (${formatTime(duration)})`
         : undefined;
 
   async function onSubmit(e: FormEvent) {
@@ -49,6 +60,7 @@ export function TimelineTab({
         // Whole seconds, rounded down (001 §5).
         timestampSeconds: Math.floor(seconds),
         noteText: text,
+        ...(version ? { versionId: version.id } : {}),
       });
       $notes.set([...$notes.get(), created]);
       setText('');
@@ -71,7 +83,7 @@ export function TimelineTab({
             inputMode="decimal"
             min={0}
             step={0.1}
-            max={item.durationSeconds ?? undefined}
+            max={duration ?? undefined}
             value={timestamp}
             onChange={(e) => onTimestampChange(e.target.value)}
             error={timeError}
@@ -99,25 +111,38 @@ export function TimelineTab({
         </Button>
       </form>
       <section aria-labelledby={`notes-${item.id}`} className="space-y-3">
-        <h3 id={`notes-${item.id}`} className="text-sm font-semibold">
-          Timeline Notes
-        </h3>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h3 id={`notes-${item.id}`} className="text-sm font-semibold">
+            Timeline Notes
+          </h3>
+          <div className="w-48">
+            <Switch label="Hide resolved" checked={hideResolved} onChange={setHideResolved} />
+          </div>
+        </div>
         {notes.length === 0 ? (
           <p className="text-sm text-fg-muted">No timeline notes yet.</p>
         ) : (
           <ol className="space-y-2" data-testid="timeline-list">
             {notes.map((n) => (
-              <li key={n.id}>
+              <li key={n.id} className="rounded-lg border border-line p-3" data-resolved={n.resolvedAt ? 'true' : undefined}>
                 <button
                   type="button"
                   onClick={() => onSeek(n.timestampSeconds)}
                   disabled={item.type !== 'video'}
-                  aria-label={`${formatTime(n.timestampSeconds)}: ${n.noteText}${item.type === 'video' ? ' (jump to this moment)' : ''}`}
-                  className="flex w-full gap-3 rounded-lg border border-line p-3 text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
+                  className="flex w-full gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
                 >
-                  <span className="shrink-0 rounded bg-muted px-2 py-0.5 font-mono text-xs">{formatTime(n.timestampSeconds)}</span>
-                  <span className="min-w-0 whitespace-pre-wrap break-words text-sm">{n.noteText}</span>
+                  {/* Named by its content (time, text, state), so what is seen is what is announced. */}
+                  <NoteTime seconds={n.timestampSeconds} version={version} />
+                  <span className={`min-w-0 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
+                  {n.resolvedAt && <span className="sr-only"> (resolved)</span>}
+                  {item.type === 'video' && <span className="sr-only"> (jump to this moment)</span>}
                 </button>
+                <ReplyThread
+                  replies={n.replies}
+                  postUrl={`/api/client/media/timeline-notes/${n.id}/replies`}
+                  label={`Reply to the studio about the note at ${formatTime(n.timestampSeconds)}`}
+                  onReplied={(r) => $notes.set($notes.get().map((x) => (x.id === n.id ? { ...x, replies: [...x.replies, r] } : x)))}
+                />
               </li>
             ))}
           </ol>

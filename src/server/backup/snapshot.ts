@@ -170,7 +170,8 @@ async function store(
 async function mediaKeys(dbFile: string): Promise<string[]> {
   const c = createClient({ url: `file:${dbFile}` });
   try {
-    const r = await c.execute('SELECT storage_key FROM media');
+    // Every version of an item has its own folder (media_versions, issue 16).
+    const r = await c.execute('SELECT storage_key FROM media UNION SELECT storage_key FROM media_versions').catch(() => c.execute('SELECT storage_key FROM media'));
     return r.rows.map((row) => String(row.storage_key));
   } catch {
     return []; // an unmigrated database has no media table: nothing to check

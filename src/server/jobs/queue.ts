@@ -2,9 +2,10 @@
 // UPDATE ... RETURNING, so two workers (in one process or many, on one database) never take
 // the same job. A running job carries a lease its worker renews; an expired lease means the
 // worker died and the job is taken again, up to max_attempts, with exponential backoff.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { jobs, media, type StoredRendition } from '../../db/schema.ts';
+import { jobs, media, mediaVersions, type StoredRendition } from '../../db/schema.ts';
+import { updateVersionColumns } from '../media/version-columns.ts';
 import { config } from '../config.ts';
 import { bumpSiteVersion } from '../site-version.ts';
 
@@ -15,20 +16,39 @@ export const TRANSCODE = 'transcode';
 export interface ClaimedJob {
   id: number;
   mediaId: number;
+  /** Each version of an item is converted on its own (its files live in its own folder). */
+  versionId: number;
   attempts: number;
   maxAttempts: number;
 }
 
-/** Queues (again) the conversion of a video; any earlier job of the item is dropped (a running one is then stopped by its worker). */
-export async function enqueueProcessing(tx: Executor, mediaId: number): Promise<void> {
-  await tx.delete(jobs).where(eq(jobs.mediaId, mediaId));
-  await tx.insert(jobs).values({ kind: TRANSCODE, mediaId });
-  await tx.update(media).set({ processingStatus: 'queued', processingProgress: 0, processingError: null }).where(eq(media.id, mediaId));
+/**
+ * Queues (again) the conversion of one version of a video; any earlier job of that version is
+ * dropped (a running one is then stopped by its worker). Other versions' jobs carry on.
+ */
+export async function enqueueProcessing(tx: Executor, mediaId: number, versionId: number): Promise<void> {
+  await tx.delete(jobs).where(eq(jobs.versionId, versionId));
+  await tx.insert(jobs).values({ kind: TRANSCODE, mediaId, versionId });
+  await updateVersionColumns(tx, versionId, { processingStatus: 'queued', processingProgress: 0, processingError: null });
 }
 
-/** POST /api/media/{id}/reprocess. */
+/** The id of an item's current version (the one whose folder the media row names). */
+export async function currentVersionId(tx: Pick<typeof db, 'select'>, mediaId: number): Promise<number | null> {
+  const [row] = await tx
+    .select({ id: mediaVersions.id })
+    .from(mediaVersions)
+    .innerJoin(media, eq(media.storageKey, mediaVersions.storageKey))
+    .where(eq(media.id, mediaId))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** POST /api/media/{id}/reprocess: the current version. */
 export async function reprocess(mediaId: number): Promise<void> {
-  await db.transaction((tx) => enqueueProcessing(tx, mediaId));
+  await db.transaction(async (tx) => {
+    const versionId = await currentVersionId(tx, mediaId);
+    if (versionId != null) await enqueueProcessing(tx, mediaId, versionId);
+  });
 }
 
 /**
@@ -37,12 +57,12 @@ export async function reprocess(mediaId: number): Promise<void> {
  */
 export async function backfill(): Promise<number> {
   return db.transaction(async (tx) => {
-    const rows = await tx.all<{ id: number }>(sql`
-      SELECT m.id FROM media m
+    const rows = await tx.all<{ id: number; media_id: number }>(sql`
+      SELECT v.id, v.media_id FROM media_versions v JOIN media m ON m.id = v.media_id
       WHERE m.type = 'video'
-        AND (m.processing_status IS NULL OR m.processing_status IN ('queued', 'processing'))
-        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.media_id = m.id AND j.status IN ('queued', 'running'))`);
-    for (const r of rows) await enqueueProcessing(tx, r.id);
+        AND (v.processing_status IS NULL OR v.processing_status IN ('queued', 'processing'))
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = v.id AND j.status IN ('queued', 'running'))`);
+    for (const r of rows) await enqueueProcessing(tx, r.media_id, r.id);
     return rows.length;
   });
 }
@@ -58,18 +78,15 @@ function leaseUntil(now = Date.now()): number {
 export async function claim(owner: string): Promise<ClaimedJob | null> {
   const now = Date.now();
   return db.transaction(async (tx) => {
-    const dead = await tx.all<{ media_id: number }>(sql`
+    const dead = await tx.all<{ version_id: number }>(sql`
       UPDATE jobs SET status = 'failed', finished_at = ${now}, lease_owner = NULL,
         last_error = coalesce(last_error, 'The worker stopped while converting this video.')
       WHERE status = 'running' AND lease_expires_at < ${now} AND attempts >= max_attempts
-      RETURNING media_id`);
+      RETURNING version_id`);
     for (const d of dead) {
-      await tx
-        .update(media)
-        .set({ processingStatus: 'failed', processingError: 'The conversion stopped unexpectedly several times.' })
-        .where(eq(media.id, d.media_id));
+      await updateVersionColumns(tx, d.version_id, { processingStatus: 'failed', processingError: 'The conversion stopped unexpectedly several times.' });
     }
-    const [row] = await tx.all<{ id: number; media_id: number; attempts: number; max_attempts: number }>(sql`
+    const [row] = await tx.all<{ id: number; media_id: number; version_id: number; attempts: number; max_attempts: number }>(sql`
       UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${leaseUntil(now)},
         attempts = attempts + 1, progress = 0
       WHERE id = (
@@ -77,10 +94,10 @@ export async function claim(owner: string): Promise<ClaimedJob | null> {
         WHERE attempts < max_attempts
           AND ((status = 'queued' AND run_after <= ${now}) OR (status = 'running' AND lease_expires_at < ${now}))
         ORDER BY run_after, id LIMIT 1)
-      RETURNING id, media_id, attempts, max_attempts`);
+      RETURNING id, media_id, version_id, attempts, max_attempts`);
     if (!row) return null;
-    await tx.update(media).set({ processingStatus: 'processing', processingProgress: 0 }).where(eq(media.id, row.media_id));
-    return { id: row.id, mediaId: row.media_id, attempts: row.attempts, maxAttempts: row.max_attempts };
+    await updateVersionColumns(tx, row.version_id, { processingStatus: 'processing', processingProgress: 0 });
+    return { id: row.id, mediaId: row.media_id, versionId: row.version_id, attempts: row.attempts, maxAttempts: row.max_attempts };
   });
 }
 
@@ -96,7 +113,7 @@ export async function heartbeat(job: ClaimedJob, owner: string, progress: number
     .returning({ id: jobs.id });
   if (!alive.length) return false;
   // Progress alone does not bump library_state (migration 0004): no list rebuild per tick.
-  await db.update(media).set({ processingProgress: progress }).where(and(eq(media.id, job.mediaId), eq(media.processingStatus, 'processing')));
+  await updateVersionColumns(db, job.versionId, { processingProgress: progress }, 'processing');
   return true;
 }
 
@@ -116,10 +133,13 @@ export async function complete(job: ClaimedJob, owner: string, result: JobResult
       .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), eq(jobs.status, 'running')))
       .returning({ id: jobs.id });
     if (!mine.length) return false;
-    await tx
-      .update(media)
-      .set({ processingStatus: 'ready', processingProgress: 100, processingError: null, renditions: result.renditions, spriteUrl: result.spriteUrl })
-      .where(eq(media.id, job.mediaId));
+    await updateVersionColumns(tx, job.versionId, {
+      processingStatus: 'ready',
+      processingProgress: 100,
+      processingError: null,
+      renditions: result.renditions,
+      spriteUrl: result.spriteUrl,
+    });
     // Public pages embed the playback URL.
     await bumpSiteVersion(tx);
     return true;
@@ -143,15 +163,12 @@ export async function fail(job: ClaimedJob, owner: string, message: string, stde
       .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), inArray(jobs.status, ['running'])))
       .returning({ id: jobs.id });
     if (!mine.length) return;
-    await tx
-      .update(media)
-      .set(final ? { processingStatus: 'failed', processingError: shown } : { processingStatus: 'queued', processingProgress: 0 })
-      .where(eq(media.id, job.mediaId));
+    await updateVersionColumns(tx, job.versionId, final ? { processingStatus: 'failed', processingError: shown } : { processingStatus: 'queued', processingProgress: 0 });
   });
 }
 
 /** The job row, for the reprocess answer and tests. */
 export async function latestJob(mediaId: number) {
-  const [row] = await db.select().from(jobs).where(eq(jobs.mediaId, mediaId)).limit(1);
+  const [row] = await db.select().from(jobs).where(eq(jobs.mediaId, mediaId)).orderBy(desc(jobs.id)).limit(1);
   return row ?? null;
 }

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { eq } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { media } from '../../db/schema.ts';
+import { mediaVersions } from '../../db/schema.ts';
+import { updateVersionColumns } from '../media/version-columns.ts';
 import { config } from '../config.ts';
 import { hasTool } from '../media/ffmpeg.ts';
 import { browserPlayable, probeFile } from '../media/probe.ts';
@@ -30,7 +31,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 async function runJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
-  const [row] = await db.select().from(media).where(eq(media.id, job.mediaId)).limit(1);
+  const [row] = await db.select().from(mediaVersions).where(eq(mediaVersions.id, job.versionId)).limit(1);
   if (!row) return; // deleted meanwhile; its job went with it (cascade)
   const originalVariant = row.url.split('/').pop()!;
   const cancel = new AbortController();
@@ -54,10 +55,13 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       return;
     }
     if (!row.probe) {
-      await db
-        .update(media)
-        .set({ probe: probe as unknown as Record<string, unknown>, originalPlayable: browserPlayable(probe, row.mimeType), width: probe.width, height: probe.height, durationSeconds: probe.durationSeconds != null ? Math.round(probe.durationSeconds) : null })
-        .where(eq(media.id, row.id));
+      await updateVersionColumns(db, row.id, {
+        probe: probe as unknown as Record<string, unknown>,
+        originalPlayable: browserPlayable(probe, row.mimeType),
+        width: probe.width,
+        height: probe.height,
+        durationSeconds: probe.durationSeconds != null ? Math.round(probe.durationSeconds) : null,
+      });
     }
     // Refused up front rather than failing halfway with a full disk; Retry runs it again.
     const expected = expectedOutputBytes(probe, row.fileSize);

@@ -1,15 +1,17 @@
 // Admin read side of the media library. The list is built from four flat queries (media,
 // client links, feedback counts, note counts) so it stays fast with many thousands of items.
-import { asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { db } from '../../db/index.ts';
-import { clientFeedback, clients, clientUsers, media, mediaClients, timelineNotes } from '../../db/schema.ts';
+import { clientFeedback, clients, clientUsers, media, mediaClients, mediaVersions, timelineNotes } from '../../db/schema.ts';
+import type { VersionSummary } from '../../shared/schemas/review.ts';
+import { repliesFor } from '../review/replies.ts';
 import type { AdminFeedback, AdminMedia, AdminTimelineNote, AssignedClient, Playback } from '../../shared/schemas/media.ts';
 import { playbackFields, type PlaybackColumns } from './playback.ts';
 import type { MediaRow } from './queries.ts';
 import { safeTimestamp } from '../portal/timeline-notes.ts';
 
-export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], feedbackCount: number, noteCount: number): AdminMedia {
+export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], feedbackCount: number, noteCount: number, versions: VersionSummary): AdminMedia {
   return {
     id: row.id,
     title: row.title,
@@ -38,6 +40,10 @@ export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], f
     assignedClients,
     feedbackCount,
     noteCount,
+    version: versions.version,
+    versionCount: versions.versionCount,
+    approvalStatus: versions.approvalStatus,
+    approvalLocked: versions.approvalLocked,
     ...playbackFields(row),
   };
 }
@@ -51,9 +57,23 @@ async function decorate(rows: MediaRow[], onlyIds?: number[]): Promise<AdminMedi
       .innerJoin(clients, eq(clients.id, mediaClients.clientId))
       .where(filter(mediaClients.mediaId))
       .orderBy(asc(clients.name), asc(clients.id)),
-    db.select({ mediaId: clientFeedback.mediaId, n: count() }).from(clientFeedback).where(filter(clientFeedback.mediaId)).groupBy(clientFeedback.mediaId),
-    db.select({ mediaId: timelineNotes.mediaId, n: count() }).from(timelineNotes).where(filter(timelineNotes.mediaId)).groupBy(timelineNotes.mediaId),
+    // Counts are the current version's (issue 16).
+    db
+      .select({ mediaId: clientFeedback.mediaId, n: count() })
+      .from(clientFeedback)
+      .innerJoin(mediaVersions, eq(mediaVersions.id, clientFeedback.versionId))
+      .innerJoin(media, and(eq(media.id, clientFeedback.mediaId), eq(media.storageKey, mediaVersions.storageKey)))
+      .where(filter(clientFeedback.mediaId))
+      .groupBy(clientFeedback.mediaId),
+    db
+      .select({ mediaId: timelineNotes.mediaId, n: count() })
+      .from(timelineNotes)
+      .innerJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
+      .innerJoin(media, and(eq(media.id, timelineNotes.mediaId), eq(media.storageKey, mediaVersions.storageKey)))
+      .where(filter(timelineNotes.mediaId))
+      .groupBy(timelineNotes.mediaId),
   ]);
+  const summaries = await versionSummaries(onlyIds);
   const byMedia = new Map<number, AssignedClient[]>();
   for (const l of links) {
     let list = byMedia.get(l.mediaId);
@@ -62,7 +82,25 @@ async function decorate(rows: MediaRow[], onlyIds?: number[]): Promise<AdminMedi
   }
   const fb = new Map(feedback.map((f) => [f.mediaId, f.n]));
   const nt = new Map(notes.map((n) => [n.mediaId, n.n]));
-  return rows.map((r) => toAdminMedia(r, byMedia.get(r.id) ?? [], fb.get(r.id) ?? 0, nt.get(r.id) ?? 0));
+  return rows.map((r) => toAdminMedia(r, byMedia.get(r.id) ?? [], fb.get(r.id) ?? 0, nt.get(r.id) ?? 0, summaries.get(r.id) ?? NO_VERSIONS));
+}
+
+const NO_VERSIONS: VersionSummary = { version: 1, versionCount: 1, approvalStatus: 'in_review', approvalLocked: false };
+
+/** Current version number, how many there are, and the current one's decision, per item. */
+export async function versionSummaries(onlyIds?: number[]): Promise<Map<number, VersionSummary>> {
+  const rows = await db
+    .select({
+      mediaId: media.id,
+      version: mediaVersions.number,
+      versionCount: sql<number>`(SELECT count(*) FROM media_versions c WHERE c.media_id = "media"."id")`.mapWith(Number),
+      approvalStatus: mediaVersions.approvalStatus,
+      approvalLocked: mediaVersions.approvalLocked,
+    })
+    .from(media)
+    .innerJoin(mediaVersions, eq(mediaVersions.storageKey, media.storageKey))
+    .where(onlyIds ? inArray(media.id, onlyIds) : undefined);
+  return new Map(rows.map(({ mediaId, ...v }) => [mediaId, v]));
 }
 
 // Row objects from @libsql/client cost ~0.1 ms each, far too slow for 10,000 items, and
@@ -96,8 +134,11 @@ const LIST_JSON = sql.raw(`WITH
   links AS (
     SELECT mc.media_id, json_group_array(json_object('id', c.id, 'name', c.name, 'email', c.email) ORDER BY c.name, c.id) AS j
     FROM media_clients mc JOIN clients c ON c.id = mc.client_id GROUP BY mc.media_id),
-  fb AS (SELECT media_id, count(*) AS n FROM client_feedback GROUP BY media_id),
-  nt AS (SELECT media_id, count(*) AS n FROM timeline_notes GROUP BY media_id)
+  cur AS (SELECT m2.id AS media_id, v.id AS version_id, v.number, v.approval_status, v.approval_locked,
+    (SELECT count(*) FROM media_versions c WHERE c.media_id = m2.id) AS n
+    FROM media m2 JOIN media_versions v ON v.storage_key = m2.storage_key),
+  fb AS (SELECT f.media_id, count(*) AS n FROM client_feedback f JOIN cur ON cur.version_id = f.version_id GROUP BY f.media_id),
+  nt AS (SELECT t.media_id, count(*) AS n FROM timeline_notes t JOIN cur ON cur.version_id = t.version_id GROUP BY t.media_id)
 SELECT json_group_array(json_object(
   'id', m.id, 'title', m.title, 'slug', m.slug, 'type', m.type, 'url', m.url, 'posterUrl', m.poster_url,
   'thumbnailUrl', m.thumbnail_url, 'thumbnailWebpUrl', m.thumbnail_webp_url, 'webpUrl', m.webp_url,
@@ -106,12 +147,15 @@ SELECT json_group_array(json_object(
   'tags', json(m.tags), 'projectStage', m.project_stage, 'notes', m.notes, 'clientId', m.client_id,
   'uploadedBy', m.uploaded_by, 'createdAt', ${iso('created_at')}, 'uploadedAt', ${iso('uploaded_at')},
   'assignedClients', json(coalesce(links.j, '[]')), 'feedbackCount', coalesce(fb.n, 0), 'noteCount', coalesce(nt.n, 0),
+  'version', coalesce(cur.number, 1), 'versionCount', coalesce(cur.n, 1), 'approvalStatus', coalesce(cur.approval_status, 'in_review'),
+  'approvalLocked', json(iif(cur.approval_locked, 'true', 'false')),
   ${PLAYBACK_JSON})
   -- Sorting inside the aggregate is the ordering SQLite guarantees; an ordered subquery that
   -- walks media_created_idx gave the same bytes no faster (it needs json() per item again).
   ORDER BY m.created_at DESC, m.id DESC) AS j
 FROM media m
 LEFT JOIN links ON links.media_id = m.id
+LEFT JOIN cur ON cur.media_id = m.id
 LEFT JOIN fb ON fb.media_id = m.id
 LEFT JOIN nt ON nt.media_id = m.id`);
 
@@ -128,7 +172,7 @@ export async function getAdminMedia(id: number): Promise<AdminMedia | null> {
   return item ?? null;
 }
 
-export async function listAdminFeedback(mediaId?: number): Promise<AdminFeedback[]> {
+export async function listAdminFeedback(mediaId?: number, versionId?: number): Promise<AdminFeedback[]> {
   const rows = await db
     .select({
       id: clientFeedback.id,
@@ -139,17 +183,21 @@ export async function listAdminFeedback(mediaId?: number): Promise<AdminFeedback
       feedbackText: clientFeedback.feedbackText,
       rating: clientFeedback.rating,
       createdAt: clientFeedback.createdAt,
+      versionId: clientFeedback.versionId,
+      versionNumber: mediaVersions.number,
     })
     .from(clientFeedback)
     .innerJoin(media, eq(media.id, clientFeedback.mediaId))
+    .leftJoin(mediaVersions, eq(mediaVersions.id, clientFeedback.versionId))
     .innerJoin(clientUsers, eq(clientUsers.id, clientFeedback.clientUserId))
-    .where(mediaId ? eq(clientFeedback.mediaId, mediaId) : undefined)
+    .where(and(mediaId ? eq(clientFeedback.mediaId, mediaId) : undefined, versionId ? eq(clientFeedback.versionId, versionId) : undefined))
     .orderBy(desc(clientFeedback.createdAt), desc(clientFeedback.id));
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  const replies = await repliesFor('feedback', rows.map((r) => r.id));
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), replies: replies.get(r.id) ?? [] }));
 }
 
 /** Notes grouped by item and sorted by their timestamp within it (the detail dialog's order). */
-export async function listAdminTimelineNotes(mediaId?: number): Promise<AdminTimelineNote[]> {
+export async function listAdminTimelineNotes(mediaId?: number, versionId?: number): Promise<AdminTimelineNote[]> {
   const rows = await db
     .select({
       id: timelineNotes.id,
@@ -160,11 +208,16 @@ export async function listAdminTimelineNotes(mediaId?: number): Promise<AdminTim
       timestampSeconds: safeTimestamp(),
       noteText: timelineNotes.noteText,
       createdAt: timelineNotes.createdAt,
+      versionId: timelineNotes.versionId,
+      versionNumber: mediaVersions.number,
+      resolvedAt: timelineNotes.resolvedAt,
     })
     .from(timelineNotes)
     .innerJoin(media, eq(media.id, timelineNotes.mediaId))
+    .leftJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
     .innerJoin(clientUsers, eq(clientUsers.id, timelineNotes.clientUserId))
-    .where(mediaId ? eq(timelineNotes.mediaId, mediaId) : undefined)
+    .where(and(mediaId ? eq(timelineNotes.mediaId, mediaId) : undefined, versionId ? eq(timelineNotes.versionId, versionId) : undefined))
     .orderBy(desc(timelineNotes.mediaId), asc(safeTimestamp()), asc(timelineNotes.id));
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  const replies = await repliesFor('note', rows.map((r) => r.id));
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), resolvedAt: r.resolvedAt?.toISOString() ?? null, replies: replies.get(r.id) ?? [] }));
 }

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
-import { media, mediaClients } from '../../db/schema.ts';
+import { media, mediaClients, mediaVersions } from '../../db/schema.ts';
 import { errorResponse } from '../http.ts';
 import { hasPermission } from '../auth/guard.ts';
 import { contentTypeForVariant } from './detect.ts';
@@ -39,16 +39,33 @@ interface Target {
   isPublic: boolean;
 }
 
+const targetColumns = { id: media.id, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, isPublic: isPublicSql };
+
+async function findCurrent(storageKey: string) {
+  const [row] = await db.select(targetColumns).from(media).where(eq(media.storageKey, storageKey)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * A version other than the current one (issue 16). Never public, even when the item is on the
+ * site: the public sees the current cut only; staff and assigned clients see every version.
+ */
+async function findOlderVersion(storageKey: string) {
+  const [row] = await db
+    .select({ ...targetColumns, mimeType: mediaVersions.mimeType, filename: mediaVersions.filename })
+    .from(mediaVersions)
+    .innerJoin(media, eq(media.id, mediaVersions.mediaId))
+    .where(eq(mediaVersions.storageKey, storageKey))
+    .limit(1);
+  return row ? { ...row, isPublic: 0 } : null;
+}
+
 /**
  * Who may fetch: the public for public items; staff with view:media, or edit:website (its
  * media pickers list the whole library); an assigned client.
  */
 async function findVisible(ctx: APIContext, storageKey: string): Promise<Target | null> {
-  const [row] = await db
-    .select({ id: media.id, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, isPublic: isPublicSql })
-    .from(media)
-    .where(eq(media.storageKey, storageKey))
-    .limit(1);
+  const row = (await findCurrent(storageKey)) ?? (await findOlderVersion(storageKey));
   if (!row) return null;
   const target = { id: row.id, mimeType: row.mimeType, filename: row.filename, title: row.title, isPublic: !!row.isPublic };
   if (target.isPublic || hasPermission(ctx, 'view:media') || hasPermission(ctx, 'edit:website')) return target;

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import type { z, ZodType } from 'zod';
 import { db } from '../../db/index.ts';
-import { clients, media, mediaClients } from '../../db/schema.ts';
+import { clients, media, mediaClients, mediaVersions } from '../../db/schema.ts';
 import { HttpError, describeZodError, readJson } from '../http.ts';
 import { bumpSiteVersion } from '../site-version.ts';
 import { config } from '../config.ts';
@@ -28,7 +28,7 @@ import { sweepOnce } from './sweep.ts';
 import { assertDiskSpaceFor, DISK_FULL_MESSAGE, isDiskFull } from '../storage/disk-space.ts';
 import { storage } from '../storage/index.ts';
 import { browserPlayable, probeUpload } from './probe.ts';
-import { enqueueProcessing, reprocess } from '../jobs/queue.ts';
+import { currentVersionId, enqueueProcessing, reprocess } from '../jobs/queue.ts';
 import { playbackFields } from './playback.ts';
 import { applyTitleSlug } from './slugs.ts';
 
@@ -67,7 +67,7 @@ async function assertClientExists(clientId: number | null | undefined): Promise<
   if (!row) throw new HttpError(400, 'clientId: Unknown client');
 }
 
-function asHttp(e: unknown): unknown {
+export function asHttp(e: unknown): unknown {
   if (isDiskFull(e)) {
     console.error(`Upload refused, disk full: ${(e as Error).message}`);
     return new HttpError(507, DISK_FULL_MESSAGE);
@@ -102,45 +102,15 @@ export async function ingestOriginal(
   try {
     await fs.mkdir(folder, { recursive: true });
     await assertClientExists(fields.clientId);
-
-    const variant = originalVariant(file.type.ext);
-    const original = mediaFilePath(storageKey, variant);
-    await fs.rename(file.path, original);
-
-    // Probed before anything else is made, so a video without a picture is refused (415) early.
-    const probe = file.type.kind === 'video' ? await probeUpload(original) : null;
-    const facts =
-      file.type.kind === 'image'
-        ? { ...(await makeImageDerivatives(storageKey, original, file.type.mimeType)), posterUrl: null, durationSeconds: null }
-        : { ...(await makeVideoDerivatives(storageKey, original, posterPath)), webpUrl: null };
-    if (posterPath) await fs.rm(posterPath, { force: true });
+    const columns = await storeOriginal(storageKey, file, posterPath);
 
     const id = await db.transaction(async (tx) => {
+      // The media_ai_version trigger makes this row's v1 from the same columns.
       const [row] = await tx
         .insert(media)
         .values({
           title: fields.title,
-          type: file.type.kind,
-          storageKey,
-          url: mediaUrl(storageKey, variant),
-          posterUrl: facts.posterUrl,
-          thumbnailUrl: facts.thumbnailUrl,
-          thumbnailWebpUrl: facts.thumbnailWebpUrl,
-          webpUrl: facts.webpUrl,
-          filename: file.filename,
-          fileSize: file.size,
-          mimeType: file.type.mimeType,
-          width: probe?.width ?? facts.width,
-          height: probe?.height ?? facts.height,
-          durationSeconds: probe?.durationSeconds != null ? Math.round(probe.durationSeconds) : facts.durationSeconds,
-          ...(file.type.kind === 'video'
-            ? {
-                processingStatus: 'queued' as const,
-                probe: probe as Record<string, unknown> | null,
-                // Without ffprobe we cannot tell; MP4 and WebM usually play.
-                originalPlayable: probe ? browserPlayable(probe, file.type.mimeType) : ['video/mp4', 'video/webm'].includes(file.type.mimeType),
-              }
-            : {}),
+          ...columns,
           isFeatured: fields.isFeatured,
           showInPortfolio: fields.showInPortfolio,
           tags: fields.tags,
@@ -153,7 +123,7 @@ export async function ingestOriginal(
       await applyTitleSlug(tx, { id: row!.id, title: fields.title, type: file.type.kind, slug: null });
       // The chosen client is also assigned, so it sees the item in its portal.
       if (fields.clientId != null) await tx.insert(mediaClients).values({ mediaId: row!.id, clientId: fields.clientId }).onConflictDoNothing();
-      if (file.type.kind === 'video') await enqueueProcessing(tx, row!.id);
+      if (file.type.kind === 'video') await enqueueProcessing(tx, row!.id, (await currentVersionId(tx, row!.id))!);
       if (fields.isFeatured || fields.showInPortfolio) await bumpSiteVersion(tx);
       return row!.id;
     });
@@ -163,6 +133,53 @@ export async function ingestOriginal(
     if (posterPath) await fs.rm(posterPath, { force: true });
     throw asHttp(e);
   }
+}
+
+/** The file columns a media row and its versions share. */
+export type OriginalColumns = Pick<
+  typeof media.$inferInsert,
+  | 'type' | 'storageKey' | 'url' | 'posterUrl' | 'thumbnailUrl' | 'thumbnailWebpUrl' | 'webpUrl' | 'filename' | 'fileSize' | 'mimeType'
+  | 'width' | 'height' | 'durationSeconds' | 'processingStatus' | 'probe' | 'originalPlayable'
+>;
+
+/**
+ * Moves a received original into `storageKey`'s folder (created by the caller) and makes its
+ * derivatives. Probed before anything else is made, so a video without a picture is refused
+ * (415) early. The caller removes the folder when anything fails.
+ */
+export async function storeOriginal(storageKey: string, file: IncomingOriginal, posterPath: string | null): Promise<OriginalColumns> {
+  const variant = originalVariant(file.type.ext);
+  const original = mediaFilePath(storageKey, variant);
+  await fs.rename(file.path, original);
+  const probe = file.type.kind === 'video' ? await probeUpload(original) : null;
+  const facts =
+    file.type.kind === 'image'
+      ? { ...(await makeImageDerivatives(storageKey, original, file.type.mimeType)), posterUrl: null, durationSeconds: null }
+      : { ...(await makeVideoDerivatives(storageKey, original, posterPath)), webpUrl: null };
+  if (posterPath) await fs.rm(posterPath, { force: true });
+  return {
+    type: file.type.kind,
+    storageKey,
+    url: mediaUrl(storageKey, variant),
+    posterUrl: facts.posterUrl,
+    thumbnailUrl: facts.thumbnailUrl,
+    thumbnailWebpUrl: facts.thumbnailWebpUrl,
+    webpUrl: facts.webpUrl,
+    filename: file.filename,
+    fileSize: file.size,
+    mimeType: file.type.mimeType,
+    width: probe?.width ?? facts.width,
+    height: probe?.height ?? facts.height,
+    durationSeconds: probe?.durationSeconds != null ? Math.round(probe.durationSeconds) : facts.durationSeconds,
+    ...(file.type.kind === 'video'
+      ? {
+          processingStatus: 'queued' as const,
+          probe: probe as Record<string, unknown> | null,
+          // Without ffprobe we cannot tell; MP4 and WebM usually play.
+          originalPlayable: probe ? browserPlayable(probe, file.type.mimeType) : ['video/mp4', 'video/webm'].includes(file.type.mimeType),
+        }
+      : { processingStatus: null, probe: null, originalPlayable: false }),
+  };
 }
 
 /** POST /api/media (multipart): streams the body into the item's folder, then ingests it. */
@@ -232,17 +249,19 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
   return (await getAdminMedia(id))!;
 }
 
-/** DELETE /api/media/{id}: the row (links, feedback and notes cascade; settings are set to null), then its files. */
+/** DELETE /api/media/{id}: the row (versions, links, feedback and notes cascade; settings are set to null), then every version's files. */
 export async function deleteMedia(id: number): Promise<void> {
   const row = await getMediaById(id);
   if (!row) throw new HttpError(404, 'Media not found');
-  await db.transaction(async (tx) => {
+  const keys = await db.transaction(async (tx) => {
+    const versions = await tx.select({ key: mediaVersions.storageKey }).from(mediaVersions).where(eq(mediaVersions.mediaId, id));
     await tx.delete(media).where(eq(media.id, id));
     await bumpSiteVersion(tx);
+    return new Set([row.storageKey, ...versions.map((v) => v.key)]);
   });
   // After the row: a crash here leaves unreferenced files, never a row without files. The
-  // row's job went with it (cascade); its worker sees that at the next heartbeat and kills ffmpeg.
-  await storage.removeItem(row.storageKey);
+  // row's jobs went with it (cascade); their worker sees that at the next heartbeat and kills ffmpeg.
+  for (const key of keys) await storage.removeItem(key);
 }
 
 /** POST /api/media/{id}/reprocess: a running conversion is stopped and the item queued again. */

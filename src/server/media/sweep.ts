@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { media } from '../../db/schema.ts';
+import { mediaVersions } from '../../db/schema.ts';
 import { config } from '../config.ts';
 import { STORAGE_KEY_RE } from './paths.ts';
 
@@ -26,7 +26,8 @@ export async function sweepStaleUploads(now = Date.now()): Promise<number> {
   let removed = 0;
   for (let i = 0; i < folders.length; i += 500) {
     const batch = folders.slice(i, i + 500);
-    const known = new Set((await db.select({ key: media.storageKey }).from(media).where(inArray(media.storageKey, batch))).map((r) => r.key));
+    // Every version has its own folder; the item's current one is among them.
+    const known = new Set((await db.select({ key: mediaVersions.storageKey }).from(mediaVersions).where(inArray(mediaVersions.storageKey, batch))).map((r) => r.key));
     for (const key of batch) {
       const dir = path.join(config.mediaDir, key);
       const stat = await fs.stat(dir).catch(() => null);

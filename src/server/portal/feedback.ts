@@ -1,9 +1,12 @@
-// A client user's ratings and comments on their media (001 §3 Client feedback).
+// A client user's ratings and comments on their media (001 §3 Client feedback), each on the
+// version it was given on (issue 16), with the replies under it.
 import { desc, eq } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { clientFeedback, clientUsers } from '../../db/schema.ts';
+import { clientFeedback, clientUsers, mediaVersions } from '../../db/schema.ts';
 import type { ClientFeedback, FeedbackInput } from '../../shared/schemas/portal.ts';
+import { repliesFor } from '../review/replies.ts';
 import { getAssignedMedia } from './media.ts';
+import { reviewedVersion } from './reviewed-version.ts';
 
 interface ClientUserRef {
   id: number;
@@ -20,19 +23,24 @@ export async function listOwnFeedback(clientUserId: number): Promise<ClientFeedb
       feedbackText: clientFeedback.feedbackText,
       rating: clientFeedback.rating,
       createdAt: clientFeedback.createdAt,
+      versionId: clientFeedback.versionId,
+      versionNumber: mediaVersions.number,
     })
     .from(clientFeedback)
     .innerJoin(clientUsers, eq(clientUsers.id, clientFeedback.clientUserId))
+    .leftJoin(mediaVersions, eq(mediaVersions.id, clientFeedback.versionId))
     .where(eq(clientFeedback.clientUserId, clientUserId))
     .orderBy(desc(clientFeedback.createdAt), desc(clientFeedback.id));
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  const replies = await repliesFor('feedback', rows.map((r) => r.id));
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), replies: replies.get(r.id) ?? [] }));
 }
 
 export async function addFeedback(user: ClientUserRef, input: FeedbackInput): Promise<ClientFeedback> {
-  await getAssignedMedia(user.clientId, input.mediaId);
+  const item = await getAssignedMedia(user.clientId, input.mediaId);
+  const version = await reviewedVersion(item, input.versionId);
   const [row] = await db
     .insert(clientFeedback)
-    .values({ mediaId: input.mediaId, clientUserId: user.id, feedbackText: input.feedbackText, rating: input.rating })
+    .values({ mediaId: input.mediaId, clientUserId: user.id, feedbackText: input.feedbackText, rating: input.rating, versionId: version.id })
     .returning();
   return {
     id: row!.id,
@@ -41,5 +49,8 @@ export async function addFeedback(user: ClientUserRef, input: FeedbackInput): Pr
     feedbackText: row!.feedbackText,
     rating: row!.rating,
     createdAt: row!.createdAt.toISOString(),
+    versionId: version.id,
+    versionNumber: version.number,
+    replies: [],
   };
 }

@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../http.ts';
 import type { MediaRow } from '../media/queries.ts';
 import { playbackFields } from '../media/playback.ts';
 import { normaliseTags, type ClientMedia } from '../../shared/schemas/portal.ts';
+import type { ApprovalStatus, VersionSummary } from '../../shared/schemas/review.ts';
 
 function assignedTo(clientId: number) {
   return or(
@@ -44,8 +45,15 @@ const clientColumns = {
   renditions: media.renditions,
   spriteUrl: media.spriteUrl,
   originalPlayable: media.originalPlayable,
+  // The current version (issue 16): its number, how many there are, the client's decision on it.
+  // Columns spelled out with the table name: drizzle leaves them bare in a one-table select,
+  // and inside these subqueries a bare storage_key would mean the version's own.
+  version: sql<number>`coalesce((SELECT v.number FROM media_versions v WHERE v.storage_key = "media"."storage_key"), 1)`.mapWith(Number),
+  versionCount: sql<number>`max(1, (SELECT count(*) FROM media_versions v WHERE v.media_id = "media"."id"))`.mapWith(Number),
+  approvalStatus: sql<ApprovalStatus>`coalesce((SELECT v.approval_status FROM media_versions v WHERE v.storage_key = "media"."storage_key"), 'in_review')`,
+  approvalLocked: sql<boolean>`coalesce((SELECT v.approval_locked FROM media_versions v WHERE v.storage_key = "media"."storage_key"), 0)`.mapWith(Boolean),
 };
-type ClientMediaRow = Omit<Pick<MediaRow, keyof typeof clientColumns>, 'tags'> & { tags: unknown };
+type ClientMediaRow = Omit<Pick<MediaRow, Exclude<keyof typeof clientColumns, keyof VersionSummary>>, 'tags'> & { tags: unknown } & VersionSummary;
 
 /** The tags column's text: a JSON list or JSON string, or plain comma-separated text. */
 function storedTags(raw: unknown): string[] {
@@ -82,6 +90,10 @@ export function toClientMedia(row: ClientMediaRow): ClientMedia {
     durationSeconds: row.durationSeconds,
     createdAt: row.createdAt.toISOString(),
     uploadedAt: row.uploadedAt.toISOString(),
+    version: row.version,
+    versionCount: row.versionCount,
+    approvalStatus: row.approvalStatus,
+    approvalLocked: row.approvalLocked,
     // Clients are told a preview is being prepared, never ffmpeg's reasons.
     ...playbackFields(row),
     processingError: null,

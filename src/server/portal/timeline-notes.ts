@@ -1,7 +1,9 @@
 // Notes a client user ties to a moment of a video (001 §3 Timeline note).
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { clientUsers, media, timelineNotes } from '../../db/schema.ts';
+import { clientUsers, media, mediaVersions, timelineNotes } from '../../db/schema.ts';
+import { repliesFor } from '../review/replies.ts';
+import { reviewedVersion } from './reviewed-version.ts';
 import { badRequest } from '../http.ts';
 import { MAX_TIMELINE_SECONDS, type ClientTimelineNote, type TimelineNoteInput } from '../../shared/schemas/portal.ts';
 import { getAssignedMedia } from './media.ts';
@@ -18,7 +20,8 @@ interface ClientUserRef {
  * or a real such as 1e308; clamping in SQL keeps every list readable whatever is stored.
  */
 export function safeTimestamp(): SQL<number> {
-  const upper = sql`coalesce(${media.durationSeconds}, ${MAX_TIMELINE_SECONDS})`;
+  // The note's own version's length (queries join media_versions on the note's version).
+  const upper = sql`coalesce(${mediaVersions.durationSeconds}, ${media.durationSeconds}, ${MAX_TIMELINE_SECONDS})`;
   return sql<number>`cast(max(0, min(${timelineNotes.timestampSeconds}, ${upper})) as integer)`.mapWith(Number);
 }
 
@@ -32,25 +35,31 @@ export async function listOwnTimelineNotes(clientUserId: number): Promise<Client
       timestampSeconds: safeTimestamp(),
       noteText: timelineNotes.noteText,
       createdAt: timelineNotes.createdAt,
+      versionId: timelineNotes.versionId,
+      versionNumber: mediaVersions.number,
+      resolvedAt: timelineNotes.resolvedAt,
     })
     .from(timelineNotes)
     .innerJoin(media, eq(media.id, timelineNotes.mediaId))
+    .leftJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
     .innerJoin(clientUsers, eq(clientUsers.id, timelineNotes.clientUserId))
     .where(eq(timelineNotes.clientUserId, clientUserId))
     .orderBy(asc(timelineNotes.mediaId), asc(safeTimestamp()), asc(timelineNotes.id));
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  const replies = await repliesFor('note', rows.map((r) => r.id));
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), resolvedAt: r.resolvedAt?.toISOString() ?? null, replies: replies.get(r.id) ?? [] }));
 }
 
 /** `input.timestampSeconds` is already whole seconds (the schema rounds down). */
 export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteInput): Promise<ClientTimelineNote> {
   const item = await getAssignedMedia(user.clientId, input.mediaId);
   if (item.type !== 'video') throw badRequest('timestampSeconds: Timeline notes can only be added to videos');
-  if (item.durationSeconds != null && input.timestampSeconds > item.durationSeconds) {
-    throw badRequest(`timestampSeconds: Timestamp must not be beyond the end of the video (${item.durationSeconds} seconds)`);
+  const version = await reviewedVersion(item, input.versionId);
+  if (version.durationSeconds != null && input.timestampSeconds > version.durationSeconds) {
+    throw badRequest(`timestampSeconds: Timestamp must not be beyond the end of the video (${version.durationSeconds} seconds)`);
   }
   const [row] = await db
     .insert(timelineNotes)
-    .values({ mediaId: input.mediaId, clientUserId: user.id, timestampSeconds: input.timestampSeconds, noteText: input.noteText })
+    .values({ mediaId: input.mediaId, clientUserId: user.id, timestampSeconds: input.timestampSeconds, noteText: input.noteText, versionId: version.id })
     .returning();
   return {
     id: row!.id,
@@ -59,5 +68,9 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
     timestampSeconds: row!.timestampSeconds,
     noteText: row!.noteText,
     createdAt: row!.createdAt.toISOString(),
+    versionId: version.id,
+    versionNumber: version.number,
+    resolvedAt: null,
+    replies: [],
   };
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { HttpError, describeZodError, readJson } from '../http.ts';
 import { detectType, SNIFF_BYTES } from '../media/detect.ts';
-import { ingestOriginal } from '../media/library.ts';
+import { ingestOriginal, type IncomingOriginal } from '../media/library.ts';
 import { newStorageKey } from '../media/paths.ts';
 import { mediaFinishSchema, type AdminMedia } from '../../shared/schemas/media.ts';
 import { claimRecord, deleteRecord, getRecord, releaseRecord, setMediaId } from './records.ts';
@@ -34,6 +34,21 @@ export async function finishUpload(request: Request, userId: string): Promise<Ad
   const parsed = mediaFinishSchema.safeParse(body);
   if (!parsed.success) throw new HttpError(400, describeZodError(parsed.error));
   const { uploadId, ...fields } = parsed.data;
+  return finishInto(uploadId, userId, (file) => ingestOriginal(newStorageKey(), file, null, fields, userId), (item) => item.id);
+}
+
+/**
+ * Takes a complete resumable upload of `userId` and hands its bytes (typed by their first
+ * bytes) to `use`, which turns them into a media item or a new version of one. 404 for
+ * someone else's, expired or unknown upload, 409 for an incomplete or finished one, 415 when
+ * the type is not supported (the bytes are then dropped).
+ */
+export async function finishInto<T>(
+  uploadId: string,
+  userId: string,
+  use: (file: IncomingOriginal) => Promise<T>,
+  mediaIdOf: (result: T) => number,
+): Promise<T> {
   const rec = await getRecord(uploadId);
   if (!rec || rec.userId !== userId || rec.expiresAt.getTime() <= Date.now()) throw new HttpError(404, 'Upload not found');
   if (rec.finishedAt) throw new HttpError(409, 'This upload has already been finished.');
@@ -54,9 +69,9 @@ export async function finishUpload(request: Request, userId: string): Promise<Ad
     throw new HttpError(415, UNSUPPORTED_TYPE);
   }
 
-  let item: AdminMedia;
+  let result: T;
   try {
-    item = await ingestOriginal(newStorageKey(), { path, size: received, type, filename: rec.filename }, null, fields, userId);
+    result = await use({ path, size: received, type, filename: rec.filename });
   } catch (e) {
     // Bytes still staged (e.g. an unknown client): the user may correct the fields and retry.
     if ((await stagedSize(uploadId)) !== null) await releaseRecord(uploadId);
@@ -67,6 +82,6 @@ export async function finishUpload(request: Request, userId: string): Promise<Ad
     throw e;
   }
   await fs.rm(`${path}.json`, { force: true });
-  await setMediaId(uploadId, item.id);
-  return item;
+  await setMediaId(uploadId, mediaIdOf(result));
+  return result;
 }

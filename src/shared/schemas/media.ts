@@ -1,5 +1,6 @@
 // Media payloads (001 §5, §7). One definition serves the server endpoints and the islands.
 import { z } from '../zod.ts';
+import type { Reply, VersionSummary } from './review.ts';
 
 /** Stages offered by the upload and edit dialogs (001 §4). */
 export const PROJECT_STAGES = ['concept', 'pre-production', 'production', 'post-production', 'completed', 'delivered'] as const;
@@ -146,8 +147,8 @@ export interface AssignedClient {
   email: string;
 }
 
-/** A media item as the admin API returns it. */
-export interface AdminMedia extends Playback {
+/** A media item as the admin API returns it; counts are the current version's. */
+export interface AdminMedia extends Playback, VersionSummary {
   id: number;
   title: string;
   /** The watch page's address, /portfolio/{slug} (public only while featured or in the portfolio). */
@@ -187,6 +188,10 @@ export interface AdminFeedback {
   feedbackText: string;
   rating: number;
   createdAt: string;
+  /** The version it was given on (issue 16). */
+  versionId: number | null;
+  versionNumber: number | null;
+  replies: Reply[];
 }
 
 export interface AdminTimelineNote {
@@ -198,4 +203,9 @@ export interface AdminTimelineNote {
   timestampSeconds: number;
   noteText: string;
   createdAt: string;
+  versionId: number | null;
+  versionNumber: number | null;
+  /** When staff marked it resolved (null = open). */
+  resolvedAt: string | null;
+  replies: Reply[];
 }

@@ -1,6 +1,7 @@
 // Client portal payloads and shapes (001 §3, §5, §7), shared by the API and the portal islands.
 import { z } from '../zod.ts';
 import type { Playback } from './media.ts';
+import type { Reply, VersionSummary } from './review.ts';
 
 export const MAX_PORTAL_TEXT = 5000;
 export const RATING_MIN = 1;
@@ -21,6 +22,9 @@ const text = (what: string) =>
     .min(1, `${what} is required`)
     .max(MAX_PORTAL_TEXT, `${what} must be at most ${MAX_PORTAL_TEXT} characters`);
 
+/** The version a note or rating is about; omitted = the current one (issue 16). */
+const versionId = z.number({ error: 'versionId must be a number' }).int('versionId must be a whole number').positive('versionId must be positive').optional();
+
 export const feedbackInputSchema = z.object({
   mediaId,
   feedbackText: text('Feedback text'),
@@ -29,6 +33,7 @@ export const feedbackInputSchema = z.object({
     .int('Rating must be a whole number from 1 to 5')
     .min(RATING_MIN, 'Rating must be from 1 to 5')
     .max(RATING_MAX, 'Rating must be from 1 to 5'),
+  versionId,
 });
 export type FeedbackInput = z.infer<typeof feedbackInputSchema>;
 
@@ -47,6 +52,7 @@ export const timelineNoteInputSchema = z.object({
     .max(MAX_TIMELINE_SECONDS, `Timestamp must be at most ${MAX_TIMELINE_SECONDS} seconds (24 hours)`)
     .transform((s) => Math.floor(s)),
   noteText: text('Note'),
+  versionId,
 });
 export type TimelineNoteInput = z.infer<typeof timelineNoteInputSchema>;
 
@@ -60,7 +66,7 @@ export function normaliseTags(value: unknown): string[] {
 }
 
 /** A media item as a client sees it. */
-export interface ClientMedia extends Playback {
+export interface ClientMedia extends Playback, VersionSummary {
   id: number;
   title: string;
   type: 'image' | 'video';
@@ -89,6 +95,9 @@ export interface ClientFeedback {
   feedbackText: string;
   rating: number;
   createdAt: string;
+  versionId: number | null;
+  versionNumber: number | null;
+  replies: Reply[];
 }
 
 export interface ClientTimelineNote {
@@ -98,4 +107,8 @@ export interface ClientTimelineNote {
   timestampSeconds: number;
   noteText: string;
   createdAt: string;
+  versionId: number | null;
+  versionNumber: number | null;
+  resolvedAt: string | null;
+  replies: Reply[];
 }

@@ -13,6 +13,7 @@ import {
   UserPlus,
   Users,
   Video,
+  Hourglass,
 } from 'lucide-react';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
@@ -31,6 +32,7 @@ export interface Stats {
   totalRoles: number;
   totalPermissions: number;
   newEnquiries: number;
+  awaitingApproval: number;
 }
 
 export interface RecentItem {
@@ -139,6 +141,25 @@ export default function Dashboard({
         {s ? (
           <Badge tone={s.newEnquiries ? 'accent' : 'default'}>
             <span data-testid="stat-new-enquiries">{s.newEnquiries}</span>
+          </Badge>
+        ) : (
+          <Skeleton className="h-5 w-8" />
+        )}
+      </a>
+
+      <a
+        href="/admin/media?approval=awaiting"
+        className="flex items-center justify-between gap-4 rounded-xl border border-line bg-raised p-4 shadow-sm hover:border-accent"
+      >
+        <span className="flex items-center gap-3">
+          <span className="rounded-lg bg-muted p-2 text-accent">
+            <Hourglass size={20} aria-hidden="true" />
+          </span>
+          <span className="font-medium">Awaiting client approval</span>
+        </span>
+        {s ? (
+          <Badge tone={s.awaitingApproval ? 'accent' : 'default'}>
+            <span data-testid="stat-awaiting-approval">{s.awaitingApproval}</span>
           </Badge>
         ) : (
           <Skeleton className="h-5 w-8" />

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Star, Trash2, X } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Lock, Star, Trash2, Unlock, Upload, X } from 'lucide-react';
 import { DETAIL_STAGES, parseTagText, type AdminFeedback, type AdminMedia, type AdminTimelineNote, type MediaUpdate } from '../../../shared/schemas/media.ts';
 import { toast } from '../../../shared/toast.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -13,6 +13,13 @@ import { formatDate, formatTimestamp, stageLabel } from './format.ts';
 import { assignClient, removeClient, updateMedia, type ClientOption } from './media-api.ts';
 import { SearchInput } from '../../ui/SearchInput.tsx';
 import { ReviewVideo } from '../../ui/ReviewVideo.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { apiJson, errorMessage } from '../../../shared/api.ts';
+import type { MediaVersion } from '../../../shared/schemas/review.ts';
+import { ApprovalBadge } from '../../review/ApprovalBadge.tsx';
+import { NoteTime } from '../../review/NoteTime.tsx';
+import { ReplyThread } from '../../review/ReplyThread.tsx';
+import { VersionSwitcher } from '../../review/VersionSwitcher.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -25,6 +32,9 @@ interface Props {
   clients: ClientOption[];
   canEdit: boolean;
   canAssign: boolean;
+  canUpload: boolean;
+  onReviewsChanged: () => void;
+  onUploadVersion: (item: AdminMedia) => void;
   onClose: () => void;
   onChanged: () => void;
   onDelete: (item: AdminMedia) => void;
@@ -50,7 +60,16 @@ export function DetailDialog(props: Props) {
           ) : tab === 'settings' ? (
             <SettingsTab key={item.id} item={item} onChanged={props.onChanged} onDelete={props.onDelete} />
           ) : (
-            <FeedbackTab item={item} feedback={props.feedback} notes={props.notes} canEdit={canEdit} />
+            <FeedbackTab
+              item={item}
+              feedback={props.feedback}
+              notes={props.notes}
+              canEdit={canEdit}
+              canUpload={props.canUpload}
+              onReviewsChanged={props.onReviewsChanged}
+              onChanged={props.onChanged}
+              onUploadVersion={props.onUploadVersion}
+            />
           )}
         </Tabs>
       )}
@@ -68,12 +87,32 @@ function Stars({ rating }: { rating: number }) {
   );
 }
 
-function FeedbackTab({ item, feedback, notes, canEdit }: { item: AdminMedia; feedback: AdminFeedback[] | null; notes: AdminTimelineNote[] | null; canEdit: boolean }) {
+function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChanged, onChanged, onUploadVersion }: FeedbackTabProps) {
   const video = useRef<HTMLVideoElement>(null);
-  const mine = useMemo(() => (feedback ?? []).filter((f) => f.mediaId === item.id), [feedback, item.id]);
+  const [versions, setVersions] = useState<MediaVersion[] | null>(null);
+  const [shownId, setShownId] = useState<number | null>(null);
+  const [hideResolved, setHideResolved] = useState(false);
+  const [deletingVersion, setDeletingVersion] = useState<MediaVersion | null>(null);
+  const loadVersions = useCallback(() => {
+    apiJson<MediaVersion[]>('GET', `/api/media/${item.id}/versions`).then(
+      (list) => {
+        setVersions(list);
+        setShownId((cur) => (cur != null && list.some((v) => v.id === cur) ? cur : (list.find((v) => v.current)?.id ?? null)));
+      },
+      (e) => toast({ title: 'Could not load versions', description: errorMessage(e), variant: 'destructive' }),
+    );
+  }, [item.id]);
+  // Reloaded when the item changes (a new version, a deletion, a decision seen in the list).
+  useEffect(loadVersions, [loadVersions, item.version, item.versionCount, item.approvalStatus]);
+  const shown = versions?.find((v) => v.id === shownId) ?? null;
+  const onVersion = (v: { versionId: number | null }) => !shown || v.versionId === shown.id;
+  const mine = useMemo(() => (feedback ?? []).filter((f) => f.mediaId === item.id && onVersion(f)), [feedback, item.id, shown?.id]);
   const timeline = useMemo(
-    () => (notes ?? []).filter((n) => n.mediaId === item.id).sort((a, b) => a.timestampSeconds - b.timestampSeconds || a.id - b.id),
-    [notes, item.id],
+    () =>
+      (notes ?? [])
+        .filter((n) => n.mediaId === item.id && onVersion(n) && !(hideResolved && n.resolvedAt))
+        .sort((a, b) => a.timestampSeconds - b.timestampSeconds || a.id - b.id),
+    [notes, item.id, shown?.id, hideResolved],
   );
   const seek = (t: number) => {
     const v = video.current;
@@ -81,19 +120,88 @@ function FeedbackTab({ item, feedback, notes, canEdit }: { item: AdminMedia; fee
     v.currentTime = t;
     v.focus();
   };
+  const playable = shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
+  const setLock = async (v: MediaVersion, locked: boolean) => {
+    try {
+      await apiJson('PUT', `/api/media/${item.id}/versions/${v.id}/lock`, { locked });
+      toast({ title: locked ? 'Decision locked' : 'Decision unlocked' });
+      loadVersions();
+      onChanged();
+    } catch (e) {
+      toast({ title: 'Could not change the lock', description: errorMessage(e), variant: 'destructive' });
+    }
+  };
+  const resolve = async (noteId: number, resolved: boolean) => {
+    try {
+      await apiJson('PUT', `/api/admin/media/timeline-notes/${noteId}/resolved`, { resolved });
+      onReviewsChanged();
+    } catch (e) {
+      toast({ title: 'Could not update the note', description: errorMessage(e), variant: 'destructive' });
+    }
+  };
+  const removeVersion = async () => {
+    const v = deletingVersion;
+    if (!v) return;
+    try {
+      await apiJson('DELETE', `/api/media/${item.id}/versions/${v.id}`);
+      toast({ title: `Version v${v.number} deleted` });
+      setDeletingVersion(null);
+      setShownId(null);
+      onChanged();
+      onReviewsChanged();
+    } catch (e) {
+      toast({ title: 'Could not delete the version', description: errorMessage(e), variant: 'destructive' });
+      setDeletingVersion(null);
+    }
+  };
   return (
     <div className="space-y-5">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        {versions && shown ? (
+          <VersionSwitcher versions={versions} value={shown.id} onChange={setShownId} />
+        ) : (
+          <span />
+        )}
+        <div className="flex flex-wrap items-center gap-2">
+          {canUpload && (
+            <Button variant="outline" size="sm" onClick={() => onUploadVersion(item)}>
+              <Upload size={14} aria-hidden="true" /> Upload new version
+            </Button>
+          )}
+          {canEdit && shown && versions && versions.length > 1 && (
+            <Button variant="ghost" size="sm" onClick={() => setDeletingVersion(shown)}>
+              <Trash2 size={14} aria-hidden="true" /> {`Delete v${shown.number}`}
+            </Button>
+          )}
+        </div>
+      </div>
       {item.type === 'video' ? (
         <ReviewVideo
-          item={item}
+          key={shown && !shown.current ? shown.id : 'current'}
+          item={playable}
           videoRef={video}
           pollUrl={`/api/media/${item.id}/processing`}
-          canRetry={canEdit}
+          canRetry={canEdit && (!shown || shown.current)}
+          frameRate={shown?.frameRate ?? null}
           testId="detail-video"
           className="h-[clamp(200px,45vh,400px)]"
         />
       ) : (
-        <img src={item.webpUrl ?? item.url} alt={item.title} className="max-h-[400px] w-full rounded-lg bg-muted object-contain" />
+        <img src={shown?.url ?? item.webpUrl ?? item.url} alt={item.title} className="max-h-[400px] w-full rounded-lg bg-muted object-contain" />
+      )}
+      {shown && (
+        <section aria-label="Client approval" className="flex flex-wrap items-center gap-3 rounded-lg border border-line p-3" data-testid="approval-panel">
+          <span className="text-sm font-medium">{`v${shown.number} approval`}</span>
+          <ApprovalBadge status={shown.approval.status} locked={shown.approval.locked} />
+          {shown.approval.by && shown.approval.at && <span className="text-xs text-fg-muted">{`by ${shown.approval.by} · ${formatDate(shown.approval.at)}`}</span>}
+          {shown.approval.note && <p className="w-full whitespace-pre-line text-sm">{shown.approval.note}</p>}
+          {canEdit && shown.approval.status !== 'in_review' && (
+            <Button variant="outline" size="sm" onClick={() => setLock(shown, !shown.approval.locked)}>
+              {shown.approval.locked ? <Unlock size={14} aria-hidden="true" /> : <Lock size={14} aria-hidden="true" />}
+              {shown.approval.locked ? 'Unlock decision' : 'Lock decision'}
+            </Button>
+          )}
+        </section>
       )}
       <section aria-labelledby="fb-heading" className="space-y-2">
         <h3 id="fb-heading" className="text-sm font-semibold">
@@ -113,15 +221,21 @@ function FeedbackTab({ item, feedback, notes, canEdit }: { item: AdminMedia; fee
                 </div>
                 <p className="mt-1 whitespace-pre-line text-sm">{f.feedbackText}</p>
                 <p className="mt-1 text-xs text-fg-muted">{formatDate(f.createdAt)}</p>
+                <ReplyThread replies={f.replies} postUrl={`/api/admin/media/feedback/${f.id}/replies`} label={`Reply to ${f.clientUsername}'s feedback`} onReplied={onReviewsChanged} />
               </li>
             ))}
           </ul>
         )}
       </section>
       <section aria-labelledby="tl-heading" className="space-y-2">
-        <h3 id="tl-heading" className="text-sm font-semibold">
-          Timeline Notes
-        </h3>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h3 id="tl-heading" className="text-sm font-semibold">
+            Timeline Notes
+          </h3>
+          <div className="w-48">
+            <Switch label="Hide resolved" checked={hideResolved} onChange={setHideResolved} />
+          </div>
+        </div>
         {notes === null ? (
           <p className="text-sm text-fg-muted">Loading notes…</p>
         ) : timeline.length === 0 ? (
@@ -129,26 +243,53 @@ function FeedbackTab({ item, feedback, notes, canEdit }: { item: AdminMedia; fee
         ) : (
           <ol className="space-y-2" data-testid="timeline-notes">
             {timeline.map((n) => (
-              <li key={n.id}>
-                <button
-                  type="button"
-                  onClick={() => seek(n.timestampSeconds)}
-                  disabled={item.type !== 'video'}
-                  className="flex w-full items-start gap-3 rounded-lg border border-line p-3 text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
-                >
-                  <span className="rounded bg-muted px-2 py-0.5 font-mono text-xs tabular-nums">{formatTimestamp(n.timestampSeconds)}</span>
-                  <span className="min-w-0 flex-1">
-                    <span className="block text-sm">{n.noteText}</span>
-                    <span className="block text-xs text-fg-muted">{`${n.clientUsername} · ${formatDate(n.createdAt)}`}</span>
-                  </span>
-                </button>
+              <li key={n.id} className="rounded-lg border border-line p-3" data-resolved={n.resolvedAt ? 'true' : undefined}>
+                <div className="flex items-start gap-3">
+                  <button
+                    type="button"
+                    onClick={() => seek(n.timestampSeconds)}
+                    disabled={item.type !== 'video'}
+                    data-testid="note-seek"
+                    className="flex min-w-0 flex-1 items-start gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
+                  >
+                    <NoteTime seconds={n.timestampSeconds} version={shown} />
+                    <span className="min-w-0 flex-1">
+                      <span className={`block text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
+                      <span className="block text-xs text-fg-muted">{`${n.clientUsername} · ${formatDate(n.createdAt)}${n.resolvedAt ? ' · Resolved' : ''}`}</span>
+                    </span>
+                  </button>
+                  {canEdit && (
+                    <Button variant="ghost" size="sm" onClick={() => resolve(n.id, !n.resolvedAt)}>
+                      {n.resolvedAt ? 'Reopen' : 'Resolve'}
+                    </Button>
+                  )}
+                </div>
+                <ReplyThread replies={n.replies} postUrl={`/api/admin/media/timeline-notes/${n.id}/replies`} label={`Reply to the note at ${formatTimestamp(n.timestampSeconds)}`} onReplied={onReviewsChanged} />
               </li>
             ))}
           </ol>
         )}
       </section>
+      <ConfirmDialog
+        open={!!deletingVersion}
+        title="Delete version"
+        message={deletingVersion ? `Delete v${deletingVersion.number}? Its files, feedback and timeline notes are deleted with it.` : ''}
+        onConfirm={removeVersion}
+        onCancel={() => setDeletingVersion(null)}
+      />
     </div>
   );
+}
+
+interface FeedbackTabProps {
+  item: AdminMedia;
+  feedback: AdminFeedback[] | null;
+  notes: AdminTimelineNote[] | null;
+  canEdit: boolean;
+  canUpload: boolean;
+  onReviewsChanged: () => void;
+  onChanged: () => void;
+  onUploadVersion: (item: AdminMedia) => void;
 }
 
 function EditTab({ item, onChanged }: { item: AdminMedia; onChanged: () => void }) {

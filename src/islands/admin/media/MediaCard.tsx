@@ -1,18 +1,21 @@
 import { memo } from 'react';
-import { Calendar, Clock, MessageSquare, MoreVertical, Settings, Star, Trash2, Users, Eye, Pencil, UserPlus, Film, Image as ImageIcon } from 'lucide-react';
+import { Calendar, Clock, MessageSquare, MoreVertical, Settings, Star, Trash2, Users, Eye, Pencil, UserPlus, Film, Image as ImageIcon, Upload, Layers } from 'lucide-react';
+import { ApprovalBadge } from '../../review/ApprovalBadge.tsx';
+import { awaitingApproval } from './filtering.ts';
 import type { AdminMedia } from '../../../shared/schemas/media.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Menu, type MenuItem } from '../../ui/Menu.tsx';
 import { formatDate, stageLabel } from './format.ts';
 import { MediaThumb } from './MediaThumb.tsx';
 
-export type CardAction = 'feedback' | 'edit' | 'assign' | 'settings' | 'delete';
+export type CardAction = 'feedback' | 'edit' | 'assign' | 'settings' | 'delete' | 'version';
 
 interface Props {
   item: AdminMedia;
   selected: boolean;
   canEdit: boolean;
   canAssign: boolean;
+  canUpload?: boolean;
   onToggleSelect: (id: number) => void;
   onAction: (action: CardAction, item: AdminMedia) => void;
 }
@@ -20,11 +23,12 @@ interface Props {
 const VISIBLE_TAGS = 3;
 
 /** One media card with every element of 001 §2; memoised so selection and filtering stay cheap. */
-export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canAssign, onToggleSelect, onAction }: Props) {
+export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canAssign, canUpload = false, onToggleSelect, onAction }: Props) {
   const items: MenuItem[] = [
     { label: 'View Feedback', icon: <Eye size={16} />, onSelect: () => onAction('feedback', item) },
     ...(canEdit ? [{ label: 'Edit Media', icon: <Pencil size={16} />, onSelect: () => onAction('edit', item) }] : []),
     ...(canAssign ? [{ label: 'Assign Client', icon: <UserPlus size={16} />, onSelect: () => onAction('assign', item) }] : []),
+    ...(canUpload ? [{ label: 'Upload new version', icon: <Upload size={16} />, onSelect: () => onAction('version', item) }] : []),
     { label: 'Media Settings', icon: <Settings size={16} />, onSelect: () => onAction('settings', item) },
     { label: 'Delete Media', icon: <Trash2 size={16} />, destructive: true, onSelect: () => onAction('delete', item) },
   ];
@@ -75,6 +79,13 @@ export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canA
             </Badge>
           )}
           {item.showInPortfolio && <Badge tone="outline">Portfolio</Badge>}
+          {item.version > 1 && (
+            <Badge tone="outline">
+              <Layers size={12} aria-hidden="true" />
+              <span data-testid="card-version">{`v${item.version}`}</span>
+            </Badge>
+          )}
+          {(item.approvalStatus !== 'in_review' || awaitingApproval(item)) && <ApprovalBadge status={item.approvalStatus} locked={item.approvalLocked} />}
           <span className="inline-flex items-center gap-1 text-xs text-fg-muted" title="Assigned clients" data-testid="card-clients">
             <Users size={12} aria-hidden="true" /> {item.assignedClients.length}
             <span className="sr-only">assigned clients</span>

@@ -10,6 +10,8 @@ import { Select } from '../../ui/Select.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { BulkDialog } from './BulkDialog.tsx';
 import { DetailDialog, type DetailTab } from './DetailDialog.tsx';
+import { VersionUploadDialog } from './VersionUploadDialog.tsx';
+import { APPROVAL_FILTERS } from '../../../shared/schemas/review.ts';
 import { EditDialog } from './EditDialog.tsx';
 import { EMPTY_FILTERS, buildSearchIndex, clientsWithMedia, filterMedia, isFiltered, stagesInUse, tagsInUse, type MediaFilters } from './filtering.ts';
 import { stageLabel } from './format.ts';
@@ -39,6 +41,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
   const [editId, setEditId] = useState<number | null>(null);
   const [detail, setDetail] = useState<{ id: number; tab: DetailTab } | null>(null);
   const [deleting, setDeleting] = useState<AdminMedia | null>(null);
+  const [versionFor, setVersionFor] = useState<AdminMedia | null>(null);
   const [deletePending, setDeletePending] = useState(false);
 
   const reload = useCallback(async () => {
@@ -67,6 +70,9 @@ export default function MediaManager({ permissions }: { permissions: string[] })
     fetchClients().then(setClients, () => setClients([]));
     // ?upload=true opens the upload dialog, then the URL goes back to /admin/media (001 §2).
     const params = new URLSearchParams(location.search);
+    // ?approval=awaiting (the dashboard's card) opens the list on that filter.
+    const approval = APPROVAL_FILTERS.find((a) => a.value === params.get('approval'));
+    if (approval) setFilters((f) => ({ ...f, approval: approval.value }));
     if (params.get('upload') === 'true') {
       if (canUpload) setUploadOpen(true);
       history.replaceState(history.state, '', '/admin/media');
@@ -110,6 +116,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
     (action: CardAction, item: AdminMedia) => {
       if (action === 'edit') return setEditId(item.id);
       if (action === 'delete') return setDeleting(item);
+      if (action === 'version') return setVersionFor(item);
       if (action === 'feedback') loadReviews();
       setDetail({ id: item.id, tab: action });
     },
@@ -156,7 +163,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
           onValueChange={(v) => setFilter('search', v)}
           className="h-10"
         />
-        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
           <Select
             label="Type"
             hideLabel
@@ -190,6 +197,13 @@ export default function MediaManager({ permissions }: { permissions: string[] })
             value={filters.stage}
             onChange={(e) => setFilter('stage', e.target.value)}
             options={[{ value: 'all', label: 'All stages' }, { value: 'none', label: 'No stage' }, ...stageOptions.map((s) => ({ value: s, label: stageLabel(s) }))]}
+          />
+          <Select
+            label="Approval"
+            hideLabel
+            value={filters.approval}
+            onChange={(e) => setFilter('approval', e.target.value as MediaFilters['approval'])}
+            options={[{ value: 'all', label: 'Any approval' }, ...APPROVAL_FILTERS.map((a) => ({ value: a.value, label: a.label }))]}
           />
         </div>
         <div className="flex flex-wrap items-center gap-2 text-sm">
@@ -252,7 +266,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
           <ul className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4 ${stale ? 'opacity-70' : ''}`} aria-label="Media" data-testid="media-grid">
             {filtered.slice(0, limit).map((m) => (
               <li key={m.id} className="flex [contain-intrinsic-size:auto_340px] [content-visibility:auto]">
-                <MediaCard item={m} selected={selected.has(m.id)} canEdit={canEdit} canAssign={canAssign} onToggleSelect={toggleSelect} onAction={onAction} />
+                <MediaCard item={m} selected={selected.has(m.id)} canEdit={canEdit} canAssign={canAssign} canUpload={canUpload} onToggleSelect={toggleSelect} onAction={onAction} />
               </li>
             ))}
           </ul>
@@ -282,10 +296,14 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         clients={clients}
         canEdit={canEdit}
         canAssign={canAssign}
+        canUpload={canUpload}
+        onReviewsChanged={loadReviews}
+        onUploadVersion={setVersionFor}
         onClose={() => setDetail(null)}
         onChanged={reload}
         onDelete={setDeleting}
       />
+      <VersionUploadDialog item={versionFor} onClose={() => setVersionFor(null)} onUploaded={reload} />
       <ConfirmDialog
         open={!!deleting}
         title="Delete Media"

@@ -14,12 +14,16 @@ export interface MediaFilters {
   tag: string;
   /** 'all', 'none' or a stage. */
   stage: string;
+  /** 'all', or the current version's client decision (issue 16). */
+  approval: ApprovalFilter;
 }
 
-export const EMPTY_FILTERS: MediaFilters = { search: '', type: 'all', client: 'all', tag: 'all', stage: 'all' };
+export type ApprovalFilter = 'all' | 'awaiting' | 'changes_requested' | 'approved';
+
+export const EMPTY_FILTERS: MediaFilters = { search: '', type: 'all', client: 'all', tag: 'all', stage: 'all', approval: 'all' };
 
 export function isFiltered(f: MediaFilters): boolean {
-  return f.search.trim() !== '' || f.type !== 'all' || f.client !== 'all' || f.tag !== 'all' || f.stage !== 'all';
+  return f.search.trim() !== '' || f.type !== 'all' || f.client !== 'all' || f.tag !== 'all' || f.stage !== 'all' || f.approval !== 'all';
 }
 
 /** Lower-cased title, tags, stage and notes of every item. */
@@ -35,6 +39,11 @@ function clientIdsOf(m: AdminMedia): number[] {
   const ids = m.assignedClients.map((c) => c.id);
   if (m.clientId !== null && !ids.includes(m.clientId)) ids.push(m.clientId);
   return ids;
+}
+
+/** Waiting for the client: assigned to one and no decision yet on the current version (as the dashboard counts). */
+export function awaitingApproval(m: AdminMedia): boolean {
+  return m.approvalStatus === 'in_review' && clientIdsOf(m).length > 0;
 }
 
 export function filterMedia(items: AdminMedia[], f: MediaFilters, index: Map<number, string>): AdminMedia[] {
@@ -59,6 +68,8 @@ export function filterMedia(items: AdminMedia[], f: MediaFilters, index: Map<num
     if (f.tag !== 'all' && !m.tags.includes(f.tag)) return false;
     if (f.stage === 'none' && m.projectStage) return false;
     if (f.stage !== 'all' && f.stage !== 'none' && m.projectStage !== f.stage) return false;
+    if (f.approval === 'awaiting' && !awaitingApproval(m)) return false;
+    if ((f.approval === 'approved' || f.approval === 'changes_requested') && m.approvalStatus !== f.approval) return false;
     return true;
   });
 }

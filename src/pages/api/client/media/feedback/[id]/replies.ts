@@ -1,0 +1,11 @@
+import { endpoint, json, parseId, readJson } from '../../../../../../server/http.ts';
+import { requireClient } from '../../../../../../server/auth/guard.ts';
+import { addClientReply } from '../../../../../../server/review/replies.ts';
+import { replyInputSchema } from '../../../../../../shared/schemas/review.ts';
+
+/** The client answers back under their own feedback. */
+export const POST = endpoint(async (ctx) => {
+  const client = requireClient(ctx);
+  const { text } = await readJson(ctx.request, replyInputSchema);
+  return json(await addClientReply('feedback', parseId(ctx.params.id, 'Feedback'), client, text), 201);
+});

@@ -1,0 +1,21 @@
+import { endpoint, json, notFound, parseId, readJson } from '../../../../../server/http.ts';
+import { requirePermission } from '../../../../../server/auth/guard.ts';
+import { getMediaById } from '../../../../../server/media/queries.ts';
+import { addVersion, listVersions } from '../../../../../server/review/versions.ts';
+import { versionFinishSchema } from '../../../../../shared/schemas/review.ts';
+
+/** Every version of the item, oldest first (issue 16). */
+export const GET = endpoint(async (ctx) => {
+  requirePermission(ctx, 'view:media');
+  const item = await getMediaById(parseId(ctx.params.mediaId, 'Media'));
+  if (!item) throw notFound('Media not found');
+  return json(await listVersions(item));
+});
+
+/** Finishes a resumable upload as the item's next (and current) version. */
+export const POST = endpoint(async (ctx) => {
+  const user = requirePermission(ctx, 'upload:media');
+  const mediaId = parseId(ctx.params.mediaId, 'Media');
+  const { uploadId } = await readJson(ctx.request, versionFinishSchema);
+  return json(await addVersion(mediaId, uploadId, user.id), 201);
+});

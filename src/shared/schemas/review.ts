@@ -1,0 +1,130 @@
+// Review workflow payloads (issue 16): version stacks, approval per version, replies and
+// resolved timeline notes. One definition for the endpoints and the islands.
+import { z } from '../zod.ts';
+import { UPLOAD_ID_PATTERN, type Playback } from './media.ts';
+
+export const APPROVAL_STATUSES = ['in_review', 'approved', 'changes_requested'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+export const APPROVAL_LABELS: Record<ApprovalStatus, string> = {
+  in_review: 'In review',
+  approved: 'Approved',
+  changes_requested: 'Changes requested',
+};
+
+/** The staff media list filter (issue 16). */
+export const APPROVAL_FILTERS = [
+  { value: 'awaiting', label: 'Awaiting approval' },
+  { value: 'changes_requested', label: 'Changes requested' },
+  { value: 'approved', label: 'Approved' },
+] as const;
+
+export const REPLY_MAX = 5000;
+
+/** POST /api/media/{id}/versions: finishes a resumable upload as the item's next version. */
+export const versionFinishSchema = z
+  .object({ uploadId: z.string({ error: 'uploadId is required' }).regex(UPLOAD_ID_PATTERN, 'Unknown upload') })
+  .strict();
+
+/** PUT /api/client/media/{id}/approval: a decision on the current version. */
+export const approvalInputSchema = z
+  .object({
+    status: z.enum(['approved', 'changes_requested'], { error: 'status must be "approved" or "changes_requested"' }),
+    note: z.string().trim().max(REPLY_MAX, `Note must be at most ${REPLY_MAX} characters`).optional().default(''),
+    /** The version the client was looking at: refused (409) when a newer one has arrived. */
+    version: z.number().int().positive().optional(),
+  })
+  .strict()
+  .refine((v) => v.status !== 'changes_requested' || v.note.length > 0, { message: 'A note is required when requesting changes', path: ['note'] });
+export type ApprovalInput = z.infer<typeof approvalInputSchema>;
+
+/** PUT /api/media/{id}/versions/{n}/lock. */
+export const approvalLockSchema = z.object({ locked: z.boolean({ error: 'locked must be true or false' }) }).strict();
+
+/** POST .../replies. */
+export const replyInputSchema = z
+  .object({
+    text: z
+      .string({ error: 'Reply is required' })
+      .trim()
+      .min(1, 'Reply is required')
+      .max(REPLY_MAX, `Reply must be at most ${REPLY_MAX} characters`),
+  })
+  .strict();
+
+/** PUT /api/admin/media/timeline-notes/{id}/resolved. */
+export const resolveInputSchema = z.object({ resolved: z.boolean({ error: 'resolved must be true or false' }) }).strict();
+
+export interface Reply {
+  id: number;
+  author: string;
+  /** Who wrote it: the studio or the client. */
+  by: 'staff' | 'client';
+  text: string;
+  createdAt: string;
+}
+
+export interface Approval {
+  status: ApprovalStatus;
+  note: string | null;
+  /** The client user's name who decided, and when. */
+  by: string | null;
+  at: string | null;
+  locked: boolean;
+}
+
+/** One version of an item as staff and assigned clients see it. */
+export interface MediaVersion extends Playback {
+  id: number;
+  number: number;
+  current: boolean;
+  url: string;
+  posterUrl: string | null;
+  thumbnailUrl: string | null;
+  filename: string;
+  fileSize: number;
+  mimeType: string;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  /** Frames per second and the source's start timecode (ffprobe), for SMPTE timecodes. */
+  frameRate: number | null;
+  startTimecode: string | null;
+  uploadedBy: string | null;
+  createdAt: string;
+  approval: Approval;
+  feedbackCount: number;
+  noteCount: number;
+}
+
+/** Fields added to every admin and portal media item. */
+export interface VersionSummary {
+  version: number;
+  versionCount: number;
+  approvalStatus: ApprovalStatus;
+  approvalLocked: boolean;
+}
+
+/** SMPTE HH:MM:SS:FF for `seconds` at `fps`, offset by a start timecode; drop-frame rates use ';'. */
+export function smpteTimecode(seconds: number, fps: number | null, start: string | null = null): string | null {
+  if (!fps || !Number.isFinite(fps) || fps <= 0) return null;
+  const nominal = Math.round(fps);
+  const drop = Math.abs(fps - nominal * (1000 / 1001)) < 0.01 && (nominal === 30 || nominal === 60);
+  let frames = Math.floor(seconds * fps + 1e-6);
+  const m = start ? /^(\d{1,2})[:;.](\d{2})[:;.](\d{2})[:;.](\d{2})$/.exec(start.trim()) : null;
+  if (m) frames += ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * nominal + Number(m[4]);
+  if (drop) {
+    // Drop-frame: frame numbers 0 and 1 (2 and 3 at 60) are skipped each minute except every tenth.
+    const dropN = nominal === 60 ? 4 : 2;
+    const per10 = nominal * 600 - dropN * 9;
+    const per1 = nominal * 60 - dropN;
+    const d = Math.floor(frames / per10);
+    const r = frames % per10;
+    frames += dropN * 9 * d + (r > dropN ? dropN * Math.floor((r - dropN) / per1) : 0);
+  }
+  const ff = frames % nominal;
+  const totalSeconds = Math.floor(frames / nominal);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const hh = Math.floor(totalSeconds / 3600) % 24;
+  return `${pad(hh)}:${pad(Math.floor(totalSeconds / 60) % 60)}:${pad(totalSeconds % 60)}${drop ? ';' : ':'}${pad(ff)}`;
+}
