@@ -13,6 +13,8 @@ import { contentTypeForVariant } from './detect.ts';
 import { mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from './paths.ts';
 import { currentNodeResponse } from './node-response.ts';
 import { RELEASE_EVERY_BYTES, releaseGarbage } from './memory.ts';
+import { config } from '../config.ts';
+import { serveFromS3 } from './s3-delivery.ts';
 
 const YEAR = 31_536_000;
 // Large reads: the per-chunk cost of the web-stream hand-off dominates, not the disk.
@@ -182,10 +184,23 @@ function fileStream(file: string, start: number, end: number, res: ServerRespons
   );
 }
 
+function cacheControlFor(isPublic: boolean, derivative: boolean): string {
+  return isPublic ? (derivative ? `public, max-age=${YEAR}, immutable` : 'public, max-age=3600') : 'private, no-store';
+}
+
 export async function serveMediaFile(ctx: APIContext, storageKey: string | undefined, variant: string | undefined): Promise<Response> {
   if (!storageKey || !variant || !STORAGE_KEY_RE.test(storageKey) || !VARIANT_RE.test(variant)) return errorResponse(404, 'Not found');
   const target = await findVisible(ctx, storageKey);
   if (!target) return errorResponse(404, 'Not found');
+  if (config.MEDIA_STORAGE === 's3') {
+    const derivative = !variant.startsWith('original.');
+    return serveFromS3(ctx.request, storageKey, variant, {
+      contentType: contentTypeForVariant(variant, target.mimeType),
+      isPublic: target.isPublic,
+      disposition: ctx.url.searchParams.get('download') === '1' ? contentDisposition(downloadName(target, variant)) : null,
+      cacheControl: cacheControlFor(target.isPublic, derivative),
+    });
+  }
   const file = mediaFilePath(storageKey, variant);
   let stat: fs.Stats;
   try {
@@ -207,7 +222,7 @@ export async function serveMediaFile(ctx: APIContext, storageKey: string | undef
     // Derivative names are fixed per storage key and replaced posters get a new ?v= URL,
     // so public derivatives never change under their URL. Private files are never stored
     // (shared computers, proxies).
-    'Cache-Control': target.isPublic ? (derivative ? `public, max-age=${YEAR}, immutable` : 'public, max-age=3600') : 'private, no-store',
+    'Cache-Control': cacheControlFor(target.isPublic, derivative),
   };
   if (!target.isPublic) headers.Vary = 'Cookie';
   if (ctx.url.searchParams.get('download') === '1') headers['Content-Disposition'] = contentDisposition(downloadName(target, variant));
