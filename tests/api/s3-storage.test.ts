@@ -184,7 +184,7 @@ describe('start-up and moving a library', () => {
 
   test('storage:migrate copies and verifies a local library, changes nothing, and can run again; then the app serves it from S3', { timeout: 90_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-migrate-'));
-    let local: TestServer | null = await startServer({ dir, env: { WORKER: 'off' } });
+    let local: TestServer | null = await startServer({ dir, env: { WORKER: 'off', MEDIA_STORAGE: 'local' } });
     try {
       const admin = await staffSession(local.url, ADMIN.username, ADMIN.password);
       const image = await uploadImage(admin, { title: 'Old still', isFeatured: 'true' });

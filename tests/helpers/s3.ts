@@ -19,7 +19,7 @@ export function s3Client(): S3Client {
 export async function newBucket(extra: Record<string, string> = {}): Promise<{ bucket: string; env: Record<string, string> }> {
   const bucket = `studio-${randomBytes(6).toString('hex')}`;
   await s3Client().send(new CreateBucketCommand({ Bucket: bucket }));
-  return { bucket, env: { ...inject('radosgw'), MEDIA_STORAGE: 's3', S3_BUCKET: bucket, ...extra } };
+  return { bucket, env: { ...inject('radosgw'), MEDIA_STORAGE: 's3', S3_DELIVERY: 'redirect', S3_BUCKET: bucket, ...extra } };
 }
 
 /** Every object key in the bucket under `prefix`. */

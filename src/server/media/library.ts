@@ -217,6 +217,8 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
   let posterPath: string | null = null;
   if (/^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) {
     await assertDiskSpaceFor(Number(request.headers.get('content-length')) || 0);
+    // The poster is received next to the item's files; with S3 that folder exists only while in use.
+    await fs.mkdir(mediaFolder(row.storageKey), { recursive: true });
     const form = await receiveMultipart(request, { posterFile: posterSpec(row.storageKey) });
     posterPath = form.files.posterFile?.path ?? null;
     try {
@@ -252,6 +254,8 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
     throw asHttp(e);
   } finally {
     if (posterPath) await fs.rm(posterPath, { force: true });
+    // An emptied working folder (S3) goes; an item's own folder (local) is never empty.
+    await fs.rmdir(mediaFolder(row.storageKey)).catch(() => {});
   }
   return (await getAdminMedia(id))!;
 }

@@ -1,91 +1,66 @@
 // Serving a media file kept in S3 (issue 18), after delivery.ts has checked who may see it.
-// redirect: 302 to a presigned GET that lives at most S3_URL_TTL_SECONDS (5 minutes), with the
-// download name and type signed into it; the browser then talks to the bucket, ranges and all.
-// proxy: the app streams the object, passing Range and conditional headers through.
-// Private answers are never stored by caches; a public redirect may be kept for a minute
-// (well inside the URL's life).
-import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+// redirect (S3_DELIVERY=redirect, the default): 302 to a presigned GET that lives at most
+// S3_URL_TTL_SECONDS (5 minutes), with the type and download name signed into it; the
+// browser then fetches from the bucket, ranges and all. proxy, and HEAD requests: the app
+// streams the object itself, with the same conditional and range handling as local files.
+// Private answers are never stored by caches; a public redirect may be kept for a minute,
+// well inside the URL's life.
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import { config } from '../config.ts';
-import { bucket, objectKey, s3 } from '../storage/s3.ts';
+import { bucket, headObject, objectKey, s3 } from '../storage/s3.ts';
+import type { FileSource } from './delivery.ts';
 import { errorResponse } from '../http.ts';
 
-export interface S3Target {
+export interface RedirectTarget {
   contentType: string;
   isPublic: boolean;
   /** Content-Disposition for ?download=1, else null. */
   disposition: string | null;
-  /** Cache-Control the local driver would send for this file. */
+  /** Cache-Control the file itself is served with. */
   cacheControl: string;
 }
 
-const status = (e: unknown) => (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode ?? 0;
-
-/** Fetched by scripts (the seek-bar's WebVTT map): kept same-origin, so no CORS setup is needed on the bucket. */
+/** Fetched by scripts (the seek bar's WebVTT map): kept same-origin, so the bucket needs no CORS rules. */
 const alwaysProxied = (variant: string) => variant.endsWith('.vtt');
 
-export async function serveFromS3(request: Request, storageKey: string, variant: string, t: S3Target): Promise<Response> {
-  const Key = objectKey(storageKey, variant);
-  const privateHeaders: Record<string, string> = t.isPublic ? {} : { Vary: 'Cookie' };
-  if (config.S3_DELIVERY === 'redirect' && request.method === 'GET' && !alwaysProxied(variant)) {
-    // A missing object answers 404 here rather than an error page from the bucket.
-    try {
-      await s3().send(new HeadObjectCommand({ Bucket: bucket(), Key }));
-    } catch (e) {
-      if (status(e) === 404) return errorResponse(404, 'Not found');
-      throw e;
-    }
-    const url = await getSignedUrl(
-      s3(),
-      new GetObjectCommand({
-        Bucket: bucket(),
-        Key,
-        ResponseContentType: t.contentType,
-        ...(t.disposition ? { ResponseContentDisposition: t.disposition } : {}),
-        ResponseCacheControl: t.isPublic ? t.cacheControl : 'private, no-store',
-      }),
-      { expiresIn: config.S3_URL_TTL_SECONDS },
-    );
-    return new Response(null, {
-      status: 302,
-      headers: { Location: url, 'Cache-Control': t.isPublic ? 'public, max-age=60' : 'private, no-store', ...privateHeaders },
-    });
-  }
+/** The 302 to a presigned URL; null when this file is streamed instead. 404 when the object is missing. */
+export async function redirectToS3(storageKey: string, variant: string, t: RedirectTarget): Promise<Response | null> {
+  if (alwaysProxied(variant)) return null;
+  // A missing object answers 404 here, not an error page from the bucket.
+  if (!(await headObject(storageKey, variant))) return errorResponse(404, 'Not found');
+  const url = await getSignedUrl(
+    s3(),
+    new GetObjectCommand({
+      Bucket: bucket(),
+      Key: objectKey(storageKey, variant),
+      ResponseContentType: t.contentType,
+      ...(t.disposition ? { ResponseContentDisposition: t.disposition } : {}),
+      ResponseCacheControl: t.cacheControl,
+    }),
+    { expiresIn: config.S3_URL_TTL_SECONDS },
+  );
+  return new Response(null, {
+    status: 302,
+    headers: { Location: url, 'Cache-Control': t.isPublic ? 'public, max-age=60' : 'private, no-store', ...(t.isPublic ? {} : { Vary: 'Cookie' }) },
+  });
+}
 
-  const h = request.headers;
-  try {
-    const res = await s3().send(
-      new GetObjectCommand({
-        Bucket: bucket(),
-        Key,
-        Range: h.get('range') ?? undefined,
-        IfNoneMatch: h.get('if-none-match') ?? undefined,
-        IfModifiedSince: h.get('if-modified-since') ? new Date(h.get('if-modified-since')!) : undefined,
-      }),
-    );
-    const headers: Record<string, string> = {
-      'Content-Type': t.contentType,
-      'Accept-Ranges': 'bytes',
-      'Cache-Control': t.cacheControl,
-      ...privateHeaders,
-    };
-    if (res.ETag) headers.ETag = res.ETag;
-    if (res.LastModified) headers['Last-Modified'] = res.LastModified.toUTCString();
-    if (res.ContentLength != null) headers['Content-Length'] = String(res.ContentLength);
-    if (res.ContentRange) headers['Content-Range'] = res.ContentRange;
-    if (t.disposition) headers['Content-Disposition'] = t.disposition;
-    const body = res.Body as (Readable & { transformToWebStream(): ReadableStream }) | undefined;
-    if (request.method === 'HEAD') {
-      body?.destroy();
-      return new Response(null, { status: res.ContentRange ? 206 : 200, headers });
-    }
-    return new Response(body ? body.transformToWebStream() : null, { status: res.ContentRange ? 206 : 200, headers });
-  } catch (e) {
-    const code = status(e);
-    if (code === 304) return new Response(null, { status: 304, headers: { 'Cache-Control': t.cacheControl, ...privateHeaders } });
-    if (code === 404) return errorResponse(404, 'Not found');
-    if (code === 416) return new Response(null, { status: 416, headers: { 'Cache-Control': t.cacheControl, ...privateHeaders } });
-    throw e;
-  }
+export async function s3Source(storageKey: string, variant: string): Promise<FileSource | null> {
+  const head = await headObject(storageKey, variant);
+  if (!head || head.ContentLength == null) return null;
+  const modified = head.LastModified ?? new Date(0);
+  return {
+    size: head.ContentLength,
+    etag: head.ETag ?? `"${head.ContentLength.toString(16)}-${modified.getTime().toString(16)}"`,
+    lastModified: new Date(Math.floor(modified.getTime() / 1000) * 1000).toUTCString(),
+    async open(start, end) {
+      const res = await s3().send(
+        // IfMatch: the object read is the one the headers describe (a replaced poster is a new object).
+        new GetObjectCommand({ Bucket: bucket(), Key: objectKey(storageKey, variant), Range: `bytes=${start}-${end}`, ...(head.ETag ? { IfMatch: head.ETag } : {}) }),
+      );
+      return (res.Body as Readable & { transformToWebStream(): ReadableStream<Uint8Array> }).transformToWebStream();
+    },
+  };
 }

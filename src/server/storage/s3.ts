@@ -146,7 +146,10 @@ export const s3Storage = {
     const dir = mediaFolder(storageKey);
     const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => VARIANT_RE.test(n) && (!variants || variants.includes(n)));
     for (const name of names) await putFile(storageKey, name, path.join(dir, name));
-    if (variants) await Promise.all(names.map((n) => fs.rm(path.join(dir, n), { force: true })));
+    if (variants) {
+      await Promise.all(names.map((n) => fs.rm(path.join(dir, n), { force: true })));
+      await fs.rmdir(dir).catch(() => {}); // only when nothing else is at work in it
+    }
     else await fs.rm(dir, { recursive: true, force: true });
   },
   async releaseLocal(storageKey: string): Promise<void> {
