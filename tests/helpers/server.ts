@@ -90,6 +90,8 @@ function launch(dir: string, env: Record<string, string>): Promise<{ proc: Child
 const S3_RUN = process.env.STUDIO_TEST_S3 ? (JSON.parse(process.env.STUDIO_TEST_S3) as Record<string, string>) : null;
 export const usesS3 = S3_RUN !== null;
 const bucketOfMediaDir = new Map<string, string>();
+// Servers started together on one folder (multi-process tests) share one bucket.
+const bucketMaking = new Map<string, Promise<string>>();
 
 function s3TestClient() {
   return new S3Client({
@@ -163,13 +165,21 @@ export async function storedLocalPath(server: { mediaDir: string }, storageKey: 
 async function s3Env(dir: string): Promise<Record<string, string>> {
   if (!S3_RUN) return {};
   const mediaDir = path.resolve(dir, 'media');
-  let bucket = bucketOfMediaDir.get(mediaDir);
-  if (!bucket) {
-    bucket = `studio-${randomBytes(6).toString('hex')}`;
-    await s3TestClient().send(new CreateBucketCommand({ Bucket: bucket }));
-    bucketOfMediaDir.set(mediaDir, bucket);
+  let making = bucketMaking.get(mediaDir);
+  if (!making) {
+    const bucket = `studio-${randomBytes(6).toString('hex')}`;
+    making = s3TestClient()
+      .send(new CreateBucketCommand({ Bucket: bucket }))
+      .then(() => (bucketOfMediaDir.set(mediaDir, bucket), bucket));
+    bucketMaking.set(mediaDir, making);
   }
-  return { ...S3_RUN, MEDIA_STORAGE: 's3', S3_DELIVERY: 'proxy', S3_BUCKET: bucket };
+  return { ...S3_RUN, MEDIA_STORAGE: 's3', S3_DELIVERY: 'proxy', S3_BUCKET: await making };
+}
+
+/** The storage settings a server runs with (empty on the local driver), for other processes on its library. */
+export function storageEnv(server: { mediaDir: string }): Record<string, string> {
+  const bucket = bucketOf(server);
+  return bucket ? { ...S3_RUN!, MEDIA_STORAGE: 's3', S3_DELIVERY: 'proxy', S3_BUCKET: bucket } : {};
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
