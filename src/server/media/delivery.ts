@@ -12,14 +12,11 @@ import { hasPermission } from '../auth/guard.ts';
 import { contentTypeForVariant } from './detect.ts';
 import { mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from './paths.ts';
 import { currentNodeResponse } from './node-response.ts';
-import { RELEASE_EVERY_BYTES, releaseGarbage } from './memory.ts';
+import { CHUNK, pacedStream } from './paced-stream.ts';
 import { config } from '../config.ts';
 import { redirectToS3, s3Source } from './s3-delivery.ts';
 
 const YEAR = 31_536_000;
-// Large reads: the per-chunk cost of the web-stream hand-off dominates, not the disk.
-const CHUNK = 1024 * 1024;
-const SOCKET_QUEUE = 4 * CHUNK;
 
 /**
  * SQL: the item is shown on the public site (featured, portfolio, or used by a setting).
@@ -148,40 +145,7 @@ export function downloadName(target: Pick<Target, 'filename' | 'title'>, variant
 /** A web stream over part of a file that reads only when the Node response has room. */
 function fileStream(file: string, start: number, end: number, res: ServerResponse | null): ReadableStream<Uint8Array> {
   const stream = fs.createReadStream(file, { start, end, highWaterMark: CHUNK });
-  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  let sinceRelease = 0;
-  // Up to SOCKET_QUEUE bytes may wait in the response's buffer, so the disk read of the
-  // next chunk overlaps the sending of the previous ones; beyond that, wait for 'drain'.
-  const roomToWrite = () =>
-    new Promise<void>((resolve) => {
-      if (!res || res.writableLength < SOCKET_QUEUE || res.destroyed) return resolve();
-      const done = () => {
-        res.off('drain', done);
-        res.off('close', done);
-        resolve();
-      };
-      res.on('drain', done);
-      res.on('close', done);
-    });
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        await roomToWrite();
-        const { value, done } = await chunks.next();
-        if (done) return controller.close();
-        sinceRelease += value.byteLength;
-        if (sinceRelease >= RELEASE_EVERY_BYTES) {
-          sinceRelease = 0;
-          releaseGarbage(); // chunks already sent are garbage; see memory.ts
-        }
-        controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-      },
-      cancel() {
-        stream.destroy();
-      },
-    },
-    { highWaterMark: 0 },
-  );
+  return pacedStream(stream, res);
 }
 
 function cacheControlFor(isPublic: boolean, derivative: boolean): string {

@@ -11,6 +11,8 @@ import type { Readable } from 'node:stream';
 import { config } from '../config.ts';
 import { bucket, headObject, objectKey, s3 } from '../storage/s3.ts';
 import type { FileSource } from './delivery.ts';
+import { pacedStream } from './paced-stream.ts';
+import { currentNodeResponse } from './node-response.ts';
 import { errorResponse } from '../http.ts';
 
 export interface RedirectTarget {
@@ -60,7 +62,7 @@ export async function s3Source(storageKey: string, variant: string): Promise<Fil
         // IfMatch: the object read is the one the headers describe (a replaced poster is a new object).
         new GetObjectCommand({ Bucket: bucket(), Key: objectKey(storageKey, variant), Range: `bytes=${start}-${end}`, ...(head.ETag ? { IfMatch: head.ETag } : {}) }),
       );
-      return (res.Body as Readable & { transformToWebStream(): ReadableStream<Uint8Array> }).transformToWebStream();
+      return pacedStream(res.Body as Readable, currentNodeResponse());
     },
   };
 }
