@@ -25,7 +25,8 @@ const script = path.resolve(import.meta.dirname, '../../scripts/radosgw');
 
 export default function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radosgw-'));
-  const out = execFileSync('bash', [script, 'start', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 120_000 });
+  // The daemons' start-up chatter stays out of the test report; the script prints their logs when it fails.
+  const out = execFileSync('bash', [script, 'start', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
   const env = Object.fromEntries(
     out
       .split('\n')
