@@ -37,6 +37,8 @@ if (!args.has('--no-build') && !args.has('--bootstrap-only') && needsBuild()) {
 }
 
 const { config } = await import('../src/server/config.ts');
+// With MEDIA_STORAGE=s3, refuse to start against a missing or read-only bucket.
+await (await import('../src/server/storage/startup.ts')).checkStorageOrExit();
 const { bootstrapDatabase } = await import('../src/db/bootstrap.ts');
 const seeded = await bootstrapDatabase((line) => console.log(line));
 if (args.has('--bootstrap-only')) process.exit(0);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run worker`: a video worker on its own (for installs that run web processes with
 // WORKER=off and workers separately on the same database). Migrates first, like start.
+await (await import('../src/server/storage/startup.ts')).checkStorageOrExit();
 const { bootstrapDatabase } = await import('../src/db/bootstrap.ts');
 await bootstrapDatabase((line) => console.log(line));
 const { startWorker } = await import('../src/server/jobs/worker.ts');

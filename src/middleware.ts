@@ -10,6 +10,7 @@ import { serverThemeClass } from './server/theme.ts';
 import { SECURITY_HEADERS, privateCacheControl } from './server/security-headers.ts';
 import { HSTS, isHttps, visibleOrigin } from './server/proxy.ts';
 import { clearCookieOnEveryLogoutAnswer } from './server/auth/logout.ts';
+import { bucketOrigin } from './server/storage/s3.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EMBED_PATH_RE = /^\/portfolio\/[a-z0-9][a-z0-9-]{0,99}\/embed$/;
@@ -131,6 +132,8 @@ const publicPageCache = defineMiddleware((ctx, next) => {
   return cachedPage(key, ctx.request, () => next());
 });
 
+const MEDIA_ORIGIN = config.MEDIA_STORAGE === 's3' && config.S3_DELIVERY === 'redirect' ? bucketOrigin() : null;
+
 const securityHeaders = defineMiddleware(async (ctx, next) => {
   const response = await next();
   let h: Headers;
@@ -146,6 +149,11 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
     h.delete('X-Frame-Options');
     const csp = h.get('Content-Security-Policy');
     if (csp) h.set('Content-Security-Policy', csp.replace(/frame-ancestors [^;]*/, "frame-ancestors 'self' https:"));
+  }
+  // Media answered with a redirect to the bucket load from its origin (MEDIA_STORAGE=s3).
+  if (MEDIA_ORIGIN) {
+    const csp = h.get('Content-Security-Policy');
+    if (csp) h.set('Content-Security-Policy', csp.replace(/(img-src|media-src) ([^;]*)/g, `$1 $2 ${MEDIA_ORIGIN}`));
   }
   if (isHttps(ctx)) h.set('Strict-Transport-Security', HSTS);
   const signedIn = !!(ctx.locals.user || ctx.locals.clientUser);

@@ -41,6 +41,18 @@ const schema = z.object({
   JOB_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   FFMPEG_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  // Where media files live (issue 18): the local MEDIA_DIR, or an S3-compatible bucket (then
+  // MEDIA_DIR is only a working folder for uploads being processed and conversions).
+  MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool(false),
+  // redirect: the app checks access, then answers 302 to a presigned URL; proxy: it streams.
+  S3_DELIVERY: z.enum(['redirect', 'proxy']).default('redirect'),
+  S3_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(300).default(300),
 });
 
 export type Config = z.infer<typeof schema> & { siteUrl: string; mediaDir: string; backupDir: string | null };
@@ -57,6 +69,10 @@ function load(): Config {
   // A backup folder inside the media folder would back itself up, growing every run.
   if (backupDir && (backupDir === mediaDir || backupDir.startsWith(mediaDir + path.sep))) {
     throw new Error('Invalid environment:\n  BACKUP_DIR: must not be inside MEDIA_DIR');
+  }
+  if (env.MEDIA_STORAGE === 's3') {
+    const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !env[k]);
+    if (missing.length) throw new Error(`Invalid environment:\n${missing.map((k) => `  ${k}: required when MEDIA_STORAGE=s3`).join('\n')}`);
   }
   return {
     ...env,

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, storedNames, type TestServer } from '../helpers/server.ts';
 import { Session, staffSession } from '../helpers/http.ts';
 import { ACTORS, adminSession, createClientWithLogin, createStaffUser, matrixFromDb, type Actor } from '../helpers/accounts.ts';
 import { folderFiles, form, sampleImage, sampleVideo, upload, uploadImage } from '../helpers/media-uploads.ts';
@@ -229,7 +229,7 @@ describe('DELETE /api/media/{id}', () => {
     await server.sql.execute({ sql: "UPDATE website_settings SET background_image_id = ? WHERE section = 'hero'", args: [m.id] });
     await server.sql.execute({ sql: 'UPDATE branding_settings SET logo_light_image_id = ?, favicon_image_id = ?, open_graph_image_id = ? WHERE id = 1', args: [m.id, m.id, m.id] });
     await server.sql.execute({ sql: 'UPDATE seo_settings SET open_graph_image_id = ?, twitter_image_id = ? WHERE id = 1', args: [m.id, m.id] });
-    expect(folderFiles(server.mediaDir, m.url).length).toBe(4);
+    expect((await storedNames(server, m.url.split('/')[2]!)).length).toBe(4);
     const v0 = await siteVersion();
 
     const res = await admin.json('DELETE', `/api/media/${m.id}`);
@@ -242,6 +242,7 @@ describe('DELETE /api/media/{id}', () => {
     expect(await one('SELECT logo_light_image_id, favicon_image_id, open_graph_image_id FROM branding_settings WHERE id = 1')).toMatchObject({ logo_light_image_id: null, favicon_image_id: null, open_graph_image_id: null });
     expect(await one('SELECT open_graph_image_id, twitter_image_id FROM seo_settings WHERE id = 1')).toMatchObject({ open_graph_image_id: null, twitter_image_id: null });
     expect(fs.existsSync(path.join(server.mediaDir, m.url.split('/')[2]))).toBe(false);
+    expect(await storedNames(server, m.url.split('/')[2]!)).toEqual([]);
     expect((await admin.get(m.url)).status).toBe(404);
     expect((await admin.json('DELETE', `/api/media/${m.id}`)).status).toBe(404);
     expect((await one('SELECT count(*) AS n FROM clients WHERE id = ?', [c.clientId]))!.n).toBe(1);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROOT, ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { ROOT, ADMIN, readStored, startServer, storageEnv, type TestServer } from '../helpers/server.ts';
 import { Session, staffSession } from '../helpers/http.ts';
 import { startNginx, type Nginx } from '../helpers/nginx.ts';
 import { source } from '../helpers/video-sources.ts';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   [a, b] = await Promise.all([startServer({ dir, env: WEB_ENV }), startServer({ dir, env: WEB_ENV })]);
   worker = spawn(process.execPath, [path.join(ROOT, 'scripts/worker.mjs')], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: `file:${a.dbFile}`, MEDIA_DIR: a.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '50' },
+    env: { ...process.env, ...storageEnv(a), DATABASE_URL: `file:${a.dbFile}`, MEDIA_DIR: a.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '50' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   worker.stdout!.on('data', (c: Buffer) => (workerLog += c));
@@ -93,8 +93,9 @@ describe('two web processes and a worker behind nginx', () => {
     const finished = await admin.post('/api/media', { uploadId: id, title: 'Spread upload' });
     expect(finished.status).toBe(201);
     const item = await finished.json();
-    const stored = path.join(a.mediaDir, new URL(item.url, proxy.url).pathname.replace(/^\/media\//, ''));
-    expect(createHash('sha256').update(fs.readFileSync(stored)).digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
+    const [key, variant] = new URL(item.url, proxy.url).pathname.replace(/^\/media\//, '').split('/');
+    const stored = (await readStored(a, key!, variant!))!;
+    expect(createHash('sha256').update(stored).digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
 
     await until(
       'the item ready',

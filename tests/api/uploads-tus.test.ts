@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { readStored, startServer, type TestServer } from '../helpers/server.ts';
 import { Session } from '../helpers/http.ts';
 import { adminSession, createClientAccount, staffWith } from '../helpers/accounts.ts';
 import { clientSession } from '../helpers/http.ts';
@@ -46,9 +46,9 @@ function rebase(old: Session): Session {
   return s;
 }
 
-function storedOriginal(url: string): Buffer {
+async function storedOriginal(url: string): Promise<Buffer> {
   const m = url.match(/^\/media\/([a-f0-9]{32})\/(original\.[a-z0-9]+)$/)!;
-  return fs.readFileSync(path.join(server.mediaDir, m[1]!, m[2]!));
+  return (await readStored(server, m[1]!, m[2]!))!;
 }
 
 beforeAll(async () => {
@@ -94,7 +94,7 @@ describe('resuming', () => {
     const item = await finish(uploader, { uploadId: id, title: 'Resumed still', tags: ['noise', 'tus'], isFeatured: false });
     expect(item.status, JSON.stringify(item.body)).toBe(201);
     expect(item.body).toMatchObject({ title: 'Resumed still', type: 'image', mimeType: 'image/jpeg', fileSize: noisy.length, filename: 'noise.jpg', tags: ['noise', 'tus'] });
-    expect(sha256(storedOriginal(item.body.url))).toBe(sha256(noisy));
+    expect(sha256(await storedOriginal(item.body.url))).toBe(sha256(noisy));
     // The staged bytes were moved (renamed), not copied: nothing is left in staging.
     expect(fs.readdirSync(stagingDir()).filter((n) => n.startsWith(id!))).toEqual([]);
     const row = await server.sql.execute({ sql: 'SELECT media_id FROM uploads WHERE id = ?', args: [id!] });
@@ -141,7 +141,7 @@ describe('resuming', () => {
     expect((await patchUpload(s, id!, head.offset, noisy.subarray(head.offset))).status).toBe(204);
     const item = await finish(s, { uploadId: id, title: 'Survived a crash' });
     expect(item.status, JSON.stringify(item.body)).toBe(201);
-    expect(sha256(storedOriginal(item.body.url))).toBe(sha256(noisy));
+    expect(sha256(await storedOriginal(item.body.url))).toBe(sha256(noisy));
   });
 });
 
@@ -280,7 +280,7 @@ describe('finishing', () => {
     const ok = await finish(uploader, { uploadId: id, title: 'Small', isFeatured: true, showInPortfolio: true, projectStage: 'production', notes: 'n' });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body).toMatchObject({ type: 'image', mimeType: 'image/png', width: 64, height: 48, isFeatured: true, showInPortfolio: true, projectStage: 'production', notes: 'n' });
-    expect(sha256(storedOriginal(ok.body.url))).toBe(sha256(data));
+    expect(sha256(await storedOriginal(ok.body.url))).toBe(sha256(data));
   });
 
   test.each([

@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import sharp from 'sharp';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { readStored, startServer, storedLocalPath, type TestServer } from '../helpers/server.ts';
 import { clientSession, Session } from '../helpers/http.ts';
 import { adminSession, createClientWithLogin, matrixFromDb } from '../helpers/accounts.ts';
-import { mediaFolders, upload, uploadImage } from '../helpers/media-uploads.ts';
+import { folderFiles, mediaFolders, upload, uploadImage } from '../helpers/media-uploads.ts';
 import { ftypPolyglot, probeOutput, source, type SourceName } from '../helpers/video-sources.ts';
 
 let server: TestServer;
@@ -36,9 +36,9 @@ export async function waitSettled(s: Session, id: number, timeoutMs = 100_000) {
   }
 }
 
-function diskFile(url: string): string {
+function stored(url: string): [string, string] {
   const [, key, variant] = /\/media\/([a-f0-9]{32})\/([^?]+)/.exec(url)!;
-  return path.join(server.mediaDir, key!, variant!);
+  return [key!, variant!];
 }
 
 async function jobOf(mediaId: number) {
@@ -87,7 +87,7 @@ describe('each source becomes playable review proxies', () => {
       const res = await admin.get(r.url, { Range: 'bytes=0-99' });
       expect(res.status).toBe(206);
       expect(res.headers.get('content-type')).toBe('video/mp4');
-      const out = probeOutput(diskFile(r.url));
+      const out = probeOutput(await storedLocalPath(server, ...stored(r.url)));
       expect([out.videoCodec, out.pixFmt, out.width, out.height, out.rotation]).toEqual(['h264', 'yuv420p', r.width, r.height, 0]);
       expect(out.faststart).toBe(true);
       expect(out.hasAudio).toBe(want.audio);
@@ -123,9 +123,8 @@ describe('each source becomes playable review proxies', () => {
     expect([meta.width, meta.height]).toEqual([extent(1, 3), extent(2, 4)]);
 
     // Nothing half-written left behind; the original is untouched.
-    const folder = path.dirname(diskFile(up.body.url));
-    expect(fs.readdirSync(folder).filter((f) => f.startsWith('.'))).toEqual([]);
-    expect(fs.readFileSync(diskFile(up.body.url)).equals(fs.readFileSync(source(name)))).toBe(true);
+    expect(folderFiles(server.mediaDir, up.body.url).filter((f) => f.startsWith('.'))).toEqual([]);
+    expect((await readStored(server, ...stored(up.body.url)))!.equals(fs.readFileSync(source(name)))).toBe(true);
   });
 });
 

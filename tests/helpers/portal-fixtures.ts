@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { hashPassword } from '../../src/server/auth/password.ts';
-import type { TestServer } from './server.ts';
+import { publishFixture, type TestServer } from './server.ts';
 
 let videoFile: string | undefined;
 let imageFile: string | undefined;
@@ -123,6 +123,7 @@ async function createMedia(server: TestServer, type: 'video' | 'image', opts: Me
     ],
   });
   const id = Number(r.rows[0]!.id);
+  await publishFixture(server.mediaDir, storageKey);
   for (const clientId of opts.assign ?? []) {
     await server.sql.execute({ sql: 'INSERT INTO media_clients (media_id, client_id) VALUES (?, ?)', args: [id, clientId] });
   }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@libsql/client';
+import { publishFixture } from './server.ts';
 
 export interface MediaSeed {
   title: string;
@@ -53,6 +54,7 @@ export async function insertMedia(sql: Client, mediaDir: string, m: MediaSeed): 
     fs.mkdirSync(path.join(mediaDir, storageKey), { recursive: true });
     fs.writeFileSync(path.join(mediaDir, storageKey, file), video);
     size = video.length;
+    await publishFixture(mediaDir, storageKey);
   }
   const res = await sql.execute({
     sql: `insert into media (title, type, storage_key, url, filename, file_size, mime_type, is_featured, show_in_portfolio, tags)

@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient, type Client } from '@libsql/client';
+import { randomBytes } from 'node:crypto';
+import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const OUT_DIR = path.resolve(ROOT, process.env.STUDIO_OUT_DIR || 'dist');
@@ -79,9 +81,110 @@ function launch(dir: string, env: Record<string, string>): Promise<{ proc: Child
   });
 }
 
+/**
+ * The run's radosgw when this test file runs against the S3 driver (the vitest project "s3"
+ * sets it from tests/setup/s3-driver.ts): every server then keeps its media in a bucket of its
+ * own, streamed through the app (proxy delivery answers like the local driver; redirects have
+ * their own tests in s3-storage.test.ts).
+ */
+const S3_RUN = process.env.STUDIO_TEST_S3 ? (JSON.parse(process.env.STUDIO_TEST_S3) as Record<string, string>) : null;
+export const usesS3 = S3_RUN !== null;
+const bucketOfMediaDir = new Map<string, string>();
+// Servers started together on one folder (multi-process tests) share one bucket.
+const bucketMaking = new Map<string, Promise<string>>();
+
+function s3TestClient() {
+  return new S3Client({
+    endpoint: S3_RUN!.S3_ENDPOINT,
+    region: S3_RUN!.S3_REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: S3_RUN!.S3_ACCESS_KEY_ID!, secretAccessKey: S3_RUN!.S3_SECRET_ACCESS_KEY! },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+/**
+ * Fixtures write an item's files straight into MEDIA_DIR/<key>/; under the S3 driver they are
+ * then moved into the server's bucket, where the app looks for them.
+ */
+export async function publishFixture(mediaDir: string, storageKey: string): Promise<void> {
+  const bucket = bucketOfMediaDir.get(path.resolve(mediaDir));
+  if (!bucket) return;
+  const folder = path.join(mediaDir, storageKey);
+  const client = s3TestClient();
+  for (const name of fs.readdirSync(folder)) {
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: `${storageKey}/${name}`, Body: fs.readFileSync(path.join(folder, name)) }));
+  }
+  fs.rmSync(folder, { recursive: true, force: true });
+}
+
+// Reading what a server stored, whichever driver it runs on (the local folder, or its bucket).
+const bucketOf = (server: { mediaDir: string }) => bucketOfMediaDir.get(path.resolve(server.mediaDir));
+
+/** The bytes of a stored file; null when there is none. */
+export async function readStored(server: { mediaDir: string }, storageKey: string, variant: string): Promise<Buffer | null> {
+  const bucket = bucketOf(server);
+  if (!bucket) {
+    const file = path.join(server.mediaDir, storageKey, variant);
+    return fs.existsSync(file) ? fs.readFileSync(file) : null;
+  }
+  try {
+    const res = await s3TestClient().send(new GetObjectCommand({ Bucket: bucket, Key: `${storageKey}/${variant}` }));
+    return Buffer.from(await res.Body!.transformToByteArray());
+  } catch {
+    return null;
+  }
+}
+
+/** The names of an item's stored files, sorted (scratch files excluded). */
+export async function storedNames(server: { mediaDir: string }, storageKey: string): Promise<string[]> {
+  const bucket = bucketOf(server);
+  if (!bucket) {
+    const dir = path.join(server.mediaDir, storageKey);
+    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => !n.startsWith('.')).sort() : [];
+  }
+  const page = await s3TestClient().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${storageKey}/` }));
+  return (page.Contents ?? []).map((o) => o.Key!.slice(storageKey.length + 1)).sort();
+}
+
+export async function removeStored(server: { mediaDir: string }, storageKey: string, variant: string): Promise<void> {
+  const bucket = bucketOf(server);
+  if (!bucket) return fs.rmSync(path.join(server.mediaDir, storageKey, variant));
+  await s3TestClient().send(new DeleteObjectCommand({ Bucket: bucket, Key: `${storageKey}/${variant}` }));
+}
+
+/** A local file holding a stored file's bytes (for ffprobe): the file itself, or a download. */
+export async function storedLocalPath(server: { mediaDir: string }, storageKey: string, variant: string): Promise<string> {
+  if (!bucketOf(server)) return path.join(server.mediaDir, storageKey, variant);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stored-')), variant);
+  fs.writeFileSync(file, (await readStored(server, storageKey, variant))!);
+  return file;
+}
+
+async function s3Env(dir: string): Promise<Record<string, string>> {
+  if (!S3_RUN) return {};
+  const mediaDir = path.resolve(dir, 'media');
+  let making = bucketMaking.get(mediaDir);
+  if (!making) {
+    const bucket = `studio-${randomBytes(6).toString('hex')}`;
+    making = s3TestClient()
+      .send(new CreateBucketCommand({ Bucket: bucket }))
+      .then(() => (bucketOfMediaDir.set(mediaDir, bucket), bucket));
+    bucketMaking.set(mediaDir, making);
+  }
+  return { ...S3_RUN, MEDIA_STORAGE: 's3', S3_DELIVERY: 'proxy', S3_BUCKET: await making };
+}
+
+/** The storage settings a server runs with (empty on the local driver), for other processes on its library. */
+export function storageEnv(server: { mediaDir: string }): Record<string, string> {
+  const bucket = bucketOf(server);
+  return bucket ? { ...S3_RUN!, MEDIA_STORAGE: 's3', S3_DELIVERY: 'proxy', S3_BUCKET: bucket } : {};
+}
+
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'studio-test-'));
-  const env = opts.env ?? {};
+  const env = { ...(await s3Env(dir)), ...(opts.env ?? {}) };
   let { proc, port, output } = await launch(dir, env);
   const dbFile = path.join(dir, 'studio.db');
   const sql = createClient({ url: `file:${dbFile}` });

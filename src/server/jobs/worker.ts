@@ -94,6 +94,8 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
     await fail(job, owner, message, e instanceof FfmpegError ? e.stderrTail : '').catch(() => {});
   } finally {
     clearInterval(beat);
+    // With S3 the original was downloaded for ffmpeg: the copy goes, the bucket keeps it.
+    await storage.releaseLocal(row.storageKey).catch(() => {});
   }
 }
 

@@ -12,12 +12,11 @@ import { hasPermission } from '../auth/guard.ts';
 import { contentTypeForVariant } from './detect.ts';
 import { mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from './paths.ts';
 import { currentNodeResponse } from './node-response.ts';
-import { RELEASE_EVERY_BYTES, releaseGarbage } from './memory.ts';
+import { CHUNK, pacedStream } from './paced-stream.ts';
+import { config } from '../config.ts';
+import { redirectToS3, s3Source } from './s3-delivery.ts';
 
 const YEAR = 31_536_000;
-// Large reads: the per-chunk cost of the web-stream hand-off dominates, not the disk.
-const CHUNK = 1024 * 1024;
-const SOCKET_QUEUE = 4 * CHUNK;
 
 /**
  * SQL: the item is shown on the public site (featured, portfolio, or used by a setting).
@@ -146,76 +145,46 @@ export function downloadName(target: Pick<Target, 'filename' | 'title'>, variant
 /** A web stream over part of a file that reads only when the Node response has room. */
 function fileStream(file: string, start: number, end: number, res: ServerResponse | null): ReadableStream<Uint8Array> {
   const stream = fs.createReadStream(file, { start, end, highWaterMark: CHUNK });
-  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  let sinceRelease = 0;
-  // Up to SOCKET_QUEUE bytes may wait in the response's buffer, so the disk read of the
-  // next chunk overlaps the sending of the previous ones; beyond that, wait for 'drain'.
-  const roomToWrite = () =>
-    new Promise<void>((resolve) => {
-      if (!res || res.writableLength < SOCKET_QUEUE || res.destroyed) return resolve();
-      const done = () => {
-        res.off('drain', done);
-        res.off('close', done);
-        resolve();
-      };
-      res.on('drain', done);
-      res.on('close', done);
-    });
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        await roomToWrite();
-        const { value, done } = await chunks.next();
-        if (done) return controller.close();
-        sinceRelease += value.byteLength;
-        if (sinceRelease >= RELEASE_EVERY_BYTES) {
-          sinceRelease = 0;
-          releaseGarbage(); // chunks already sent are garbage; see memory.ts
-        }
-        controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-      },
-      cancel() {
-        stream.destroy();
-      },
-    },
-    { highWaterMark: 0 },
-  );
+  return pacedStream(stream, res);
+}
+
+function cacheControlFor(isPublic: boolean, derivative: boolean): string {
+  return isPublic ? (derivative ? `public, max-age=${YEAR}, immutable` : 'public, max-age=3600') : 'private, no-store';
 }
 
 export async function serveMediaFile(ctx: APIContext, storageKey: string | undefined, variant: string | undefined): Promise<Response> {
   if (!storageKey || !variant || !STORAGE_KEY_RE.test(storageKey) || !VARIANT_RE.test(variant)) return errorResponse(404, 'Not found');
   const target = await findVisible(ctx, storageKey);
   if (!target) return errorResponse(404, 'Not found');
-  const file = mediaFilePath(storageKey, variant);
-  let stat: fs.Stats;
-  try {
-    stat = await fs.promises.stat(file);
-    if (!stat.isFile()) throw new Error('not a file');
-  } catch {
-    return errorResponse(404, 'Not found');
-  }
-
-  const size = stat.size;
-  const etag = `"${size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
-  const lastModified = new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString();
   const derivative = !variant.startsWith('original.');
+  const contentType = contentTypeForVariant(variant, target.mimeType);
+  const disposition = ctx.url.searchParams.get('download') === '1' ? contentDisposition(downloadName(target, variant)) : null;
+  const cacheControl = cacheControlFor(target.isPublic, derivative);
+  if (config.MEDIA_STORAGE === 's3' && config.S3_DELIVERY === 'redirect' && ctx.request.method === 'GET') {
+    const redirect = await redirectToS3(storageKey, variant, { contentType, isPublic: target.isPublic, disposition, cacheControl });
+    if (redirect) return redirect;
+  }
+  const source = config.MEDIA_STORAGE === 's3' ? await s3Source(storageKey, variant) : await localSource(storageKey, variant);
+  if (!source) return errorResponse(404, 'Not found');
+
+  const { size, etag, lastModified } = source;
   const headers: Record<string, string> = {
-    'Content-Type': contentTypeForVariant(variant, target.mimeType),
+    'Content-Type': contentType,
     'Accept-Ranges': 'bytes',
     ETag: etag,
     'Last-Modified': lastModified,
     // Derivative names are fixed per storage key and replaced posters get a new ?v= URL,
     // so public derivatives never change under their URL. Private files are never stored
     // (shared computers, proxies).
-    'Cache-Control': target.isPublic ? (derivative ? `public, max-age=${YEAR}, immutable` : 'public, max-age=3600') : 'private, no-store',
+    'Cache-Control': cacheControl,
   };
   if (!target.isPublic) headers.Vary = 'Cookie';
-  if (ctx.url.searchParams.get('download') === '1') headers['Content-Disposition'] = contentDisposition(downloadName(target, variant));
+  if (disposition) headers['Content-Disposition'] = disposition;
 
   const req = ctx.request.headers;
   const inm = req.get('if-none-match');
   const ims = req.get('if-modified-since');
-  const notModified = inm ? etagMatches(inm, etag) : !!ims && !Number.isNaN(Date.parse(ims)) && Math.floor(stat.mtimeMs / 1000) * 1000 <= Date.parse(ims);
+  const notModified = inm ? etagMatches(inm, etag) : !!ims && !Number.isNaN(Date.parse(ims)) && Date.parse(lastModified) <= Date.parse(ims);
   if (notModified) return new Response(null, { status: 304, headers });
 
   let range = parseRange(req.get('range'), size);
@@ -228,12 +197,32 @@ export async function serveMediaFile(ctx: APIContext, storageKey: string | undef
     return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${size}` } });
   }
   const head = ctx.request.method === 'HEAD';
-  const res = currentNodeResponse();
   if (range) {
     headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
     headers['Content-Length'] = String(range.end - range.start + 1);
-    return new Response(head ? null : fileStream(file, range.start, range.end, res), { status: 206, headers });
+    return new Response(head ? null : await source.open(range.start, range.end), { status: 206, headers });
   }
   headers['Content-Length'] = String(size);
-  return new Response(head || size === 0 ? null : fileStream(file, 0, size - 1, res), { status: 200, headers });
+  return new Response(head || size === 0 ? null : await source.open(0, size - 1), { status: 200, headers });
+}
+
+/** Where a file's bytes come from: its size and validators, and a stream of part of it. */
+export interface FileSource {
+  size: number;
+  etag: string;
+  /** HTTP date, whole seconds. */
+  lastModified: string;
+  open(start: number, end: number): Promise<ReadableStream<Uint8Array>>;
+}
+
+async function localSource(storageKey: string, variant: string): Promise<FileSource | null> {
+  const file = mediaFilePath(storageKey, variant);
+  const stat = await fs.promises.stat(file).catch(() => null);
+  if (!stat?.isFile()) return null;
+  return {
+    size: stat.size,
+    etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
+    lastModified: new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString(),
+    open: async (start, end) => fileStream(file, start, end, currentNodeResponse()),
+  };
 }

@@ -9,6 +9,7 @@ import { media, mediaClients } from '../../db/schema.ts';
 import { makeImageDerivatives, makeVideoDerivatives } from './derivatives.ts';
 import { generateTestClip } from './ffmpeg.ts';
 import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant } from './paths.ts';
+import { storage } from '../storage/index.ts';
 
 interface DemoItem {
   title: string;
@@ -87,6 +88,7 @@ async function prepareImage(item: DemoImage, seed: number): Promise<FileFacts> {
     const facts = await makeImageDerivatives(key, original, 'image/jpeg');
     const { size } = await fs.stat(original);
     const filename = `${item.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.jpg`;
+    await storage.publishItem(key);
     return { type: 'image', storageKey: key, url: mediaUrl(key, variant), filename, fileSize: size, mimeType: 'image/jpeg', ...facts };
   } catch (e) {
     await fs.rm(mediaFolder(key), { recursive: true, force: true });
@@ -108,6 +110,7 @@ async function prepareVideo(item: DemoVideo): Promise<FileFacts | null> {
     const facts = await makeVideoDerivatives(key, original, null);
     const { size } = await fs.stat(original);
     const filename = `${item.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.mp4`;
+    await storage.publishItem(key);
     return { type: 'video', storageKey: key, url: mediaUrl(key, variant), filename, fileSize: size, mimeType: 'video/mp4', webpUrl: null, ...facts };
   } catch (e) {
     await fs.rm(mediaFolder(key), { recursive: true, force: true });

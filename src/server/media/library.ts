@@ -22,7 +22,7 @@ import type { DetectedType } from './detect.ts';
 import { getAdminMedia } from './admin-queries.ts';
 import { makeImageDerivatives, makePosterDerivatives, makeVideoDerivatives, UnreadableMediaError } from './derivatives.ts';
 import { formatBytes, receiveMultipart, type FileFieldSpec } from './multipart.ts';
-import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant, tempFilePath } from './paths.ts';
+import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant, tempFilePath, VARIANTS } from './paths.ts';
 import { getMediaById } from './queries.ts';
 import { sweepOnce } from './sweep.ts';
 import { assertDiskSpaceFor, DISK_FULL_MESSAGE, isDiskFull } from '../storage/disk-space.ts';
@@ -33,6 +33,7 @@ import { playbackFields } from './playback.ts';
 import { applyTitleSlug } from './slugs.ts';
 
 export const POSTER_MAX_BYTES = 50 * 1024 * 1024;
+const POSTER_VARIANTS = [VARIANTS.posterJpeg, VARIANTS.posterWebp, VARIANTS.thumbJpeg, VARIANTS.thumbWebp];
 
 function fileSpec(storageKey: string): FileFieldSpec {
   return {
@@ -103,6 +104,8 @@ export async function ingestOriginal(
     await fs.mkdir(folder, { recursive: true });
     await assertClientExists(fields.clientId);
     const columns = await storeOriginal(storageKey, file, posterPath);
+    // Stored before the row is written: a row never points to a missing file.
+    await storage.publishItem(storageKey);
 
     const id = await db.transaction(async (tx) => {
       // The media_ai_version trigger makes this row's v1 from the same columns.
@@ -129,6 +132,7 @@ export async function ingestOriginal(
     });
     return (await getAdminMedia(id))!;
   } catch (e) {
+    await storage.removeItem(storageKey).catch(() => {});
     await fs.rm(folder, { recursive: true, force: true });
     if (posterPath) await fs.rm(posterPath, { force: true });
     throw asHttp(e);
@@ -213,6 +217,8 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
   let posterPath: string | null = null;
   if (/^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) {
     await assertDiskSpaceFor(Number(request.headers.get('content-length')) || 0);
+    // The poster is received next to the item's files; with S3 that folder exists only while in use.
+    await fs.mkdir(mediaFolder(row.storageKey), { recursive: true });
     const form = await receiveMultipart(request, { posterFile: posterSpec(row.storageKey) });
     posterPath = form.files.posterFile?.path ?? null;
     try {
@@ -230,7 +236,10 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
   try {
     await assertClientExists(changes.clientId);
     const set: Partial<typeof media.$inferInsert> = { ...changes };
-    if (posterPath) Object.assign(set, await makePosterDerivatives(row.storageKey, posterPath, Date.now()));
+    if (posterPath) {
+      Object.assign(set, await makePosterDerivatives(row.storageKey, posterPath, Date.now()));
+      await storage.publishItem(row.storageKey, POSTER_VARIANTS);
+    }
     const visible = (r: { isFeatured: boolean; showInPortfolio: boolean }) => r.isFeatured || r.showInPortfolio;
     await db.transaction(async (tx) => {
       if (Object.keys(set).length) await tx.update(media).set(set).where(eq(media.id, id));
@@ -245,6 +254,8 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
     throw asHttp(e);
   } finally {
     if (posterPath) await fs.rm(posterPath, { force: true });
+    // An emptied working folder (S3) goes; an item's own folder (local) is never empty.
+    await fs.rmdir(mediaFolder(row.storageKey)).catch(() => {});
   }
   return (await getAdminMedia(id))!;
 }

@@ -160,6 +160,7 @@ export async function addVersion(mediaId: number, uploadId: string, userId: stri
       try {
         await fs.mkdir(folder, { recursive: true });
         const { type: _type, ...columns } = await storeOriginal(storageKey, file, null);
+        await storage.publishItem(storageKey);
         versionId = await db.transaction(async (tx) => {
           const [last] = await tx.select({ n: max(mediaVersions.number) }).from(mediaVersions).where(eq(mediaVersions.mediaId, mediaId));
           const [v] = await tx
@@ -174,6 +175,7 @@ export async function addVersion(mediaId: number, uploadId: string, userId: stri
           return v!.id;
         });
       } catch (e) {
+        await storage.removeItem(storageKey).catch(() => {});
         await fs.rm(folder, { recursive: true, force: true });
         throw asHttp(e);
       }

@@ -1,10 +1,13 @@
-// One place that knows where a media item's files are kept. Today a local folder per item
-// (MEDIA_DIR/<storageKey>/<variant>); an S3 driver will implement the same interface, so
-// callers never build paths themselves. Writes go to a scratch name first and are moved
+// One place that knows where a media item's files are kept: a local folder per item
+// (MEDIA_DIR/<storageKey>/<variant>), or objects in an S3 bucket (./s3.ts, MEDIA_STORAGE=s3).
+// Files are made in the item's local folder either way; publishItem then hands them to the
+// store (a no-op locally), so callers never care which one is in use. Writes go to a scratch name first and are moved
 // into place whole, so a reader never sees a half-written file.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { mediaFilePath, mediaFolder, tempFilePath } from '../media/paths.ts';
+import { config } from '../config.ts';
+import { s3Storage } from './s3.ts';
 
 export interface Storage {
   /** A local file ffmpeg can read (the S3 driver will download it first). */
@@ -22,6 +25,13 @@ export interface Storage {
   /** Whether the item's folder is still there (false once the item is deleted). */
   itemExists(storageKey: string): Promise<boolean>;
   removeItem(storageKey: string): Promise<void>;
+  /**
+   * After files were made in the item's local folder: stores them (S3: uploads, then removes
+   * the local copies). `variants` limits it to those files (a new poster), leaving the rest.
+   */
+  publishItem(storageKey: string, variants?: readonly string[]): Promise<void>;
+  /** Drops local working copies of a stored item (S3 only; locally they are the item). */
+  releaseLocal(storageKey: string): Promise<void>;
 }
 
 export const localStorage: Storage = {
@@ -54,6 +64,8 @@ export const localStorage: Storage = {
   async removeItem(storageKey) {
     await fs.rm(mediaFolder(storageKey), { recursive: true, force: true });
   },
+  async publishItem() {},
+  async releaseLocal() {},
 };
 
-export const storage: Storage = localStorage;
+export const storage: Storage = config.MEDIA_STORAGE === 's3' ? s3Storage : localStorage;
