@@ -154,6 +154,17 @@ export async function removeStored(server: { mediaDir: string }, storageKey: str
   await s3TestClient().send(new DeleteObjectCommand({ Bucket: bucket, Key: `${storageKey}/${variant}` }));
 }
 
+/**
+ * Whether an unfinished resumable upload still holds bytes: its staged file on disk, or its
+ * record in the server's bucket (unfinished uploads live there under the S3 driver).
+ */
+export async function uploadStaged(server: { mediaDir: string }, id: string): Promise<boolean> {
+  const bucket = bucketOf(server);
+  if (!bucket) return fs.existsSync(path.join(server.mediaDir, '.uploads', id));
+  const page = await s3TestClient().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: id }));
+  return (page.Contents ?? []).some((o) => o.Key === id || o.Key === `${id}.info`);
+}
+
 /** A local file holding a stored file's bytes (for ffprobe): the file itself, or a download. */
 export async function storedLocalPath(server: { mediaDir: string }, storageKey: string, variant: string): Promise<string> {
   if (!bucketOf(server)) return path.join(server.mediaDir, storageKey, variant);
