@@ -93,7 +93,8 @@ const bucketOfMediaDir = new Map<string, string>();
 // Servers started together on one folder (multi-process tests) share one bucket.
 const bucketMaking = new Map<string, Promise<string>>();
 
-function s3TestClient() {
+/** A client for the run's radosgw (S3 project only). */
+export function s3TestClient() {
   return new S3Client({
     endpoint: S3_RUN!.S3_ENDPOINT,
     region: S3_RUN!.S3_REGION,

@@ -9,8 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { DeleteObjectsCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import { S3Store } from '@tus/s3-store';
 import type { KvStore } from '@tus/utils';
-import { config } from '../config.ts';
-import { bucket, s3 } from '../storage/s3.ts';
+import { bucket, s3, s3ClientConfig } from '../storage/s3.ts';
 
 /**
  * No caching of an upload's record between requests: with several processes a cached record
@@ -33,15 +32,7 @@ export function s3UploadStore(expirationPeriodInMilliseconds: number): S3Store {
     // Tags are only used for expiry bookkeeping the app does itself (src/server/uploads/sweep.ts).
     useTags: false,
     cache: new NoCache(),
-    s3ClientConfig: {
-      bucket: bucket(),
-      endpoint: config.S3_ENDPOINT,
-      region: config.S3_REGION,
-      forcePathStyle: config.S3_FORCE_PATH_STYLE,
-      credentials: { accessKeyId: config.S3_ACCESS_KEY_ID!, secretAccessKey: config.S3_SECRET_ACCESS_KEY! },
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    },
+    s3ClientConfig: { ...s3ClientConfig(), bucket: bucket() },
   });
   return store;
 }
