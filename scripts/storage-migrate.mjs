@@ -8,13 +8,7 @@ if (missing.length) {
   console.error(`Set ${missing.join(', ')} (and S3_ENDPOINT for a service other than AWS) to the bucket to copy into.`);
   process.exit(2);
 }
-const { probeBucket } = await import('../src/server/storage/s3.ts');
-try {
-  await probeBucket();
-} catch (e) {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-}
+await (await import('../src/server/storage/startup.ts')).checkStorageOrExit(console.log, true);
 const { createClient } = await import('@libsql/client');
 const { migrateLibrary } = await import('../src/server/storage/migrate.ts');
 const sql = createClient({ url: config.DATABASE_URL, authToken: config.DATABASE_AUTH_TOKEN });

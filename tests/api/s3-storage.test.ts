@@ -4,7 +4,7 @@
 // ranges and conditional requests; deleting removes every object; a missing bucket stops the
 // start with the reason; `npm run storage:migrate` copies a local library and verifies it.
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startServer, ROOT, ADMIN, type TestServer } from '../helpers/server.ts';
 import { Session, staffSession } from '../helpers/http.ts';
 import { mediaFolders, sampleImage, sampleVideo, upload, uploadImage } from '../helpers/media-uploads.ts';
-import { createUpload, patchUpload } from '../helpers/tus.ts';
-import { newBucket, objectKeys } from '../helpers/s3.ts';
+import { createUpload, headOffset, partialPatch, patchUpload } from '../helpers/tus.ts';
+import { newBucket, objectKeys, s3Client } from '../helpers/s3.ts';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { until } from '../helpers/until.ts';
 
 const run = promisify(execFile);
@@ -100,6 +101,31 @@ describe('redirect delivery (the default)', () => {
     expect(done.status).toBe(201);
     const key = keyOf(done.body.url);
     expect(await objectKeys(bucket, `${key}/`)).toContain(`${key}/original.png`);
+  });
+
+  test('an unfinished resumable upload waits in the bucket; a cut PATCH resumes from HEAD and finishes byte-identical, leaving nothing staged', async () => {
+    // Larger than one S3 part (5 MB minimum), so the upload is a real multipart upload.
+    const data = new Uint8Array(Buffer.concat([await sampleImage('jpeg', 64, 64), randomBytes(12 * 1024 * 1024)]));
+    const { id } = await createUpload(admin, data.length, { filename: 'big.jpg' });
+    const first = 6 * 1024 * 1024;
+    expect((await patchUpload(admin, id!, 0, data.subarray(0, first))).status).toBe(204);
+    expect(await objectKeys(bucket, id!)).toContain(`${id}.info`);
+    expect(fs.existsSync(path.join(server.mediaDir, '.uploads', id!))).toBe(false); // nothing on the local disk
+    await partialPatch(admin, id!, first, data.subarray(first), 3 * 1024 * 1024, async (req) => {
+      await new Promise((r) => setTimeout(r, 300));
+      req.destroy();
+    });
+    const head = await headOffset(admin, id!);
+    expect(head.res.status).toBe(200);
+    expect(head.offset).toBeGreaterThanOrEqual(first);
+    expect(head.offset).toBeLessThanOrEqual(first + 3 * 1024 * 1024);
+    expect((await patchUpload(admin, id!, head.offset, data.subarray(head.offset))).status).toBe(204);
+    const done = await admin.json('POST', '/api/media', { uploadId: id, title: 'Cut and resumed' });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    const key = keyOf(done.body.url);
+    const stored = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: `${key}/original.jpg` }));
+    expect(sha(await stored.Body!.transformToByteArray())).toBe(sha(data));
+    expect((await objectKeys(bucket, id!)).length).toBe(0);
   });
 
   test('a video is converted from the bucket into the bucket; the worker leaves no local copy', { timeout: 90_000 }, async () => {

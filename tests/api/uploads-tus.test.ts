@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readStored, startServer, type TestServer } from '../helpers/server.ts';
+import { readStored, startServer, uploadStaged, usesS3, type TestServer } from '../helpers/server.ts';
 import { Session } from '../helpers/http.ts';
 import { adminSession, createClientAccount, staffWith } from '../helpers/accounts.ts';
 import { clientSession } from '../helpers/http.ts';
@@ -63,7 +63,9 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 describe('resuming', () => {
-  test('create, send half, cut the connection, HEAD gives the persisted offset, send the rest, finish: byte-identical', async () => {
+  // These two watch the staged file grow on disk mid-request; under the S3 driver unfinished
+  // uploads live in the bucket (s3-storage.test.ts resumes a cut upload there).
+  test.skipIf(usesS3)('create, send half, cut the connection, HEAD gives the persisted offset, send the rest, finish: byte-identical', async () => {
     const half = Math.floor(noisy.length / 2);
     const { res, id, location } = await createUpload(uploader, noisy.length, { filename: 'noise.jpg', filetype: 'image/jpeg' });
     expect(res.status).toBe(201);
@@ -97,6 +99,7 @@ describe('resuming', () => {
     expect(sha256(await storedOriginal(item.body.url))).toBe(sha256(noisy));
     // The staged bytes were moved (renamed), not copied: nothing is left in staging.
     expect(fs.readdirSync(stagingDir()).filter((n) => n.startsWith(id!))).toEqual([]);
+    expect(await uploadStaged(server, id!)).toBe(false);
     const row = await server.sql.execute({ sql: 'SELECT media_id FROM uploads WHERE id = ?', args: [id!] });
     expect(Number(row.rows[0]!.media_id)).toBe(item.body.id);
 
@@ -119,7 +122,7 @@ describe('resuming', () => {
     expect((await uploader.request('DELETE', `/api/uploads/${id}`, undefined, TUS)).status).toBe(204);
   });
 
-  test('SIGKILL in the middle of a chunk: after restart HEAD is at most the bytes on disk and the upload completes byte-identical', async () => {
+  test.skipIf(usesS3)('SIGKILL in the middle of a chunk: after restart HEAD is at most the bytes on disk and the upload completes byte-identical', async () => {
     const { id } = await createUpload(uploader, noisy.length, { filename: 'killed.jpg' });
     const sent = Math.floor(noisy.length * 0.6);
     await partialPatch(uploader, id!, 0, noisy, sent, async () => {
@@ -165,7 +168,7 @@ describe('rules', () => {
     // Untouched for its owner.
     expect((await headOffset(uploader, id!)).offset).toBe(0);
     expect((await uploader.request('DELETE', `/api/uploads/${id}`, undefined, TUS)).status).toBe(204);
-    expect(fs.existsSync(path.join(stagingDir(), id!))).toBe(false);
+    expect(await uploadStaged(server, id!)).toBe(false);
     expect((await server.sql.execute({ sql: 'SELECT 1 FROM uploads WHERE id = ?', args: [id!] })).rows).toHaveLength(0);
   });
 
@@ -233,14 +236,14 @@ describe('rules', () => {
   test('expired uploads are swept: files and record gone, and they no longer answer', async () => {
     const { id } = await createUpload(uploader, 100);
     expect((await patchUpload(uploader, id!, 0, new Uint8Array(50))).status).toBe(204);
-    expect(fs.existsSync(path.join(stagingDir(), id!))).toBe(true);
+    expect(await uploadStaged(server, id!)).toBe(true);
     await server.sql.execute({ sql: 'UPDATE uploads SET expires_at = ? WHERE id = ?', args: [Date.now() - 1000, id!] });
     // Expired means gone even before the sweep runs.
     expect((await headOffset(uploader, id!)).res.status).toBe(404);
     // Every new upload sweeps first.
     const next = await createUpload(uploader, 100);
     expect(next.res.status).toBe(201);
-    expect(fs.existsSync(path.join(stagingDir(), id!))).toBe(false);
+    expect(await uploadStaged(server, id!)).toBe(false);
     expect(fs.existsSync(path.join(stagingDir(), `${id}.json`))).toBe(false);
     expect((await server.sql.execute({ sql: 'SELECT 1 FROM uploads WHERE id = ?', args: [id!] })).rows).toHaveLength(0);
     await uploader.request('DELETE', `/api/uploads/${next.id}`, undefined, TUS);
@@ -311,7 +314,7 @@ describe('finishing', () => {
     const r = await finish(uploader, { uploadId: id, title: 'Script' });
     expect(r.status).toBe(415);
     expect(r.body.message).toMatch(/Unsupported file type/);
-    expect(fs.existsSync(path.join(stagingDir(), id))).toBe(false);
+    expect(await uploadStaged(server, id)).toBe(false);
     expect((await finish(uploader, { uploadId: id, title: 'Script' })).status).toBe(404);
   });
 

@@ -1,19 +1,11 @@
 // A bucket of its own on the run's radosgw (tests/setup/radosgw.ts), and ways to look inside it.
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { s3TestClient } from './server.ts';
 import { inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
 
-export function s3Client(): S3Client {
-  const env = inject('radosgw');
-  return new S3Client({
-    endpoint: env.S3_ENDPOINT,
-    region: env.S3_REGION,
-    forcePathStyle: true,
-    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-}
+/** A client for the run's radosgw. */
+export const s3Client = s3TestClient;
 
 /** Creates a fresh bucket; answers the env a server needs to keep its media there. */
 export async function newBucket(extra: Record<string, string> = {}): Promise<{ bucket: string; env: Record<string, string> }> {

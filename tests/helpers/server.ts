@@ -93,7 +93,8 @@ const bucketOfMediaDir = new Map<string, string>();
 // Servers started together on one folder (multi-process tests) share one bucket.
 const bucketMaking = new Map<string, Promise<string>>();
 
-function s3TestClient() {
+/** A client for the run's radosgw (S3 project only). */
+export function s3TestClient() {
   return new S3Client({
     endpoint: S3_RUN!.S3_ENDPOINT,
     region: S3_RUN!.S3_REGION,
@@ -152,6 +153,17 @@ export async function removeStored(server: { mediaDir: string }, storageKey: str
   const bucket = bucketOf(server);
   if (!bucket) return fs.rmSync(path.join(server.mediaDir, storageKey, variant));
   await s3TestClient().send(new DeleteObjectCommand({ Bucket: bucket, Key: `${storageKey}/${variant}` }));
+}
+
+/**
+ * Whether an unfinished resumable upload still holds bytes: its staged file on disk, or its
+ * record in the server's bucket (unfinished uploads live there under the S3 driver).
+ */
+export async function uploadStaged(server: { mediaDir: string }, id: string): Promise<boolean> {
+  const bucket = bucketOf(server);
+  if (!bucket) return fs.existsSync(path.join(server.mediaDir, '.uploads', id));
+  const page = await s3TestClient().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: id }));
+  return (page.Contents ?? []).some((o) => o.Key === id || o.Key === `${id}.info`);
 }
 
 /** A local file holding a stored file's bytes (for ffprobe): the file itself, or a download. */

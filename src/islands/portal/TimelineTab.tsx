@@ -10,8 +10,8 @@ import { $notes } from './store.ts';
 import { formatTime } from './format.ts';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { NoteTime } from '../review/NoteTime.tsx';
+import { NotesHeading } from '../review/NotesHeading.tsx';
 import { ReplyThread } from '../review/ReplyThread.tsx';
-import { Switch } from '../ui/Switch.tsx';
 
 export function TimelineTab({
   item,
@@ -111,14 +111,7 @@ export function TimelineTab({
         </Button>
       </form>
       <section aria-labelledby={`notes-${item.id}`} className="space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <h3 id={`notes-${item.id}`} className="text-sm font-semibold">
-            Timeline Notes
-          </h3>
-          <div className="w-48">
-            <Switch label="Hide resolved" checked={hideResolved} onChange={setHideResolved} />
-          </div>
-        </div>
+        <NotesHeading id={`notes-${item.id}`} hideResolved={hideResolved} onHideResolved={setHideResolved} />
         {notes.length === 0 ? (
           <p className="text-sm text-fg-muted">No timeline notes yet.</p>
         ) : (

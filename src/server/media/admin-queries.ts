@@ -48,6 +48,17 @@ export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], f
   };
 }
 
+/** Feedback or notes per item, counting only those on the item's current version (issue 16). */
+function currentVersionCounts(table: typeof clientFeedback | typeof timelineNotes, onlyIds?: number[]) {
+  return db
+    .select({ mediaId: table.mediaId, n: count() })
+    .from(table)
+    .innerJoin(mediaVersions, eq(mediaVersions.id, table.versionId))
+    .innerJoin(media, and(eq(media.id, table.mediaId), eq(media.storageKey, mediaVersions.storageKey)))
+    .where(onlyIds ? inArray(table.mediaId, onlyIds) : undefined)
+    .groupBy(table.mediaId);
+}
+
 async function decorate(rows: MediaRow[], onlyIds?: number[]): Promise<AdminMedia[]> {
   const filter = (col: AnySQLiteColumn) => (onlyIds ? inArray(col, onlyIds) : undefined);
   const [links, feedback, notes] = await Promise.all([
@@ -57,21 +68,8 @@ async function decorate(rows: MediaRow[], onlyIds?: number[]): Promise<AdminMedi
       .innerJoin(clients, eq(clients.id, mediaClients.clientId))
       .where(filter(mediaClients.mediaId))
       .orderBy(asc(clients.name), asc(clients.id)),
-    // Counts are the current version's (issue 16).
-    db
-      .select({ mediaId: clientFeedback.mediaId, n: count() })
-      .from(clientFeedback)
-      .innerJoin(mediaVersions, eq(mediaVersions.id, clientFeedback.versionId))
-      .innerJoin(media, and(eq(media.id, clientFeedback.mediaId), eq(media.storageKey, mediaVersions.storageKey)))
-      .where(filter(clientFeedback.mediaId))
-      .groupBy(clientFeedback.mediaId),
-    db
-      .select({ mediaId: timelineNotes.mediaId, n: count() })
-      .from(timelineNotes)
-      .innerJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
-      .innerJoin(media, and(eq(media.id, timelineNotes.mediaId), eq(media.storageKey, mediaVersions.storageKey)))
-      .where(filter(timelineNotes.mediaId))
-      .groupBy(timelineNotes.mediaId),
+    currentVersionCounts(clientFeedback, onlyIds),
+    currentVersionCounts(timelineNotes, onlyIds),
   ]);
   const summaries = await versionSummaries(onlyIds);
   const byMedia = new Map<number, AssignedClient[]>();

@@ -16,6 +16,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { config } from '../config.ts';
@@ -24,8 +25,9 @@ import { mediaFilePath, mediaFolder, tempFilePath, VARIANT_RE } from '../media/p
 
 let client: S3Client | null = null;
 
-export function s3(): S3Client {
-  client ??= new S3Client({
+/** The SDK settings from S3_*; also handed to @tus/s3-store (src/server/uploads/s3-staging.ts). */
+export function s3ClientConfig(): S3ClientConfig {
+  return {
     endpoint: config.S3_ENDPOINT,
     region: config.S3_REGION,
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
@@ -33,7 +35,11 @@ export function s3(): S3Client {
     // Checksums the SDK adds by default are not understood by every S3-compatible service.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  };
+}
+
+export function s3(): S3Client {
+  client ??= new S3Client(s3ClientConfig());
   return client;
 }
 

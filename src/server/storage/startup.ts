@@ -2,8 +2,9 @@
 // must be reachable and writable, or the process stops with the reason.
 import { config } from '../config.ts';
 
-export async function checkStorageOrExit(log: (line: string) => void = console.log): Promise<void> {
-  if (config.MEDIA_STORAGE !== 's3') return;
+/** `always`: probe the S3_* bucket whatever MEDIA_STORAGE says (storage:migrate copies into it). */
+export async function checkStorageOrExit(log: (line: string) => void = console.log, always = false): Promise<void> {
+  if (config.MEDIA_STORAGE !== 's3' && !always) return;
   const { probeBucket } = await import('./s3.ts');
   try {
     await probeBucket();
@@ -11,5 +12,5 @@ export async function checkStorageOrExit(log: (line: string) => void = console.l
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);
   }
-  log(`Media files in S3 bucket "${config.S3_BUCKET}" (${config.S3_DELIVERY} delivery)`);
+  if (!always) log(`Media files in S3 bucket "${config.S3_BUCKET}" (${config.S3_DELIVERY} delivery)`);
 }

@@ -9,7 +9,7 @@ import { ingestOriginal, type IncomingOriginal } from '../media/library.ts';
 import { newStorageKey } from '../media/paths.ts';
 import { mediaFinishSchema, type AdminMedia } from '../../shared/schemas/media.ts';
 import { claimRecord, deleteRecord, getRecord, releaseRecord, setMediaId } from './records.ts';
-import { removeStaged, stagedFile, stagedSize } from './staging.ts';
+import { bringStagedHere, dropStaged, removeStaged, stagedFile, stagedSize } from './staging.ts';
 
 export const UNSUPPORTED_TYPE =
   'Unsupported file type: upload a JPG, PNG, GIF or WebP image, or an MP4, MOV, AVI, MKV or WebM video.';
@@ -61,6 +61,12 @@ export async function finishInto<T>(
   if (!(await claimRecord(uploadId))) throw new HttpError(409, 'This upload has already been finished.');
 
   const path = stagedFile(uploadId);
+  try {
+    await bringStagedHere(uploadId);
+  } catch (e) {
+    await releaseRecord(uploadId);
+    throw e;
+  }
   const type = detectType(await readHead(path));
   if (!type) {
     // Like a rejected multipart upload: nothing is kept.
@@ -81,7 +87,7 @@ export async function finishInto<T>(
     }
     throw e;
   }
-  await fs.rm(`${path}.json`, { force: true });
+  await dropStaged(uploadId);
   await setMediaId(uploadId, mediaIdOf(result));
   return result;
 }

@@ -22,14 +22,32 @@ export function stagedFile(id: string): string {
   return path.join(STAGING_DIR, id);
 }
 
-/** Removes an upload's bytes and tus record; missing files are fine. */
+/** Removes an upload's bytes and tus record, on disk and (MEDIA_STORAGE=s3) in the bucket; missing files are fine. */
 export async function removeStaged(id: string): Promise<void> {
   const file = stagedFile(id);
   await Promise.all([fs.rm(file, { force: true }), fs.rm(`${file}.json`, { force: true })]);
+  if (config.MEDIA_STORAGE === 's3') await (await import('./s3-staging.ts')).removeS3Staged(id);
 }
 
-/** Bytes received so far (the tus offset is the file's size), or null when it is gone. */
+/** Bytes received so far (the tus offset: the file's size, or the bucket's parts), or null when it is gone. */
 export async function stagedSize(id: string): Promise<number | null> {
+  if (config.MEDIA_STORAGE === 's3') return (await import('./s3-staging.ts')).s3StagedSize(id);
   const stat = await fs.stat(stagedFile(id)).catch(() => null);
   return stat?.isFile() ? stat.size : null;
+}
+
+/**
+ * Makes a complete upload's bytes available at stagedFile(id) for the ingest (with S3:
+ * downloaded from the bucket; locally they are already there).
+ */
+export async function bringStagedHere(id: string): Promise<void> {
+  if (config.MEDIA_STORAGE !== 's3') return;
+  await fs.mkdir(STAGING_DIR, { recursive: true });
+  await (await import('./s3-staging.ts')).downloadStaged(id, stagedFile(id));
+}
+
+/** After a successful ingest: drops what is left of the upload (the bucket's copy with S3). */
+export async function dropStaged(id: string): Promise<void> {
+  await fs.rm(`${stagedFile(id)}.json`, { force: true });
+  if (config.MEDIA_STORAGE === 's3') await (await import('./s3-staging.ts')).removeS3Staged(id);
 }

@@ -7,6 +7,7 @@ import { inArray, lte } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { uploads } from '../../db/schema.ts';
 import { expiryMs } from './records.ts';
+import { config } from '../config.ts';
 import { STAGING_DIR, UPLOAD_ID_RE, removeStaged, stagedFile } from './staging.ts';
 
 const TIMER_MS = 60 * 60 * 1000;
@@ -48,6 +49,8 @@ export async function sweepOrphanedFiles(now = Date.now()): Promise<number> {
 async function sweepAll(): Promise<void> {
   await sweepExpiredUploads();
   await sweepOrphanedFiles();
+  // In the bucket: multipart uploads past the expiry whose record is gone (e.g. its user was deleted).
+  if (config.MEDIA_STORAGE === 's3') await (await import('./s3-staging.ts')).s3UploadStore(expiryMs()).deleteExpired();
 }
 
 /** Starts the hourly background sweep (once per process). */

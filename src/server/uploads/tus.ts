@@ -12,6 +12,8 @@ import { formatBytes } from '../media/multipart.ts';
 import { MAX_OPEN_UPLOADS, deleteRecord, expiryMs, findOpenOwned, insertRecord } from './records.ts';
 import { STAGING_DIR, UPLOAD_ID_RE, newUploadId } from './staging.ts';
 import { StagingStore } from './store.ts';
+import { s3UploadStore } from './s3-staging.ts';
+import type { S3Store } from '@tus/s3-store';
 import { startUploadSweeper, sweepExpiredUploads } from './sweep.ts';
 
 export const UPLOADS_PATH = '/api/uploads';
@@ -28,9 +30,10 @@ let server: Server | null = null;
 
 function tusServer(): Server {
   if (server) return server;
-  const options: Omit<ServerOptions, 'locker'> & { datastore: StagingStore } = {
+  const options: Omit<ServerOptions, 'locker'> & { datastore: StagingStore | S3Store } = {
     path: UPLOADS_PATH,
-    datastore: new StagingStore({ directory: STAGING_DIR, expirationPeriodInMilliseconds: expiryMs() }),
+    // Unfinished uploads wait on disk, or in the bucket with MEDIA_STORAGE=s3 (any process can continue them).
+    datastore: config.MEDIA_STORAGE === 's3' ? s3UploadStore(expiryMs()) : new StagingStore({ directory: STAGING_DIR, expirationPeriodInMilliseconds: expiryMs() }),
     // Same origin only: no CORS headers at all.
     allowedOrigins: () => false,
     relativeLocation: true,
@@ -50,7 +53,7 @@ function tusServer(): Server {
       return {};
     },
   };
-  server = new Server(options as ServerOptions & { datastore: StagingStore });
+  server = new Server(options as ServerOptions & { datastore: StagingStore | S3Store });
   return server;
 }
 

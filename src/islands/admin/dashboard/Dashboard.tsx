@@ -131,40 +131,14 @@ export default function Dashboard({
         <StatCard label="Featured Media" value={s?.featuredMedia} icon={<Star size={20} />} testId="stat-featured-media" />
       </section>
 
-      <a href="/admin/enquiries" className="flex items-center justify-between gap-4 rounded-xl border border-line bg-raised p-4 shadow-sm hover:border-accent">
-        <span className="flex items-center gap-3">
-          <span className="rounded-lg bg-muted p-2 text-accent">
-            <Inbox size={20} aria-hidden="true" />
-          </span>
-          <span className="font-medium">New Enquiries</span>
-        </span>
-        {s ? (
-          <Badge tone={s.newEnquiries ? 'accent' : 'default'}>
-            <span data-testid="stat-new-enquiries">{s.newEnquiries}</span>
-          </Badge>
-        ) : (
-          <Skeleton className="h-5 w-8" />
-        )}
-      </a>
-
-      <a
+      <CountLink href="/admin/enquiries" icon={<Inbox size={20} aria-hidden="true" />} label="New Enquiries" value={s?.newEnquiries} testId="stat-new-enquiries" />
+      <CountLink
         href="/admin/media?approval=awaiting"
-        className="flex items-center justify-between gap-4 rounded-xl border border-line bg-raised p-4 shadow-sm hover:border-accent"
-      >
-        <span className="flex items-center gap-3">
-          <span className="rounded-lg bg-muted p-2 text-accent">
-            <Hourglass size={20} aria-hidden="true" />
-          </span>
-          <span className="font-medium">Awaiting client approval</span>
-        </span>
-        {s ? (
-          <Badge tone={s.awaitingApproval ? 'accent' : 'default'}>
-            <span data-testid="stat-awaiting-approval">{s.awaitingApproval}</span>
-          </Badge>
-        ) : (
-          <Skeleton className="h-5 w-8" />
-        )}
-      </a>
+        icon={<Hourglass size={20} aria-hidden="true" />}
+        label="Awaiting client approval"
+        value={s?.awaitingApproval}
+        testId="stat-awaiting-approval"
+      />
 
       {backup && <BackupStatus status={backup} />}
 
@@ -248,5 +222,24 @@ export default function Dashboard({
         </Card>
       </div>
     </div>
+  );
+}
+
+/** A wide card linking to a list, with the count of what waits there (a skeleton while loading). */
+function CountLink({ href, icon, label, value, testId }: { href: string; icon: ReactNode; label: string; value: number | undefined; testId: string }) {
+  return (
+    <a href={href} className="flex items-center justify-between gap-4 rounded-xl border border-line bg-raised p-4 shadow-sm hover:border-accent">
+      <span className="flex items-center gap-3">
+        <span className="rounded-lg bg-muted p-2 text-accent">{icon}</span>
+        <span className="font-medium">{label}</span>
+      </span>
+      {value !== undefined ? (
+        <Badge tone={value ? 'accent' : 'default'}>
+          <span data-testid={testId}>{value}</span>
+        </Badge>
+      ) : (
+        <Skeleton className="h-5 w-8" />
+      )}
+    </a>
   );
 }

@@ -18,6 +18,7 @@ import { apiJson, errorMessage } from '../../../shared/api.ts';
 import type { MediaVersion } from '../../../shared/schemas/review.ts';
 import { ApprovalBadge } from '../../review/ApprovalBadge.tsx';
 import { NoteTime } from '../../review/NoteTime.tsx';
+import { NotesHeading } from '../../review/NotesHeading.tsx';
 import { ReplyThread } from '../../review/ReplyThread.tsx';
 import { VersionSwitcher } from '../../review/VersionSwitcher.tsx';
 
@@ -228,14 +229,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
         )}
       </section>
       <section aria-labelledby="tl-heading" className="space-y-2">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <h3 id="tl-heading" className="text-sm font-semibold">
-            Timeline Notes
-          </h3>
-          <div className="w-48">
-            <Switch label="Hide resolved" checked={hideResolved} onChange={setHideResolved} />
-          </div>
-        </div>
+        <NotesHeading id="tl-heading" hideResolved={hideResolved} onHideResolved={setHideResolved} />
         {notes === null ? (
           <p className="text-sm text-fg-muted">Loading notes…</p>
         ) : timeline.length === 0 ? (
