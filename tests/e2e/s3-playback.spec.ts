@@ -2,46 +2,36 @@
 // watch page's video plays from the bucket and its poster loads, which needs the page's CSP to
 // allow the bucket's origin; the admin card's thumbnail and the review player work the same
 // way. A single-node Ceph radosgw (scripts/radosgw) is started for this file.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { test, expect, ADMIN } from './fixtures.ts';
 import { islandsReady, makeVideo, tempDir } from './admin-helpers.ts';
-import { ROOT, startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { startRadosgw } from '../helpers/radosgw.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-const script = path.join(ROOT, 'scripts/radosgw');
-let rgwDir: string;
+let rgw: ReturnType<typeof startRadosgw> | null = null;
 let s3Server: TestServer;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  rgwDir = fs.mkdtempSync(path.join(os.tmpdir(), 'radosgw-e2e-'));
-  const out = execFileSync('bash', [script, 'start', rgwDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
-  const env = Object.fromEntries(
-    out
-      .split('\n')
-      .map((l) => /^(S3_[A-Z_]+)=(.*)$/.exec(l.trim()))
-      .filter((m): m is RegExpExecArray => !!m)
-      .map((m) => [m[1]!, m[2]!]),
-  );
+  rgw = startRadosgw();
+  const env = rgw.env;
   const bucket = `e2e-${randomBytes(5).toString('hex')}`;
   await new S3Client({
     endpoint: env.S3_ENDPOINT,
     region: env.S3_REGION,
     forcePathStyle: true,
-    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID!, secretAccessKey: env.S3_SECRET_ACCESS_KEY! },
+    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
   }).send(new CreateBucketCommand({ Bucket: bucket }));
   s3Server = await startServer({ env: { ...env, MEDIA_STORAGE: 's3', S3_BUCKET: bucket, S3_DELIVERY: 'redirect', JOB_POLL_MS: '100' } });
 });
 
 test.afterAll(async () => {
   await s3Server?.stop();
-  if (rgwDir) execFileSync('bash', [script, 'stop', rgwDir], { stdio: 'ignore', timeout: 60_000 });
+  rgw?.stop();
 });
 
 test('a film in the bucket plays on its watch page and in the admin, with no CSP violation', async ({ browser }) => {
