@@ -3,25 +3,16 @@
 // bucket (the ceiling), through the app in redirect mode (access check, 302, then the same
 // presigned GET), and through the app in proxy mode (the app streams the object). Also the
 // app's memory growth while proxying.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { startServer, ADMIN, ROOT, signIn, emit, main, num } from './lib.mjs';
+import { startServer, ADMIN, signIn, emit, main, num } from './lib.mjs';
+import { startRadosgw } from '../tests/helpers/radosgw.ts';
 import { download, makeBigFile, mbps, trackMemory } from './media-lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
-
-function startRadosgw() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-radosgw-'));
-  const out = execFileSync('bash', [path.join(ROOT, 'scripts/radosgw'), 'start', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, RADOSGW_MEMSTORE_BYTES: String(3 * 1024 ** 3) } });
-  const env = Object.fromEntries(out.split('\n').map((l) => /^(S3_[A-Z_]+)=(.*)$/.exec(l.trim())).filter(Boolean).map((m) => [m[1], m[2]]));
-  return { env, stop: () => execFileSync('bash', [path.join(ROOT, 'scripts/radosgw'), 'stop', dir], { stdio: 'ignore' }) };
-}
 
 /** Follows the app's 302 by hand, as a browser does (no cookie to the bucket). */
 async function viaRedirect(url, cookie, range) {
@@ -32,7 +23,7 @@ async function viaRedirect(url, cookie, range) {
 
 main(async () => {
   const big = await makeBigFile();
-  const rgw = startRadosgw();
+  const rgw = startRadosgw({ RADOSGW_MEMSTORE_BYTES: String(3 * 1024 ** 3) });
   const client = new S3Client({
     endpoint: rgw.env.S3_ENDPOINT,
     region: rgw.env.S3_REGION,

@@ -121,6 +121,14 @@ test('a review round: changes requested on v1 at a moment, staff reply and uploa
     await expect(list.getByTestId('replies')).toContainText('Moved to the end in v2');
     await expect(list.getByRole('listitem').first()).toHaveAttribute('data-resolved', 'true');
     await expect(dialog.getByTestId('client-approval')).toContainText('decisions are made on the current one');
+    // The older cut stays downloadable, as its own file.
+    const v1Link = dialog.getByRole('link', { name: 'Download v1' });
+    const v1Href = (await v1Link.getAttribute('href'))!;
+    expect(v1Href).toMatch(/^\/media\/[a-f0-9]{32}\/original\.mp4\?download=1$/);
+    const got = await portal.request.get(v1Href);
+    expect(got.status()).toBe(200);
+    expect(got.headers()['content-disposition']).toMatch(/^attachment; filename="brand-v1\.mp4"/);
+    expect(Buffer.from(await got.body()).equals(v1)).toBe(true);
     await expect(await seriousViolations(portal)).toEqual([]);
     await switcher.selectOption({ label: (await switcher.locator('option').filter({ hasText: /^v2/ }).textContent())! });
     await dialog.getByTestId('client-approval').getByRole('button', { name: 'Approve' }).click();

@@ -1,16 +1,31 @@
+import { Download } from 'lucide-react';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { formatDate } from '../../shared/format.ts';
+import { buttonClass } from '../ui/Button.tsx';
 import { Select } from '../ui/Select.tsx';
+import { downloadHref } from '../portal/format.ts';
 
-/** Picks which version of an item the dialog shows; the current one is marked. */
+/**
+ * Picks which version of an item the dialog shows (the current one is marked), with a download
+ * of the version picked: older versions stay viewable and downloadable (issue 16).
+ */
 export function VersionSwitcher({ versions, value, onChange }: { versions: MediaVersion[]; value: number; onChange: (id: number) => void }) {
   if (versions.length < 2) return null;
+  const shown = versions.find((v) => v.id === value);
   const options = [...versions]
     .reverse()
     .map((v) => ({ value: String(v.id), label: `v${v.number}${v.current ? ' (current)' : ''} · ${formatDate(v.createdAt)}` }));
   return (
-    <div className="w-full max-w-xs" data-testid="version-switcher">
-      <Select label="Version" value={String(value)} options={options} onChange={(e) => onChange(Number(e.target.value))} />
+    <div className="flex flex-wrap items-end gap-2" data-testid="version-switcher">
+      <div className="w-full max-w-xs">
+        <Select label="Version" value={String(value)} options={options} onChange={(e) => onChange(Number(e.target.value))} />
+      </div>
+      {shown && (
+        <a href={downloadHref(shown.url)} download={shown.filename || ''} className={buttonClass('outline', 'md')}>
+          <Download size={16} aria-hidden="true" />
+          {`Download v${shown.number}`}
+        </a>
+      )}
     </div>
   );
 }

@@ -77,6 +77,19 @@ export async function putFile(storageKey: string, variant: string, file: string,
   await upload.done();
 }
 
+/** Copies an object to `file`, through a temporary name, so `file` is whole or absent. */
+export async function downloadObject(key: string, file: string): Promise<void> {
+  const res = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+  const tmp = `${file}.download-${process.pid}`;
+  try {
+    await pipeline(res.Body as Readable, createWriteStream(tmp));
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
 export async function headObject(storageKey: string, variant: string) {
   try {
     return await s3().send(new HeadObjectCommand({ Bucket: bucket(), Key: objectKey(storageKey, variant) }));
@@ -104,15 +117,7 @@ export const s3Storage = {
     const target = mediaFilePath(storageKey, variant);
     if (await fs.stat(target).then((s) => s.isFile(), () => false)) return target;
     await fs.mkdir(mediaFolder(storageKey), { recursive: true });
-    const tmp = tempFilePath(storageKey, '.download');
-    const res = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: objectKey(storageKey, variant) }));
-    try {
-      await pipeline(res.Body as Readable, createWriteStream(tmp));
-      await fs.rename(tmp, target);
-    } catch (e) {
-      await fs.rm(tmp, { force: true });
-      throw e;
-    }
+    await downloadObject(objectKey(storageKey, variant), target);
     return target;
   },
   scratch(storageKey: string, suffix = ''): string {

@@ -2,14 +2,10 @@
 // keeps each upload as an S3 multipart upload named by its id (plus `<id>.info`), so chunks
 // may reach any web process on any machine. Finishing downloads the complete object into
 // the local staging folder, where the usual ingest takes it, and then drops it from the bucket.
-import { createWriteStream } from 'node:fs';
-import fs from 'node:fs/promises';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { DeleteObjectsCommand, GetObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import { S3Store } from '@tus/s3-store';
 import type { KvStore } from '@tus/utils';
-import { bucket, s3, s3ClientConfig } from '../storage/s3.ts';
+import { bucket, downloadObject, s3, s3ClientConfig } from '../storage/s3.ts';
 
 /**
  * No caching of an upload's record between requests: with several processes a cached record
@@ -48,15 +44,7 @@ export async function s3StagedSize(id: string): Promise<number | null> {
 
 /** Copies a complete upload's object to `file` (the local staging path) for the ingest. */
 export async function downloadStaged(id: string, file: string): Promise<void> {
-  const res = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: id }));
-  const tmp = `${file}.download`;
-  try {
-    await pipeline(res.Body as Readable, createWriteStream(tmp));
-    await fs.rename(tmp, file);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
+  await downloadObject(id, file);
 }
 
 /** Removes an upload from the bucket, finished or not (missing is fine). */
