@@ -7,6 +7,7 @@ import { storage } from '../storage/index.ts';
 import { canRemux, isHdr, type VideoProbe } from '../media/probe.ts';
 import { mediaUrl, renditionVariant, VARIANTS } from '../media/paths.ts';
 import { runFfmpeg } from './ffmpeg-run.ts';
+import { JOB_SCRATCH } from '../storage/markers.ts';
 
 export interface PlannedRendition extends StoredRendition {
   filters: string[];
@@ -80,8 +81,8 @@ function remuxArgs(p: VideoProbe, out: string): string[] {
   return ['-map', '0:v:0', ...(p.hasAudio ? ['-map', '0:a:0'] : []), '-c', 'copy', '-sn', '-dn', '-movflags', '+faststart', '-f', 'mp4', out];
 }
 
-/** Marks a job's scratch files, so a retaken job can remove what a killed worker left. */
-export const JOB_SCRATCH = '.job';
+// A job's scratch files carry this marker, so a retaken job can remove what a killed worker left.
+export { JOB_SCRATCH };
 
 /** The one ffmpeg run that makes every rendition (exported for bench/video.mjs: the same command by hand). */
 export function conversionArgs(p: VideoProbe, thePlan: Plan, input: string, outputs: string[]): string[] {

@@ -22,6 +22,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { config } from '../config.ts';
 import { contentTypeForVariant } from '../media/detect.ts';
 import { mediaFilePath, mediaFolder, tempFilePath, VARIANT_RE } from '../media/paths.ts';
+import { JOB_SCRATCH } from './markers.ts';
 
 let client: S3Client | null = null;
 
@@ -163,8 +164,16 @@ export const s3Storage = {
     }
     else await fs.rm(dir, { recursive: true, force: true });
   },
+  /**
+   * Drops the worker's downloaded copies and its scratch outputs, then the folder if nothing
+   * else is in it: a poster being received for the same item meanwhile keeps its files.
+   */
   async releaseLocal(storageKey: string): Promise<void> {
-    await fs.rm(mediaFolder(storageKey), { recursive: true, force: true });
+    const dir = mediaFolder(storageKey);
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    const mine = names.filter((n) => VARIANT_RE.test(n) || n.includes('.download-') || (n.startsWith('.tmp-') && n.includes(JOB_SCRATCH)));
+    await Promise.all(mine.map((n) => fs.rm(path.join(dir, n), { force: true })));
+    await fs.rmdir(dir).catch(() => {});
   },
 };
 
