@@ -70,7 +70,7 @@ const free = () => {
 
 /** Files under MEDIA_DIR, scratch files included (a partial upload would show here). */
 function mediaFiles(): string[] {
-  return (fs.readdirSync(mediaDir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(mediaDir, f)).isFile());
+  return (fs.readdirSync(mediaDir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(mediaDir, f), { throwIfNoEntry: false })?.isFile());
 }
 
 let noise: Buffer | undefined;

@@ -234,7 +234,7 @@ test('discovery sees every body-reading endpoint the fixtures describe, and each
 /** Every file under the media folder, so a refused upload can be shown to leave nothing. */
 function mediaFiles(): string[] {
   if (!fs.existsSync(server.mediaDir)) return [];
-  return (fs.readdirSync(server.mediaDir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(server.mediaDir, f)).isFile()).sort();
+  return (fs.readdirSync(server.mediaDir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(server.mediaDir, f), { throwIfNoEntry: false })?.isFile()).sort();
 }
 
 describe.each(endpoints)('$method $route', ({ method, route }) => {

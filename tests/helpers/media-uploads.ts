@@ -72,7 +72,12 @@ export async function uploadImage(s: Session, fields: Record<string, string> = {
 /** Folders under MEDIA_DIR (one per item, plus any left-overs). */
 export function mediaFolders(mediaDir: string): string[] {
   if (!fs.existsSync(mediaDir)) return [];
-  return fs.readdirSync(mediaDir).filter((f) => fs.statSync(path.join(mediaDir, f)).isDirectory());
+  // Types from the listing itself: a folder the server removes meanwhile must not make a
+  // separate stat throw (the callers poll until the server has cleaned up).
+  return fs
+    .readdirSync(mediaDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
 }
 
 export function folderFiles(mediaDir: string, storageKeyOrUrl: string): string[] {
