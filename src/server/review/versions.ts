@@ -10,7 +10,7 @@ import { bumpSiteVersion } from '../site-version.ts';
 import { storage } from '../storage/index.ts';
 import { enqueueProcessing } from '../jobs/queue.ts';
 import { getAdminMedia } from '../media/admin-queries.ts';
-import { asHttp, storeOriginal, type OriginalColumns } from '../media/library.ts';
+import { asHttp, storeOriginal } from '../media/library.ts';
 import { mediaFolder, newStorageKey } from '../media/paths.ts';
 import { playbackFields } from '../media/playback.ts';
 import { getMediaById, type MediaRow } from '../media/queries.ts';
@@ -111,7 +111,7 @@ export async function currentVersion(item: Pick<MediaRow, 'storageKey'>): Promis
 }
 
 /** The media row's copy of a version's file columns. */
-function mirrorOf(v: Omit<OriginalColumns, 'type'> | VersionRow) {
+function mirrorOf(v: VersionRow) {
   return {
     storageKey: v.storageKey,
     url: v.url,
@@ -126,11 +126,11 @@ function mirrorOf(v: Omit<OriginalColumns, 'type'> | VersionRow) {
     height: v.height,
     durationSeconds: v.durationSeconds,
     processingStatus: v.processingStatus,
-    processingProgress: 'processingProgress' in v ? v.processingProgress : 0,
-    processingError: 'processingError' in v ? v.processingError : null,
-    renditions: 'renditions' in v ? v.renditions : null,
-    spriteUrl: 'spriteUrl' in v ? v.spriteUrl : null,
-    originalPlayable: v.originalPlayable ?? false,
+    processingProgress: v.processingProgress,
+    processingError: v.processingError,
+    renditions: v.renditions,
+    spriteUrl: v.spriteUrl,
+    originalPlayable: v.originalPlayable,
     probe: v.probe,
   };
 }
@@ -165,10 +165,10 @@ export async function addVersion(mediaId: number, uploadId: string, userId: stri
           const [last] = await tx.select({ n: max(mediaVersions.number) }).from(mediaVersions).where(eq(mediaVersions.mediaId, mediaId));
           const [v] = await tx
             .insert(mediaVersions)
-            .values({ mediaId, number: (last?.n ?? 0) + 1, ...mirrorOf(columns), uploadedBy: userId })
-            .returning({ id: mediaVersions.id });
+            .values({ mediaId, number: (last?.n ?? 0) + 1, ...columns, uploadedBy: userId })
+            .returning();
           // The item's upload date is its newest version's, so clients see it under Recent Uploads.
-          const moved = await tx.update(media).set({ ...mirrorOf(columns), uploadedAt: new Date() }).where(eq(media.id, mediaId)).returning({ id: media.id });
+          const moved = await tx.update(media).set({ ...mirrorOf(v!), uploadedAt: new Date() }).where(eq(media.id, mediaId)).returning({ id: media.id });
           if (!moved.length) throw notFound('Media not found'); // deleted while the file was being stored
           if (item.type === 'video') await enqueueProcessing(tx, mediaId, v!.id);
           if (isPublic(item)) await bumpSiteVersion(tx);
