@@ -230,6 +230,9 @@ export const mediaVersions = sqliteTable(
     approvalLocked: bool('approval_locked').notNull().default(false),
     lockedBy: text('locked_by').references(() => users.id, { onDelete: 'set null' }),
     lockedAt: integer('locked_at', { mode: 'timestamp_ms' }),
+    // A decision made through a share link (issue 17): the guest's name and the link.
+    approvalGuest: text('approval_guest'),
+    approvalLinkId: integer('approval_link_id'),
   },
   (t) => [
     uniqueIndex('media_versions_number_unique').on(t.mediaId, t.number),
@@ -558,6 +561,8 @@ export const jobs = sqliteTable(
       .references(() => media.id, { onDelete: 'cascade' }),
     // The version whose files are converted (each version has its own renditions and sprite).
     versionId: integer('version_id').references(() => mediaVersions.id, { onDelete: 'cascade' }),
+    // 'watermark' jobs make one share link's preview of the version (issue 17).
+    linkId: integer('link_id'),
     status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(3),
@@ -572,4 +577,110 @@ export const jobs = sqliteTable(
     finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
   },
   (t) => [index('jobs_claim_idx').on(t.status, t.runAfter), index('jobs_media_idx').on(t.mediaId)],
+);
+
+// Share links (issue 17): a link to one or more items for people without an account, at
+// /s/{token}. Only the SHA-256 of the token is kept (like sessions), so the address is shown
+// once, when the link is made. Links are revoked, never deleted, so their log stays.
+export const SHARE_DOWNLOADS = ['none', 'preview', 'original'] as const;
+export const WATERMARK_POSITIONS = ['top-left', 'top-right', 'bottom-left', 'bottom-right', 'center'] as const;
+
+export const shareLinks = sqliteTable(
+  'share_links',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tokenHash: text('token_hash').notNull().unique(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash'),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    allowComment: bool('allow_comment').notNull().default(false),
+    allowApprove: bool('allow_approve').notNull().default(false),
+    download: text('download', { enum: SHARE_DOWNLOADS }).notNull().default('none'),
+    // A watermarked preview is all such a link can play or download.
+    watermark: bool('watermark').notNull().default(false),
+    watermarkText: text('watermark_text').notNull().default(''),
+    watermarkPosition: text('watermark_position', { enum: WATERMARK_POSITIONS }).notNull().default('bottom-right'),
+    watermarkOpacity: integer('watermark_opacity').notNull().default(60),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('share_links_download_check', sql`${t.download} in ('none', 'preview', 'original')`),
+    check('share_links_opacity_check', sql`${t.watermarkOpacity} between 10 and 100`),
+  ],
+);
+
+export const shareLinkItems = sqliteTable(
+  'share_link_items',
+  {
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => shareLinks.id, { onDelete: 'cascade' }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.linkId, t.mediaId] }), index('share_link_items_media_idx').on(t.mediaId)],
+);
+
+// A visitor's pass for one link (cookie token, SHA-256 kept): made when the page is opened,
+// after the password when there is one. The guest name is typed once and kept here.
+export const shareVisits = sqliteTable(
+  'share_visits',
+  {
+    id: text('id').primaryKey(),
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => shareLinks.id, { onDelete: 'cascade' }),
+    guestName: text('guest_name').notNull().default(''),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('share_visits_link_idx').on(t.linkId)],
+);
+
+export const shareAccessLog = sqliteTable(
+  'share_access_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => shareLinks.id, { onDelete: 'cascade' }),
+    mediaId: integer('media_id').references(() => media.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    ip: text('ip'),
+    guestName: text('guest_name').notNull().default(''),
+    detail: text('detail').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('share_access_log_link_idx').on(t.linkId, t.createdAt)],
+);
+
+// Feedback and timeline notes left through a link, under the guest name (clients' own go to
+// client_feedback / timeline_notes, which need a client account).
+export const shareComments = sqliteTable(
+  'share_comments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => shareLinks.id, { onDelete: 'cascade' }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    versionId: integer('version_id').references(() => mediaVersions.id, { onDelete: 'cascade' }),
+    guestName: text('guest_name').notNull(),
+    kind: text('kind', { enum: ['feedback', 'note'] }).notNull(),
+    rating: integer('rating'),
+    timestampSeconds: integer('timestamp_seconds'),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('share_comments_media_idx').on(t.mediaId),
+    index('share_comments_link_idx').on(t.linkId),
+    check('share_comments_kind_check', sql`${t.kind} in ('feedback', 'note')`),
+  ],
 );
