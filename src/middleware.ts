@@ -14,6 +14,8 @@ import { bucketOrigin } from './server/storage/s3.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EMBED_PATH_RE = /^\/portfolio\/[a-z0-9][a-z0-9-]{0,99}\/embed$/;
+// Share links carry their token in the address: it must never leave in a Referer (issue 17).
+const SHARE_PATH_RE = /^\/(s|api\/share)\//;
 
 /** Always sets every local, so pages and endpoints can rely on them. */
 const initLocals = defineMiddleware((ctx, next) => {
@@ -144,6 +146,7 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
     return response; // immutable headers (e.g. a proxied fetch response)
   }
   for (const [name, value] of SECURITY_HEADERS) h.set(name, value);
+  if (SHARE_PATH_RE.test(ctx.url.pathname)) h.set('Referrer-Policy', 'no-referrer');
   // A watch page's bare player is meant to be framed by other sites (twitter:player, embedUrl).
   if (EMBED_PATH_RE.test(ctx.url.pathname)) {
     h.delete('X-Frame-Options');

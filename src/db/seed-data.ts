@@ -12,6 +12,7 @@ export const PERMISSIONS: { name: string; description: string }[] = [
   { name: 'edit:roles', description: 'Manage roles and permissions' },
   { name: 'edit:website', description: 'Change backgrounds, branding, SEO and contact details' },
   { name: 'view:enquiries', description: 'Read and archive enquiries from the contact form' },
+  { name: 'share:media', description: 'Make and revoke share links for people without an account' },
 ];
 
 export const ROLES: { name: string; description: string; isProtected: boolean; permissions: string[] | 'all' }[] = [
@@ -20,7 +21,7 @@ export const ROLES: { name: string; description: string; isProtected: boolean; p
     name: 'Staff',
     description: 'Day-to-day media and client work',
     isProtected: false,
-    permissions: ['view:media', 'upload:media', 'edit:media', 'assign:client', 'view:clients', 'view:enquiries'],
+    permissions: ['view:media', 'upload:media', 'edit:media', 'assign:client', 'view:clients', 'view:enquiries', 'share:media'],
   },
   { name: 'Client', description: 'Protected role for client accounts', isProtected: true, permissions: [] },
 ];

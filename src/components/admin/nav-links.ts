@@ -10,6 +10,7 @@ export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { href: '/admin/dashboard', label: 'Dashboard' },
   { href: '/admin/media', label: 'Media', permission: 'view:media' },
   { href: '/admin/clients', label: 'Clients', permission: 'view:clients' },
+  { href: '/admin/share-links', label: 'Share links', permission: 'share:media' },
   { href: '/admin/enquiries', label: 'Enquiries', permission: 'view:enquiries' },
   { href: '/admin/website-customization', label: 'Website', permission: 'edit:website' },
   { href: '/admin/roles', label: 'Roles', permission: 'edit:roles' },

@@ -15,6 +15,7 @@ export const ADMIN_ROUTE_RULES: RouteRule[] = [
   { prefix: '/admin/media', permission: 'view:media' },
   { prefix: '/admin/website-customization', permission: 'edit:website' },
   { prefix: '/admin/enquiries', permission: 'view:enquiries' },
+  { prefix: '/admin/share-links', permission: 'share:media' },
 ];
 
 export type GuardOutcome = 'allow' | 'signin' | 'role' | 'permission';

@@ -25,7 +25,7 @@ export const ADDRESS_WINDOW_MS = 15 * 60 * 1000;
 
 export const THROTTLED_MESSAGE = 'Too many failed sign-in attempts. Please wait 15 minutes and try again.';
 
-interface Counter {
+export interface Counter {
   key: string;
   max: number;
   windowMs: number;
@@ -53,6 +53,17 @@ function counters(scope: string, login: string, account: string | number | null,
  */
 export async function reserveAttempt(scope: string, login: string, account: string | number | null, ip: string | null): Promise<Reservation> {
   const list = counters(scope, login, account, ip);
+  const ids = await reserveCounters(list, THROTTLED_MESSAGE);
+  return { ids, pairKey: list[0]!.key };
+}
+
+const LONGEST_WINDOW_MS = Math.max(PAIR_WINDOW_MS, ACCOUNT_WINDOW_MS, ADDRESS_WINDOW_MS);
+
+/**
+ * The one throttle: records an attempt under every counter in one IMMEDIATE transaction, or
+ * throws 429 with `message` (recording nothing) when any is full. Returns the rows' ids.
+ */
+export async function reserveCounters(list: Counter[], message: string): Promise<number[]> {
   const now = Date.now();
   const ids = await db.transaction(async (tx) => {
     for (const c of list) {
@@ -60,7 +71,7 @@ export async function reserveAttempt(scope: string, login: string, account: stri
         .select({ n: sql<number>`count(*)` })
         .from(loginAttempts)
         .where(and(inArray(loginAttempts.key, [c.key]), gt(loginAttempts.attemptedAt, new Date(now - c.windowMs))));
-      if (Number(row?.n ?? 0) >= c.max) throw new HttpError(429, THROTTLED_MESSAGE);
+      if (Number(row?.n ?? 0) >= c.max) throw new HttpError(429, message);
     }
     const inserted = await tx
       .insert(loginAttempts)
@@ -69,9 +80,13 @@ export async function reserveAttempt(scope: string, login: string, account: stri
     return inserted.map((r) => r.id);
   });
   // Keep the table small: nothing older than the longest window counts.
-  const longest = Math.max(PAIR_WINDOW_MS, ACCOUNT_WINDOW_MS, ADDRESS_WINDOW_MS);
-  await db.delete(loginAttempts).where(lt(loginAttempts.attemptedAt, new Date(now - longest)));
-  return { ids, pairKey: list[0]!.key };
+  await db.delete(loginAttempts).where(lt(loginAttempts.attemptedAt, new Date(now - LONGEST_WINDOW_MS)));
+  return ids;
+}
+
+/** Forgets attempts that turned out right (they do not count against anyone). */
+export async function forgetAttempts(ids: number[]): Promise<void> {
+  if (ids.length) await db.delete(loginAttempts).where(inArray(loginAttempts.id, ids));
 }
 
 /**
@@ -79,6 +94,6 @@ export async function reserveAttempt(scope: string, login: string, account: stri
  * (the user got it right from here). Failures from other addresses keep counting.
  */
 export async function release(reservation: Reservation): Promise<void> {
-  await db.delete(loginAttempts).where(inArray(loginAttempts.id, reservation.ids));
+  await forgetAttempts(reservation.ids);
   await db.delete(loginAttempts).where(inArray(loginAttempts.key, [reservation.pairKey]));
 }

@@ -8,16 +8,22 @@ import { jobs, media, mediaVersions, type StoredRendition } from '../../db/schem
 import { updateVersionColumns } from '../media/version-columns.ts';
 import { config } from '../config.ts';
 import { bumpSiteVersion } from '../site-version.ts';
+import { enqueueWatermarksOfVersion } from '../sharing/watermark-jobs.ts';
 
 type Executor = Pick<typeof db, 'update' | 'select' | 'insert' | 'delete'>;
 
 export const TRANSCODE = 'transcode';
+/** A share link's watermarked preview of one version (issue 17); touches no version columns. */
+export const WATERMARK = 'watermark';
 
 export interface ClaimedJob {
   id: number;
   mediaId: number;
   /** Each version of an item is converted on its own (its files live in its own folder). */
   versionId: number;
+  kind: string;
+  /** Watermark jobs: the link whose preview is made. */
+  linkId: number | null;
   attempts: number;
   maxAttempts: number;
 }
@@ -27,7 +33,7 @@ export interface ClaimedJob {
  * dropped (a running one is then stopped by its worker). Other versions' jobs carry on.
  */
 export async function enqueueProcessing(tx: Executor, mediaId: number, versionId: number): Promise<void> {
-  await tx.delete(jobs).where(eq(jobs.versionId, versionId));
+  await tx.delete(jobs).where(and(eq(jobs.versionId, versionId), eq(jobs.kind, TRANSCODE)));
   await tx.insert(jobs).values({ kind: TRANSCODE, mediaId, versionId });
   await updateVersionColumns(tx, versionId, { processingStatus: 'queued', processingProgress: 0, processingError: null });
 }
@@ -61,7 +67,7 @@ export async function backfill(): Promise<number> {
       SELECT v.id, v.media_id FROM media_versions v JOIN media m ON m.id = v.media_id
       WHERE m.type = 'video'
         AND (v.processing_status IS NULL OR v.processing_status IN ('queued', 'processing'))
-        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = v.id AND j.status IN ('queued', 'running'))`);
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = v.id AND j.kind = ${TRANSCODE} AND j.status IN ('queued', 'running'))`);
     for (const r of rows) await enqueueProcessing(tx, r.media_id, r.id);
     return rows.length;
   });
@@ -78,15 +84,15 @@ function leaseUntil(now = Date.now()): number {
 export async function claim(owner: string): Promise<ClaimedJob | null> {
   const now = Date.now();
   return db.transaction(async (tx) => {
-    const dead = await tx.all<{ version_id: number }>(sql`
+    const dead = await tx.all<{ version_id: number; kind: string }>(sql`
       UPDATE jobs SET status = 'failed', finished_at = ${now}, lease_owner = NULL,
         last_error = coalesce(last_error, 'The worker stopped while converting this video.')
       WHERE status = 'running' AND lease_expires_at < ${now} AND attempts >= max_attempts
-      RETURNING version_id`);
-    for (const d of dead) {
+      RETURNING version_id, kind`);
+    for (const d of dead.filter((j) => j.kind === TRANSCODE)) {
       await updateVersionColumns(tx, d.version_id, { processingStatus: 'failed', processingError: 'The conversion stopped unexpectedly several times.' });
     }
-    const [row] = await tx.all<{ id: number; media_id: number; version_id: number; attempts: number; max_attempts: number }>(sql`
+    const [row] = await tx.all<{ id: number; media_id: number; version_id: number; kind: string; link_id: number | null; attempts: number; max_attempts: number }>(sql`
       UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${leaseUntil(now)},
         attempts = attempts + 1, progress = 0
       WHERE id = (
@@ -94,10 +100,10 @@ export async function claim(owner: string): Promise<ClaimedJob | null> {
         WHERE attempts < max_attempts
           AND ((status = 'queued' AND run_after <= ${now}) OR (status = 'running' AND lease_expires_at < ${now}))
         ORDER BY run_after, id LIMIT 1)
-      RETURNING id, media_id, version_id, attempts, max_attempts`);
+      RETURNING id, media_id, version_id, kind, link_id, attempts, max_attempts`);
     if (!row) return null;
-    await updateVersionColumns(tx, row.version_id, { processingStatus: 'processing', processingProgress: 0 });
-    return { id: row.id, mediaId: row.media_id, versionId: row.version_id, attempts: row.attempts, maxAttempts: row.max_attempts };
+    if (row.kind === TRANSCODE) await updateVersionColumns(tx, row.version_id, { processingStatus: 'processing', processingProgress: 0 });
+    return { id: row.id, mediaId: row.media_id, versionId: row.version_id, kind: row.kind, linkId: row.link_id, attempts: row.attempts, maxAttempts: row.max_attempts };
   });
 }
 
@@ -112,6 +118,7 @@ export async function heartbeat(job: ClaimedJob, owner: string, progress: number
     .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), eq(jobs.status, 'running')))
     .returning({ id: jobs.id });
   if (!alive.length) return false;
+  if (job.kind !== TRANSCODE) return true;
   // Progress alone does not bump library_state (migration 0004): no list rebuild per tick.
   await updateVersionColumns(db, job.versionId, { processingProgress: progress }, 'processing');
   return true;
@@ -133,6 +140,7 @@ export async function complete(job: ClaimedJob, owner: string, result: JobResult
       .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), eq(jobs.status, 'running')))
       .returning({ id: jobs.id });
     if (!mine.length) return false;
+    if (job.kind !== TRANSCODE) return true;
     await updateVersionColumns(tx, job.versionId, {
       processingStatus: 'ready',
       processingProgress: 100,
@@ -142,6 +150,8 @@ export async function complete(job: ClaimedJob, owner: string, result: JobResult
     });
     // Public pages embed the playback URL.
     await bumpSiteVersion(tx);
+    // Watermarked share links wait for the clean renditions to make their previews from.
+    await enqueueWatermarksOfVersion(tx, job.mediaId, job.versionId);
     return true;
   });
 }
@@ -162,13 +172,13 @@ export async function fail(job: ClaimedJob, owner: string, message: string, stde
       )
       .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), inArray(jobs.status, ['running'])))
       .returning({ id: jobs.id });
-    if (!mine.length) return;
+    if (!mine.length || job.kind !== TRANSCODE) return;
     await updateVersionColumns(tx, job.versionId, final ? { processingStatus: 'failed', processingError: shown } : { processingStatus: 'queued', processingProgress: 0 });
   });
 }
 
 /** The job row, for the reprocess answer and tests. */
 export async function latestJob(mediaId: number) {
-  const [row] = await db.select().from(jobs).where(eq(jobs.mediaId, mediaId)).orderBy(desc(jobs.id)).limit(1);
+  const [row] = await db.select().from(jobs).where(and(eq(jobs.mediaId, mediaId), eq(jobs.kind, TRANSCODE))).orderBy(desc(jobs.id)).limit(1);
   return row ?? null;
 }

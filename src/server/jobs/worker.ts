@@ -13,7 +13,8 @@ import { hasTool } from '../media/ffmpeg.ts';
 import { browserPlayable, probeFile } from '../media/probe.ts';
 import { storage } from '../storage/index.ts';
 import { FfmpegError } from './ffmpeg-run.ts';
-import { backfill, claim, complete, fail, heartbeat, type ClaimedJob } from './queue.ts';
+import { backfill, claim, complete, fail, heartbeat, WATERMARK, type ClaimedJob } from './queue.ts';
+import { makeWatermark } from './watermark.ts';
 import { HttpError } from '../http.ts';
 import { assertDiskSpaceFor } from '../storage/disk-space.ts';
 import { expectedOutputBytes, JOB_SCRATCH, transcode } from './transcode.ts';
@@ -30,22 +31,54 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
 
-async function runJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
-  const [row] = await db.select().from(mediaVersions).where(eq(mediaVersions.id, job.versionId)).limit(1);
-  if (!row) return; // deleted meanwhile; its job went with it (cascade)
-  const originalVariant = row.url.split('/').pop()!;
-  const cancel = new AbortController();
-  let progress = 0;
+/** Renews a job's lease every second while `work` runs; a lost job aborts `cancel`. */
+function keepLease(job: ClaimedJob, owner: string, cancel: AbortController, progress: () => number) {
   let beating = Promise.resolve();
-  // The lease is renewed (and progress saved) every second; a lost job stops ffmpeg at once.
   const beat = setInterval(() => {
     beating = beating
-      .then(() => heartbeat(job, owner, progress))
+      .then(() => heartbeat(job, owner, progress()))
       .then((alive) => {
         if (!alive) cancel.abort();
       })
       .catch(() => {});
   }, Math.min(1000, (config.JOB_LEASE_SECONDS * 1000) / 3));
+  return async () => {
+    clearInterval(beat);
+    await beating;
+  };
+}
+
+/** A share link's watermarked preview (issue 17). */
+async function runWatermarkJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
+  const cancel = new AbortController();
+  let progress = 0;
+  const stopBeat = keepLease(job, owner, cancel, () => progress);
+  let storageKey: string | null = null;
+  try {
+    const result = await makeWatermark(job.versionId, job.linkId!, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, (key) => (storageKey = key));
+    await stopBeat();
+    if (cancel.signal.aborted || !(await complete(job, owner, { path: 'transcode', renditions: [], spriteUrl: null, version: job.id }))) return;
+    if (result) log(`video ${job.mediaId}: watermarked preview for share link ${job.linkId} ready`);
+  } catch (e) {
+    await stopBeat();
+    if (e instanceof FfmpegError && e.cancelled) return;
+    const message = e instanceof Error ? e.message : String(e);
+    log(`video ${job.mediaId}: watermark for share link ${job.linkId}, attempt ${job.attempts} failed: ${message}`);
+    await fail(job, owner, message, e instanceof FfmpegError ? e.stderrTail : '').catch(() => {});
+  } finally {
+    if (storageKey) await storage.releaseLocal(storageKey).catch(() => {});
+  }
+}
+
+async function runJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
+  if (job.kind === WATERMARK) return runWatermarkJob(job, owner, log);
+  const [row] = await db.select().from(mediaVersions).where(eq(mediaVersions.id, job.versionId)).limit(1);
+  if (!row) return; // deleted meanwhile; its job went with it (cascade)
+  const originalVariant = row.url.split('/').pop()!;
+  const cancel = new AbortController();
+  let progress = 0;
+  // The lease is renewed (and progress saved) every second; a lost job stops ffmpeg at once.
+  const stopBeat = keepLease(job, owner, cancel, () => progress);
   try {
     // A worker killed mid-job leaves its scratch outputs behind: clear them before starting again.
     await storage.clearScratch(row.storageKey, JOB_SCRATCH);
@@ -75,16 +108,14 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       return;
     }
     const result = await transcode(row.storageKey, originalVariant, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal);
-    clearInterval(beat);
-    await beating;
+    await stopBeat();
     if (cancel.signal.aborted || !(await complete(job, owner, { ...result, version: job.id }))) {
       log(`video ${job.mediaId}: job ${job.id} was taken away while converting; result dropped`);
       return;
     }
     log(`video ${job.mediaId}: ready (${result.path}, ${result.renditions.map((r) => r.label).join(' + ')})`);
   } catch (e) {
-    clearInterval(beat);
-    await beating;
+    await stopBeat();
     if (e instanceof FfmpegError && e.cancelled) {
       log(`video ${job.mediaId}: conversion cancelled (item deleted or reprocessed)`);
       return;
@@ -93,7 +124,7 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
     log(`video ${job.mediaId}: attempt ${job.attempts} failed: ${message}`);
     await fail(job, owner, message, e instanceof FfmpegError ? e.stderrTail : '').catch(() => {});
   } finally {
-    clearInterval(beat);
+    await stopBeat();
     // With S3 the original was downloaded for ffmpeg: the copy goes, the bucket keeps it.
     await storage.releaseLocal(row.storageKey).catch(() => {});
   }

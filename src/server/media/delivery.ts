@@ -30,7 +30,7 @@ const isPublicSql = sql<number>`(
   OR EXISTS (SELECT 1 FROM seo_settings s WHERE "media"."id" IN (s.open_graph_image_id, s.twitter_image_id))
 )`;
 
-interface Target {
+export interface Target {
   id: number;
   mimeType: string;
   filename: string;
@@ -156,6 +156,14 @@ export async function serveMediaFile(ctx: APIContext, storageKey: string | undef
   if (!storageKey || !variant || !STORAGE_KEY_RE.test(storageKey) || !VARIANT_RE.test(variant)) return errorResponse(404, 'Not found');
   const target = await findVisible(ctx, storageKey);
   if (!target) return errorResponse(404, 'Not found');
+  return serveStoredFile(ctx, storageKey, variant, target);
+}
+
+/**
+ * Answers with one stored file whose access has been decided by the caller (the /media route
+ * above, or a share link's own route): ranges, validators, downloads, S3 redirect or stream.
+ */
+export async function serveStoredFile(ctx: APIContext, storageKey: string, variant: string, target: Target): Promise<Response> {
   const derivative = !variant.startsWith('original.');
   const contentType = contentTypeForVariant(variant, target.mimeType);
   const disposition = ctx.url.searchParams.get('download') === '1' ? contentDisposition(downloadName(target, variant)) : null;

@@ -22,7 +22,12 @@ export function renditionVariant(label: string): string {
 }
 
 export const STORAGE_KEY_RE = /^[a-f0-9]{32}$/;
-export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(720|1080)p\.mp4|sprite\.jpg|sprite\.vtt)$/;
+export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(720|1080)p\.mp4|sprite\.jpg|sprite\.vtt|wm-[1-9]\d{0,9}\.(mp4|jpg))$/;
+
+/** A share link's watermarked preview of an item (issue 17): one file per link in each version's folder. */
+export function watermarkVariant(linkId: number, type: 'image' | 'video'): string {
+  return `wm-${linkId}.${type === 'video' ? 'mp4' : 'jpg'}`;
+}
 
 export function newStorageKey(): string {
   return randomBytes(16).toString('hex');

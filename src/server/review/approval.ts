@@ -21,7 +21,7 @@ export async function setApproval(user: ClientPrincipal, mediaId: number, input:
   // The lock is checked in the same statement that writes, so a lock made meanwhile wins.
   const changed = await db
     .update(mediaVersions)
-    .set({ approvalStatus: input.status, approvalNote: input.note || null, approvalBy: user.id, approvalAt: new Date() })
+    .set({ approvalStatus: input.status, approvalNote: input.note || null, approvalBy: user.id, approvalAt: new Date(), approvalGuest: null, approvalLinkId: null })
     .where(and(eq(mediaVersions.id, current.id), eq(mediaVersions.approvalLocked, false)))
     .returning({ id: mediaVersions.id });
   if (!changed.length) throw conflict(LOCKED_MESSAGE);

@@ -9,6 +9,7 @@ import { conflict, HttpError, notFound } from '../http.ts';
 import { bumpSiteVersion } from '../site-version.ts';
 import { storage } from '../storage/index.ts';
 import { enqueueProcessing } from '../jobs/queue.ts';
+import { enqueueWatermarksOfVersion } from '../sharing/watermark-jobs.ts';
 import { getAdminMedia } from '../media/admin-queries.ts';
 import { asHttp, storeOriginal } from '../media/library.ts';
 import { mediaFolder, newStorageKey } from '../media/paths.ts';
@@ -44,7 +45,8 @@ function approvalOf(v: VersionRow, approverName: string | null): Approval {
   return {
     status: v.approvalStatus,
     note: v.approvalNote,
-    by: v.approvalStatus === 'in_review' ? null : approverName,
+    // A decision through a share link names the guest (issue 17).
+    by: v.approvalStatus === 'in_review' ? null : (approverName ?? (v.approvalGuest ? `${v.approvalGuest} (share link)` : null)),
     at: v.approvalStatus === 'in_review' ? null : (v.approvalAt?.toISOString() ?? null),
     locked: v.approvalLocked,
   };
@@ -170,7 +172,9 @@ export async function addVersion(mediaId: number, uploadId: string, userId: stri
           // The item's upload date is its newest version's, so clients see it under Recent Uploads.
           const moved = await tx.update(media).set({ ...mirrorOf(v!), uploadedAt: new Date() }).where(eq(media.id, mediaId)).returning({ id: media.id });
           if (!moved.length) throw notFound('Media not found'); // deleted while the file was being stored
+          // Watermarked share links get a preview of the new cut: a video's once it is converted.
           if (item.type === 'video') await enqueueProcessing(tx, mediaId, v!.id);
+          else await enqueueWatermarksOfVersion(tx, mediaId, v!.id);
           if (isPublic(item)) await bumpSiteVersion(tx);
           return v!.id;
         });

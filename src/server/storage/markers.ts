@@ -1,2 +1,4 @@
 /** Marks a job's scratch files, so a retaken job (and the S3 driver's clean-up) can tell them from others'. */
 export const JOB_SCRATCH = '.job';
+/** Marks a watermark job's scratch files (followed by the link id), apart from conversions'. */
+export const WATERMARK_SCRATCH = '.wm';

@@ -1,0 +1,225 @@
+// The "New link" dialog (issue 17): which items, a password, an expiry, what the link allows
+// and the watermark. On success the address is shown once, with a Copy button: only its hash
+// is kept, so it cannot be shown again.
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Copy } from 'lucide-react';
+import { apiJson, errorMessage } from '../../../shared/api.ts';
+import { toast } from '../../../shared/toast.ts';
+import type { AdminMedia } from '../../../shared/schemas/media.ts';
+import {
+  SHARE_DOWNLOAD_LABELS,
+  SHARE_DOWNLOADS,
+  WATERMARK_POSITION_LABELS,
+  WATERMARK_POSITIONS,
+  watermarkText,
+  type ShareDownload,
+  type ShareLinkCreate,
+  type ShareLinkCreated,
+  type WatermarkPosition,
+} from '../../../shared/schemas/share.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Field, PasswordField } from '../../ui/Field.tsx';
+import { SearchInput } from '../../ui/SearchInput.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+
+interface Props {
+  open: boolean;
+  preselect: number[];
+  onClose: () => void;
+  onCreated: (link: ShareLinkCreated) => void;
+}
+
+export function NewShareLinkDialog({ open, preselect, onClose, onCreated }: Props) {
+  const [library, setLibrary] = useState<AdminMedia[] | null>(null);
+  const [query, setQuery] = useState('');
+  const [picked, setPicked] = useState<number[]>(preselect);
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [expires, setExpires] = useState('');
+  const [allowComment, setAllowComment] = useState(true);
+  const [allowApprove, setAllowApprove] = useState(false);
+  const [download, setDownload] = useState<ShareDownload>('none');
+  const [watermark, setWatermark] = useState(false);
+  const [wmText, setWmText] = useState('');
+  const [position, setPosition] = useState<WatermarkPosition>('bottom-right');
+  const [opacity, setOpacity] = useState(60);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<ShareLinkCreated | null>(null);
+
+  useEffect(() => {
+    if (!open || library) return;
+    apiJson<AdminMedia[]>('GET', '/api/media').then(setLibrary, (e) => {
+      setLibrary([]);
+      toast({ title: 'Could not load the media library', description: errorMessage(e), variant: 'destructive' });
+    });
+  }, [open, library]);
+
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return (library ?? []).filter((m) => !q || m.title.toLowerCase().includes(q));
+  }, [library, query]);
+
+  function reset() {
+    setPicked([]);
+    setName('');
+    setPassword('');
+    setExpires('');
+    setWatermark(false);
+    setWmText('');
+    setDownload('none');
+    setAllowApprove(false);
+    setAllowComment(true);
+    setCreated(null);
+    setError(null);
+  }
+
+  function close() {
+    reset();
+    onClose();
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    if (!name.trim()) return setError('Give the link a name (it is shown to the visitor)');
+    if (!picked.length) return setError('Choose at least one item');
+    const body: ShareLinkCreate = {
+      name,
+      mediaIds: picked,
+      password,
+      expiresAt: expires ? new Date(expires).toISOString() : null,
+      allowComment,
+      allowApprove,
+      download,
+      watermark,
+      watermarkText: wmText,
+      watermarkPosition: position,
+      watermarkOpacity: opacity,
+    };
+    setPending(true);
+    try {
+      const link = await apiJson<ShareLinkCreated>('POST', '/api/share-links', body);
+      setCreated(link);
+      onCreated(link);
+      toast({ title: 'Share link created' });
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function copy() {
+    if (!created) return;
+    try {
+      await navigator.clipboard.writeText(created.url);
+      toast({ title: 'Link copied' });
+    } catch {
+      toast({ title: 'Copy it by hand', description: 'The browser did not allow copying.', variant: 'destructive' });
+    }
+  }
+
+  if (created) {
+    return (
+      <Dialog open={open} onClose={close} title="Link ready" description="Copy it now: for safety only a fingerprint of it is kept, so it cannot be shown again." footer={<Button onClick={close}>Done</Button>}>
+        <div className="flex gap-2">
+          <input readOnly value={created.url} aria-label="Share link address" className="block w-full rounded-md border border-line bg-muted px-3 py-2 font-mono text-xs" data-testid="share-link-url" onFocus={(e) => e.currentTarget.select()} />
+          <Button variant="outline" onClick={copy} aria-label="Copy link">
+            <Copy size={16} aria-hidden="true" />
+          </Button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title="New share link"
+      size="lg"
+      footer={
+        <>
+          <Button variant="ghost" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" form="new-share-link" disabled={pending}>
+            {pending ? 'Creating…' : 'Create link'}
+          </Button>
+        </>
+      }
+    >
+      <form id="new-share-link" onSubmit={onSubmit} noValidate className="space-y-5">
+        {error && (
+          <p role="alert" className="rounded-md border border-danger/40 bg-danger/10 p-3 text-sm text-danger">
+            {error}
+          </p>
+        )}
+        <Field label="Link name" value={name} onChange={(e) => setName(e.target.value)} hint="Shown to the visitor, and in the watermark." maxLength={120} />
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium">Items ({picked.length} chosen)</legend>
+          <SearchInput value={query} onValueChange={setQuery} label="Search the library" placeholder="Search by title" />
+          <div className="max-h-48 space-y-1 overflow-auto rounded-md border border-line p-2">
+            {library === null ? (
+              <p className="text-sm text-fg-muted">Loading…</p>
+            ) : shown.length === 0 ? (
+              <p className="text-sm text-fg-muted">No items match.</p>
+            ) : (
+              shown.map((m) => (
+                <label key={m.id} className="flex items-center gap-2 rounded px-1 py-0.5 text-sm hover:bg-muted">
+                  <input
+                    type="checkbox"
+                    checked={picked.includes(m.id)}
+                    onChange={(e) => setPicked((p) => (e.target.checked ? [...p, m.id] : p.filter((id) => id !== m.id)))}
+                  />
+                  <span className="truncate">{m.title}</span>
+                  <span className="ml-auto text-xs text-fg-muted">{m.type}</span>
+                </label>
+              ))
+            )}
+          </div>
+        </fieldset>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <PasswordField label="Password (optional)" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+          <Field label="Expires (optional)" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />
+        </div>
+        <div className="space-y-3">
+          <Switch label="Allow comments" description="Feedback and timeline notes under a name the visitor types." checked={allowComment} onChange={setAllowComment} />
+          <Switch label="Allow approving" description="The visitor can approve the current version or request changes." checked={allowApprove} onChange={setAllowApprove} />
+          <Select
+            label="Downloads"
+            value={download}
+            onChange={(e) => setDownload(e.target.value as ShareDownload)}
+            options={SHARE_DOWNLOADS.filter((d) => !(watermark && d === 'original')).map((d) => ({ value: d, label: SHARE_DOWNLOAD_LABELS[d] }))}
+          />
+        </div>
+        <div className="space-y-3 rounded-md border border-line p-3">
+          <Switch
+            label="Watermarked preview"
+            description="The visitor sees and downloads only a copy with text burned in."
+            checked={watermark}
+            onChange={(on) => {
+              setWatermark(on);
+              if (on && download === 'original') setDownload('preview');
+            }}
+          />
+          {watermark && (
+            <div className="grid gap-4 sm:grid-cols-3">
+              <Field label="Text" value={wmText} placeholder={watermarkText('', name || 'link name')} onChange={(e) => setWmText(e.target.value)} maxLength={120} />
+              <Select
+                label="Position"
+                value={position}
+                onChange={(e) => setPosition(e.target.value as WatermarkPosition)}
+                options={WATERMARK_POSITIONS.map((p) => ({ value: p, label: WATERMARK_POSITION_LABELS[p] }))}
+              />
+              <Field label={`Opacity (${opacity}%)`} type="range" min={10} max={100} step={5} value={opacity} onChange={(e) => setOpacity(Number(e.target.value))} />
+            </div>
+          )}
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,181 @@
+// /admin/share-links (issue 17): every share link with its state and use, a "New link" dialog
+// (items, password, expiry, what the link allows, watermark), the access log of each, revoke.
+import { useCallback, useEffect, useState } from 'react';
+import { Link2, ScrollText } from 'lucide-react';
+import { apiJson, errorMessage } from '../../../shared/api.ts';
+import { toast } from '../../../shared/toast.ts';
+import { SHARE_DOWNLOAD_LABELS, type ShareLinkSummary, type ShareLogEntry } from '../../../shared/schemas/share.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { Skeleton } from '../../ui/Skeleton.tsx';
+import { NewShareLinkDialog } from './NewShareLinkDialog.tsx';
+
+const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const STATE_TONE = { active: 'success', expired: 'warning', revoked: 'danger' } as const;
+const STATE_LABEL = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const;
+
+function allows(l: ShareLinkSummary): string {
+  const parts = ['View'];
+  if (l.allowComment) parts.push('comment');
+  if (l.allowApprove) parts.push('approve');
+  parts.push(SHARE_DOWNLOAD_LABELS[l.download].toLowerCase());
+  return parts.join(', ');
+}
+
+export default function ShareLinksManager({ preselect }: { preselect: number[] }) {
+  const [links, setLinks] = useState<ShareLinkSummary[] | null>(null);
+  const [creating, setCreating] = useState(preselect.length > 0);
+  const [revoking, setRevoking] = useState<ShareLinkSummary | null>(null);
+  const [pending, setPending] = useState(false);
+  const [logOf, setLogOf] = useState<ShareLinkSummary | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setLinks(await apiJson<ShareLinkSummary[]>('GET', '/api/share-links'));
+    } catch (e) {
+      setLinks([]);
+      toast({ title: 'Failed to load share links', description: errorMessage(e), variant: 'destructive' });
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  async function revoke() {
+    if (!revoking) return;
+    setPending(true);
+    try {
+      const next = await apiJson<ShareLinkSummary>('DELETE', `/api/share-links/${revoking.id}`);
+      setLinks((list) => list?.map((l) => (l.id === next.id ? next : l)) ?? list);
+      toast({ title: 'Link revoked', description: `“${revoking.name}” no longer opens.` });
+      setRevoking(null);
+    } catch (e) {
+      toast({ title: 'Could not revoke the link', description: errorMessage(e), variant: 'destructive' });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold">Share links</h1>
+          <p className="text-sm text-fg-muted">Send cuts to people without an account. Every open, comment, decision and download is logged.</p>
+        </div>
+        <Button onClick={() => setCreating(true)}>
+          <Link2 size={16} aria-hidden="true" /> New link
+        </Button>
+      </div>
+      {links === null ? (
+        <div className="space-y-3" aria-busy="true">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="h-20 w-full" />
+          ))}
+        </div>
+      ) : links.length === 0 ? (
+        <EmptyState title="No share links yet" description="Make one to send a cut to an agency, a couple's family or a label." action={<Button onClick={() => setCreating(true)}>New link</Button>} />
+      ) : (
+        <ul className="space-y-3" aria-label="Share links">
+          {links.map((l) => (
+            <li key={l.id} className="rounded-lg border border-line bg-raised p-4" data-testid="share-link-row">
+              <div className="flex flex-wrap items-start justify-between gap-3">
+                <div className="min-w-0 space-y-1">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <h2 className="font-medium">{l.name}</h2>
+                    <Badge tone={STATE_TONE[l.state]}>{STATE_LABEL[l.state]}</Badge>
+                    {l.hasPassword && <Badge>Password</Badge>}
+                    {l.watermark && <Badge>Watermarked</Badge>}
+                  </div>
+                  <p className="truncate text-sm text-fg-muted">{l.items.map((i) => i.title).join(', ') || 'No items left'}</p>
+                  <p className="text-xs text-fg-muted">
+                    {allows(l)} · {l.opens} {l.opens === 1 ? 'open' : 'opens'}
+                    {l.lastOpenedAt && <> · last {when(l.lastOpenedAt)}</>}
+                    {l.expiresAt && <> · {l.state === 'expired' ? 'expired' : 'expires'} {when(l.expiresAt)}</>} · made {when(l.createdAt)}
+                    {l.createdBy && <> by {l.createdBy}</>}
+                  </p>
+                </div>
+                <div className="flex gap-2">
+                  <Button variant="outline" size="sm" onClick={() => setLogOf(l)} aria-label={`Access log of ${l.name}`}>
+                    <ScrollText size={16} aria-hidden="true" /> Access log
+                  </Button>
+                  {l.state === 'active' && (
+                    <Button variant="destructive" size="sm" onClick={() => setRevoking(l)} aria-label={`Revoke ${l.name}`}>
+                      Revoke
+                    </Button>
+                  )}
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <NewShareLinkDialog
+        open={creating}
+        preselect={preselect}
+        onClose={() => setCreating(false)}
+        onCreated={(l) => setLinks((list) => [l, ...(list ?? [])])}
+      />
+      <ConfirmDialog
+        open={!!revoking}
+        title="Revoke this link?"
+        message={`“${revoking?.name ?? ''}” stops working at once for everyone who has it. Its log is kept.`}
+        confirmLabel="Revoke"
+        pending={pending}
+        onConfirm={revoke}
+        onCancel={() => setRevoking(null)}
+      />
+      <AccessLogDialog link={logOf} onClose={() => setLogOf(null)} />
+    </div>
+  );
+}
+
+function AccessLogDialog({ link, onClose }: { link: ShareLinkSummary | null; onClose: () => void }) {
+  const [rows, setRows] = useState<ShareLogEntry[] | null>(null);
+  useEffect(() => {
+    if (!link) return;
+    setRows(null);
+    apiJson<ShareLogEntry[]>('GET', `/api/share-links/${link.id}/log`).then(setRows, (e) => {
+      setRows([]);
+      toast({ title: 'Could not load the access log', description: errorMessage(e), variant: 'destructive' });
+    });
+  }, [link]);
+  return (
+    <Dialog open={!!link} onClose={onClose} title={`Access log · ${link?.name ?? ''}`} size="lg">
+      {rows === null ? (
+        <Skeleton className="h-32 w-full" />
+      ) : rows.length === 0 ? (
+        <p className="text-sm text-fg-muted">Nobody has opened this link yet.</p>
+      ) : (
+        <div className="max-h-[60vh] overflow-auto">
+          <table className="w-full text-left text-sm" data-testid="share-log">
+            <thead className="text-xs text-fg-muted">
+              <tr>
+                <th className="py-2 pr-3 font-medium">When</th>
+                <th className="py-2 pr-3 font-medium">What</th>
+                <th className="py-2 pr-3 font-medium">Who</th>
+                <th className="py-2 pr-3 font-medium">Item</th>
+                <th className="py-2 font-medium">Address</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {rows.map((r) => (
+                <tr key={r.id}>
+                  <td className="whitespace-nowrap py-2 pr-3">{when(r.at)}</td>
+                  <td className="py-2 pr-3">
+                    {r.action}
+                    {r.detail && <span className="block max-w-xs truncate text-xs text-fg-muted">{r.detail}</span>}
+                  </td>
+                  <td className="py-2 pr-3">{r.guestName || '—'}</td>
+                  <td className="py-2 pr-3">{r.mediaTitle ?? '—'}</td>
+                  <td className="py-2 font-mono text-xs">{r.ip ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,281 @@
+// A share link's page for a visitor without an account (issue 17): the link's items with only
+// the files it allows, and, when the link allows them, timeline notes and feedback under a
+// guest name typed once, the approval decision, and downloads.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Download, Film } from 'lucide-react';
+import { apiJson, errorMessage } from '../../shared/api.ts';
+import { formatTimestamp } from '../../shared/format.ts';
+import { toast } from '../../shared/toast.ts';
+import { MAX_PORTAL_TEXT } from '../../shared/schemas/portal.ts';
+import { GUEST_NAME_MAX, type ShareComment, type ShareItem, type ShareView } from '../../shared/schemas/share.ts';
+import { Button, buttonClass } from '../ui/Button.tsx';
+import { Field } from '../ui/Field.tsx';
+import { Textarea } from '../ui/Textarea.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
+import { stepFrame } from '../ui/ReviewVideo.tsx';
+import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
+import { NoteTime } from '../review/NoteTime.tsx';
+import { StarRating, Stars } from '../portal/StarRating.tsx';
+
+const POLL_MS = 4000;
+
+interface Shared {
+  token: string;
+  view: ShareView;
+  name: string;
+  onChanged: (next: Partial<ShareView>) => void;
+}
+
+export default function ShareViewer({ token, studio, initial }: { token: string; studio: string; initial: ShareView }) {
+  const [view, setView] = useState(initial);
+  const [name, setName] = useState(initial.guestName);
+  const pending = view.items.some((i) => i.previewPending);
+
+  // Watermarked previews are made after the link: look again until every one is there.
+  useEffect(() => {
+    if (!pending) return;
+    const t = setInterval(() => {
+      apiJson<ShareView>('GET', `/api/share/${token}`).then(
+        (next) => setView((cur) => ({ ...next, comments: cur.comments.length > next.comments.length ? cur.comments : next.comments })),
+        () => {},
+      );
+    }, POLL_MS);
+    return () => clearInterval(t);
+  }, [pending, token]);
+
+  const writes = view.allowComment || view.allowApprove;
+  const shared: Shared = { token, view, name: name.trim(), onChanged: (next) => setView((cur) => ({ ...cur, ...next })) };
+  return (
+    <main className="mx-auto max-w-5xl space-y-8 px-4 py-8 sm:px-6">
+      <header className="space-y-1">
+        <p className="text-xs uppercase tracking-wide text-fg-muted">{studio}</p>
+        <h1 className="text-2xl font-semibold">{view.name}</h1>
+        <p className="text-sm text-fg-muted">
+          {view.items.length} {view.items.length === 1 ? 'item' : 'items'} shared with you
+          {view.expiresAt && <> · available until {new Date(view.expiresAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}</>}
+          {view.watermark && <> · watermarked preview</>}
+        </p>
+      </header>
+      {writes && (
+        <div className="max-w-sm">
+          <Field
+            label="Your name"
+            hint="Shown with your notes and decisions, so the studio knows who wrote them."
+            value={name}
+            maxLength={GUEST_NAME_MAX}
+            onChange={(e) => setName(e.target.value)}
+            autoComplete="name"
+          />
+        </div>
+      )}
+      {view.items.length === 0 ? (
+        <EmptyState title="Nothing here any more" description="The items of this link have been removed." />
+      ) : (
+        view.items.map((item) => <ItemPanel key={item.id} item={item} shared={shared} />)
+      )}
+    </main>
+  );
+}
+
+function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [time, setTime] = useState('0');
+  const comments = shared.view.comments.filter((c) => c.mediaId === item.id);
+  const notes = comments.filter((c) => c.kind === 'note').sort((a, b) => (a.timestampSeconds ?? 0) - (b.timestampSeconds ?? 0) || a.id - b.id);
+  const feedback = comments.filter((c) => c.kind === 'feedback');
+  const seek = (s: number) => {
+    const v = videoRef.current;
+    if (v) v.currentTime = s;
+  };
+  return (
+    <section aria-labelledby={`item-${item.id}`} className="space-y-4 rounded-xl border border-line bg-raised p-4 sm:p-6" data-testid="share-item">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-2">
+          <h2 id={`item-${item.id}`} className="text-lg font-semibold">
+            {item.title}
+          </h2>
+          <span className="rounded bg-muted px-1.5 py-0.5 text-xs font-medium">v{item.version}</span>
+          <ApprovalBadge status={item.approval.status} locked={item.approval.locked} />
+        </div>
+        {item.downloadUrl && (
+          <a href={item.downloadUrl} download className={buttonClass('outline', 'sm')}>
+            <Download size={16} aria-hidden="true" /> Download
+          </a>
+        )}
+      </div>
+      <Media item={item} videoRef={videoRef} onPause={(s) => setTime(String(Math.floor(s)))} />
+      {shared.view.allowApprove && <ApprovalForm item={item} shared={shared} />}
+      {shared.view.allowComment && item.type === 'video' && <NoteForm item={item} shared={shared} time={time} onTime={setTime} />}
+      {notes.length > 0 && (
+        <div>
+          <h3 className="mb-2 text-sm font-semibold">Timeline notes</h3>
+          <ul className="divide-y divide-line rounded-md border border-line" aria-label={`Timeline notes on ${item.title}`}>
+            {notes.map((n) => (
+              <li key={n.id} className="flex items-start gap-3 p-3 text-sm">
+                <button type="button" onClick={() => seek(n.timestampSeconds ?? 0)} aria-label={`Go to ${formatTimestamp(n.timestampSeconds ?? 0)}`}>
+                  <NoteTime seconds={n.timestampSeconds ?? 0} version={{ frameRate: item.frameRate, startTimecode: null }} />
+                </button>
+                <Comment c={n} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {shared.view.allowComment && <FeedbackForm item={item} shared={shared} />}
+      {feedback.length > 0 && (
+        <ul className="space-y-3" aria-label={`Feedback on ${item.title}`}>
+          {feedback.map((f) => (
+            <li key={f.id} className="rounded-md border border-line p-3 text-sm">
+              <Stars value={f.rating ?? 0} />
+              <Comment c={f} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Comment({ c }: { c: ShareComment }) {
+  return (
+    <div className="min-w-0 flex-1">
+      <p className="whitespace-pre-wrap break-words">{c.text}</p>
+      <p className="mt-1 text-xs text-fg-muted">
+        {c.guestName} · {new Date(c.createdAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}
+      </p>
+    </div>
+  );
+}
+
+function Media({ item, videoRef, onPause }: { item: ShareItem; videoRef: React.RefObject<HTMLVideoElement | null>; onPause: (seconds: number) => void }) {
+  if (item.type === 'image') {
+    if (!item.imageUrl) return <Preparing />;
+    return <img src={item.imageUrl} alt={item.title} className="max-h-[70vh] w-full rounded-lg bg-black object-contain" />;
+  }
+  if (!item.playbackUrl) return <Preparing />;
+  return (
+    <video
+      ref={videoRef}
+      src={item.playbackUrl}
+      poster={item.posterUrl ?? undefined}
+      controls
+      playsInline
+      preload="metadata"
+      data-testid="share-video"
+      className="aspect-video w-full rounded-lg bg-black"
+      onKeyDown={(e) => stepFrame(e, item.frameRate)}
+      onPause={(e) => onPause(e.currentTarget.currentTime)}
+    />
+  );
+}
+
+function Preparing() {
+  return (
+    <div className="flex aspect-video w-full flex-col items-center justify-center gap-2 rounded-lg bg-muted text-sm text-fg-muted" role="status">
+      <Film size={28} aria-hidden="true" />
+      Preparing preview…
+    </div>
+  );
+}
+
+/** Posts a guest write; a missing name is asked for by the server's 400 and shown as a toast. */
+async function send<T>(shared: Shared, method: string, path: string, body: Record<string, unknown>): Promise<T | null> {
+  try {
+    return await apiJson<T>(method, `/api/share/${shared.token}${path}`, { ...body, ...(shared.name ? { name: shared.name } : {}) });
+  } catch (e) {
+    toast({ title: 'Not sent', description: errorMessage(e), variant: 'destructive' });
+    return null;
+  }
+}
+
+function NoteForm({ item, shared, time, onTime }: { item: ShareItem; shared: Shared; time: string; onTime: (t: string) => void }) {
+  const [text, setText] = useState('');
+  const [pending, setPending] = useState(false);
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
+    setPending(true);
+    const created = await send<ShareComment>(shared, 'POST', `/media/${item.id}/timeline-notes`, { text, timestampSeconds: Number(time) || 0 });
+    setPending(false);
+    if (!created) return;
+    setText('');
+    shared.onChanged({ comments: [...shared.view.comments, created] });
+    toast({ title: 'Note added' });
+  }
+  return (
+    <form onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-[8rem_1fr_auto] sm:items-end" aria-label={`Add a timeline note on ${item.title}`}>
+      <Field label="Time (seconds)" inputMode="decimal" value={time} onChange={(e) => onTime(e.target.value)} hint="Pause the video to fill this in." />
+      <Textarea label="Note" rows={2} maxLength={MAX_PORTAL_TEXT} value={text} onChange={(e) => setText(e.target.value)} />
+      <Button type="submit" disabled={pending}>
+        Add note
+      </Button>
+    </form>
+  );
+}
+
+function FeedbackForm({ item, shared }: { item: ShareItem; shared: Shared }) {
+  const [rating, setRating] = useState(0);
+  const [text, setText] = useState('');
+  const [pending, setPending] = useState(false);
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!rating) return toast({ title: 'Please choose a rating', variant: 'destructive' });
+    if (!text.trim()) return toast({ title: 'Please enter your feedback', variant: 'destructive' });
+    setPending(true);
+    const created = await send<ShareComment>(shared, 'POST', `/media/${item.id}/feedback`, { text, rating });
+    setPending(false);
+    if (!created) return;
+    setText('');
+    setRating(0);
+    shared.onChanged({ comments: [...shared.view.comments, created] });
+    toast({ title: 'Feedback sent' });
+  }
+  return (
+    <form onSubmit={onSubmit} className="space-y-3" aria-label={`Feedback on ${item.title}`}>
+      <StarRating value={rating} onChange={setRating} />
+      <Textarea label="Feedback" rows={3} maxLength={MAX_PORTAL_TEXT} value={text} onChange={(e) => setText(e.target.value)} />
+      <Button type="submit" variant="outline" disabled={pending}>
+        Send feedback
+      </Button>
+    </form>
+  );
+}
+
+function ApprovalForm({ item, shared }: { item: ShareItem; shared: Shared }) {
+  const [note, setNote] = useState('');
+  const [pending, setPending] = useState(false);
+  const { approval } = item;
+  async function decide(status: 'approved' | 'changes_requested') {
+    if (status === 'changes_requested' && !note.trim()) return toast({ title: 'Please say what should change', variant: 'destructive' });
+    setPending(true);
+    const done = await send<{ status: 'approved' | 'changes_requested'; by: string }>(shared, 'PUT', `/media/${item.id}/approval`, { status, note });
+    setPending(false);
+    if (!done) return;
+    setNote('');
+    shared.onChanged({
+      items: shared.view.items.map((i) => (i.id === item.id ? { ...i, approval: { ...i.approval, status: done.status, by: done.by, at: new Date().toISOString(), note: note || null } } : i)),
+    });
+    toast({ title: status === 'approved' ? `Version ${item.version} approved` : 'Changes requested' });
+  }
+  if (approval.locked) {
+    return <p className="text-sm text-fg-muted">The studio has locked the decision on this version.</p>;
+  }
+  return (
+    <div className="space-y-3 rounded-md border border-line p-3" role="group" aria-label={`Decision on ${item.title}`}>
+      {approval.status !== 'in_review' && approval.by && (
+        <p className="text-sm text-fg-muted">
+          {approval.status === 'approved' ? 'Approved' : 'Changes requested'} by {approval.by}
+        </p>
+      )}
+      <Textarea label="Note for the studio (required to request changes)" rows={2} maxLength={MAX_PORTAL_TEXT} value={note} onChange={(e) => setNote(e.target.value)} />
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={() => decide('approved')} disabled={pending}>
+          Approve v{item.version}
+        </Button>
+        <Button variant="outline" onClick={() => decide('changes_requested')} disabled={pending}>
+          Request changes
+        </Button>
+      </div>
+    </div>
+  );
+}

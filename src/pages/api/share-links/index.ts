@@ -1,0 +1,17 @@
+import { endpoint, json, readJson } from '../../../server/http.ts';
+import { requirePermission } from '../../../server/auth/guard.ts';
+import { createShareLink, listShareLinks } from '../../../server/sharing/links.ts';
+import { shareLinkCreateSchema } from '../../../shared/schemas/share.ts';
+
+/** Every share link with its items and use (share:media). */
+export const GET = endpoint(async (ctx) => {
+  requirePermission(ctx, 'share:media');
+  return json(await listShareLinks());
+});
+
+/** A new link; the answer carries its address, which is never shown again. */
+export const POST = endpoint(async (ctx) => {
+  const user = requirePermission(ctx, 'share:media');
+  const input = await readJson(ctx.request, shareLinkCreateSchema);
+  return json(await createShareLink(input, user.id), 201);
+});

@@ -1,0 +1,113 @@
+// A share link's watermarked preview of one version (issue 17): the text burned into every
+// frame with ffmpeg's drawtext (images too, so there is one way to draw it). A video's preview
+// is cut from its smallest clean review proxy (enough for a preview, and quick); an image's
+// from its full-size WebP, else the original.
+import fs from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { eq } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { media, mediaVersions, shareLinks } from '../../db/schema.ts';
+import { storage } from '../storage/index.ts';
+import { VARIANTS, watermarkVariant } from '../media/paths.ts';
+import { watermarkText, type WatermarkPosition } from '../../shared/schemas/share.ts';
+import { runFfmpeg } from './ffmpeg-run.ts';
+import { WATERMARK_SCRATCH } from '../storage/markers.ts';
+
+const FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+
+const MARGIN = { x: 'w*0.04', y: 'h*0.04' };
+const PLACES: Record<WatermarkPosition, { x: string; y: string }> = {
+  'top-left': { x: MARGIN.x, y: MARGIN.y },
+  'top-right': { x: `w-tw-${MARGIN.x}`, y: MARGIN.y },
+  'bottom-left': { x: MARGIN.x, y: `h-th-${MARGIN.y}` },
+  'bottom-right': { x: `w-tw-${MARGIN.x}`, y: `h-th-${MARGIN.y}` },
+  center: { x: '(w-tw)/2', y: '(h-th)/2' },
+};
+
+/**
+ * The drawtext filter. The text is read from a file (`textFile`, a scratch path of hex
+ * characters) so nothing a member of staff typed is ever parsed as filter syntax.
+ */
+export function drawtextFilter(textFile: string, position: WatermarkPosition, opacityPercent: number): string {
+  const alpha = (Math.max(10, Math.min(100, opacityPercent)) / 100).toFixed(2);
+  const font = fs.existsSync(FONT_FILE) ? `fontfile=${FONT_FILE}` : 'font=Sans';
+  const { x, y } = PLACES[position];
+  return [
+    `drawtext=${font}`,
+    `textfile=${textFile}`,
+    `fontsize=h/14`,
+    `fontcolor=white@${alpha}`,
+    `borderw=2`,
+    `bordercolor=black@${alpha}`,
+    `x=${x}`,
+    `y=${y}`,
+  ].join(':');
+}
+
+export interface WatermarkOutcome {
+  variant: string;
+}
+
+/** Makes `wm-{link}.mp4|jpg` in the version's folder. Throws when the source is missing. */
+export async function makeWatermark(
+  versionId: number,
+  linkId: number,
+  onProgress: (f: number) => void,
+  signal: AbortSignal,
+  /** Told the folder used, so the worker can drop local copies afterwards (S3). */
+  usesFolder: (storageKey: string) => void = () => {},
+): Promise<WatermarkOutcome | null> {
+  const [row] = await db
+    .select({ version: mediaVersions, type: media.type })
+    .from(mediaVersions)
+    .innerJoin(media, eq(media.id, mediaVersions.mediaId))
+    .where(eq(mediaVersions.id, versionId))
+    .limit(1);
+  const [link] = await db.select().from(shareLinks).where(eq(shareLinks.id, linkId)).limit(1);
+  if (!row || !link) return null; // deleted meanwhile: nothing to make
+  const v = row.version;
+  const key = v.storageKey;
+  usesFolder(key);
+  const variant = watermarkVariant(link.id, row.type);
+  // Its own marker: a conversion of the same version clears only its own scratch, and this
+  // job clears only what an earlier attempt of itself left.
+  const marker = `${WATERMARK_SCRATCH}${link.id}-`;
+  await storage.clearScratch(key, marker);
+  const textFile = storage.scratch(key, marker + '.txt');
+  const out = storage.scratch(key, marker + (row.type === 'video' ? '.mp4' : '.jpg'));
+  try {
+    await writeFile(textFile, watermarkText(link.watermarkText, link.name));
+    const filter = drawtextFilter(textFile, link.watermarkPosition, link.watermarkOpacity);
+    if (row.type === 'video') {
+      const proxies = [...(v.renditions ?? [])].sort((a, b) => a.width * a.height - b.width * b.height);
+      const source = proxies[0];
+      if (!source) throw new Error('The video has no review proxy yet to make the preview from.');
+      const input = await storage.localPath(key, source.variant);
+      await runFfmpeg({
+        args: [
+          '-i', input,
+          '-map', '0:v:0', '-map', '0:a:0?',
+          '-vf', filter,
+          '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
+          '-force_key_frames', 'expr:gte(t,n_forced*2)',
+          '-c:a', 'copy', '-map_metadata', '-1', '-sn', '-dn',
+          '-movflags', '+faststart', '-f', 'mp4', out,
+        ],
+        durationSeconds: v.durationSeconds,
+        signal,
+        onProgress,
+      });
+    } else {
+      const original = v.url.split('/').pop()!;
+      const input = v.webpUrl ? await storage.localPath(key, VARIANTS.fullWebp) : await storage.localPath(key, original);
+      await runFfmpeg({ args: ['-i', input, '-vf', filter, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out], durationSeconds: 1, signal, onProgress });
+    }
+    await storage.commit(key, out, variant);
+    return { variant };
+  } catch (e) {
+    await storage.discard(out);
+    throw e;
+  } finally {
+    await storage.discard(textFile);
+  }
+}

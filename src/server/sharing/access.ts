@@ -1,0 +1,119 @@
+// How a visitor without an account gets through a share link (issue 17). Every request looks
+// the link up again by its token, so a revocation or an expiry takes effect on the next one.
+// A visit is a pass for one link (random token in an HttpOnly cookie, only its SHA-256
+// stored): made on opening, after the password when the link has one.
+import { and, eq, gt } from 'drizzle-orm';
+import type { APIContext, AstroCookies } from 'astro';
+import { db } from '../../db/index.ts';
+import { shareAccessLog, shareLinks, shareVisits } from '../../db/schema.ts';
+import { clientIp, HttpError, notFound } from '../http.ts';
+import { isHttps } from '../proxy.ts';
+import { verifyPassword } from '../auth/password.ts';
+import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
+import { forgetAttempts, reserveCounters } from '../auth/throttle.ts';
+import { linkState, type LinkRow } from './links.ts';
+
+export type VisitRow = typeof shareVisits.$inferSelect;
+type Ctx = Pick<APIContext, 'cookies' | 'request' | 'url'> & Partial<Pick<APIContext, 'clientAddress'>>;
+
+/** 25 random bytes in lowercase base32 (see tokens.ts): anything else names no link. */
+const TOKEN_RE = /^[a-z2-7]{40}$/;
+
+export const LINK_GONE = 'This link is not available. It may have expired or been switched off.';
+export const PASSWORD_THROTTLED = 'Too many wrong passwords for this link. Please wait 15 minutes and try again.';
+export const WRONG_PASSWORD = 'That password is not right.';
+export const PASSWORD_NEEDED = 'Enter the password for this link first.';
+
+/** 5 wrong tries per link per 15 minutes (issue 17), counted across processes. */
+export const PASSWORD_MAX = 5;
+export const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
+const VISIT_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export const visitCookie = (linkId: number) => `studio_share_${linkId}`;
+
+/** The link a token names, while it is neither revoked nor expired. */
+export async function findActiveLink(token: string | undefined): Promise<LinkRow | null> {
+  if (!token || !TOKEN_RE.test(token)) return null;
+  const [link] = await db.select().from(shareLinks).where(eq(shareLinks.tokenHash, sessionIdFromToken(token))).limit(1);
+  return link && linkState(link) === 'active' ? link : null;
+}
+
+export async function currentVisit(cookies: AstroCookies, link: LinkRow): Promise<VisitRow | null> {
+  const token = cookies.get(visitCookie(link.id))?.value;
+  if (!token || !TOKEN_RE.test(token)) return null;
+  const [visit] = await db
+    .select()
+    .from(shareVisits)
+    .where(and(eq(shareVisits.id, sessionIdFromToken(token)), eq(shareVisits.linkId, link.id), gt(shareVisits.expiresAt, new Date())))
+    .limit(1);
+  return visit ?? null;
+}
+
+async function startVisit(ctx: Ctx, link: LinkRow): Promise<VisitRow> {
+  const token = generateSessionToken();
+  const expiresAt = new Date(Math.min(Date.now() + VISIT_TTL_MS, link.expiresAt?.getTime() ?? Infinity));
+  const [visit] = await db.insert(shareVisits).values({ id: sessionIdFromToken(token), linkId: link.id, expiresAt }).returning();
+  ctx.cookies.set(visitCookie(link.id), token, { httpOnly: true, sameSite: 'lax', path: '/', secure: isHttps(ctx), expires: expiresAt });
+  return visit!;
+}
+
+/**
+ * The visitor's pass, made now for a link without a password. null when the link needs its
+ * password first (the page then shows the password form).
+ */
+export async function visitFor(ctx: Ctx, link: LinkRow): Promise<VisitRow | null> {
+  const visit = await currentVisit(ctx.cookies, link);
+  if (visit) return visit;
+  return link.passwordHash ? null : startVisit(ctx, link);
+}
+
+/** For the visitor's API calls: the active link and their pass (404 / 401 otherwise). */
+export async function requireVisit(ctx: Ctx, token: string | undefined): Promise<{ link: LinkRow; visit: VisitRow }> {
+  const link = await findActiveLink(token);
+  if (!link) throw notFound(LINK_GONE);
+  const visit = await visitFor(ctx, link);
+  if (!visit) throw new HttpError(401, PASSWORD_NEEDED);
+  return { link, visit };
+}
+
+function addressOf(ctx: Ctx): string | null {
+  return ctx.clientAddress === undefined ? null : clientIp(ctx as APIContext);
+}
+
+export async function logAccess(ctx: Ctx, link: Pick<LinkRow, 'id'>, action: string, extra: { mediaId?: number | null; guestName?: string; detail?: string } = {}): Promise<void> {
+  await db.insert(shareAccessLog).values({
+    linkId: link.id,
+    action,
+    ip: addressOf(ctx),
+    mediaId: extra.mediaId ?? null,
+    guestName: extra.guestName ?? '',
+    detail: (extra.detail ?? '').slice(0, 500),
+  });
+}
+
+/**
+ * Checks the link's password. Each try is counted before it is checked, in one transaction
+ * (see auth/throttle.ts), so 20 tries at once still check at most 5; a right one is not counted.
+ */
+export async function unlock(ctx: Ctx, token: string | undefined, password: string): Promise<void> {
+  const link = await findActiveLink(token);
+  if (!link) throw notFound(LINK_GONE);
+  if (!link.passwordHash) {
+    await visitFor(ctx, link);
+    return;
+  }
+  const ids = await reserveCounters([{ key: `share:${link.id}`, max: PASSWORD_MAX, windowMs: PASSWORD_WINDOW_MS }], PASSWORD_THROTTLED);
+  if (!(await verifyPassword(link.passwordHash, password))) {
+    await logAccess(ctx, link, 'wrong password');
+    throw new HttpError(401, WRONG_PASSWORD);
+  }
+  await forgetAttempts(ids);
+  await startVisit(ctx, link);
+  await logAccess(ctx, link, 'unlock');
+}
+
+/** The guest name, typed once per visit and kept with it. */
+export async function setGuestName(visit: VisitRow, name: string): Promise<void> {
+  await db.update(shareVisits).set({ guestName: name }).where(eq(shareVisits.id, visit.id));
+  visit.guestName = name;
+}

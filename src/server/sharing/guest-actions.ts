@@ -1,0 +1,79 @@
+// What a share link's visitor may write (issue 17), each only when the link allows it:
+// feedback and timeline notes under the guest name typed once, and the approval decision on
+// the current version. Every one is written to the link's access log.
+import { and, eq } from 'drizzle-orm';
+import type { APIContext } from 'astro';
+import { db } from '../../db/index.ts';
+import { mediaVersions, shareComments } from '../../db/schema.ts';
+import { badRequest, conflict, HttpError, notFound } from '../http.ts';
+import { LOCKED_MESSAGE } from '../review/approval.ts';
+import type { ShareComment } from '../../shared/schemas/share.ts';
+import type { z } from '../../shared/zod.ts';
+import type { shareApprovalSchema, shareFeedbackSchema, shareNoteSchema } from '../../shared/schemas/share.ts';
+import { logAccess, requireVisit, setGuestName, type VisitRow } from './access.ts';
+import type { LinkRow } from './links.ts';
+import { linkComments, linkItem } from './viewer.ts';
+
+export const NO_COMMENTS = 'This link does not allow comments.';
+export const NO_APPROVAL = 'This link does not allow approving.';
+export const NAME_FIRST = 'name: Enter your name first, so the studio knows who wrote this.';
+
+/** The name to write under: the one just typed (kept for the visit) or the one typed before. */
+async function guestNameFor(visit: VisitRow, typed: string | undefined): Promise<string> {
+  if (typed && typed !== visit.guestName) await setGuestName(visit, typed);
+  const name = typed || visit.guestName;
+  if (!name) throw badRequest(NAME_FIRST);
+  return name;
+}
+
+async function target(ctx: APIContext, mediaId: number, need: 'comment' | 'approve') {
+  const { link, visit } = await requireVisit(ctx, ctx.params.token);
+  if (need === 'comment' && !link.allowComment) throw new HttpError(403, NO_COMMENTS);
+  if (need === 'approve' && !link.allowApprove) throw new HttpError(403, NO_APPROVAL);
+  const cur = await linkItem(link, mediaId);
+  if (!cur) throw notFound('Media not found');
+  return { link, visit, cur };
+}
+
+async function addComment(ctx: APIContext, link: LinkRow, values: typeof shareComments.$inferInsert): Promise<ShareComment> {
+  const [row] = await db.insert(shareComments).values(values).returning({ id: shareComments.id });
+  await logAccess(ctx, link, values.kind === 'note' ? 'note' : 'comment', { mediaId: values.mediaId, guestName: values.guestName, detail: values.text });
+  return (await linkComments(link.id, [values.mediaId])).find((c) => c.id === row!.id)!;
+}
+
+export async function addGuestFeedback(ctx: APIContext, mediaId: number, input: z.output<typeof shareFeedbackSchema>): Promise<ShareComment> {
+  const { link, visit, cur } = await target(ctx, mediaId, 'comment');
+  const guestName = await guestNameFor(visit, input.name);
+  return addComment(ctx, link, { linkId: link.id, mediaId, versionId: cur.version.id, guestName, kind: 'feedback', rating: input.rating, text: input.text });
+}
+
+export async function addGuestNote(ctx: APIContext, mediaId: number, input: z.output<typeof shareNoteSchema>): Promise<ShareComment> {
+  const { link, visit, cur } = await target(ctx, mediaId, 'comment');
+  if (cur.item.type !== 'video') throw badRequest('Timeline notes are for videos');
+  const duration = cur.version.durationSeconds;
+  if (duration != null && input.timestampSeconds > duration) throw badRequest('timestampSeconds: Timestamp must not be beyond the end of the video');
+  const guestName = await guestNameFor(visit, input.name);
+  return addComment(ctx, link, {
+    linkId: link.id,
+    mediaId,
+    versionId: cur.version.id,
+    guestName,
+    kind: 'note',
+    timestampSeconds: input.timestampSeconds,
+    text: input.text,
+  });
+}
+
+export async function setGuestApproval(ctx: APIContext, mediaId: number, input: z.output<typeof shareApprovalSchema>) {
+  const { link, visit, cur } = await target(ctx, mediaId, 'approve');
+  const guestName = await guestNameFor(visit, input.name);
+  // The lock is checked in the same statement that writes, so a lock made meanwhile wins.
+  const changed = await db
+    .update(mediaVersions)
+    .set({ approvalStatus: input.status, approvalNote: input.note || null, approvalBy: null, approvalGuest: guestName, approvalLinkId: link.id, approvalAt: new Date() })
+    .where(and(eq(mediaVersions.id, cur.version.id), eq(mediaVersions.approvalLocked, false)))
+    .returning({ id: mediaVersions.id });
+  if (!changed.length) throw conflict(LOCKED_MESSAGE);
+  await logAccess(ctx, link, input.status === 'approved' ? 'approved' : 'changes requested', { mediaId, guestName, detail: input.note });
+  return { status: input.status, version: cur.version.number, by: guestName };
+}

@@ -1,0 +1,61 @@
+// Queues the watermarked previews of share links (issue 17): one job per link and version, run
+// by the video worker (src/server/jobs/watermark.ts). A video's preview is cut from its clean
+// review proxy, so it is queued once the version is ready; an image's at once.
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { jobs, media, mediaVersions, shareLinkItems, shareLinks } from '../../db/schema.ts';
+
+type Executor = Pick<typeof db, 'select' | 'insert' | 'delete'>;
+
+const WATERMARK = 'watermark';
+
+async function queue(tx: Executor, targets: { mediaId: number; versionId: number; linkId: number }[]): Promise<void> {
+  for (const t of targets) {
+    // A new cut of the preview replaces any earlier job for the same link and version.
+    await tx.delete(jobs).where(and(eq(jobs.kind, WATERMARK), eq(jobs.linkId, t.linkId), eq(jobs.versionId, t.versionId)));
+    await tx.insert(jobs).values({ kind: WATERMARK, mediaId: t.mediaId, versionId: t.versionId, linkId: t.linkId });
+  }
+}
+
+/** Every item of a new watermarked link whose current version can be previewed now. */
+export async function enqueueWatermarks(tx: Executor, linkId: number): Promise<void> {
+  const rows = await tx
+    .select({ mediaId: media.id, versionId: mediaVersions.id })
+    .from(shareLinkItems)
+    .innerJoin(media, eq(media.id, shareLinkItems.mediaId))
+    .innerJoin(mediaVersions, eq(mediaVersions.storageKey, media.storageKey))
+    .where(and(eq(shareLinkItems.linkId, linkId), sql`(${media.type} = 'image' OR ${mediaVersions.processingStatus} = 'ready')`));
+  await queue(tx, rows.map((r) => ({ ...r, linkId })));
+}
+
+/** A version became ready (or a new image version arrived): every watermarked link holding its item. */
+export async function enqueueWatermarksOfVersion(tx: Executor, mediaId: number, versionId: number): Promise<void> {
+  const links = await tx
+    .select({ linkId: shareLinks.id })
+    .from(shareLinkItems)
+    .innerJoin(shareLinks, eq(shareLinks.id, shareLinkItems.linkId))
+    .where(and(eq(shareLinkItems.mediaId, mediaId), eq(shareLinks.watermark, true), isNull(shareLinks.revokedAt)));
+  await queue(tx, links.map((l) => ({ mediaId, versionId, linkId: l.linkId })));
+}
+
+export interface PreviewState {
+  /** The finished job's id: a ?v= on the preview's URL. */
+  jobId: number | null;
+  pending: boolean;
+}
+
+/** The preview state of each of `versionIds` for one link. */
+export async function previewStates(linkId: number, versionIds: number[]): Promise<Map<number, PreviewState>> {
+  const out = new Map<number, PreviewState>();
+  if (!versionIds.length) return out;
+  const rows = await db
+    .select({ id: jobs.id, versionId: jobs.versionId, status: jobs.status })
+    .from(jobs)
+    .where(and(eq(jobs.kind, WATERMARK), eq(jobs.linkId, linkId), inArray(jobs.versionId, versionIds)))
+    .orderBy(desc(jobs.id));
+  for (const r of rows) {
+    if (r.versionId == null || out.has(r.versionId)) continue;
+    out.set(r.versionId, { jobId: r.status === 'done' ? r.id : null, pending: r.status === 'queued' || r.status === 'running' });
+  }
+  return out;
+}

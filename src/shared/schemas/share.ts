@@ -1,0 +1,224 @@
+// Share links (issue 17): what staff send, what a visitor without an account may do with a
+// link, and the shapes both sides read. One definition for the endpoints and the islands.
+import { z } from '../zod.ts';
+import type { Playback } from './media.ts';
+import type { ApprovalStatus } from './review.ts';
+import { MAX_PORTAL_TEXT, MAX_TIMELINE_SECONDS, RATING_MAX, RATING_MIN } from './portal.ts';
+
+export const SHARE_DOWNLOADS = ['none', 'preview', 'original'] as const;
+export type ShareDownload = (typeof SHARE_DOWNLOADS)[number];
+export const SHARE_DOWNLOAD_LABELS: Record<ShareDownload, string> = {
+  none: 'No downloads',
+  preview: 'Preview only',
+  original: 'Original files',
+};
+
+export const WATERMARK_POSITIONS = ['top-left', 'top-right', 'bottom-left', 'bottom-right', 'center'] as const;
+export type WatermarkPosition = (typeof WATERMARK_POSITIONS)[number];
+export const WATERMARK_POSITION_LABELS: Record<WatermarkPosition, string> = {
+  'top-left': 'Top left',
+  'top-right': 'Top right',
+  'bottom-left': 'Bottom left',
+  'bottom-right': 'Bottom right',
+  center: 'Centre',
+};
+
+export const SHARE_NAME_MAX = 120;
+export const SHARE_ITEMS_MAX = 200;
+export const SHARE_PASSWORD_MIN = 6;
+export const GUEST_NAME_MAX = 80;
+/** Links live at most a year; staff pick a date, or none for "until revoked". */
+export const SHARE_EXPIRY_MAX_DAYS = 365;
+
+/** "Preview - {name}" unless staff typed their own text. */
+export function watermarkText(custom: string, linkName: string): string {
+  return custom.trim() || `Preview - ${linkName}`;
+}
+
+/** POST /api/share-links. */
+export const shareLinkCreateSchema = z
+  .object({
+    name: z
+      .string({ error: 'Name is required' })
+      .trim()
+      .min(1, 'Name is required')
+      .max(SHARE_NAME_MAX, `Name must be at most ${SHARE_NAME_MAX} characters`),
+    mediaIds: z
+      .array(z.number().int().positive(), { error: 'Choose at least one item' })
+      .min(1, 'Choose at least one item')
+      .max(SHARE_ITEMS_MAX, `A link can hold at most ${SHARE_ITEMS_MAX} items`)
+      .transform((ids) => [...new Set(ids)]),
+    password: z
+      .string()
+      .max(200, 'Password must be at most 200 characters')
+      .optional()
+      .default('')
+      .refine((p) => p === '' || p.length >= SHARE_PASSWORD_MIN, `Password must be at least ${SHARE_PASSWORD_MIN} characters`),
+    /** ISO date-time; null or omitted = until revoked. */
+    expiresAt: z
+      .string()
+      .pipe(z.iso.datetime({ offset: true, error: 'expiresAt must be a date and time' }))
+      .nullable()
+      .optional()
+      .default(null),
+    allowComment: z.boolean().optional().default(false),
+    allowApprove: z.boolean().optional().default(false),
+    download: z.enum(SHARE_DOWNLOADS, { error: 'download must be none, preview or original' }).optional().default('none'),
+    watermark: z.boolean().optional().default(false),
+    watermarkText: z.string().trim().max(SHARE_NAME_MAX, `Watermark text must be at most ${SHARE_NAME_MAX} characters`).optional().default(''),
+    watermarkPosition: z.enum(WATERMARK_POSITIONS, { error: 'Unknown watermark position' }).optional().default('bottom-right'),
+    watermarkOpacity: z
+      .number({ error: 'watermarkOpacity must be a number' })
+      .int('watermarkOpacity must be a whole number')
+      .min(10, 'watermarkOpacity must be from 10 to 100')
+      .max(100, 'watermarkOpacity must be from 10 to 100')
+      .optional()
+      .default(60),
+  })
+  .strict()
+  .refine((v) => !(v.watermark && v.download === 'original'), {
+    message: 'A watermarked link cannot offer the original files',
+    path: ['download'],
+  });
+export type ShareLinkCreate = z.input<typeof shareLinkCreateSchema>;
+
+/** POST /api/share/{token}/unlock. */
+export const shareUnlockSchema = z.object({ password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200) }).strict();
+
+const guestName = z
+  .string()
+  .trim()
+  .max(GUEST_NAME_MAX, `Name must be at most ${GUEST_NAME_MAX} characters`)
+  .optional();
+
+const text = (what: string) =>
+  z
+    .string({ error: `${what} is required` })
+    .trim()
+    .min(1, `${what} is required`)
+    .max(MAX_PORTAL_TEXT, `${what} must be at most ${MAX_PORTAL_TEXT} characters`);
+
+/** PUT /api/share/{token}/name: the guest name, typed once. */
+export const shareGuestNameSchema = z
+  .object({ name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(GUEST_NAME_MAX, `Name must be at most ${GUEST_NAME_MAX} characters`) })
+  .strict();
+
+/** POST /api/share/{token}/media/{id}/feedback. */
+export const shareFeedbackSchema = z
+  .object({
+    name: guestName,
+    text: text('Feedback text'),
+    rating: z
+      .number({ error: 'Rating must be a number from 1 to 5' })
+      .int('Rating must be a whole number from 1 to 5')
+      .min(RATING_MIN, 'Rating must be from 1 to 5')
+      .max(RATING_MAX, 'Rating must be from 1 to 5'),
+  })
+  .strict();
+
+/** POST /api/share/{token}/media/{id}/timeline-notes. */
+export const shareNoteSchema = z
+  .object({
+    name: guestName,
+    text: text('Note'),
+    timestampSeconds: z
+      .number({ error: 'Timestamp must be a number of seconds' })
+      .min(0, 'Timestamp must be 0 or more')
+      .max(MAX_TIMELINE_SECONDS, `Timestamp must be at most ${MAX_TIMELINE_SECONDS} seconds (24 hours)`)
+      .transform((s) => Math.floor(s)),
+  })
+  .strict();
+
+/** PUT /api/share/{token}/media/{id}/approval. */
+export const shareApprovalSchema = z
+  .object({
+    name: guestName,
+    status: z.enum(['approved', 'changes_requested'], { error: 'status must be "approved" or "changes_requested"' }),
+    note: z.string().trim().max(MAX_PORTAL_TEXT, `Note must be at most ${MAX_PORTAL_TEXT} characters`).optional().default(''),
+  })
+  .strict()
+  .refine((v) => v.status !== 'changes_requested' || v.note.length > 0, { message: 'A note is required when requesting changes', path: ['note'] });
+
+/** A link as staff see it in the list (the token itself is shown once, at creation). */
+export interface ShareLinkSummary {
+  id: number;
+  name: string;
+  hasPassword: boolean;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  /** 'active', 'expired' or 'revoked', as of the answer. */
+  state: 'active' | 'expired' | 'revoked';
+  allowComment: boolean;
+  allowApprove: boolean;
+  download: ShareDownload;
+  watermark: boolean;
+  watermarkText: string;
+  watermarkPosition: WatermarkPosition;
+  watermarkOpacity: number;
+  items: { id: number; title: string; type: 'image' | 'video' }[];
+  createdBy: string | null;
+  createdAt: string;
+  opens: number;
+  lastOpenedAt: string | null;
+}
+
+/** The answer to creating a link: the only time its address is given. */
+export interface ShareLinkCreated extends ShareLinkSummary {
+  url: string;
+}
+
+export interface ShareLogEntry {
+  id: number;
+  at: string;
+  action: string;
+  ip: string | null;
+  guestName: string;
+  mediaTitle: string | null;
+  detail: string;
+}
+
+export interface ShareComment {
+  id: number;
+  mediaId: number;
+  versionNumber: number | null;
+  guestName: string;
+  kind: 'feedback' | 'note';
+  rating: number | null;
+  timestampSeconds: number | null;
+  text: string;
+  createdAt: string;
+  /** Staff lists only: which link it came through. */
+  linkName?: string;
+}
+
+/** One item as a link visitor sees it: only the files the link allows. */
+export interface ShareItem extends Playback {
+  id: number;
+  title: string;
+  type: 'image' | 'video';
+  version: number;
+  posterUrl: string | null;
+  thumbnailUrl: string | null;
+  /** The image to show (images), watermarked when the link is. */
+  imageUrl: string | null;
+  /** null when the link allows no download (or the preview is not made yet). */
+  downloadUrl: string | null;
+  durationSeconds: number | null;
+  frameRate: number | null;
+  /** Watermarked links: the preview is still being made. */
+  previewPending: boolean;
+  approval: { status: ApprovalStatus; by: string | null; at: string | null; note: string | null; locked: boolean };
+}
+
+/** GET /api/share/{token}. */
+export interface ShareView {
+  name: string;
+  guestName: string;
+  allowComment: boolean;
+  allowApprove: boolean;
+  download: ShareDownload;
+  watermark: boolean;
+  expiresAt: string | null;
+  items: ShareItem[];
+  comments: ShareComment[];
+}

@@ -1,0 +1,379 @@
+// Share links (issue 17): who may make them, the rules of a new link, the token, the password
+// throttle (also under 20 parallel tries), expiry and revocation on the next request, every
+// permission of a link, watermarked previews (and that nothing clean is reachable through
+// such a link), and the access log.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { Session, clientSession, staffSession } from '../helpers/http.ts';
+import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
+import { sampleVideo, upload, uploadImage } from '../helpers/media-uploads.ts';
+import { until } from '../helpers/until.ts';
+
+let server: TestServer;
+let admin: Session;
+let sharer: Session; // share:media + view:media
+let viewerOnly: Session; // view:media only
+let client: Session;
+let video: any;
+let image: any;
+
+async function readyVideo(title: string) {
+  const r = await upload(admin, { title }, { data: sampleVideo('mp4'), name: 'clip.mp4', type: 'video/mp4' });
+  expect(r.status).toBe(201);
+  await until(`${title} ready`, async () => (await admin.json('GET', `/api/media/${r.body.id}/processing`)).body.processingStatus === 'ready', 90_000);
+  return (await admin.json('GET', '/api/media')).body.find((m: any) => m.id === r.body.id);
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
+  const mk = async (permissions: string[]) => {
+    const u = await createStaffUser(server, { permissions });
+    return staffSession(server.url, u.username, u.password);
+  };
+  sharer = await mk(['share:media', 'view:media']);
+  viewerOnly = await mk(['view:media']);
+  const c = await createClientWithLogin(server, { name: 'Agency' });
+  client = await clientSession(server.url, c.username, c.password);
+  video = await readyVideo('Brand film');
+  image = await uploadImage(admin, { title: 'Key still' });
+}, 120_000);
+afterAll(() => server?.stop());
+
+const BASE = { name: 'For the agency', mediaIds: [] as number[] };
+async function makeLink(extra: Record<string, unknown> = {}) {
+  const r = await sharer.json('POST', '/api/share-links', { ...BASE, mediaIds: [video.id, image.id], ...extra });
+  expect(r.status).toBe(201);
+  const token = new URL(r.body.url).pathname.split('/').pop()!;
+  return { ...r.body, token } as { id: number; token: string; url: string } & Record<string, any>;
+}
+
+/** A visitor without an account (own cookies). */
+const visitor = () => new Session(server.url);
+
+/** GET that follows the S3 driver's redirect to a presigned URL, answering the final status and bytes. */
+async function fetchFile(s: Session, url: string, headers: Record<string, string> = {}) {
+  let res = await s.get(url, headers);
+  if (res.status === 302) res = await fetch(res.headers.get('location')!, { headers });
+  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };
+}
+
+const logOf = async (id: number) => (await sharer.json('GET', `/api/share-links/${id}/log`)).body as any[];
+
+describe('who may manage share links', () => {
+  test.each([
+    ['signed out', () => new Session(server.url), 401],
+    ['a client', () => client, 401],
+    ['staff without share:media', () => viewerOnly, 403],
+    ['staff with share:media', () => sharer, 200],
+  ] as const)('%s: list %s', async (_who, who, status) => {
+    const s = who();
+    expect((await s.json('GET', '/api/share-links')).status).toBe(status);
+    const created = await s.json('POST', '/api/share-links', { ...BASE, mediaIds: [video.id] });
+    expect(created.status).toBe(status === 200 ? 201 : status);
+    const id = created.status === 201 ? created.body.id : (await makeLink()).id;
+    expect((await s.json('GET', `/api/share-links/${id}/log`)).status).toBe(status);
+    expect((await s.json('DELETE', `/api/share-links/${id}`)).status).toBe(status);
+    if (status !== 200) expect((await s.json('GET', '/api/share-links')).body.message).toBeTruthy();
+  });
+
+  test('the seed gives share:media to Admin and Staff', async () => {
+    const rows = await server.sql.execute(`SELECT r.name FROM roles r JOIN role_permissions rp ON rp.role_id = r.id JOIN permissions p ON p.id = rp.permission_id WHERE p.name = 'share:media' AND r.name IN ('Admin', 'Staff', 'Client') ORDER BY r.name`);
+    expect(rows.rows.map((r) => r.name)).toEqual(['Admin', 'Staff']);
+  });
+});
+
+describe('making a link', () => {
+  test.each([
+    [{ name: '' }, 'name'],
+    [{ mediaIds: [] }, 'mediaIds'],
+    [{ mediaIds: [987654] }, 'mediaIds'],
+    [{ password: 'abc' }, 'password'],
+    [{ expiresAt: new Date(Date.now() - 60_000).toISOString() }, 'expiresAt'],
+    [{ expiresAt: 'next tuesday' }, 'expiresAt'],
+    [{ watermark: true, download: 'original' }, 'download'],
+    [{ download: 'everything' }, 'download'],
+    [{ watermarkOpacity: 5 }, 'watermarkOpacity'],
+    [{ surprise: true }, 'body'],
+  ])('%j: 400 naming %s, nothing stored', async (extra, field) => {
+    const before = await server.sql.execute('SELECT count(*) AS n FROM share_links');
+    const r = await sharer.json('POST', '/api/share-links', { ...BASE, mediaIds: [video.id], ...extra });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(new RegExp(`^${field === 'body' ? '' : field}`));
+    const after = await server.sql.execute('SELECT count(*) AS n FROM share_links');
+    expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+  });
+
+  test('the token carries at least 128 bits, is shown once, and only its hash is stored', async () => {
+    const a = await makeLink();
+    const b = await makeLink();
+    // 40 base32 characters = 200 bits.
+    expect(a.token).toMatch(/^[a-z2-7]{40}$/);
+    expect(a.token).not.toBe(b.token);
+    expect(a.url).toBe(`${new URL(a.url).origin}/s/${a.token}`);
+    const stored = await server.sql.execute({ sql: 'SELECT * FROM share_links WHERE id = ?', args: [a.id] });
+    expect(JSON.stringify(stored.rows)).not.toContain(a.token);
+    const list = (await sharer.json('GET', '/api/share-links')).body;
+    expect(JSON.stringify(list)).not.toContain(a.token);
+    expect(list.find((l: any) => l.id === a.id)).toMatchObject({ state: 'active', items: [{ id: video.id }, { id: image.id }], hasPassword: false });
+  });
+});
+
+describe('opening a link', () => {
+  test('without a password: the page opens, the API lists the items, the open is logged', async () => {
+    const link = await makeLink();
+    const v = visitor();
+    const page = await v.get(`/s/${link.token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toContain('no-store');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(await page.text()).toContain('For the agency');
+    const view = await v.json('GET', `/api/share/${link.token}`);
+    expect(view.status).toBe(200);
+    expect(view.body.items.map((i: any) => i.id)).toEqual([video.id, image.id]);
+    expect(view.body.items[0].playbackUrl).toMatch(new RegExp(`^/s/${link.token}/m/${video.id}/720p\\.mp4`));
+    expect((await logOf(link.id)).map((l) => l.action)).toContain('open');
+    expect((await sharer.json('GET', '/api/share-links')).body.find((l: any) => l.id === link.id).opens).toBe(1);
+  });
+
+  test('an unknown, revoked or expired link is the same plain 404 page', async () => {
+    const revoked = await makeLink();
+    await sharer.json('DELETE', `/api/share-links/${revoked.id}`);
+    const expired = await makeLink();
+    await server.sql.execute({ sql: 'UPDATE share_links SET expires_at = ? WHERE id = ?', args: [Date.now() - 1000, expired.id] });
+    const bodies: string[] = [];
+    for (const token of ['a'.repeat(40), revoked.token, expired.token, 'not-a-token']) {
+      const res = await visitor().get(`/s/${token}`);
+      expect(res.status).toBe(404);
+      const text = await res.text();
+      expect(text).toContain('Link not available');
+      bodies.push(text.replace(/<script[\s\S]*?<\/script>/g, ''));
+    }
+    expect(new Set(bodies.slice(0, 3)).size).toBe(1);
+  });
+
+  test('revocation and expiry take effect on the next request of a visitor already in', async () => {
+    for (const end of ['revoke', 'expire'] as const) {
+      const link = await makeLink({ download: 'original' });
+      const v = visitor();
+      const view = (await v.json('GET', `/api/share/${link.token}`)).body;
+      const file = view.items[0].downloadUrl;
+      expect((await fetchFile(v, file)).status).toBe(200);
+      if (end === 'revoke') expect((await sharer.json('DELETE', `/api/share-links/${link.id}`)).body.state).toBe('revoked');
+      else await server.sql.execute({ sql: 'UPDATE share_links SET expires_at = ? WHERE id = ?', args: [Date.now() - 1, link.id] });
+      expect((await v.json('GET', `/api/share/${link.token}`)).status).toBe(404);
+      expect((await v.get(file)).status).toBe(404);
+      expect((await v.get(`/s/${link.token}`)).status).toBe(404);
+      expect((await v.json('POST', `/api/share/${link.token}/media/${video.id}/feedback`, { name: 'X', text: 'late', rating: 3 })).status).toBe(404);
+    }
+  });
+});
+
+describe('a password', () => {
+  test('is needed before anything: the page shows the form, the API and files say 401', async () => {
+    const link = await makeLink({ password: 'open-sesame', download: 'original' });
+    const v = visitor();
+    const page = await v.get(`/s/${link.token}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('This link is protected');
+    expect((await v.json('GET', `/api/share/${link.token}`)).status).toBe(401);
+    expect((await v.get(`/s/${link.token}/m/${video.id}/original.mp4`)).status).toBe(401);
+    expect((await v.json('POST', `/api/share/${link.token}/unlock`, { password: 'open-sesame' })).status).toBe(200);
+    expect((await v.json('GET', `/api/share/${link.token}`)).status).toBe(200);
+    // The pass is for this visitor only.
+    expect((await visitor().json('GET', `/api/share/${link.token}`)).status).toBe(401);
+  });
+
+  test('5 wrong tries per link per 15 minutes, then 429 even for the right one', async () => {
+    const link = await makeLink({ password: 'open-sesame' });
+    const v = visitor();
+    for (let i = 0; i < 5; i++) expect((await v.json('POST', `/api/share/${link.token}/unlock`, { password: `wrong-${i}` })).status).toBe(401);
+    // Another address or browser does not reset the link's count.
+    const r = await visitor().json('POST', `/api/share/${link.token}/unlock`, { password: 'open-sesame' });
+    expect(r).toMatchObject({ status: 429, body: { message: expect.stringContaining('15 minutes') } });
+    // The window passes: the right password works.
+    await server.sql.execute({ sql: 'UPDATE login_attempts SET attempted_at = attempted_at - ? WHERE key = ?', args: [15 * 60 * 1000 + 1000, `share:${link.id}`] });
+    expect((await v.json('POST', `/api/share/${link.token}/unlock`, { password: 'open-sesame' })).status).toBe(200);
+    expect((await logOf(link.id)).filter((l) => l.action === 'wrong password')).toHaveLength(5);
+  });
+
+  test('20 wrong tries at once: never more than 5 are checked', async () => {
+    const link = await makeLink({ password: 'open-sesame' });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => visitor().json('POST', `/api/share/${link.token}/unlock`, { password: `guess-${i}` })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 401).length + statuses.filter((s) => s === 429).length).toBe(20);
+    expect((await logOf(link.id)).filter((l) => l.action === 'wrong password').length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('what a link allows', () => {
+  test('a view-only link cannot comment, note, approve or download', async () => {
+    const link = await makeLink();
+    const v = visitor();
+    const view = (await v.json('GET', `/api/share/${link.token}`)).body;
+    expect(view).toMatchObject({ allowComment: false, allowApprove: false, download: 'none' });
+    expect(view.items.every((i: any) => i.downloadUrl === null)).toBe(true);
+    const t = link.token;
+    expect((await v.json('POST', `/api/share/${t}/media/${video.id}/feedback`, { name: 'Pat', text: 'Nice', rating: 4 })).status).toBe(403);
+    expect((await v.json('POST', `/api/share/${t}/media/${video.id}/timeline-notes`, { name: 'Pat', text: 'Here', timestampSeconds: 1 })).status).toBe(403);
+    expect((await v.json('PUT', `/api/share/${t}/media/${video.id}/approval`, { name: 'Pat', status: 'approved' })).status).toBe(403);
+    for (const variant of ['original.mp4', '720p.mp4?download=1', 'original.mp4?download=1']) {
+      expect((await v.get(`/s/${t}/m/${video.id}/${variant}`)).status).toBe(404);
+    }
+    // Viewing is allowed: the proxy plays.
+    expect((await fetchFile(v, view.items[0].playbackUrl)).status).toBe(200);
+    // An item not in the link is not reachable through it.
+    const other = await uploadImage(admin, { title: 'Not shared' });
+    expect((await v.get(`/s/${t}/m/${other.id}/thumb.jpg`)).status).toBe(404);
+  });
+
+  test('a comment link: feedback and notes under the guest name typed once; staff see them with the link', async () => {
+    const link = await makeLink({ allowComment: true });
+    const v = visitor();
+    const t = link.token;
+    const noName = await v.json('POST', `/api/share/${t}/media/${video.id}/timeline-notes`, { text: 'Logo too early', timestampSeconds: 1.7 });
+    expect(noName).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^name: /) } });
+    const note = await v.json('POST', `/api/share/${t}/media/${video.id}/timeline-notes`, { name: 'Sam Producer', text: 'Logo too early', timestampSeconds: 1.7 });
+    expect(note).toMatchObject({ status: 201, body: { guestName: 'Sam Producer', kind: 'note', timestampSeconds: 1, versionNumber: 1 } });
+    // The name is remembered for the visit.
+    const fb = await v.json('POST', `/api/share/${t}/media/${video.id}/feedback`, { text: 'Lovely grade', rating: 5 });
+    expect(fb).toMatchObject({ status: 201, body: { guestName: 'Sam Producer', kind: 'feedback', rating: 5 } });
+    expect((await v.json('POST', `/api/share/${t}/media/${video.id}/timeline-notes`, { text: 'Past the end', timestampSeconds: 500 })).status).toBe(400);
+    expect((await v.json('POST', `/api/share/${t}/media/${image.id}/timeline-notes`, { text: 'On a still', timestampSeconds: 0 })).status).toBe(400);
+    const view = (await v.json('GET', `/api/share/${t}`)).body;
+    expect(view.comments.map((c: any) => c.text)).toEqual(['Logo too early', 'Lovely grade']);
+    // Another link's visitors do not see them.
+    const otherView = (await visitor().json('GET', `/api/share/${(await makeLink()).token}`)).body;
+    expect(otherView.comments).toEqual([]);
+    const staff = await admin.json('GET', `/api/media/${video.id}/share-comments`);
+    expect(staff.status).toBe(200);
+    expect(staff.body.filter((c: any) => c.linkName === 'For the agency').map((c: any) => [c.guestName, c.text])).toEqual(
+      expect.arrayContaining([['Sam Producer', 'Logo too early'], ['Sam Producer', 'Lovely grade']]),
+    );
+    expect((await client.json('GET', `/api/media/${video.id}/share-comments`)).status).toBe(401);
+    const actions = (await logOf(link.id)).map((l) => [l.action, l.guestName, l.mediaTitle]);
+    expect(actions).toEqual(expect.arrayContaining([['note', 'Sam Producer', 'Brand film'], ['comment', 'Sam Producer', 'Brand film']]));
+  });
+
+  test('an approve link decides on the current version under the guest name; a lock wins', async () => {
+    const item = await readyVideo('Approval cut');
+    const link = await makeLink({ mediaIds: [item.id], allowApprove: true });
+    const v = visitor();
+    const t = link.token;
+    expect((await v.json('PUT', `/api/share/${t}/media/${item.id}/approval`, { name: 'Ana', status: 'changes_requested' })).status).toBe(400);
+    const ok = await v.json('PUT', `/api/share/${t}/media/${item.id}/approval`, { name: 'Ana', status: 'approved' });
+    expect(ok).toMatchObject({ status: 200, body: { status: 'approved', version: 1, by: 'Ana' } });
+    const versions = (await admin.json('GET', `/api/media/${item.id}/versions`)).body;
+    expect(versions[0].approval).toMatchObject({ status: 'approved', by: 'Ana (share link)' });
+    expect((await admin.json('GET', '/api/media')).body.find((m: any) => m.id === item.id).approvalStatus).toBe('approved');
+    expect((await admin.json('PUT', `/api/media/${item.id}/versions/${versions[0].id}/lock`, { locked: true })).status).toBe(200);
+    expect((await v.json('PUT', `/api/share/${t}/media/${item.id}/approval`, { status: 'changes_requested', note: 'Wait' })).status).toBe(409);
+    expect((await logOf(link.id)).map((l) => l.action)).toContain('approved');
+  });
+
+  test('preview downloads give the proxy, never the original; original downloads give the exact file', async () => {
+    const preview = await makeLink({ download: 'preview' });
+    const v = visitor();
+    const items = (await v.json('GET', `/api/share/${preview.token}`)).body.items;
+    expect(items[0].downloadUrl).toMatch(/720p\.mp4\?download=1$/);
+    const got = await fetchFile(v, items[0].downloadUrl);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-disposition')).toContain('attachment');
+    expect((await v.get(`/s/${preview.token}/m/${video.id}/original.mp4?download=1`)).status).toBe(404);
+    expect((await v.get(`/s/${preview.token}/m/${video.id}/original.mp4`)).status).toBe(404);
+
+    const original = await makeLink({ download: 'original' });
+    const w = visitor();
+    const first = (await w.json('GET', `/api/share/${original.token}`)).body.items[0];
+    const file = await fetchFile(w, first.downloadUrl);
+    expect(file.status).toBe(200);
+    expect(Buffer.compare(file.bytes, sampleVideo('mp4'))).toBe(0);
+    const log = await logOf(original.id);
+    expect(log.filter((l) => l.action === 'download')).toHaveLength(1);
+    expect(log.find((l) => l.action === 'download')).toMatchObject({ detail: 'original', mediaTitle: 'Brand film', ip: expect.stringMatching(/127\.0\.0\.1/) });
+  });
+});
+
+/** Mean absolute difference of two grey frames inside a box (fractions of width and height). */
+function frameDiff(a: Buffer, b: Buffer, w: number, h: number, box: [number, number, number, number]): number {
+  const [x0, y0, x1, y1] = [Math.floor(box[0] * w), Math.floor(box[1] * h), Math.floor(box[2] * w), Math.floor(box[3] * h)];
+  let sum = 0;
+  let n = 0;
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++, n++) sum += Math.abs(a[y * w + x]! - b[y * w + x]!);
+  return sum / n;
+}
+
+function greyFrame(bytes: Buffer, ext: string, w: number, h: number): Buffer {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wm-'));
+  const file = path.join(dir, `in.${ext}`);
+  fs.writeFileSync(file, bytes);
+  const out = execFileSync('ffmpeg', ['-v', 'error', '-ss', '1', '-i', file, '-frames:v', '1', '-vf', `scale=${w}:${h}`, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { maxBuffer: 1 << 24 });
+  fs.rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+describe('a watermarked link', () => {
+  let link: Awaited<ReturnType<typeof makeLink>>;
+  let v: Session;
+  let view: any;
+  beforeAll(async () => {
+    link = await makeLink({ watermark: true, download: 'preview', watermarkPosition: 'bottom-right', watermarkOpacity: 100, name: 'Label review' });
+    v = visitor();
+    view = await until('the watermarked previews', async () => {
+      const r = (await v.json('GET', `/api/share/${link.token}`)).body;
+      return r.items.every((i: any) => !i.previewPending) ? r : null;
+    }, 90_000);
+  }, 120_000);
+
+  test('plays and downloads only its preview, with the text burned in where asked', async () => {
+    const [vid, img] = view.items;
+    expect(vid.playbackUrl).toMatch(new RegExp(`/s/${link.token}/m/${video.id}/wm-${link.id}\\.mp4\\?v=\\d+$`));
+    expect(vid).toMatchObject({ renditions: [], spriteUrl: null, posterUrl: null });
+    expect(img.imageUrl).toMatch(new RegExp(`/wm-${link.id}\\.jpg\\?v=\\d+$`));
+    const marked = await fetchFile(v, vid.playbackUrl);
+    expect(marked.status).toBe(200);
+    const clean = await fetchFile(admin, video.renditions[0].url);
+    const [w, h] = [160, 120];
+    const a = greyFrame(marked.bytes, 'mp4', w, h);
+    const b = greyFrame(clean.bytes, 'mp4', w, h);
+    const corner = frameDiff(a, b, w, h, [0.5, 0.8, 1, 1]);
+    const elsewhere = frameDiff(a, b, w, h, [0, 0, 0.5, 0.5]);
+    expect(corner).toBeGreaterThan(8);
+    expect(corner).toBeGreaterThan(elsewhere * 4);
+    const download = await fetchFile(v, vid.downloadUrl);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toContain('attachment');
+  });
+
+  test('no clean file is reachable by any address', async () => {
+    const clean = ['original.mp4', '720p.mp4', 'poster.jpg', 'poster.webp', 'thumb.jpg', 'thumb.webp', 'sprite.jpg', 'sprite.vtt'];
+    for (const variant of clean) {
+      for (const q of ['', '?download=1']) expect((await v.get(`/s/${link.token}/m/${video.id}/${variant}${q}`)).status, variant + q).toBe(404);
+    }
+    for (const variant of ['original.jpg', 'full.webp', 'thumb.jpg', 'thumb.webp']) expect((await v.get(`/s/${link.token}/m/${image.id}/${variant}`)).status).toBe(404);
+    // The item's own /media addresses are private to the visitor (no account), as is another link's preview.
+    expect((await v.get(video.renditions[0].url)).status).toBe(404);
+    expect((await v.get(video.url)).status).toBe(404);
+    expect((await v.get(`/s/${link.token}/m/${video.id}/wm-${link.id + 1}.mp4`)).status).toBe(404);
+  });
+
+  test('a new version gets its own preview once it is converted', async () => {
+    const { createUpload, patchUpload } = await import('../helpers/tus.ts');
+    const data = sampleVideo('mp4');
+    const { id } = await createUpload(admin, data.length, { filename: 'cut-2.mp4' });
+    expect((await patchUpload(admin, id!, 0, data)).status).toBe(204);
+    expect((await admin.json('POST', `/api/media/${video.id}/versions`, { uploadId: id })).status).toBe(201);
+    const next = await until('v2 preview', async () => {
+      const r = (await v.json('GET', `/api/share/${link.token}`)).body.items[0];
+      return r.version === 2 && !r.previewPending ? r : null;
+    }, 90_000);
+    expect(next.playbackUrl).toMatch(new RegExp(`/wm-${link.id}\\.mp4\\?v=\\d+$`));
+    expect((await fetchFile(v, next.playbackUrl)).status).toBe(200);
+    expect(next.playbackUrl).not.toBe(view.items[0].playbackUrl);
+  });
+});
