@@ -40,7 +40,8 @@ const ids: Record<string, string> = {};
 interface Reached {
   /** Status the valid body gets (checked after the fuzz pass, as proof the endpoint was reached). */
   validStatus: number;
-  as?: 'client' | 'anonymous';
+  /** 'visitor': a share link's visitor who has opened the link (a fresh one per endpoint). */
+  as?: 'client' | 'anonymous' | 'visitor';
 }
 type Fixture = (FieldFixture & Reached) | (MultipartFixture & Reached);
 
@@ -156,6 +157,24 @@ const fixtures: Record<string, () => Fixture> = {
   'PUT /api/client/media/[mediaId]/approval': () => ({ valid: { status: 'approved' }, breaker: { status: 42 }, validStatus: 200, as: 'client' }),
   'POST /api/client/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201, as: 'client' }),
   'POST /api/client/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201, as: 'client' }),
+  'POST /api/share-links': () => ({
+    valid: { name: 'Fuzz link', mediaIds: [Number(ids.mediaId)], password: 'fuzz-pass', expiresAt: null, allowComment: true, allowApprove: true, download: 'preview', watermark: false, watermarkText: '', watermarkPosition: 'center', watermarkOpacity: 50 },
+    nullable: ['expiresAt'],
+    optional: ['password', 'expiresAt', 'allowComment', 'allowApprove', 'download', 'watermark', 'watermarkText', 'watermarkPosition', 'watermarkOpacity'],
+    breaker: { mediaIds: 'x' },
+    validStatus: 201,
+  }),
+  'POST /api/share/[token]/unlock': () => ({ valid: { password: 'anything' }, breaker: { password: 42 }, validStatus: 200, as: 'visitor' }),
+  'PUT /api/share/[token]/name': () => ({ valid: { name: 'Fuzz Guest' }, breaker: { name: 42 }, validStatus: 200, as: 'visitor' }),
+  'POST /api/share/[token]/media/[mediaId]/feedback': () => ({ valid: { name: 'Fuzz', text: 'Nice', rating: 4 }, optional: ['name'], breaker: { rating: 'x' }, validStatus: 201, as: 'visitor' }),
+  'POST /api/share/[token]/media/[mediaId]/timeline-notes': () => ({
+    valid: { name: 'Fuzz', text: 'Here', timestampSeconds: 1 },
+    optional: ['name'],
+    breaker: { timestampSeconds: 'x' },
+    validStatus: 201,
+    as: 'visitor',
+  }),
+  'PUT /api/share/[token]/media/[mediaId]/approval': () => ({ valid: { name: 'Fuzz', status: 'approved', note: '' }, optional: ['name', 'note'], breaker: { status: 42 }, validStatus: 200, as: 'visitor' }),
 };
 
 /** Real ids for the route's parameters (unknown parameters get '1', sections 'hero'). */
@@ -169,6 +188,8 @@ function urlFor(route: string): string {
       if (route.includes('/feedback/')) return ids.feedbackId;
       if (route.includes('/timeline-notes/')) return ids.noteId;
     }
+    // Its own item, so the lock fixture's lock does not stand in the way of the visitor's decision.
+    if (param === 'mediaId' && route.startsWith('/api/share/')) return ids.sharedMediaId;
     return ids[param] ?? (param === 'section' ? 'hero' : '1');
   };
   return route.replace(/\[([^\]]+)\]/g, (_m, p: string) => which(p)!);
@@ -206,6 +227,12 @@ beforeAll(async () => {
   });
   expect(user.status).toBe(201);
   ids.userId = String(user.body.id);
+  // A share link allowing everything (no password), for the visitor endpoints.
+  const shared = await createVideo(server, { title: 'Fuzz shared video' });
+  ids.sharedMediaId = String(shared.id);
+  const link = await admin.json('POST', '/api/share-links', { name: 'Fuzz share', mediaIds: [shared.id], allowComment: true, allowApprove: true });
+  expect(link.status).toBe(201);
+  ids.token = new URL(link.body.url).pathname.split('/').pop()!;
 });
 afterAll(() => server?.stop());
 
@@ -241,7 +268,12 @@ describe.each(endpoints)('$method $route', ({ method, route }) => {
   test('every hostile body is refused with a 4xx JSON message and changes nothing', async () => {
     const key = `${method} ${route}`;
     const fixture = fixtures[key]!();
-    const session = fixture.as === 'anonymous' ? null : fixture.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
+    let session = fixture.as === 'anonymous' ? null : fixture.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
+    if (fixture.as === 'visitor') {
+      // Opened before the fingerprint: the visit row is the visitor's, not the fuzz's doing.
+      session = new Session(server.url);
+      expect((await session.get(`/api/share/${ids.token}`)).status).toBe(200);
+    }
     const upload = 'file' in fixture;
     const specific = upload ? multipartHostileBodies(fixture) : fieldHostileBodies(fixture);
     const bodies = [...genericHostileBodies(upload ? fixture.fields : fixture.valid), ...specific];

@@ -47,7 +47,8 @@ function pageUrls(): string[] {
 
 const pages = pageUrls();
 /** The one answer each page gives its visitor (sessionFor): exact, so a change of meaning fails. */
-const statusFor = (url: string) => (url === '/no-such-page' ? 404 : url.startsWith('/access-denied/') ? 403 : 200);
+// /s/1 is a share link that does not exist: the plain 404 page.
+const statusFor = (url: string) => (url === '/no-such-page' || url.startsWith('/s/') ? 404 : url.startsWith('/access-denied/') ? 403 : 200);
 const sessionFor = (url: string) => (url.startsWith('/admin') ? admin : url === '/client/dashboard' ? portal : new Session(server.url));
 
 function checkHeaders(h: Headers, what: string) {

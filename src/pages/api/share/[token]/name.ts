@@ -4,8 +4,8 @@ import { shareGuestNameSchema } from '../../../../shared/schemas/share.ts';
 
 /** The guest name comments are written under, typed once per visit. */
 export const PUT = endpoint(async (ctx) => {
-  const { visit } = await requireVisit(ctx, ctx.params.token);
   const { name } = await readJson(ctx.request, shareGuestNameSchema);
+  const { visit } = await requireVisit(ctx, ctx.params.token);
   await setGuestName(visit, name);
   return json({ name });
 });
