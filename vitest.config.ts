@@ -7,6 +7,7 @@ const DRIVER_TESTS = [
   'tests/api/video-processing.test.ts',
   'tests/api/media-api.test.ts',
   'tests/api/review-versions.test.ts',
+  'tests/api/share-links.test.ts',
   // nginx, two web processes and a worker on one database and one bucket.
   'tests/api/multi-process.test.ts',
 ];

@@ -327,7 +327,10 @@ describe('a watermarked link', () => {
     view = await until('the watermarked previews', async () => {
       const r = (await v.json('GET', `/api/share/${link.token}`)).body;
       return r.items.every((i: any) => !i.previewPending) ? r : null;
-    }, 90_000);
+    }, 90_000).catch((e: Error) => {
+      // The worker's log says why a preview was not made.
+      throw new Error(`${e.message}\n${server.output().slice(-3000)}`);
+    });
   }, 120_000);
 
   test('plays and downloads only its preview, with the text burned in where asked', async () => {

@@ -76,32 +76,30 @@ export async function makeWatermark(
   const textFile = storage.scratch(key, marker + '.txt');
   const out = storage.scratch(key, marker + (row.type === 'video' ? '.mp4' : '.jpg'));
   try {
-    await writeFile(textFile, watermarkText(link.watermarkText, link.name));
-    const filter = drawtextFilter(textFile, link.watermarkPosition, link.watermarkOpacity);
+    // The source first: with S3 fetching it also makes the item's local working folder.
+    let input: string;
     if (row.type === 'video') {
       const proxies = [...(v.renditions ?? [])].sort((a, b) => a.width * a.height - b.width * b.height);
-      const source = proxies[0];
-      if (!source) throw new Error('The video has no review proxy yet to make the preview from.');
-      const input = await storage.localPath(key, source.variant);
-      await runFfmpeg({
-        args: [
-          '-i', input,
-          '-map', '0:v:0', '-map', '0:a:0?',
-          '-vf', filter,
-          '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
-          '-force_key_frames', 'expr:gte(t,n_forced*2)',
-          '-c:a', 'copy', '-map_metadata', '-1', '-sn', '-dn',
-          '-movflags', '+faststart', '-f', 'mp4', out,
-        ],
-        durationSeconds: v.durationSeconds,
-        signal,
-        onProgress,
-      });
+      if (!proxies[0]) throw new Error('The video has no review proxy yet to make the preview from.');
+      input = await storage.localPath(key, proxies[0].variant);
     } else {
-      const original = v.url.split('/').pop()!;
-      const input = v.webpUrl ? await storage.localPath(key, VARIANTS.fullWebp) : await storage.localPath(key, original);
-      await runFfmpeg({ args: ['-i', input, '-vf', filter, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out], durationSeconds: 1, signal, onProgress });
+      input = await storage.localPath(key, v.webpUrl ? VARIANTS.fullWebp : v.url.split('/').pop()!);
     }
+    await writeFile(textFile, watermarkText(link.watermarkText, link.name));
+    const filter = drawtextFilter(textFile, link.watermarkPosition, link.watermarkOpacity);
+    const args =
+      row.type === 'video'
+        ? [
+            '-i', input,
+            '-map', '0:v:0', '-map', '0:a:0?',
+            '-vf', filter,
+            '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
+            '-force_key_frames', 'expr:gte(t,n_forced*2)',
+            '-c:a', 'copy', '-map_metadata', '-1', '-sn', '-dn',
+            '-movflags', '+faststart', '-f', 'mp4', out,
+          ]
+        : ['-i', input, '-vf', filter, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out];
+    await runFfmpeg({ args, durationSeconds: row.type === 'video' ? v.durationSeconds : 1, signal, onProgress });
     await storage.commit(key, out, variant);
     return { variant };
   } catch (e) {
