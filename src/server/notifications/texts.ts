@@ -48,7 +48,7 @@ export function subjectOf(f: EventFacts): string {
     case 'note':
       return `Timeline note on ${oneLine(f.title)} v${f.versionNumber} from ${actor}`;
     case 'approval':
-      return `${oneLine(f.detail.split('\n')[0] ?? '', 40)}: ${oneLine(f.title)} v${f.versionNumber} (${actor})`;
+      return `Approval decision on ${oneLine(f.title)} v${f.versionNumber} from ${actor}: ${oneLine(f.detail, 40)}`;
   }
 }
 
