@@ -4,6 +4,9 @@ import { NOTIFY_MODES, NOTIFY_MODE_LABELS, type NotifyMode } from '../../shared/
 import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 
+export const STAFF_NOTIFY_ABOUT =
+  'Emails when a client or a share-link visitor leaves feedback, a timeline note or an approval decision. The bell shows these whatever you choose here.';
+
 /**
  * Choosing how email notifications arrive (issue 17), for staff (their own account) and
  * client logins alike: native radio buttons, so arrows and Space work without extra code.

@@ -10,7 +10,9 @@ import { config } from '../config.ts';
 
 /** Long enough for one SMTP send with nodemailer's timeouts (10 s + 30 s) and a margin. */
 const LEASE_MS = 120_000;
-const BATCH = 20;
+// One row per claim: a batch would hold later rows' leases while earlier ones are sent, and a
+// slow SMTP server could outlast them, letting another process send those rows again.
+const BATCH = 1;
 
 export interface ClaimedMessage {
   id: number;
@@ -36,9 +38,7 @@ export async function claimDue(owner: string, now = Date.now()): Promise<Claimed
         WHERE (status = 'pending' AND next_attempt_at <= ${now}) OR (status = 'sending' AND lease_expires_at < ${now})
         ORDER BY next_attempt_at, id LIMIT ${BATCH})
       RETURNING id, recipient_address, subject, body, attempts, created_at`);
-    return rows
-      .map((r) => ({ id: r.id, recipientAddress: r.recipient_address, subject: r.subject, body: r.body, attempts: r.attempts, createdAt: r.created_at }))
-      .sort((a, b) => a.id - b.id);
+    return rows.map((r) => ({ id: r.id, recipientAddress: r.recipient_address, subject: r.subject, body: r.body, attempts: r.attempts, createdAt: r.created_at }));
   });
 }
 

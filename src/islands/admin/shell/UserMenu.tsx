@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Bell, ChevronDown, ExternalLink, LogOut } from 'lucide-react';
 import { logoutStaff } from '../../../shared/logout.ts';
 import { Menu } from '../../ui/Menu.tsx';
-import { NotifyModeDialog } from '../../notifications/NotifyModeDialog.tsx';
+import { NotifyModeDialog, STAFF_NOTIFY_ABOUT } from '../../notifications/NotifyModeDialog.tsx';
 
 /** The signed-in user's menu: name, email, Notifications (issue 17), Public Site, Logout (001 §2). */
 export default function UserMenu({ name, email }: { name: string; email: string }) {
@@ -29,8 +29,8 @@ export default function UserMenu({ name, email }: { name: string; email: string 
         </>
       }
       items={[
-        { label: 'Notifications', icon: <Bell size={16} aria-hidden="true" />, onSelect: () => setNotifyOpen(true) },
         { label: 'Public Site', href: '/', icon: <ExternalLink size={16} aria-hidden="true" /> },
+        { label: 'Notifications', icon: <Bell size={16} aria-hidden="true" />, onSelect: () => setNotifyOpen(true) },
         {
           label: 'Logout',
           icon: <LogOut size={16} aria-hidden="true" />,
@@ -46,7 +46,7 @@ export default function UserMenu({ name, email }: { name: string; email: string 
       open={notifyOpen}
       onClose={() => setNotifyOpen(false)}
       endpoint="/api/user/notifications"
-      about="Emails when a client or a share-link visitor leaves feedback, a timeline note or an approval decision. The bell shows these whatever you choose here."
+      about={STAFF_NOTIFY_ABOUT}
     />
     </>
   );
