@@ -100,7 +100,7 @@ export default function NotificationBell() {
           ref={panel}
           id={id}
           role="region"
-          aria-label="Notifications"
+          aria-label="Recent notifications"
           onKeyDown={(e) => {
             if (e.key === 'Escape') {
               setOpen(false);
