@@ -8,26 +8,10 @@ import { db } from '../../db/index.ts';
 import { notificationOutbox } from '../../db/schema.ts';
 import { config } from '../config.ts';
 import { digestOf } from './texts.ts';
+import { slotAt } from './slot.ts';
 
-const ukParts = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Europe/London',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** The slot `now` falls in: the UK day whose digest hour last passed, or the interval's number. */
-export function digestSlot(now = Date.now()): string {
-  if (config.NOTIFY_DIGEST_INTERVAL_MS) return `every-${config.NOTIFY_DIGEST_INTERVAL_MS}:${Math.floor(now / config.NOTIFY_DIGEST_INTERVAL_MS)}`;
-  const at = (t: number) => {
-    const p = Object.fromEntries(ukParts.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
-    return { day: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour) };
-  };
-  const today = at(now);
-  return `day:${today.hour >= config.NOTIFY_DIGEST_HOUR ? today.day : at(now - 24 * 60 * 60 * 1000).day}`;
-}
+/** The slot `now` falls in (see slot.ts), from the configured hour or interval. */
+export const digestSlot = (now = Date.now()) => slotAt(now, config.NOTIFY_DIGEST_HOUR, config.NOTIFY_DIGEST_INTERVAL_MS);
 
 /** Runs the digest when this slot's has not run yet; returns the number of digest messages. */
 export async function runDigestIfDue(now = Date.now()): Promise<number> {
