@@ -81,5 +81,12 @@ if (config.WORKER) {
 } else {
   console.log('Video worker off (WORKER=off): run `npm run worker` for uploaded videos to be converted.');
 }
+// The notification outbox's sender (issue 17) runs in every process: rows are claimed with a
+// lease, so several processes share the outbox without sending a message twice.
+{
+  const { startNotifier } = await import('../src/server/notifications/sender.ts');
+  startNotifier();
+  if (!config.SMTP_URL) console.log(`Notifications: no SMTP_URL, emails are written to ${config.notifyDir} (npm run notify:resend sends them once it is set)`);
+}
 // Machine-readable line for tests and process managers.
 console.log(`STUDIO_LISTENING ${port}`);

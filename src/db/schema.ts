@@ -17,6 +17,8 @@ const createdAt = () =>
     .default(sql`(unixepoch('subsec') * 1000)`);
 const bool = (name: string) => integer(name, { mode: 'boolean' });
 
+export const NOTIFY_MODES = ['immediately', 'digest', 'off'] as const;
+
 export const users = sqliteTable('users', {
   id: text('id').primaryKey().$defaultFn(() => crypto.randomUUID()),
   username: text('username').notNull().unique(),
@@ -27,6 +29,10 @@ export const users = sqliteTable('users', {
   displayName: text('display_name').notNull().default(''),
   isActive: bool('is_active').notNull().default(true),
   createdAt: createdAt(),
+  // Email notifications (issue 17): staff opt in ('immediately' | 'digest' | 'off').
+  notifyMode: text('notify_mode', { enum: NOTIFY_MODES }).notNull().default('off'),
+  // The newest staff event this user has seen in the bell (unread = newer ids).
+  bellSeenId: integer('bell_seen_id').notNull().default(0),
 });
 
 export const roles = sqliteTable('roles', {
@@ -102,6 +108,8 @@ export const clientUsers = sqliteTable(
     isActive: bool('is_active').notNull().default(true),
     createdAt: createdAt(),
     lastLoginAt: integer('last_login_at', { mode: 'timestamp_ms' }),
+    // Clients hear about new media and versions unless they turn it off (issue 17).
+    notifyMode: text('notify_mode', { enum: NOTIFY_MODES }).notNull().default('immediately'),
   },
   (t) => [index('client_users_client_idx').on(t.clientId)],
 );
@@ -684,3 +692,77 @@ export const shareComments = sqliteTable(
     check('share_comments_kind_check', sql`${t.kind} in ('feedback', 'note')`),
   ],
 );
+
+// Notifications (issue 17). An event is what happened (the bell lists the staff ones); the
+// outbox holds one email per recipient, written in the same transaction as its event, so a
+// message exists as soon as the event does and survives SMTP being down or absent.
+export const NOTIFICATION_AUDIENCES = ['staff', 'client'] as const;
+
+export const notificationEvents = sqliteTable(
+  'notification_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind').notNull(),
+    mediaId: integer('media_id').references(() => media.id, { onDelete: 'set null' }),
+    versionNumber: integer('version_number'),
+    // The client an 'assigned' event is for (null when it concerns every assigned client).
+    clientId: integer('client_id').references(() => clients.id, { onDelete: 'set null' }),
+    actor: text('actor').notNull().default(''),
+    // One line for the bell, written when the event happens (the item may be renamed later).
+    summary: text('summary').notNull(),
+    // In-app link to the item (admin or portal).
+    path: text('path').notNull(),
+    audience: text('audience', { enum: NOTIFICATION_AUDIENCES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('notification_events_audience_idx').on(t.audience, t.id),
+    check('notification_events_audience_check', sql`${t.audience} in ('staff', 'client')`),
+  ],
+);
+
+// pending: due at next_attempt_at; sending: leased by a sender; sent; failed: gave up after
+// the last attempt (kept); held: waits for its recipient's daily digest; digested: went out
+// inside the digest message named by digest_id; written: no SMTP_URL, saved as a file
+// (`npm run notify:resend` makes written and failed rows pending again).
+export const OUTBOX_STATUSES = ['pending', 'sending', 'sent', 'failed', 'held', 'digested', 'written'] as const;
+
+export const notificationOutbox = sqliteTable(
+  'notification_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    eventId: integer('event_id').references(() => notificationEvents.id, { onDelete: 'set null' }),
+    // A digest message's own row names no event; the held rows it carried point at it.
+    digestId: integer('digest_id'),
+    recipientKind: text('recipient_kind', { enum: NOTIFICATION_AUDIENCES }).notNull(),
+    // users.id (text) or client_users.id (as text); no foreign key, so a message outlives its account.
+    recipientId: text('recipient_id').notNull(),
+    recipientAddress: text('recipient_address').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    status: text('status', { enum: OUTBOX_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull().default(0),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: integer('lease_expires_at'),
+    lastError: text('last_error'),
+    filePath: text('file_path'),
+    createdAt: createdAt(),
+    sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('notification_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('notification_outbox_recipient_idx').on(t.recipientKind, t.recipientId, t.status),
+    check(
+      'notification_outbox_status_check',
+      sql`${t.status} in ('pending', 'sending', 'sent', 'failed', 'held', 'digested', 'written')`,
+    ),
+  ],
+);
+
+// One row: the digest slot (a day, or an interval in tests) last claimed, so several
+// processes send one digest per slot between them.
+export const notificationState = sqliteTable('notification_state', {
+  id: integer('id').primaryKey(),
+  digestSlot: text('digest_slot').notNull().default(''),
+});

@@ -28,6 +28,17 @@ const schema = z.object({
   SMTP_URL: z.string().optional(),
   ENQUIRY_NOTIFY_TO: z.string().optional(),
   ENQUIRY_NOTIFY_FROM: z.string().optional(),
+  // Notifications (issue 17, src/server/notifications): sender address, folder used when
+  // there is no SMTP_URL, and the outbox loop's timing (short values are for tests).
+  NOTIFY_FROM: z.string().optional(),
+  NOTIFY_DIR: z.string().default('./data/outbox'),
+  NOTIFY_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+  NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  // The daily digest goes out at this hour, UK time (Europe/London).
+  NOTIFY_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(8),
+  // Set (ms) to send digests on this interval instead of daily: for tests and trials.
+  NOTIFY_DIGEST_INTERVAL_MS: z.coerce.number().int().min(100).optional(),
   BACKUP_DIR: z.string().optional(),
   BACKUP_INTERVAL_HOURS: z.coerce.number().positive().max(24 * 366).default(24),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
@@ -55,7 +66,7 @@ const schema = z.object({
   S3_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(300).default(300),
 });
 
-export type Config = z.infer<typeof schema> & { siteUrl: string; mediaDir: string; backupDir: string | null };
+export type Config = z.infer<typeof schema> & { siteUrl: string; mediaDir: string; backupDir: string | null; notifyDir: string };
 
 function load(): Config {
   const parsed = schema.safeParse(process.env);
@@ -79,6 +90,7 @@ function load(): Config {
     siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     mediaDir,
     backupDir,
+    notifyDir: path.resolve(env.NOTIFY_DIR),
   };
 }
 

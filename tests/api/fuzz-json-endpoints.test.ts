@@ -155,6 +155,8 @@ const fixtures: Record<string, () => Fixture> = {
   'POST /api/admin/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Done' }, breaker: { text: 42 }, validStatus: 201 }),
   'PUT /api/admin/media/timeline-notes/[id]/resolved': () => ({ valid: { resolved: true }, breaker: { resolved: 'yes' }, validStatus: 200 }),
   'PUT /api/client/media/[mediaId]/approval': () => ({ valid: { status: 'approved' }, breaker: { status: 42 }, validStatus: 200, as: 'client' }),
+  'PUT /api/user/notifications': () => ({ valid: { mode: 'digest' }, breaker: { mode: 'sometimes' }, validStatus: 200 }),
+  'PUT /api/client/notifications': () => ({ valid: { mode: 'off' }, breaker: { mode: 42 }, validStatus: 200, as: 'client' }),
   'POST /api/client/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201, as: 'client' }),
   'POST /api/client/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201, as: 'client' }),
   'POST /api/share-links': () => ({

@@ -49,6 +49,8 @@ function launch(dir: string, env: Record<string, string>): Promise<{ proc: Child
       HOST: '127.0.0.1',
       DATABASE_URL: `file:${path.join(dir, 'studio.db')}`,
       MEDIA_DIR: path.join(dir, 'media'),
+      // Notifications without SMTP_URL are written here, never into the repository's ./data.
+      NOTIFY_DIR: path.join(dir, 'outbox'),
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Search, Video } from 'lucide-react';
+import { Bell, Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Search, Video } from 'lucide-react';
 import { postLogout } from '../../shared/logout.ts';
 import { telHref } from '../../shared/phone.ts';
 import { PROJECT_STAGES, type ClientMedia } from '../../shared/schemas/portal.ts';
@@ -16,6 +16,7 @@ import { downloadAll } from './downloads.ts';
 import { isRecent, stageLabel } from './format.ts';
 import { $media, $mediaError, clearPortalCache, loadFeedback, loadMedia, loadNotes } from './store.ts';
 import { SearchInput } from '../ui/SearchInput.tsx';
+import { NotifyModeDialog } from '../notifications/NotifyModeDialog.tsx';
 
 export interface PortalProfile {
   id: number;
@@ -50,8 +51,15 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [openId, setOpenId] = useState<number | null>(null);
   const [loggingOut, setLoggingOut] = useState(false);
+  const [notifyOpen, setNotifyOpen] = useState(false);
 
   useEffect(() => {
+    // ?item={id} (the link in notification emails) opens that item once the list is here.
+    const item = Number(new URLSearchParams(location.search).get('item'));
+    if (Number.isSafeInteger(item) && item > 0) {
+      setOpenId(item);
+      history.replaceState(history.state, '', location.pathname);
+    }
     void loadMedia();
     void loadFeedback();
     void loadNotes();
@@ -117,10 +125,16 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
             <p className="text-xs font-medium uppercase tracking-wider text-fg-muted">Client Portal</p>
             <h1 className="truncate text-xl font-semibold sm:text-2xl">Welcome back, {profile.username}</h1>
           </div>
-          <Button variant="outline" onClick={logout} disabled={loggingOut}>
-            <LogOut size={16} aria-hidden="true" />
-            {loggingOut ? 'Logging out...' : 'Logout'}
-          </Button>
+          <div className="flex flex-wrap items-center gap-2">
+            <Button variant="outline" onClick={() => setNotifyOpen(true)}>
+              <Bell size={16} aria-hidden="true" />
+              Notifications
+            </Button>
+            <Button variant="outline" onClick={logout} disabled={loggingOut}>
+              <LogOut size={16} aria-hidden="true" />
+              {loggingOut ? 'Logging out...' : 'Logout'}
+            </Button>
+          </div>
         </div>
       </header>
 
@@ -224,6 +238,12 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
       </main>
 
       <MediaDetailDialog key={openItem?.id ?? 'closed'} item={openItem} onClose={() => setOpenId(null)} />
+      <NotifyModeDialog
+        open={notifyOpen}
+        onClose={() => setNotifyOpen(false)}
+        endpoint="/api/client/notifications"
+        about="Emails when the studio shares new media with you or adds a new version."
+      />
     </div>
   );
 }

@@ -2,29 +2,17 @@
 // enquiry is stored and never awaited by the request: the visitor's answer does not wait for
 // SMTP, and a failed send is retried with backoff, then logged. The stored row is untouched
 // either way, so nothing is lost when mail is down; staff still see it in /admin/enquiries.
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { config } from '../config.ts';
+import { smtpTransport } from '../mail/transport.ts';
 import { projectTypeLabel, type Enquiry } from '../../shared/schemas/enquiry.ts';
 
 export const SEND_ATTEMPTS = 4;
 /** Waits between attempts: 1 s, 2 s, 4 s. */
 export const FIRST_RETRY_DELAY_MS = 1000;
 
-let transport: Transporter | null | undefined;
-
 function getTransport(): Transporter | null {
-  if (transport !== undefined) return transport;
-  transport =
-    config.SMTP_URL && config.ENQUIRY_NOTIFY_TO
-      ? nodemailer.createTransport({
-          url: config.SMTP_URL,
-          // Fail an attempt in seconds rather than nodemailer's minutes, so retries mean something.
-          connectionTimeout: 10_000,
-          greetingTimeout: 10_000,
-          socketTimeout: 30_000,
-        } as never)
-      : null;
-  return transport;
+  return config.ENQUIRY_NOTIFY_TO ? smtpTransport() : null;
 }
 
 const received = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'Europe/London' });

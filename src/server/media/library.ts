@@ -31,6 +31,7 @@ import { browserPlayable, probeUpload } from './probe.ts';
 import { currentVersionId, enqueueProcessing, reprocess } from '../jobs/queue.ts';
 import { playbackFields } from './playback.ts';
 import { applyTitleSlug } from './slugs.ts';
+import { recordEvent } from '../notifications/index.ts';
 
 export const POSTER_MAX_BYTES = 50 * 1024 * 1024;
 const POSTER_VARIANTS = [VARIANTS.posterJpeg, VARIANTS.posterWebp, VARIANTS.thumbJpeg, VARIANTS.thumbWebp];
@@ -130,6 +131,7 @@ export async function ingestOriginal(
       if (fields.isFeatured || fields.showInPortfolio) await bumpSiteVersion(tx);
       return row!.id;
     });
+    if (fields.clientId != null) await recordEvent({ kind: 'assigned', mediaId: id, clientId: fields.clientId });
     return (await getAdminMedia(id))!;
   } catch (e) {
     await storage.removeItem(storageKey).catch(() => {});
@@ -241,15 +243,21 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
       await storage.publishItem(row.storageKey, POSTER_VARIANTS);
     }
     const visible = (r: { isFeatured: boolean; showInPortfolio: boolean }) => r.isFeatured || r.showInPortfolio;
-    await db.transaction(async (tx) => {
+    const newlyAssigned = await db.transaction(async (tx) => {
       if (Object.keys(set).length) await tx.update(media).set(set).where(eq(media.id, id));
       // A new title gives a new watch-page address; the old one answers 301 (slugs.ts).
       if (changes.title !== undefined && (changes.title !== row.title || !row.slug)) await applyTitleSlug(tx, { id, title: changes.title, type: row.type, slug: row.slug });
-      if (changes.clientId != null) await tx.insert(mediaClients).values({ mediaId: id, clientId: changes.clientId }).onConflictDoNothing();
+      const linked =
+        changes.clientId != null
+          ? await tx.insert(mediaClients).values({ mediaId: id, clientId: changes.clientId }).onConflictDoNothing().returning({ id: mediaClients.id })
+          : [];
       const after = { isFeatured: changes.isFeatured ?? row.isFeatured, showInPortfolio: changes.showInPortfolio ?? row.showInPortfolio };
       // Public pages show featured/portfolio items (and settings-referenced ones): any change to those counts.
       if (visible(row) || visible(after) || posterPath) await bumpSiteVersion(tx);
+      return linked.length > 0 ? changes.clientId! : null;
     });
+    // A client that was not assigned before hears of the item (after the commit).
+    if (newlyAssigned != null) await recordEvent({ kind: 'assigned', mediaId: id, clientId: newlyAssigned });
   } catch (e) {
     throw asHttp(e);
   } finally {
@@ -302,6 +310,7 @@ async function linkTargets(mediaId: number, clientId: number) {
 export async function assignClient(mediaId: number, clientId: number): Promise<boolean> {
   await linkTargets(mediaId, clientId);
   const rows = await db.insert(mediaClients).values({ mediaId, clientId }).onConflictDoNothing().returning({ id: mediaClients.id });
+  if (rows.length) await recordEvent({ kind: 'assigned', mediaId, clientId });
   return rows.length > 0;
 }
 

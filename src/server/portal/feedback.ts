@@ -7,11 +7,15 @@ import type { ClientFeedback, FeedbackInput } from '../../shared/schemas/portal.
 import { repliesFor } from '../review/replies.ts';
 import { getAssignedMedia } from './media.ts';
 import { reviewedVersion } from './reviewed-version.ts';
+import { recordEvent } from '../notifications/index.ts';
+import { clientActor } from '../notifications/actors.ts';
 
 interface ClientUserRef {
   id: number;
   clientId: number;
   username: string;
+  /** The client's name, for the studio's notification. */
+  name?: string;
 }
 
 export async function listOwnFeedback(clientUserId: number): Promise<ClientFeedback[]> {
@@ -42,6 +46,14 @@ export async function addFeedback(user: ClientUserRef, input: FeedbackInput): Pr
     .insert(clientFeedback)
     .values({ mediaId: input.mediaId, clientUserId: user.id, feedbackText: input.feedbackText, rating: input.rating, versionId: version.id })
     .returning();
+  await recordEvent({
+    kind: 'feedback',
+    mediaId: input.mediaId,
+    versionNumber: version.number,
+    actor: clientActor(user),
+    via: 'client',
+    detail: `Rating: ${row!.rating} out of 5\n\n${row!.feedbackText}`,
+  });
   return {
     id: row!.id,
     mediaId: row!.mediaId,

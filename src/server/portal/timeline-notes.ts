@@ -7,11 +7,16 @@ import { reviewedVersion } from './reviewed-version.ts';
 import { badRequest } from '../http.ts';
 import { MAX_TIMELINE_SECONDS, type ClientTimelineNote, type TimelineNoteInput } from '../../shared/schemas/portal.ts';
 import { getAssignedMedia } from './media.ts';
+import { formatTimestamp } from '../../shared/format.ts';
+import { recordEvent } from '../notifications/index.ts';
+import { clientActor } from '../notifications/actors.ts';
 
 interface ClientUserRef {
   id: number;
   clientId: number;
   username: string;
+  /** The client's name, for the studio's notification. */
+  name?: string;
 }
 
 /**
@@ -61,6 +66,14 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
     .insert(timelineNotes)
     .values({ mediaId: input.mediaId, clientUserId: user.id, timestampSeconds: input.timestampSeconds, noteText: input.noteText, versionId: version.id })
     .returning();
+  await recordEvent({
+    kind: 'note',
+    mediaId: input.mediaId,
+    versionNumber: version.number,
+    actor: clientActor(user),
+    via: 'client',
+    detail: `At ${formatTimestamp(row!.timestampSeconds)}: ${row!.noteText}`,
+  });
   return {
     id: row!.id,
     mediaId: row!.mediaId,

@@ -9,6 +9,9 @@ import type { ClientPrincipal } from '../auth/principals.ts';
 import { getAssignedMedia } from '../portal/media.ts';
 import type { ApprovalInput, MediaVersion } from '../../shared/schemas/review.ts';
 import { currentVersion, listVersions } from './versions.ts';
+import { APPROVAL_LABELS } from '../../shared/schemas/review.ts';
+import { recordEvent } from '../notifications/index.ts';
+import { clientActor } from '../notifications/actors.ts';
 
 export const LOCKED_MESSAGE = 'The studio has locked this decision. Contact them if it needs to change.';
 
@@ -25,5 +28,13 @@ export async function setApproval(user: ClientPrincipal, mediaId: number, input:
     .where(and(eq(mediaVersions.id, current.id), eq(mediaVersions.approvalLocked, false)))
     .returning({ id: mediaVersions.id });
   if (!changed.length) throw conflict(LOCKED_MESSAGE);
+  await recordEvent({
+    kind: 'approval',
+    mediaId,
+    versionNumber: current.number,
+    actor: clientActor(user),
+    via: 'client',
+    detail: input.note ? `${APPROVAL_LABELS[input.status]}: ${input.note}` : APPROVAL_LABELS[input.status],
+  });
   return (await listVersions(item, user.id)).find((v) => v.id === current.id)!;
 }

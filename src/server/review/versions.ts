@@ -16,6 +16,7 @@ import { mediaFolder, newStorageKey } from '../media/paths.ts';
 import { playbackFields } from '../media/playback.ts';
 import { getMediaById, type MediaRow } from '../media/queries.ts';
 import { finishInto } from '../uploads/finish.ts';
+import { recordEvent } from '../notifications/index.ts';
 import type { AdminMedia } from '../../shared/schemas/media.ts';
 import type { Approval, MediaVersion } from '../../shared/schemas/review.ts';
 
@@ -163,12 +164,14 @@ export async function addVersion(mediaId: number, uploadId: string, userId: stri
         await fs.mkdir(folder, { recursive: true });
         const { type: _type, ...columns } = await storeOriginal(storageKey, file, null);
         await storage.publishItem(storageKey);
+        let number = 0;
         versionId = await db.transaction(async (tx) => {
           const [last] = await tx.select({ n: max(mediaVersions.number) }).from(mediaVersions).where(eq(mediaVersions.mediaId, mediaId));
           const [v] = await tx
             .insert(mediaVersions)
             .values({ mediaId, number: (last?.n ?? 0) + 1, ...columns, uploadedBy: userId })
             .returning();
+          number = v!.number;
           // The item's upload date is its newest version's, so clients see it under Recent Uploads.
           const moved = await tx.update(media).set({ ...mirrorOf(v!), uploadedAt: new Date() }).where(eq(media.id, mediaId)).returning({ id: media.id });
           if (!moved.length) throw notFound('Media not found'); // deleted while the file was being stored
@@ -178,6 +181,8 @@ export async function addVersion(mediaId: number, uploadId: string, userId: stri
           if (isPublic(item)) await bumpSiteVersion(tx);
           return v!.id;
         });
+        // After the commit: the item's clients hear of it (the outbox does the sending).
+        await recordEvent({ kind: 'new_version', mediaId, versionNumber: number });
       } catch (e) {
         await storage.removeItem(storageKey).catch(() => {});
         await fs.rm(folder, { recursive: true, force: true });

@@ -73,6 +73,12 @@ export default function MediaManager({ permissions }: { permissions: string[] })
     // ?approval=awaiting (the dashboard's card) opens the list on that filter.
     const approval = APPROVAL_FILTERS.find((a) => a.value === params.get('approval'));
     if (approval) setFilters((f) => ({ ...f, approval: approval.value }));
+    // ?item={id} (links in notification emails and the bell) opens that item's details.
+    const item = Number(params.get('item'));
+    if (Number.isSafeInteger(item) && item > 0) {
+      setDetail({ id: item, tab: 'feedback' });
+      history.replaceState(history.state, '', '/admin/media');
+    }
     if (params.get('upload') === 'true') {
       if (canUpload) setUploadOpen(true);
       history.replaceState(history.state, '', '/admin/media');

@@ -1,7 +1,8 @@
 import { useRef, useState } from 'react';
-import { ExternalLink, LogOut, Menu as MenuIcon, X } from 'lucide-react';
+import { Bell, ExternalLink, LogOut, Menu as MenuIcon, X } from 'lucide-react';
 import { logoutStaff } from '../../../shared/logout.ts';
 import { useHydrated } from '../../ui/hydration.ts';
+import { NotifyModeDialog, STAFF_NOTIFY_ABOUT } from '../../notifications/NotifyModeDialog.tsx';
 
 interface Link {
   href: string;
@@ -9,10 +10,11 @@ interface Link {
   active: boolean;
 }
 
-/** Slide-out menu for small screens: every admin link, Public Site and Logout (001 §2). */
+/** Slide-out menu for small screens: every admin link, Public Site, Notifications (issue 17) and Logout (001 §2). */
 export default function MobileMenu({ links, signedIn }: { links: Link[]; signedIn: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [pending, setPending] = useState(false);
+  const [notifyOpen, setNotifyOpen] = useState(false);
   const hydrated = useHydrated();
   const close = () => ref.current?.close();
   return (
@@ -62,6 +64,18 @@ export default function MobileMenu({ links, signedIn }: { links: Link[]; signedI
             <a href="/" className="flex items-center gap-2 rounded-md px-3 py-2.5 text-sm hover:bg-muted">
               <ExternalLink size={16} aria-hidden="true" /> Public Site
             </a>
+            {signedIn && (
+              <button
+                type="button"
+                onClick={() => {
+                  close();
+                  setNotifyOpen(true);
+                }}
+                className="flex w-full items-center gap-2 rounded-md px-3 py-2.5 text-left text-sm hover:bg-muted"
+              >
+                <Bell size={16} aria-hidden="true" /> Notifications
+              </button>
+            )}
             {signedIn ? (
               <button
                 type="button"
@@ -82,6 +96,7 @@ export default function MobileMenu({ links, signedIn }: { links: Link[]; signedI
           </div>
         </div>
       </dialog>
+      {signedIn && <NotifyModeDialog open={notifyOpen} onClose={() => setNotifyOpen(false)} endpoint="/api/user/notifications" about={STAFF_NOTIFY_ABOUT} />}
     </>
   );
 }

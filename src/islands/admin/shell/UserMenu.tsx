@@ -1,12 +1,15 @@
 import { useState } from 'react';
-import { ChevronDown, ExternalLink, LogOut } from 'lucide-react';
+import { Bell, ChevronDown, ExternalLink, LogOut } from 'lucide-react';
 import { logoutStaff } from '../../../shared/logout.ts';
 import { Menu } from '../../ui/Menu.tsx';
+import { NotifyModeDialog, STAFF_NOTIFY_ABOUT } from '../../notifications/NotifyModeDialog.tsx';
 
-/** The signed-in user's menu: name, email, Public Site, Logout (001 §2). */
+/** The signed-in user's menu: name, email, Notifications (issue 17), Public Site, Logout (001 §2). */
 export default function UserMenu({ name, email }: { name: string; email: string }) {
   const [pending, setPending] = useState(false);
+  const [notifyOpen, setNotifyOpen] = useState(false);
   return (
+    <>
     <Menu
       label="User menu"
       labelTrigger={false}
@@ -27,6 +30,7 @@ export default function UserMenu({ name, email }: { name: string; email: string 
       }
       items={[
         { label: 'Public Site', href: '/', icon: <ExternalLink size={16} aria-hidden="true" /> },
+        { label: 'Notifications', icon: <Bell size={16} aria-hidden="true" />, onSelect: () => setNotifyOpen(true) },
         {
           label: 'Logout',
           icon: <LogOut size={16} aria-hidden="true" />,
@@ -38,5 +42,12 @@ export default function UserMenu({ name, email }: { name: string; email: string 
         },
       ]}
     />
+    <NotifyModeDialog
+      open={notifyOpen}
+      onClose={() => setNotifyOpen(false)}
+      endpoint="/api/user/notifications"
+      about={STAFF_NOTIFY_ABOUT}
+    />
+    </>
   );
 }

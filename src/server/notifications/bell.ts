@@ -1,0 +1,40 @@
+// The staff bell: the newest staff events and how many this user has not seen. Every staff
+// user with view:media sees them, whatever their email mode.
+import { and, count, desc, eq, gt, max } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { notificationEvents, users } from '../../db/schema.ts';
+import type { BellAnswer } from '../../shared/schemas/notifications.ts';
+
+export const BELL_SIZE = 50;
+
+async function seenId(userId: string): Promise<number> {
+  const [u] = await db.select({ seen: users.bellSeenId }).from(users).where(eq(users.id, userId)).limit(1);
+  return u?.seen ?? 0;
+}
+
+export async function bellFor(userId: string): Promise<BellAnswer> {
+  const seen = await seenId(userId);
+  const staff = eq(notificationEvents.audience, 'staff');
+  const rows = await db.select().from(notificationEvents).where(staff).orderBy(desc(notificationEvents.id)).limit(BELL_SIZE);
+  const [unread] = await db.select({ n: count() }).from(notificationEvents).where(and(staff, gt(notificationEvents.id, seen)));
+  return {
+    unread: unread?.n ?? 0,
+    events: rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      summary: r.summary,
+      path: r.path,
+      actor: r.actor,
+      mediaId: r.mediaId,
+      versionNumber: r.versionNumber,
+      createdAt: r.createdAt.toISOString(),
+      unread: r.id > seen,
+    })),
+  };
+}
+
+/** Everything up to the newest staff event counts as seen. */
+export async function markBellSeen(userId: string): Promise<void> {
+  const [newest] = await db.select({ id: max(notificationEvents.id) }).from(notificationEvents).where(eq(notificationEvents.audience, 'staff'));
+  await db.update(users).set({ bellSeenId: newest?.id ?? 0 }).where(eq(users.id, userId));
+}
