@@ -256,6 +256,14 @@ describe('what a link allows', () => {
       expect.arrayContaining([['Sam Producer', 'Logo too early'], ['Sam Producer', 'Lovely grade']]),
     );
     expect((await client.json('GET', `/api/media/${video.id}/share-comments`)).status).toBe(401);
+    // Staff hear of it in the bell, named with the link.
+    const bell = (await admin.json('GET', '/api/notifications')).body;
+    expect(bell.events.map((e: any) => e.summary)).toEqual(
+      expect.arrayContaining([
+        'Sam Producer left a timeline note on "Brand film" v1 (through a share link)',
+        'Sam Producer left feedback on "Brand film" v1 (through a share link)',
+      ]),
+    );
     const actions = (await logOf(link.id)).map((l) => [l.action, l.guestName, l.mediaTitle]);
     expect(actions).toEqual(expect.arrayContaining([['note', 'Sam Producer', 'Brand film'], ['comment', 'Sam Producer', 'Brand film']]));
   });

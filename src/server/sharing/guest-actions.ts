@@ -7,6 +7,9 @@ import { db } from '../../db/index.ts';
 import { mediaVersions, shareComments } from '../../db/schema.ts';
 import { badRequest, conflict, HttpError, notFound } from '../http.ts';
 import { LOCKED_MESSAGE } from '../review/approval.ts';
+import { recordEvent } from '../notifications/index.ts';
+import { formatTimestamp } from '../../shared/format.ts';
+import { APPROVAL_LABELS } from '../../shared/schemas/review.ts';
 import type { ShareComment } from '../../shared/schemas/share.ts';
 import type { z } from '../../shared/zod.ts';
 import type { shareApprovalSchema, shareFeedbackSchema, shareNoteSchema } from '../../shared/schemas/share.ts';
@@ -35,16 +38,24 @@ async function target(ctx: APIContext, mediaId: number, need: 'comment' | 'appro
   return { link, visit, cur };
 }
 
-async function addComment(ctx: APIContext, link: LinkRow, values: typeof shareComments.$inferInsert): Promise<ShareComment> {
+async function addComment(ctx: APIContext, link: LinkRow, values: typeof shareComments.$inferInsert, versionNumber: number): Promise<ShareComment> {
   const [row] = await db.insert(shareComments).values(values).returning({ id: shareComments.id });
   await logAccess(ctx, link, values.kind === 'note' ? 'note' : 'comment', { mediaId: values.mediaId, guestName: values.guestName, detail: values.text });
+  await recordEvent({
+    kind: values.kind === 'note' ? 'note' : 'feedback',
+    mediaId: values.mediaId,
+    versionNumber,
+    actor: values.guestName,
+    via: 'link',
+    detail: values.kind === 'note' ? `At ${formatTimestamp(values.timestampSeconds ?? 0)}: ${values.text}` : `Rating: ${values.rating} out of 5\n\n${values.text}`,
+  });
   return (await linkComments(link.id, [values.mediaId])).find((c) => c.id === row!.id)!;
 }
 
 export async function addGuestFeedback(ctx: APIContext, mediaId: number, input: z.output<typeof shareFeedbackSchema>): Promise<ShareComment> {
   const { link, visit, cur } = await target(ctx, mediaId, 'comment');
   const guestName = await guestNameFor(visit, input.name);
-  return addComment(ctx, link, { linkId: link.id, mediaId, versionId: cur.version.id, guestName, kind: 'feedback', rating: input.rating, text: input.text });
+  return addComment(ctx, link, { linkId: link.id, mediaId, versionId: cur.version.id, guestName, kind: 'feedback', rating: input.rating, text: input.text }, cur.version.number);
 }
 
 export async function addGuestNote(ctx: APIContext, mediaId: number, input: z.output<typeof shareNoteSchema>): Promise<ShareComment> {
@@ -61,7 +72,7 @@ export async function addGuestNote(ctx: APIContext, mediaId: number, input: z.ou
     kind: 'note',
     timestampSeconds: input.timestampSeconds,
     text: input.text,
-  });
+  }, cur.version.number);
 }
 
 export async function setGuestApproval(ctx: APIContext, mediaId: number, input: z.output<typeof shareApprovalSchema>) {
@@ -75,5 +86,13 @@ export async function setGuestApproval(ctx: APIContext, mediaId: number, input: 
     .returning({ id: mediaVersions.id });
   if (!changed.length) throw conflict(LOCKED_MESSAGE);
   await logAccess(ctx, link, input.status === 'approved' ? 'approved' : 'changes requested', { mediaId, guestName, detail: input.note });
+  await recordEvent({
+    kind: 'approval',
+    mediaId,
+    versionNumber: cur.version.number,
+    actor: guestName,
+    via: 'link',
+    detail: input.note ? `${APPROVAL_LABELS[input.status]}: ${input.note}` : APPROVAL_LABELS[input.status],
+  });
   return { status: input.status, version: cur.version.number, by: guestName };
 }
