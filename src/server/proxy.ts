@@ -42,3 +42,12 @@ export function forwardedAddress(request: Request): string | null {
 export function visibleOrigin(ctx: { url: URL; request: Request }): string {
   return `${isHttps(ctx) ? 'https:' : ctx.url.protocol}//${ctx.url.host}`;
 }
+
+/**
+ * The origin to put in addresses people are given (share links): SITE_URL when it is set,
+ * else the one this request came in on (the default SITE_URL names the port the process was
+ * told, which is wrong behind a proxy or with PORT=0).
+ */
+export function publicOrigin(ctx: { url: URL; request: Request }): string {
+  return config.SITE_URL ? config.siteUrl : visibleOrigin(ctx);
+}

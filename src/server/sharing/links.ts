@@ -7,7 +7,6 @@ import { media, shareAccessLog, shareLinkItems, shareLinks, users } from '../../
 import { badRequest, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
-import { config } from '../config.ts';
 import type { ShareLinkCreated, ShareLinkSummary, ShareLogEntry } from '../../shared/schemas/share.ts';
 import type { z } from '../../shared/zod.ts';
 import type { shareLinkCreateSchema } from '../../shared/schemas/share.ts';
@@ -24,7 +23,8 @@ export function linkState(link: Pick<LinkRow, 'revokedAt' | 'expiresAt'>, now = 
   return 'active';
 }
 
-export async function createShareLink(input: CreateInput, staffUserId: string): Promise<ShareLinkCreated> {
+/** `origin`: where the address will be opened (see publicOrigin in proxy.ts). */
+export async function createShareLink(input: CreateInput, staffUserId: string, origin: string): Promise<ShareLinkCreated> {
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw badRequest('expiresAt: The expiry must be in the future');
   if (expiresAt && expiresAt.getTime() > Date.now() + 366 * 24 * 3600 * 1000) throw badRequest('expiresAt: A link can last at most a year');
@@ -59,7 +59,7 @@ export async function createShareLink(input: CreateInput, staffUserId: string): 
     return row!.id;
   });
   const [summary] = await listShareLinks([linkId]);
-  return { ...summary!, url: `${config.siteUrl}${sharePath(token)}` };
+  return { ...summary!, url: `${origin}${sharePath(token)}` };
 }
 
 export async function listShareLinks(onlyIds?: number[]): Promise<ShareLinkSummary[]> {

@@ -1,3 +1,4 @@
+import { LinkComments } from '../share/LinkComments.tsx';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Lock, Star, Trash2, Unlock, Upload, X } from 'lucide-react';
 import { DETAIL_STAGES, parseTagText, type AdminFeedback, type AdminMedia, type AdminTimelineNote, type MediaUpdate } from '../../../shared/schemas/media.ts';
@@ -264,6 +265,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           </ol>
         )}
       </section>
+      <LinkComments mediaId={item.id} />
       <ConfirmDialog
         open={!!deletingVersion}
         title="Delete version"

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { Calendar, Clock, MessageSquare, MoreVertical, Settings, Star, Trash2, Users, Eye, Pencil, UserPlus, Film, Image as ImageIcon, Upload, Layers } from 'lucide-react';
+import { Calendar, Clock, MessageSquare, MoreVertical, Settings, Star, Trash2, Users, Eye, Pencil, UserPlus, Film, Image as ImageIcon, Upload, Layers, Link2 } from 'lucide-react';
 import { ApprovalBadge } from '../../review/ApprovalBadge.tsx';
 import { awaitingApproval } from './filtering.ts';
 import type { AdminMedia } from '../../../shared/schemas/media.ts';
@@ -8,7 +8,7 @@ import { Menu, type MenuItem } from '../../ui/Menu.tsx';
 import { formatDate, stageLabel } from './format.ts';
 import { MediaThumb } from './MediaThumb.tsx';
 
-export type CardAction = 'feedback' | 'edit' | 'assign' | 'settings' | 'delete' | 'version';
+export type CardAction = 'feedback' | 'edit' | 'assign' | 'settings' | 'delete' | 'version' | 'share';
 
 interface Props {
   item: AdminMedia;
@@ -16,6 +16,8 @@ interface Props {
   canEdit: boolean;
   canAssign: boolean;
   canUpload?: boolean;
+  /** share:media: "Share link" opens the new-link dialog with this item chosen. */
+  canShare?: boolean;
   onToggleSelect: (id: number) => void;
   onAction: (action: CardAction, item: AdminMedia) => void;
 }
@@ -23,12 +25,13 @@ interface Props {
 const VISIBLE_TAGS = 3;
 
 /** One media card with every element of 001 §2; memoised so selection and filtering stay cheap. */
-export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canAssign, canUpload = false, onToggleSelect, onAction }: Props) {
+export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canAssign, canUpload = false, canShare = false, onToggleSelect, onAction }: Props) {
   const items: MenuItem[] = [
     { label: 'View Feedback', icon: <Eye size={16} />, onSelect: () => onAction('feedback', item) },
     ...(canEdit ? [{ label: 'Edit Media', icon: <Pencil size={16} />, onSelect: () => onAction('edit', item) }] : []),
     ...(canAssign ? [{ label: 'Assign Client', icon: <UserPlus size={16} />, onSelect: () => onAction('assign', item) }] : []),
     ...(canUpload ? [{ label: 'Upload new version', icon: <Upload size={16} />, onSelect: () => onAction('version', item) }] : []),
+    ...(canShare ? [{ label: 'Share link', icon: <Link2 size={16} />, onSelect: () => onAction('share', item) }] : []),
     { label: 'Media Settings', icon: <Settings size={16} />, onSelect: () => onAction('settings', item) },
     { label: 'Delete Media', icon: <Trash2 size={16} />, destructive: true, onSelect: () => onAction('delete', item) },
   ];

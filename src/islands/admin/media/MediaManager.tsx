@@ -26,6 +26,7 @@ const PAGE = 60;
 /** Media Management (001 §2). Permissions come from the server-rendered page. */
 export default function MediaManager({ permissions }: { permissions: string[] }) {
   const canUpload = permissions.includes('upload:media');
+  const canShare = permissions.includes('share:media');
   const canEdit = permissions.includes('edit:media');
   const canAssign = permissions.includes('assign:client');
 
@@ -123,6 +124,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
       if (action === 'edit') return setEditId(item.id);
       if (action === 'delete') return setDeleting(item);
       if (action === 'version') return setVersionFor(item);
+      if (action === 'share') return location.assign(`/admin/share-links?media=${item.id}`);
       if (action === 'feedback') loadReviews();
       setDetail({ id: item.id, tab: action });
     },
@@ -272,7 +274,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
           <ul className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4 ${stale ? 'opacity-70' : ''}`} aria-label="Media" data-testid="media-grid">
             {filtered.slice(0, limit).map((m) => (
               <li key={m.id} className="flex [contain-intrinsic-size:auto_340px] [content-visibility:auto]">
-                <MediaCard item={m} selected={selected.has(m.id)} canEdit={canEdit} canAssign={canAssign} canUpload={canUpload} onToggleSelect={toggleSelect} onAction={onAction} />
+                <MediaCard item={m} selected={selected.has(m.id)} canEdit={canEdit} canAssign={canAssign} canUpload={canUpload} canShare={canShare} onToggleSelect={toggleSelect} onAction={onAction} />
               </li>
             ))}
           </ul>

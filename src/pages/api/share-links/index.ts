@@ -1,5 +1,6 @@
 import { endpoint, json, readJson } from '../../../server/http.ts';
 import { requirePermission } from '../../../server/auth/guard.ts';
+import { publicOrigin } from '../../../server/proxy.ts';
 import { createShareLink, listShareLinks } from '../../../server/sharing/links.ts';
 import { shareLinkCreateSchema } from '../../../shared/schemas/share.ts';
 
@@ -13,5 +14,5 @@ export const GET = endpoint(async (ctx) => {
 export const POST = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'share:media');
   const input = await readJson(ctx.request, shareLinkCreateSchema);
-  return json(await createShareLink(input, user.id), 201);
+  return json(await createShareLink(input, user.id, publicOrigin(ctx)), 201);
 });
