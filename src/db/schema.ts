@@ -612,8 +612,12 @@ export const shareLinks = sqliteTable(
     watermarkOpacity: integer('watermark_opacity').notNull().default(60),
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
+    // Set on a client's own watermark (a client set to see only watermarked previews): the row
+    // names the preview files (wm-{id}) and never opens by token (none is ever given out).
+    clientId: integer('client_id').references(() => clients.id, { onDelete: 'cascade' }),
   },
   (t) => [
+    index('share_links_client_idx').on(t.clientId),
     check('share_links_download_check', sql`${t.download} in ('none', 'preview', 'original')`),
     check('share_links_opacity_check', sql`${t.watermarkOpacity} between 10 and 100`),
   ],

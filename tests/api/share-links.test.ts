@@ -388,3 +388,84 @@ describe('a watermarked link', () => {
     expect(next.playbackUrl).not.toBe(view.items[0].playbackUrl);
   });
 });
+
+describe('a client set to watermarked previews', () => {
+  let marked: Awaited<ReturnType<typeof createClientWithLogin>>;
+  let markedSession: Session;
+  let plainSession: Session;
+  let item: any;
+  let still: any;
+  beforeAll(async () => {
+    marked = await createClientWithLogin(server, { name: 'Label Records' });
+    const plain = await createClientWithLogin(server, { name: 'Plain Client' });
+    markedSession = await clientSession(server.url, marked.username, marked.password);
+    plainSession = await clientSession(server.url, plain.username, plain.password);
+    item = await readyVideo('Label single');
+    still = await uploadImage(admin, { title: 'Label cover' });
+    for (const c of [marked, plain]) {
+      for (const m of [item, still]) expect((await admin.json('POST', `/api/media/${m.id}/clients/${c.clientId}`)).status).toBe(201);
+    }
+  }, 120_000);
+
+  test.each([
+    ['signed out', () => new Session(server.url), 401],
+    ['a client', () => plainSession, 401],
+    ['staff without edit:clients', () => sharer, 403],
+  ] as const)('switching it needs edit:clients: %s gets %i', async (_who, who, status) => {
+    expect((await who().json('PUT', `/api/clients/${marked.clientId}/watermark`, { watermark: true })).status).toBe(status);
+    expect((await admin.json('GET', '/api/clients')).body.find((c: any) => c.id === marked.clientId).watermarkPreviews).toBe(false);
+  });
+
+  test('the client then plays and downloads only marked copies; the clean files are refused; another client is unaffected; off again restores them', async () => {
+    const clean = (await markedSession.json('GET', '/api/client/media')).body.find((m: any) => m.id === item.id);
+    expect((await fetchFile(markedSession, clean.playbackUrl)).status).toBe(200);
+
+    expect((await admin.json('PUT', `/api/clients/${marked.clientId}/watermark`, { watermark: 'yes' })).status).toBe(400);
+    expect((await admin.json('PUT', `/api/clients/${marked.clientId}/watermark`, { watermark: true })).body).toEqual({ watermark: true });
+    expect((await admin.json('GET', '/api/clients')).body.find((c: any) => c.id === marked.clientId).watermarkPreviews).toBe(true);
+    // It is not a link anyone was sent: the share-links list does not show it.
+    expect((await sharer.json('GET', '/api/share-links')).body.some((l: any) => l.name === 'Label Records')).toBe(false);
+
+    const shown = await until('the client previews', async () => {
+      const list = (await markedSession.json('GET', '/api/client/media')).body;
+      const [v, i] = [list.find((m: any) => m.id === item.id), list.find((m: any) => m.id === still.id)];
+      return v.playbackUrl && i.thumbnailUrl ? { v, i } : null;
+    }, 90_000);
+    expect(shown.v.playbackUrl).toMatch(/\/wm-\d+\.mp4\?v=\d+$/);
+    expect(shown.v).toMatchObject({ renditions: [], spriteUrl: null, posterUrl: null, thumbnailUrl: null });
+    expect(shown.v.url).toBe(shown.v.playbackUrl);
+    expect(shown.i.url).toMatch(/\/wm-\d+\.jpg\?v=\d+$/);
+    const marked1 = await fetchFile(markedSession, shown.v.playbackUrl);
+    expect(marked1.status).toBe(200);
+    // The text is burned in (bottom right by default) where the clean proxy has none.
+    const cleanBytes = (await fetchFile(admin, item.renditions[0].url)).bytes;
+    const [a, b] = [greyFrame(marked1.bytes, 'mp4', 160, 120), greyFrame(cleanBytes, 'mp4', 160, 120)];
+    expect(frameDiff(a, b, 160, 120, [0.5, 0.8, 1, 1])).toBeGreaterThan(frameDiff(a, b, 160, 120, [0, 0, 0.5, 0.5]) * 4);
+    // Every clean file is refused to this client, by any address.
+    for (const url of [item.url, item.renditions[0].url, item.posterUrl, item.thumbnailUrl, item.spriteUrl, still.url, still.webpUrl, still.thumbnailUrl]) {
+      expect((await markedSession.get(url)).status, url).toBe(404);
+    }
+    // The versions list and the live state name the preview too.
+    const versions = (await markedSession.json('GET', `/api/client/media/${item.id}/versions`)).body;
+    expect(versions[0].playbackUrl).toBe(shown.v.playbackUrl);
+    const live = (await markedSession.json('GET', `/api/client/media/${item.id}/processing`)).body;
+    expect(live).toMatchObject({ playbackUrl: shown.v.playbackUrl, renditions: [], spriteUrl: null });
+    // Another client of the same item still sees the clean proxy.
+    const other = (await plainSession.json('GET', '/api/client/media')).body.find((m: any) => m.id === item.id);
+    expect(other.playbackUrl).toMatch(/720p\.mp4/);
+    expect((await fetchFile(plainSession, other.playbackUrl)).status).toBe(200);
+
+    // A newly assigned image gets its preview at once.
+    const later = await uploadImage(admin, { title: 'Later still', clientId: String(marked.clientId) });
+    const laterShown = await until('the new item preview', async () => {
+      const m = (await markedSession.json('GET', '/api/client/media')).body.find((x: any) => x.id === later.id);
+      return m?.thumbnailUrl ? m : null;
+    }, 60_000);
+    expect(laterShown.url).toMatch(/\/wm-\d+\.jpg\?v=\d+$/);
+
+    expect((await admin.json('PUT', `/api/clients/${marked.clientId}/watermark`, { watermark: false })).body).toEqual({ watermark: false });
+    const back = (await markedSession.json('GET', '/api/client/media')).body.find((m: any) => m.id === item.id);
+    expect(back.playbackUrl).toMatch(/720p\.mp4/);
+    expect((await fetchFile(markedSession, back.playbackUrl)).status).toBe(200);
+  });
+});

@@ -24,6 +24,8 @@ const clientColumns = {
   updatedAt: clients.updatedAt,
   // Each client has exactly one login (created with it), so the join adds no rows.
   username: clientUsers.username,
+  // The client sees only watermarked previews (issue 17, src/server/sharing/client-watermark.ts).
+  watermarkPreviews: sql<boolean>`EXISTS (SELECT 1 FROM share_links l WHERE l.client_id = "clients"."id" AND l.revoked_at IS NULL)`.mapWith(Boolean),
 };
 
 const selectClients = (r: Reader) =>

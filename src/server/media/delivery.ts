@@ -10,7 +10,8 @@ import { media, mediaClients, mediaVersions } from '../../db/schema.ts';
 import { errorResponse } from '../http.ts';
 import { hasPermission } from '../auth/guard.ts';
 import { contentTypeForVariant } from './detect.ts';
-import { mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from './paths.ts';
+import { mediaFilePath, STORAGE_KEY_RE, VARIANT_RE, watermarkVariant } from './paths.ts';
+import { clientWatermarkLink } from '../sharing/client-watermark.ts';
 import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
 import { config } from '../config.ts';
@@ -38,7 +39,7 @@ export interface Target {
   isPublic: boolean;
 }
 
-const targetColumns = { id: media.id, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, isPublic: isPublicSql };
+const targetColumns = { id: media.id, type: media.type, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, isPublic: isPublicSql };
 
 async function findCurrent(storageKey: string) {
   const [row] = await db.select(targetColumns).from(media).where(eq(media.storageKey, storageKey)).limit(1);
@@ -63,20 +64,25 @@ async function findOlderVersion(storageKey: string) {
  * Who may fetch: the public for public items; staff with view:media, or edit:website (its
  * media pickers list the whole library); an assigned client.
  */
-async function findVisible(ctx: APIContext, storageKey: string): Promise<Target | null> {
+async function findVisible(ctx: APIContext, storageKey: string, variant: string): Promise<Target | null> {
   const row = (await findCurrent(storageKey)) ?? (await findOlderVersion(storageKey));
   if (!row) return null;
   const target = { id: row.id, mimeType: row.mimeType, filename: row.filename, title: row.title, isPublic: !!row.isPublic };
   if (target.isPublic || hasPermission(ctx, 'view:media') || hasPermission(ctx, 'edit:website')) return target;
   const client = ctx.locals.clientUser;
   if (!client) return null;
-  if (row.clientId === client.clientId) return target;
-  const [link] = await db
-    .select({ id: mediaClients.id })
-    .from(mediaClients)
-    .where(sql`${mediaClients.mediaId} = ${row.id} AND ${mediaClients.clientId} = ${client.clientId}`)
-    .limit(1);
-  return link ? target : null;
+  if (row.clientId !== client.clientId) {
+    const [link] = await db
+      .select({ id: mediaClients.id })
+      .from(mediaClients)
+      .where(sql`${mediaClients.mediaId} = ${row.id} AND ${mediaClients.clientId} = ${client.clientId}`)
+      .limit(1);
+    if (!link) return null;
+  }
+  // A client set to watermarked previews gets its preview and nothing clean (issue 17).
+  const watermark = await clientWatermarkLink(client.clientId);
+  if (watermark && variant !== watermarkVariant(watermark.id, row.type)) return null;
+  return target;
 }
 
 export type RangeResult = { start: number; end: number } | 'unsatisfiable' | null;
@@ -154,7 +160,7 @@ function cacheControlFor(isPublic: boolean, derivative: boolean): string {
 
 export async function serveMediaFile(ctx: APIContext, storageKey: string | undefined, variant: string | undefined): Promise<Response> {
   if (!storageKey || !variant || !STORAGE_KEY_RE.test(storageKey) || !VARIANT_RE.test(variant)) return errorResponse(404, 'Not found');
-  const target = await findVisible(ctx, storageKey);
+  const target = await findVisible(ctx, storageKey, variant);
   if (!target) return errorResponse(404, 'Not found');
   return serveStoredFile(ctx, storageKey, variant, target);
 }

@@ -6,6 +6,7 @@ import { media, mediaClients } from '../../db/schema.ts';
 import { badRequest, notFound } from '../http.ts';
 import type { MediaRow } from '../media/queries.ts';
 import { playbackFields } from '../media/playback.ts';
+import { forClient } from '../sharing/client-watermark.ts';
 import { normaliseTags, type ClientMedia } from '../../shared/schemas/portal.ts';
 import type { ApprovalStatus, VersionSummary } from '../../shared/schemas/review.ts';
 
@@ -103,7 +104,7 @@ export function toClientMedia(row: ClientMediaRow): ClientMedia {
 /** Everything assigned to the client, newest first. */
 export async function listClientMedia(clientId: number): Promise<ClientMedia[]> {
   const rows = await db.select(clientColumns).from(media).where(assignedTo(clientId)).orderBy(desc(media.createdAt), desc(media.id));
-  return rows.map(toClientMedia);
+  return forClient(clientId, rows.map(toClientMedia), (m) => m.type);
 }
 
 /** The item if it is assigned to the client; 404 otherwise, so other clients' items stay invisible. */

@@ -67,7 +67,8 @@ export async function listShareLinks(onlyIds?: number[]): Promise<ShareLinkSumma
     .select({ link: shareLinks, createdByName: sql<string | null>`coalesce(nullif(${users.displayName}, ''), ${users.username})` })
     .from(shareLinks)
     .leftJoin(users, eq(users.id, shareLinks.createdBy))
-    .where(onlyIds ? inArray(shareLinks.id, onlyIds) : undefined)
+    // A client's own watermark row is not a link anyone was sent (client-watermark.ts).
+    .where(and(onlyIds ? inArray(shareLinks.id, onlyIds) : undefined, isNull(shareLinks.clientId)))
     .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
   if (!rows.length) return [];
   const ids = rows.map((r) => r.link.id);
@@ -116,10 +117,10 @@ export async function revokeShareLink(id: number): Promise<ShareLinkSummary> {
   const done = await db
     .update(shareLinks)
     .set({ revokedAt: new Date() })
-    .where(and(eq(shareLinks.id, id), isNull(shareLinks.revokedAt)))
+    .where(and(eq(shareLinks.id, id), isNull(shareLinks.revokedAt), isNull(shareLinks.clientId)))
     .returning({ id: shareLinks.id });
   if (!done.length) {
-    const [exists] = await db.select({ id: shareLinks.id }).from(shareLinks).where(eq(shareLinks.id, id)).limit(1);
+    const [exists] = await db.select({ id: shareLinks.id }).from(shareLinks).where(and(eq(shareLinks.id, id), isNull(shareLinks.clientId))).limit(1);
     if (!exists) throw notFound('Share link not found');
   }
   const [summary] = await listShareLinks([id]);
@@ -129,7 +130,7 @@ export async function revokeShareLink(id: number): Promise<ShareLinkSummary> {
 export const LOG_PAGE = 200;
 
 export async function shareLinkLog(id: number): Promise<ShareLogEntry[]> {
-  const [exists] = await db.select({ id: shareLinks.id }).from(shareLinks).where(eq(shareLinks.id, id)).limit(1);
+  const [exists] = await db.select({ id: shareLinks.id }).from(shareLinks).where(and(eq(shareLinks.id, id), isNull(shareLinks.clientId))).limit(1);
   if (!exists) throw notFound('Share link not found');
   const rows = await db
     .select({ log: shareAccessLog, title: media.title })

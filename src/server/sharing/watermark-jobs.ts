@@ -17,6 +17,9 @@ async function queue(tx: Executor, targets: { mediaId: number; versionId: number
   }
 }
 
+/** A version can be previewed once there is something clean to cut it from. */
+const previewable = sql`(${media.type} = 'image' OR ${mediaVersions.processingStatus} = 'ready')`;
+
 /** Every item of a new watermarked link whose current version can be previewed now. */
 export async function enqueueWatermarks(tx: Executor, linkId: number): Promise<void> {
   const rows = await tx
@@ -24,17 +27,37 @@ export async function enqueueWatermarks(tx: Executor, linkId: number): Promise<v
     .from(shareLinkItems)
     .innerJoin(media, eq(media.id, shareLinkItems.mediaId))
     .innerJoin(mediaVersions, eq(mediaVersions.storageKey, media.storageKey))
-    .where(and(eq(shareLinkItems.linkId, linkId), sql`(${media.type} = 'image' OR ${mediaVersions.processingStatus} = 'ready')`));
+    .where(and(eq(shareLinkItems.linkId, linkId), previewable));
   await queue(tx, rows.map((r) => ({ ...r, linkId })));
 }
 
-/** A version became ready (or a new image version arrived): every watermarked link holding its item. */
+/** Every version of `mediaIds` that can be previewed now (a client's watermark sees them all). */
+export async function enqueueAllVersions(tx: Executor, linkId: number, mediaIds: number[]): Promise<void> {
+  if (!mediaIds.length) return;
+  const rows = await tx
+    .select({ mediaId: media.id, versionId: mediaVersions.id })
+    .from(mediaVersions)
+    .innerJoin(media, eq(media.id, mediaVersions.mediaId))
+    .where(and(inArray(media.id, mediaIds), previewable));
+  await queue(tx, rows.map((r) => ({ ...r, linkId })));
+}
+
+/**
+ * A version became ready (or a new image version arrived): every watermarked link holding its
+ * item, and the watermark of every client it is assigned to.
+ */
 export async function enqueueWatermarksOfVersion(tx: Executor, mediaId: number, versionId: number): Promise<void> {
   const links = await tx
     .select({ linkId: shareLinks.id })
-    .from(shareLinkItems)
-    .innerJoin(shareLinks, eq(shareLinks.id, shareLinkItems.linkId))
-    .where(and(eq(shareLinkItems.mediaId, mediaId), eq(shareLinks.watermark, true), isNull(shareLinks.revokedAt)));
+    .from(shareLinks)
+    .where(
+      and(
+        eq(shareLinks.watermark, true),
+        isNull(shareLinks.revokedAt),
+        sql`(${shareLinks.id} IN (SELECT link_id FROM share_link_items WHERE media_id = ${mediaId})
+          OR ${shareLinks.clientId} IN (SELECT client_id FROM media WHERE id = ${mediaId} UNION SELECT client_id FROM media_clients WHERE media_id = ${mediaId}))`,
+      ),
+    );
   await queue(tx, links.map((l) => ({ mediaId, versionId, linkId: l.linkId })));
 }
 

@@ -33,4 +33,9 @@ export interface ClientRow {
   createdAt: string | null;
   updatedAt: string | null;
   username: string | null;
+  /** Sees only watermarked previews ("Preview - {name}") of their media (issue 17). */
+  watermarkPreviews: boolean;
 }
+
+/** PUT /api/clients/{id}/watermark. */
+export const clientWatermarkSchema = z.object({ watermark: z.boolean({ error: 'watermark must be true or false' }) }).strict();

@@ -5,8 +5,28 @@ import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Card, CardBody } from '../../ui/Card.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { useEffect, useState } from 'react';
+import { apiJson, errorMessage } from '../../../shared/api.ts';
+import { toast } from '../../../shared/toast.ts';
 
 export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: ClientRow; canEdit: boolean; onEdit: () => void; onDelete: () => void }) {
+  const [watermark, setWatermark] = useState(client.watermarkPreviews);
+  const [saving, setSaving] = useState(false);
+  useEffect(() => setWatermark(client.watermarkPreviews), [client.watermarkPreviews]);
+  async function toggleWatermark(on: boolean) {
+    setWatermark(on);
+    setSaving(true);
+    try {
+      await apiJson('PUT', `/api/clients/${client.id}/watermark`, { watermark: on });
+      toast({ title: on ? 'Watermarked previews on' : 'Watermarked previews off', description: on ? `${client.name} now sees “Preview - ${client.name}” copies only.` : `${client.name} sees the clean files again.` });
+    } catch (e) {
+      setWatermark(!on);
+      toast({ title: 'Could not change the previews', description: errorMessage(e), variant: 'destructive' });
+    } finally {
+      setSaving(false);
+    }
+  }
   return (
     <Card className="flex w-full min-w-0 flex-col" data-testid="client-card">
       <CardBody className="flex flex-1 flex-col gap-3">
@@ -52,6 +72,11 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
           <Calendar size={12} aria-hidden="true" />
           {client.createdAt ? `Added ${formatDate(client.createdAt)}` : 'Unknown'}
         </p>
+        {canEdit && (
+          <div className="border-t border-line pt-3">
+            <Switch label="Watermarked previews only" description="Plays and downloads marked copies, never the clean files." checked={watermark} disabled={saving} onChange={toggleWatermark} />
+          </div>
+        )}
         {canEdit && (
           <div className="flex gap-2 border-t border-line pt-3">
             <Button variant="outline" size="sm" className="flex-1" onClick={onEdit} aria-label={`Edit ${client.name}`}>
