@@ -285,7 +285,11 @@ export async function deleteMedia(id: number): Promise<void> {
   });
   // After the row: a crash here leaves unreferenced files, never a row without files. The
   // row's jobs went with it (cascade); their worker sees that at the next heartbeat and kills ffmpeg.
-  for (const key of keys) await storage.removeItem(key);
+  for (const key of keys) {
+    // The item is gone either way: a folder that would not go is logged for the operator
+    // (and swept later), not reported to staff as a failed delete.
+    await storage.removeItem(key).catch((e) => console.error(`Media ${id}: could not remove the files of ${key}: ${e instanceof Error ? e.message : e}`));
+  }
 }
 
 /** POST /api/media/{id}/reprocess: a running conversion is stopped and the item queued again. */

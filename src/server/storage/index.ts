@@ -62,7 +62,9 @@ export const localStorage: Storage = {
     return fs.stat(mediaFolder(storageKey)).then((s) => s.isDirectory(), () => false);
   },
   async removeItem(storageKey) {
-    await fs.rm(mediaFolder(storageKey), { recursive: true, force: true });
+    // A worker still converting into the folder can add a file between the listing and the
+    // rmdir (ENOTEMPTY); it is stopped within a heartbeat, so a few retries see it through.
+    await fs.rm(mediaFolder(storageKey), { recursive: true, force: true, maxRetries: 8, retryDelay: 100 });
   },
   async publishItem() {},
   async releaseLocal() {},
