@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Building2, Calendar, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
 import { formatDate } from '../../../shared/format.ts';
 import type { ClientRow } from '../../../shared/schemas/clients.ts';
@@ -6,7 +7,6 @@ import { Button } from '../../ui/Button.tsx';
 import { Card, CardBody } from '../../ui/Card.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { useEffect, useState } from 'react';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 
