@@ -186,6 +186,12 @@ describe('a password', () => {
     expect((await v.json('GET', `/api/share/${link.token}`)).status).toBe(200);
     // The pass is for this visitor only.
     expect((await visitor().json('GET', `/api/share/${link.token}`)).status).toBe(401);
+    // A pass past its time opens nothing, and is cleared when the next one is made.
+    await server.sql.execute({ sql: 'UPDATE share_visits SET expires_at = ? WHERE link_id = ?', args: [Date.now() - 1, link.id] });
+    expect((await v.json('GET', `/api/share/${link.token}`)).status).toBe(401);
+    expect((await visitor().json('POST', `/api/share/${link.token}/unlock`, { password: 'open-sesame' })).status).toBe(200);
+    const left = await server.sql.execute({ sql: 'SELECT count(*) AS n FROM share_visits WHERE expires_at < ?', args: [Date.now()] });
+    expect(Number(left.rows[0]!.n)).toBe(0);
   });
 
   test('5 wrong tries per link per 15 minutes, then 429 even for the right one', async () => {

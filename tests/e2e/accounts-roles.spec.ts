@@ -47,7 +47,8 @@ test.describe('Roles & Permissions (/admin/roles)', () => {
     const admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
     name = `Editors ${test.info().testId.slice(-6)}`;
     expect((await admin.json('POST', '/api/roles', { name, description: 'Edit things' })).status).toBe(201);
-    await page.setViewportSize({ width: 1280, height: 1400 });
+    // Tall enough that every role and permission is on screen: the keyboard drag steps by pixels.
+    await page.setViewportSize({ width: 1280, height: 1800 });
     await signInStaff(page);
     await page.goto('/admin/roles');
     await hydrated(page, '[data-testid="role-zone"]');

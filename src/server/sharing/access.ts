@@ -2,7 +2,7 @@
 // the link up again by its token, so a revocation or an expiry takes effect on the next one.
 // A visit is a pass for one link (random token in an HttpOnly cookie, only its SHA-256
 // stored): made on opening, after the password when the link has one.
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, lt } from 'drizzle-orm';
 import type { APIContext, AstroCookies } from 'astro';
 import { db } from '../../db/index.ts';
 import { shareAccessLog, shareLinks, shareVisits } from '../../db/schema.ts';
@@ -52,6 +52,8 @@ export async function currentVisit(cookies: AstroCookies, link: LinkRow): Promis
 async function startVisit(ctx: Ctx, link: LinkRow): Promise<VisitRow> {
   const token = generateSessionToken();
   const expiresAt = new Date(Math.min(Date.now() + VISIT_TTL_MS, link.expiresAt?.getTime() ?? Infinity));
+  // Passes past their time open nothing; they go as new ones are made.
+  await db.delete(shareVisits).where(lt(shareVisits.expiresAt, new Date()));
   const [visit] = await db.insert(shareVisits).values({ id: sessionIdFromToken(token), linkId: link.id, expiresAt }).returning();
   ctx.cookies.set(visitCookie(link.id), token, { httpOnly: true, sameSite: 'lax', path: '/', secure: isHttps(ctx), expires: expiresAt });
   return visit!;
