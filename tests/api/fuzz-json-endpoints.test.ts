@@ -80,7 +80,12 @@ const fixtures: Record<string, () => Fixture> = {
     breaker: { email: 42 },
     validStatus: 200,
   }),
-  'PUT /api/clients/[id]/watermark': () => ({ valid: { watermark: false }, breaker: { watermark: 'x' }, validStatus: 200 }),
+  'PUT /api/clients/[id]/watermark': () => ({
+    valid: { watermark: false, text: 'Fuzz copy', position: 'center', opacity: 50 },
+    optional: ['text', 'position', 'opacity'],
+    breaker: { watermark: 'x' },
+    validStatus: 200,
+  }),
   'PUT /api/clients/[id]/reset-password': () => ({ valid: { password: 'new-client-pass' }, breaker: { password: 42 }, validStatus: 200 }),
   'POST /api/media': () => ({
     fields: { title: 'Fuzz upload', projectStage: 'production', notes: 'n', clientId: String(client.clientId), tags: 'a, b', isFeatured: 'false', showInPortfolio: 'true' },

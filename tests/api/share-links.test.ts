@@ -427,7 +427,8 @@ describe('a client set to watermarked previews', () => {
     expect((await fetchFile(markedSession, clean.playbackUrl)).status).toBe(200);
 
     expect((await admin.json('PUT', `/api/clients/${marked.clientId}/watermark`, { watermark: 'yes' })).status).toBe(400);
-    expect((await admin.json('PUT', `/api/clients/${marked.clientId}/watermark`, { watermark: true })).body).toEqual({ watermark: true });
+    expect((await admin.json('PUT', `/api/clients/${marked.clientId}/watermark`, { watermark: true, opacity: 5 })).status).toBe(400);
+    expect((await admin.json('PUT', `/api/clients/${marked.clientId}/watermark`, { watermark: true })).body).toEqual({ watermark: true, text: '', position: 'bottom-right', opacity: 60 });
     expect((await admin.json('GET', '/api/clients')).body.find((c: any) => c.id === marked.clientId).watermarkPreviews).toBe(true);
     // It is not a link anyone was sent: the share-links list does not show it.
     expect((await sharer.json('GET', '/api/share-links')).body.some((l: any) => l.name === 'Label Records')).toBe(false);
@@ -469,7 +470,18 @@ describe('a client set to watermarked previews', () => {
     }, 60_000);
     expect(laterShown.url).toMatch(/\/wm-\d+\.jpg\?v=\d+$/);
 
-    expect((await admin.json('PUT', `/api/clients/${marked.clientId}/watermark`, { watermark: false })).body).toEqual({ watermark: false });
+    // Its look can change: every preview is made again, with the text where asked.
+    const look = { watermark: true, text: 'Label copy - not for release', position: 'top-left', opacity: 100 };
+    expect((await admin.json('PUT', `/api/clients/${marked.clientId}/watermark`, look)).body).toEqual(look);
+    expect((await admin.json('GET', `/api/clients/${marked.clientId}/watermark`)).body).toEqual(look);
+    const moved = await until('the remade preview', async () => {
+      const v = (await markedSession.json('GET', '/api/client/media')).body.find((m: any) => m.id === item.id);
+      return v.playbackUrl && v.playbackUrl !== shown.v.playbackUrl ? v : null;
+    }, 90_000);
+    const [c, d] = [greyFrame((await fetchFile(markedSession, moved.playbackUrl)).bytes, 'mp4', 160, 120), greyFrame(cleanBytes, 'mp4', 160, 120)];
+    expect(frameDiff(c, d, 160, 120, [0, 0, 0.5, 0.2])).toBeGreaterThan(frameDiff(c, d, 160, 120, [0.5, 0.8, 1, 1]) * 4);
+
+    expect((await admin.json('PUT', `/api/clients/${marked.clientId}/watermark`, { watermark: false })).body).toMatchObject({ watermark: false });
     const back = (await markedSession.json('GET', '/api/client/media')).body.find((m: any) => m.id === item.id);
     expect(back.playbackUrl).toMatch(/720p\.mp4/);
     expect((await fetchFile(markedSession, back.playbackUrl)).status).toBe(200);

@@ -10,6 +10,7 @@ import { notFound } from '../http.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
 import { mediaUrl, STORAGE_KEY_RE, watermarkVariant } from '../media/paths.ts';
 import type { Playback } from '../../shared/schemas/media.ts';
+import type { ClientWatermark, ClientWatermarkInput } from '../../shared/schemas/clients.ts';
 import type { LinkRow } from './links.ts';
 import { enqueueAllVersions, previewStates, type PreviewState } from './watermark-jobs.ts';
 
@@ -34,17 +35,43 @@ async function assignedMediaIds(tx: Pick<typeof db, 'select'>, clientId: number)
   return rows.map((r) => r.id);
 }
 
-/** Switches the client's watermark on (previews of everything assigned are queued) or off. */
-export async function setClientWatermark(clientId: number, on: boolean, staffUserId: string): Promise<boolean> {
+function settingsOf(link: LinkRow | null): ClientWatermark {
+  return link
+    ? { watermark: true, text: link.watermarkText, position: link.watermarkPosition, opacity: link.watermarkOpacity }
+    : { watermark: false, text: '', position: 'bottom-right', opacity: 60 };
+}
+
+async function findClient(clientId: number) {
   const [client] = await db.select({ id: clients.id, name: clients.name }).from(clients).where(eq(clients.id, clientId)).limit(1);
   if (!client) throw notFound('Client not found');
+  return client;
+}
+
+export async function getClientWatermark(clientId: number): Promise<ClientWatermark> {
+  await findClient(clientId);
+  return settingsOf(await clientWatermarkLink(clientId));
+}
+
+/**
+ * Switches the client's watermark on (previews of everything assigned are queued), changes how
+ * it looks (every preview is made again), or switches it off.
+ */
+export async function setClientWatermark(clientId: number, input: ClientWatermarkInput, staffUserId: string): Promise<ClientWatermark> {
+  const client = await findClient(clientId);
+  const look = { watermarkText: input.text, watermarkPosition: input.position, watermarkOpacity: input.opacity };
   await db.transaction(async (tx) => {
     const current = await clientWatermarkLink(clientId, tx);
-    if (!on) {
+    if (!input.watermark) {
       if (current) await tx.update(shareLinks).set({ revokedAt: new Date() }).where(and(eq(shareLinks.clientId, clientId), isNull(shareLinks.revokedAt)));
       return;
     }
-    if (current) return;
+    if (current) {
+      const same = current.watermarkText === look.watermarkText && current.watermarkPosition === look.watermarkPosition && current.watermarkOpacity === look.watermarkOpacity;
+      if (same) return;
+      await tx.update(shareLinks).set(look).where(eq(shareLinks.id, current.id));
+      await enqueueAllVersions(tx, current.id, await assignedMediaIds(tx, clientId));
+      return;
+    }
     const [link] = await tx
       .insert(shareLinks)
       .values({
@@ -55,11 +82,12 @@ export async function setClientWatermark(clientId: number, on: boolean, staffUse
         download: 'preview',
         clientId,
         createdBy: staffUserId,
+        ...look,
       })
       .returning({ id: shareLinks.id });
     await enqueueAllVersions(tx, link!.id, await assignedMediaIds(tx, clientId));
   });
-  return on;
+  return settingsOf(await clientWatermarkLink(clientId));
 }
 
 /** An item was just assigned to the client: its previews, when the client sees only those. */

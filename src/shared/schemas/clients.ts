@@ -1,5 +1,6 @@
 // Client payloads (001 §5, §7), shared by /api/clients and the Client Management screen.
 import { z } from '../zod.ts';
+import { WATERMARK_POSITIONS } from './share.ts';
 import { email, password, username } from './users.ts';
 
 const optionalText = (label: string, max: number) =>
@@ -37,5 +38,21 @@ export interface ClientRow {
   watermarkPreviews: boolean;
 }
 
-/** PUT /api/clients/{id}/watermark. */
-export const clientWatermarkSchema = z.object({ watermark: z.boolean({ error: 'watermark must be true or false' }) }).strict();
+/** PUT /api/clients/{id}/watermark: on or off, and how the text looks (default "Preview - {client name}"). */
+export const clientWatermarkSchema = z
+  .object({
+    watermark: z.boolean({ error: 'watermark must be true or false' }),
+    text: z.string().trim().max(120, 'Text must be at most 120 characters').optional().default(''),
+    position: z.enum(WATERMARK_POSITIONS, { error: 'Unknown watermark position' }).optional().default('bottom-right'),
+    opacity: z.number({ error: 'opacity must be a number' }).int('opacity must be a whole number').min(10, 'opacity must be from 10 to 100').max(100, 'opacity must be from 10 to 100').optional().default(60),
+  })
+  .strict();
+export type ClientWatermarkInput = z.output<typeof clientWatermarkSchema>;
+
+/** GET /api/clients/{id}/watermark and the answer to PUT. */
+export interface ClientWatermark {
+  watermark: boolean;
+  text: string;
+  position: (typeof WATERMARK_POSITIONS)[number];
+  opacity: number;
+}

@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Card, CardBody } from '../../ui/Card.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Switch } from '../../ui/Switch.tsx';
+import { ClientWatermarkSettings } from './ClientWatermarkSettings.tsx';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 
@@ -75,6 +76,7 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
         {canEdit && (
           <div className="border-t border-line pt-3">
             <Switch label="Watermarked previews only" description="Plays and downloads marked copies, never the clean files." checked={watermark} disabled={saving} onChange={toggleWatermark} />
+            {watermark && !saving && <ClientWatermarkSettings clientId={client.id} clientName={client.name} />}
           </div>
         )}
         {canEdit && (
