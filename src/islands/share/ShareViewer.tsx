@@ -35,10 +35,7 @@ export default function ShareViewer({ token, studio, initial }: { token: string;
   useEffect(() => {
     if (!pending) return;
     const t = setInterval(() => {
-      apiJson<ShareView>('GET', `/api/share/${token}`).then(
-        (next) => setView((cur) => ({ ...next, comments: cur.comments.length > next.comments.length ? cur.comments : next.comments })),
-        () => {},
-      );
+      apiJson<ShareView>('GET', `/api/share/${token}`).then(setView, () => {});
     }, POLL_MS);
     return () => clearInterval(t);
   }, [pending, token]);

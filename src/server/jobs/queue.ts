@@ -8,13 +8,13 @@ import { jobs, media, mediaVersions, type StoredRendition } from '../../db/schem
 import { updateVersionColumns } from '../media/version-columns.ts';
 import { config } from '../config.ts';
 import { bumpSiteVersion } from '../site-version.ts';
-import { enqueueWatermarksOfVersion } from '../sharing/watermark-jobs.ts';
+import { enqueueWatermarksOfVersion, WATERMARK } from '../sharing/watermark-jobs.ts';
 
 type Executor = Pick<typeof db, 'update' | 'select' | 'insert' | 'delete'>;
 
 export const TRANSCODE = 'transcode';
 /** A share link's watermarked preview of one version (issue 17); touches no version columns. */
-export const WATERMARK = 'watermark';
+export { WATERMARK };
 
 export interface ClaimedJob {
   id: number;
@@ -131,16 +131,19 @@ export interface JobResult {
   version: number;
 }
 
-/** Marks the job done and the item ready. False when the job was taken away meanwhile. */
-export async function complete(job: ClaimedJob, owner: string, result: JobResult): Promise<boolean> {
+/**
+ * Marks the job done and, for a conversion, the version ready with `result` (a watermark job
+ * has none). False when the job was taken away meanwhile.
+ */
+export async function complete(job: ClaimedJob, owner: string, result: JobResult | null): Promise<boolean> {
   return db.transaction(async (tx) => {
     const mine = await tx
       .update(jobs)
-      .set({ status: 'done', progress: 100, path: result.path, finishedAt: new Date(), leaseOwner: null, lastError: null })
+      .set({ status: 'done', progress: 100, path: result?.path ?? null, finishedAt: new Date(), leaseOwner: null, lastError: null })
       .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), eq(jobs.status, 'running')))
       .returning({ id: jobs.id });
     if (!mine.length) return false;
-    if (job.kind !== TRANSCODE) return true;
+    if (job.kind !== TRANSCODE || !result) return true;
     await updateVersionColumns(tx, job.versionId, {
       processingStatus: 'ready',
       processingProgress: 100,

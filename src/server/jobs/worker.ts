@@ -31,7 +31,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
 
-/** Renews a job's lease every second while `work` runs; a lost job aborts `cancel`. */
+/** Renews the job's lease (and saves progress) every second until the answer is called; a lost job aborts `cancel`. */
 function keepLease(job: ClaimedJob, owner: string, cancel: AbortController, progress: () => number) {
   let beating = Promise.resolve();
   const beat = setInterval(() => {
@@ -57,7 +57,7 @@ async function runWatermarkJob(job: ClaimedJob, owner: string, log: (line: strin
   try {
     const result = await makeWatermark(job.versionId, job.linkId!, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, (key) => (storageKey = key));
     await stopBeat();
-    if (cancel.signal.aborted || !(await complete(job, owner, { path: 'transcode', renditions: [], spriteUrl: null, version: job.id }))) return;
+    if (cancel.signal.aborted || !(await complete(job, owner, null))) return;
     if (result) log(`video ${job.mediaId}: watermarked preview for share link ${job.linkId} ready`);
   } catch (e) {
     await stopBeat();

@@ -7,7 +7,8 @@ import { jobs, media, mediaVersions, shareLinkItems, shareLinks } from '../../db
 
 type Executor = Pick<typeof db, 'select' | 'insert' | 'delete'>;
 
-const WATERMARK = 'watermark';
+/** The job kind (src/server/jobs/queue.ts runs it; jobs/watermark.ts does the work). */
+export const WATERMARK = 'watermark';
 
 async function queue(tx: Executor, targets: { mediaId: number; versionId: number; linkId: number }[]): Promise<void> {
   for (const t of targets) {
