@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Download, Film } from 'lucide-react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
-import { formatTimestamp } from '../../shared/format.ts';
+import { formatDateTime, formatTimestamp } from '../../shared/format.ts';
 import { toast } from '../../shared/toast.ts';
 import { MAX_PORTAL_TEXT } from '../../shared/schemas/portal.ts';
 import { GUEST_NAME_MAX, type ShareComment, type ShareItem, type ShareView } from '../../shared/schemas/share.ts';
@@ -49,7 +49,7 @@ export default function ShareViewer({ token, studio, initial }: { token: string;
         <h1 className="text-2xl font-semibold">{view.name}</h1>
         <p className="text-sm text-fg-muted">
           {view.items.length} {view.items.length === 1 ? 'item' : 'items'} shared with you
-          {view.expiresAt && <> · available until {new Date(view.expiresAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}</>}
+          {view.expiresAt && <> · available until {formatDateTime(view.expiresAt)}</>}
           {view.watermark && <> · watermarked preview</>}
         </p>
       </header>
@@ -138,7 +138,7 @@ function Comment({ c }: { c: ShareComment }) {
     <div className="min-w-0 flex-1">
       <p className="whitespace-pre-wrap break-words">{c.text}</p>
       <p className="mt-1 text-xs text-fg-muted">
-        {c.guestName} · {new Date(c.createdAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}
+        {c.guestName} · {formatDateTime(c.createdAt)}
       </p>
     </div>
   );

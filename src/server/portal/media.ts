@@ -1,21 +1,16 @@
 // Media as the signed-in client sees it: only items assigned to their client, either through
 // a media-client link or the item's own clientId (001 §3, §6).
-import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { media, mediaClients } from '../../db/schema.ts';
+import { media } from '../../db/schema.ts';
 import { badRequest, notFound } from '../http.ts';
 import type { MediaRow } from '../media/queries.ts';
 import { playbackFields } from '../media/playback.ts';
 import { forClient } from '../sharing/client-watermark.ts';
+import { assignedTo } from './assigned.ts';
 import { normaliseTags, type ClientMedia } from '../../shared/schemas/portal.ts';
 import type { ApprovalStatus, VersionSummary } from '../../shared/schemas/review.ts';
 
-function assignedTo(clientId: number) {
-  return or(
-    eq(media.clientId, clientId),
-    inArray(media.id, db.select({ id: mediaClients.mediaId }).from(mediaClients).where(eq(mediaClients.clientId, clientId))),
-  );
-}
 
 // Only what a client may see (no storage key, flags or uploader).
 const clientColumns = {

@@ -15,26 +15,46 @@ import { clientActor } from '../notifications/actors.ts';
 
 export const LOCKED_MESSAGE = 'The studio has locked this decision. Contact them if it needs to change.';
 
+/** Who decided: a client login, or a share-link visitor by the name they typed. */
+export type Decider = { clientUserId: number } | { guestName: string; linkId: number };
+
+/**
+ * Writes a decision on a version, then tells staff. The lock is checked in the same statement
+ * that writes, so a lock made meanwhile wins (409).
+ */
+export async function writeDecision(
+  version: { id: number; mediaId: number; number: number },
+  input: { status: 'approved' | 'changes_requested'; note: string },
+  by: Decider,
+  actor: string,
+  via: 'client' | 'link',
+): Promise<void> {
+  const who =
+    'clientUserId' in by
+      ? { approvalBy: by.clientUserId, approvalGuest: null, approvalLinkId: null }
+      : { approvalBy: null, approvalGuest: by.guestName, approvalLinkId: by.linkId };
+  const changed = await db
+    .update(mediaVersions)
+    .set({ approvalStatus: input.status, approvalNote: input.note || null, approvalAt: new Date(), ...who })
+    .where(and(eq(mediaVersions.id, version.id), eq(mediaVersions.approvalLocked, false)))
+    .returning({ id: mediaVersions.id });
+  if (!changed.length) throw conflict(LOCKED_MESSAGE);
+  await recordEvent({
+    kind: 'approval',
+    mediaId: version.mediaId,
+    versionNumber: version.number,
+    actor,
+    via,
+    detail: input.note ? `${APPROVAL_LABELS[input.status]}: ${input.note}` : APPROVAL_LABELS[input.status],
+  });
+}
+
 export async function setApproval(user: ClientPrincipal, mediaId: number, input: ApprovalInput): Promise<MediaVersion> {
   const item = await getAssignedMedia(user.clientId, mediaId);
   const current = await currentVersion(item);
   if (input.version != null && input.version !== current.number) {
     throw conflict(`A newer version (v${current.number}) has been added since you opened this one: review it first.`);
   }
-  // The lock is checked in the same statement that writes, so a lock made meanwhile wins.
-  const changed = await db
-    .update(mediaVersions)
-    .set({ approvalStatus: input.status, approvalNote: input.note || null, approvalBy: user.id, approvalAt: new Date(), approvalGuest: null, approvalLinkId: null })
-    .where(and(eq(mediaVersions.id, current.id), eq(mediaVersions.approvalLocked, false)))
-    .returning({ id: mediaVersions.id });
-  if (!changed.length) throw conflict(LOCKED_MESSAGE);
-  await recordEvent({
-    kind: 'approval',
-    mediaId,
-    versionNumber: current.number,
-    actor: clientActor(user),
-    via: 'client',
-    detail: input.note ? `${APPROVAL_LABELS[input.status]}: ${input.note}` : APPROVAL_LABELS[input.status],
-  });
+  await writeDecision({ id: current.id, mediaId, number: current.number }, input, { clientUserId: user.id }, clientActor(user), 'client');
   return (await listVersions(item, user.id)).find((v) => v.id === current.id)!;
 }

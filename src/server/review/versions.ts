@@ -53,7 +53,8 @@ function approvalOf(v: VersionRow, approverName: string | null): Approval {
   };
 }
 
-function probeFacts(probe: Record<string, unknown> | null): { frameRate: number | null; startTimecode: string | null } {
+/** The frame rate and start timecode ffprobe found (SMPTE timecodes, frame stepping). */
+export function probeFacts(probe: Record<string, unknown> | null): { frameRate: number | null; startTimecode: string | null } {
   const fps = typeof probe?.fps === 'number' && Number.isFinite(probe.fps) && probe.fps > 0 ? probe.fps : null;
   const tc = typeof probe?.startTimecode === 'string' ? probe.startTimecode : null;
   return { frameRate: fps, startTimecode: tc };

@@ -3,15 +3,16 @@
 // their media, and no clean file is served to them. Under the hood the client gets a share
 // link row of its own (client_id set, no token ever given out), so previews are made, named
 // (wm-{id}) and queued exactly as for share links.
-import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { clients, media, mediaClients, mediaVersions, shareLinks } from '../../db/schema.ts';
+import { clients, media, mediaVersions, shareLinks } from '../../db/schema.ts';
 import { notFound } from '../http.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
 import { mediaUrl, STORAGE_KEY_RE, watermarkVariant } from '../media/paths.ts';
 import type { Playback } from '../../shared/schemas/media.ts';
 import type { ClientWatermark, ClientWatermarkInput } from '../../shared/schemas/clients.ts';
 import type { LinkRow } from './links.ts';
+import { assignedTo } from '../portal/assigned.ts';
 import { enqueueAllVersions, previewStates, type PreviewState } from './watermark-jobs.ts';
 
 type Executor = Pick<typeof db, 'select' | 'insert' | 'delete'>;
@@ -28,10 +29,7 @@ export async function clientWatermarkLink(clientId: number, tx: Pick<typeof db, 
 }
 
 async function assignedMediaIds(tx: Pick<typeof db, 'select'>, clientId: number): Promise<number[]> {
-  const rows = await tx
-    .select({ id: media.id })
-    .from(media)
-    .where(or(eq(media.clientId, clientId), inArray(media.id, tx.select({ id: mediaClients.mediaId }).from(mediaClients).where(eq(mediaClients.clientId, clientId)))));
+  const rows = await tx.select({ id: media.id }).from(media).where(assignedTo(clientId, tx));
   return rows.map((r) => r.id);
 }
 

@@ -1,15 +1,13 @@
 // What a share link's visitor may write (issue 17), each only when the link allows it:
 // feedback and timeline notes under the guest name typed once, and the approval decision on
 // the current version. Every one is written to the link's access log.
-import { and, eq } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
-import { mediaVersions, shareComments } from '../../db/schema.ts';
-import { badRequest, conflict, HttpError, notFound } from '../http.ts';
-import { LOCKED_MESSAGE } from '../review/approval.ts';
+import { shareComments } from '../../db/schema.ts';
+import { badRequest, HttpError, notFound } from '../http.ts';
+import { writeDecision } from '../review/approval.ts';
 import { recordEvent } from '../notifications/index.ts';
 import { formatTimestamp } from '../../shared/format.ts';
-import { APPROVAL_LABELS } from '../../shared/schemas/review.ts';
 import type { ShareComment } from '../../shared/schemas/share.ts';
 import type { z } from '../../shared/zod.ts';
 import type { shareApprovalSchema, shareFeedbackSchema, shareNoteSchema } from '../../shared/schemas/share.ts';
@@ -78,21 +76,7 @@ export async function addGuestNote(ctx: APIContext, mediaId: number, input: z.ou
 export async function setGuestApproval(ctx: APIContext, mediaId: number, input: z.output<typeof shareApprovalSchema>) {
   const { link, visit, cur } = await target(ctx, mediaId, 'approve');
   const guestName = await guestNameFor(visit, input.name);
-  // The lock is checked in the same statement that writes, so a lock made meanwhile wins.
-  const changed = await db
-    .update(mediaVersions)
-    .set({ approvalStatus: input.status, approvalNote: input.note || null, approvalBy: null, approvalGuest: guestName, approvalLinkId: link.id, approvalAt: new Date() })
-    .where(and(eq(mediaVersions.id, cur.version.id), eq(mediaVersions.approvalLocked, false)))
-    .returning({ id: mediaVersions.id });
-  if (!changed.length) throw conflict(LOCKED_MESSAGE);
+  await writeDecision({ id: cur.version.id, mediaId, number: cur.version.number }, input, { guestName, linkId: link.id }, guestName, 'link');
   await logAccess(ctx, link, input.status === 'approved' ? 'approved' : 'changes requested', { mediaId, guestName, detail: input.note });
-  await recordEvent({
-    kind: 'approval',
-    mediaId,
-    versionNumber: cur.version.number,
-    actor: guestName,
-    via: 'link',
-    detail: input.note ? `${APPROVAL_LABELS[input.status]}: ${input.note}` : APPROVAL_LABELS[input.status],
-  });
   return { status: input.status, version: cur.version.number, by: guestName };
 }

@@ -80,7 +80,7 @@ export async function listShareLinks(onlyIds?: number[]): Promise<ShareLinkSumma
       .where(inArray(shareLinkItems.linkId, ids))
       .orderBy(asc(shareLinkItems.position)),
     db
-      .select({ linkId: shareAccessLog.linkId, n: count(), last: max(shareAccessLog.createdAt) })
+      .select({ linkId: shareAccessLog.linkId, n: count(), last: max(shareAccessLog.createdAt).mapWith(Number) })
       .from(shareAccessLog)
       .where(and(inArray(shareAccessLog.linkId, ids), eq(shareAccessLog.action, 'open')))
       .groupBy(shareAccessLog.linkId),
@@ -106,8 +106,7 @@ export async function listShareLinks(onlyIds?: number[]): Promise<ShareLinkSumma
       createdBy: createdByName,
       createdAt: link.createdAt.toISOString(),
       opens: Number(o?.n ?? 0),
-      // drizzle's max() of a timestamp column comes back as the raw number.
-      lastOpenedAt: o?.last != null ? new Date(Number(o.last as unknown as number)).toISOString() : null,
+      lastOpenedAt: o?.last != null ? new Date(o.last).toISOString() : null,
     };
   });
 }

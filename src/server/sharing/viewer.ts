@@ -14,6 +14,7 @@ import type { ShareComment, ShareItem, ShareView } from '../../shared/schemas/sh
 import { logAccess, requireVisit, type VisitRow } from './access.ts';
 import type { LinkRow } from './links.ts';
 import { previewStates } from './watermark-jobs.ts';
+import { probeFacts } from '../review/versions.ts';
 
 type Current = { item: typeof media.$inferSelect; version: typeof mediaVersions.$inferSelect };
 
@@ -61,10 +62,6 @@ function previewDownloadVariant({ item, version }: Current): string | null {
   return version.processingStatus === 'ready' ? (version.renditions?.[0]?.variant ?? null) : null;
 }
 
-function frameRateOf(probe: Record<string, unknown> | null): number | null {
-  return typeof probe?.fps === 'number' && probe.fps > 0 ? probe.fps : null;
-}
-
 export async function shareView(link: LinkRow, visit: VisitRow, token: string): Promise<ShareView> {
   const rows = await linkItems(link);
   const previews = link.watermark ? await previewStates(link.id, rows.map((r) => r.version.id)) : new Map();
@@ -85,7 +82,7 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
       type: item.type,
       version: version.number,
       durationSeconds: version.durationSeconds,
-      frameRate: frameRateOf(version.probe),
+      frameRate: probeFacts(version.probe).frameRate,
       approval,
     };
     if (link.watermark) {

@@ -15,24 +15,27 @@ export const PROJECT_STAGES = ['concept', 'pre-production', 'production', 'post-
 
 const mediaId = z.number({ error: 'mediaId must be a number' }).int('mediaId must be a whole number').positive('mediaId must be positive');
 
-const text = (what: string) =>
+/** Required free text of the portal and of share links (trimmed, at most MAX_PORTAL_TEXT). */
+export const portalText = (what: string) =>
   z
     .string({ error: `${what} is required` })
     .trim()
     .min(1, `${what} is required`)
     .max(MAX_PORTAL_TEXT, `${what} must be at most ${MAX_PORTAL_TEXT} characters`);
 
+export const ratingSchema = z
+  .number({ error: 'Rating must be a number from 1 to 5' })
+  .int('Rating must be a whole number from 1 to 5')
+  .min(RATING_MIN, 'Rating must be from 1 to 5')
+  .max(RATING_MAX, 'Rating must be from 1 to 5');
+
 /** The version a note or rating is about; omitted = the current one (issue 16). */
 const versionId = z.number({ error: 'versionId must be a number' }).int('versionId must be a whole number').positive('versionId must be positive').optional();
 
 export const feedbackInputSchema = z.object({
   mediaId,
-  feedbackText: text('Feedback text'),
-  rating: z
-    .number({ error: 'Rating must be a number from 1 to 5' })
-    .int('Rating must be a whole number from 1 to 5')
-    .min(RATING_MIN, 'Rating must be from 1 to 5')
-    .max(RATING_MAX, 'Rating must be from 1 to 5'),
+  feedbackText: portalText('Feedback text'),
+  rating: ratingSchema,
   versionId,
 });
 export type FeedbackInput = z.infer<typeof feedbackInputSchema>;
@@ -51,7 +54,7 @@ export const timelineNoteInputSchema = z.object({
     .min(0, 'Timestamp must be 0 or more')
     .max(MAX_TIMELINE_SECONDS, `Timestamp must be at most ${MAX_TIMELINE_SECONDS} seconds (24 hours)`)
     .transform((s) => Math.floor(s)),
-  noteText: text('Note'),
+  noteText: portalText('Note'),
   versionId,
 });
 export type TimelineNoteInput = z.infer<typeof timelineNoteInputSchema>;

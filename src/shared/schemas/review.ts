@@ -26,16 +26,26 @@ export const versionFinishSchema = z
   .object({ uploadId: z.string({ error: 'uploadId is required' }).regex(UPLOAD_ID_PATTERN, 'Unknown upload') })
   .strict();
 
+/** A decision and its note: a client's in the portal, or a share-link visitor's. */
+export const decisionFields = {
+  status: z.enum(['approved', 'changes_requested'], { error: 'status must be "approved" or "changes_requested"' }),
+  note: z.string().trim().max(REPLY_MAX, `Note must be at most ${REPLY_MAX} characters`).optional().default(''),
+};
+/** "Changes requested" needs a note saying what. */
+export const noteWhenChangesRequested: [(v: { status: string; note: string }) => boolean, { message: string; path: string[] }] = [
+  (v) => v.status !== 'changes_requested' || v.note.length > 0,
+  { message: 'A note is required when requesting changes', path: ['note'] },
+];
+
 /** PUT /api/client/media/{id}/approval: a decision on the current version. */
 export const approvalInputSchema = z
   .object({
-    status: z.enum(['approved', 'changes_requested'], { error: 'status must be "approved" or "changes_requested"' }),
-    note: z.string().trim().max(REPLY_MAX, `Note must be at most ${REPLY_MAX} characters`).optional().default(''),
+    ...decisionFields,
     /** The version the client was looking at: refused (409) when a newer one has arrived. */
     version: z.number().int().positive().optional(),
   })
   .strict()
-  .refine((v) => v.status !== 'changes_requested' || v.note.length > 0, { message: 'A note is required when requesting changes', path: ['note'] });
+  .refine(...noteWhenChangesRequested);
 export type ApprovalInput = z.infer<typeof approvalInputSchema>;
 
 /** PUT /api/media/{id}/versions/{n}/lock. */

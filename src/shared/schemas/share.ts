@@ -2,8 +2,8 @@
 // link, and the shapes both sides read. One definition for the endpoints and the islands.
 import { z } from '../zod.ts';
 import type { Playback } from './media.ts';
-import type { ApprovalStatus } from './review.ts';
-import { MAX_PORTAL_TEXT, MAX_TIMELINE_SECONDS, RATING_MAX, RATING_MIN } from './portal.ts';
+import { decisionFields, noteWhenChangesRequested, type ApprovalStatus } from './review.ts';
+import { MAX_TIMELINE_SECONDS, portalText, ratingSchema } from './portal.ts';
 
 export const SHARE_DOWNLOADS = ['none', 'preview', 'original'] as const;
 export type ShareDownload = (typeof SHARE_DOWNLOADS)[number];
@@ -91,13 +91,6 @@ const guestName = z
   .max(GUEST_NAME_MAX, `Name must be at most ${GUEST_NAME_MAX} characters`)
   .optional();
 
-const text = (what: string) =>
-  z
-    .string({ error: `${what} is required` })
-    .trim()
-    .min(1, `${what} is required`)
-    .max(MAX_PORTAL_TEXT, `${what} must be at most ${MAX_PORTAL_TEXT} characters`);
-
 /** PUT /api/share/{token}/name: the guest name, typed once. */
 export const shareGuestNameSchema = z
   .object({ name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(GUEST_NAME_MAX, `Name must be at most ${GUEST_NAME_MAX} characters`) })
@@ -107,12 +100,8 @@ export const shareGuestNameSchema = z
 export const shareFeedbackSchema = z
   .object({
     name: guestName,
-    text: text('Feedback text'),
-    rating: z
-      .number({ error: 'Rating must be a number from 1 to 5' })
-      .int('Rating must be a whole number from 1 to 5')
-      .min(RATING_MIN, 'Rating must be from 1 to 5')
-      .max(RATING_MAX, 'Rating must be from 1 to 5'),
+    text: portalText('Feedback text'),
+    rating: ratingSchema,
   })
   .strict();
 
@@ -120,7 +109,7 @@ export const shareFeedbackSchema = z
 export const shareNoteSchema = z
   .object({
     name: guestName,
-    text: text('Note'),
+    text: portalText('Note'),
     timestampSeconds: z
       .number({ error: 'Timestamp must be a number of seconds' })
       .min(0, 'Timestamp must be 0 or more')
@@ -133,11 +122,10 @@ export const shareNoteSchema = z
 export const shareApprovalSchema = z
   .object({
     name: guestName,
-    status: z.enum(['approved', 'changes_requested'], { error: 'status must be "approved" or "changes_requested"' }),
-    note: z.string().trim().max(MAX_PORTAL_TEXT, `Note must be at most ${MAX_PORTAL_TEXT} characters`).optional().default(''),
+    ...decisionFields,
   })
   .strict()
-  .refine((v) => v.status !== 'changes_requested' || v.note.length > 0, { message: 'A note is required when requesting changes', path: ['note'] });
+  .refine(...noteWhenChangesRequested);
 
 /** A link as staff see it in the list (the token itself is shown once, at creation). */
 export interface ShareLinkSummary {

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link2, ScrollText } from 'lucide-react';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
+import { formatDateTime as when } from '../../../shared/format.ts';
 import { SHARE_DOWNLOAD_LABELS, type ShareLinkSummary, type ShareLogEntry } from '../../../shared/schemas/share.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -13,7 +14,6 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { NewShareLinkDialog } from './NewShareLinkDialog.tsx';
 
-const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const STATE_TONE = { active: 'success', expired: 'warning', revoked: 'danger' } as const;
 const STATE_LABEL = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const;
 

@@ -1,0 +1,12 @@
+// Which media a client may see: its own items (media.client_id) and those assigned to it
+// through media-client links (001 §3, §6). The one definition of "assigned".
+import { eq, inArray, or } from 'drizzle-orm';
+import { db } from '../../db/index.ts';
+import { media, mediaClients } from '../../db/schema.ts';
+
+export function assignedTo(clientId: number, r: Pick<typeof db, 'select'> = db) {
+  return or(
+    eq(media.clientId, clientId),
+    inArray(media.id, r.select({ id: mediaClients.mediaId }).from(mediaClients).where(eq(mediaClients.clientId, clientId))),
+  );
+}
