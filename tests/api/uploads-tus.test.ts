@@ -172,6 +172,24 @@ describe('rules', () => {
     expect((await server.sql.execute({ sql: 'SELECT 1 FROM uploads WHERE id = ?', args: [id!] })).rows).toHaveLength(0);
   });
 
+  // The library once read the id from the last '/' of the whole URL (query included) while the
+  // ownership check read the path: `<own id>?x=/<victim id>` reached the victim's upload.
+  test.each(['HEAD', 'PATCH', 'DELETE'])("%s with a query string naming another user's upload: 400, and the other upload is untouched", async (method) => {
+    const victim = await createUpload(uploader, 100);
+    const own = await createUpload(other, 100);
+    const path = `/api/uploads/${own.id}?x=/${victim.id}`;
+    const headers = method === 'PATCH' ? { ...TUS, 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': '0' } : TUS;
+    const res = await other.request(method, path, method === 'PATCH' ? new Uint8Array(10) : undefined, headers);
+    expect(res.status).toBe(400);
+    if (method !== 'HEAD') expect((await res.json()).message).toMatch(/query string/);
+    expect((await headOffset(uploader, victim.id!)).offset).toBe(0);
+    expect((await headOffset(other, own.id!)).offset).toBe(0);
+    expect(await uploadStaged(server, victim.id!)).toBe(true);
+    // And the path alone still decides, whatever the library would read: its own upload only.
+    expect((await other.request('HEAD', `/api/uploads/${victim.id}/`, undefined, TUS)).status).toBe(404);
+    for (const id of [victim.id, own.id]) await (id === victim.id ? uploader : other).request('DELETE', `/api/uploads/${id}`, undefined, TUS);
+  });
+
   test.each([
     ['no session', 401],
     ['a client session', 401],

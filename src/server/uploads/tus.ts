@@ -39,6 +39,9 @@ function tusServer(): Server {
     relativeLocation: true,
     maxSize: config.MEDIA_MAX_BYTES,
     namingFunction: () => newUploadId(),
+    // The library's own reading takes the last '/' segment of the whole URL, query included,
+    // while the ownership check below reads the path: both must name the same upload.
+    getFileIdFromRequest: (req) => uploadIdFromUrl(req.url) || undefined,
     async onUploadCreate(req, upload) {
       const userId = owners.get(req as unknown as Request);
       if (!userId || upload.size === undefined) throw { status_code: 400, body: 'Upload-Length is required' } satisfies HookError;
@@ -98,10 +101,17 @@ function withReadAhead(request: Request): Request {
   return new Request(request.url, { method: request.method, headers: request.headers, body: buffered, duplex: 'half' } as RequestInit);
 }
 
+/** The upload id a URL names, from its path alone ('' for the collection itself). */
+export function uploadIdFromUrl(url: string): string {
+  return new URL(url, 'http://x').pathname.slice(UPLOADS_PATH.length).replace(/^\/+|\/+$/g, '');
+}
+
 /** Handles one request to /api/uploads[/<id>] for `userId` (a staff user with upload:media). */
 export async function handleUploadRequest(request: Request, userId: string): Promise<Response> {
   startUploadSweeper();
-  const rest = new URL(request.url).pathname.slice(UPLOADS_PATH.length).replace(/^\/+|\/+$/g, '');
+  // tus takes no query parameters; one could only make the id read ambiguous.
+  if (new URL(request.url).search) return errorResponse(400, 'Upload addresses take no query string.');
+  const rest = uploadIdFromUrl(request.url);
   const method = request.method.toUpperCase();
 
   if (method === 'POST') {
