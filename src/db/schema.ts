@@ -488,6 +488,21 @@ export const enquiries = sqliteTable(
 );
 
 // Failed sign-in attempts, for throttling across processes (key is 'user:<name>' or 'ip:<addr>').
+// Devices that signed in successfully before (issue 31): the OWASP "device cookie". The id is
+// the SHA-256 of the cookie's random token (as for sessions); `account` is 'staff:<user id>' or
+// 'client:<client user id>'. A sign-in from such a device is not held up by the account-wide
+// bar that failures from other addresses fill; it has a counter of its own instead.
+export const trustedDevices = sqliteTable(
+  'trusted_devices',
+  {
+    id: text('id').primaryKey(),
+    account: text('account').notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('trusted_devices_account_idx').on(t.account)],
+);
+
 export const loginAttempts = sqliteTable(
   'login_attempts',
   {
@@ -613,8 +628,11 @@ export const shareLinks = sqliteTable(
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     // Set on a client's own watermark (a client set to see only watermarked previews): the row
-    // names the preview files (wm-{id}) and never opens by token (none is ever given out).
+    // names the preview files and never opens by token (none is ever given out).
     clientId: integer('client_id').references(() => clients.id, { onDelete: 'cascade' }),
+    // Names this link's preview files (`lp-{fileKey}.mp4|jpg`, issue 31): random (newFileKey in
+    // storage paths), so nobody can guess another link's file from its sequential id.
+    fileKey: text('file_key').notNull().default(''),
   },
   (t) => [
     index('share_links_client_idx').on(t.clientId),
@@ -649,6 +667,8 @@ export const shareVisits = sqliteTable(
     guestName: text('guest_name').notNull().default(''),
     createdAt: createdAt(),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    // The last "open" written to the access log for this visit: one an hour, not one a reload.
+    lastOpenAt: integer('last_open_at', { mode: 'timestamp_ms' }),
   },
   (t) => [index('share_visits_link_idx').on(t.linkId)],
 );

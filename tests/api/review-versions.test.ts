@@ -11,7 +11,8 @@ import { until } from '../helpers/until.ts';
 
 let server: TestServer;
 let admin: Session;
-let uploader: Session; // upload:media + view:media only
+let uploader: Session; // upload:media + edit:media + view:media
+let uploadOnly: Session; // upload:media + view:media, no edit:media
 let viewer: Session; // view:media only
 let nobody: Session; // staff without any permission
 let clientA: Session;
@@ -26,7 +27,8 @@ beforeAll(async () => {
     const u = await createStaffUser(server, { permissions });
     return staffSession(server.url, u.username, u.password);
   };
-  uploader = await mk(['upload:media', 'view:media']);
+  uploader = await mk(['upload:media', 'edit:media', 'view:media']);
+  uploadOnly = await mk(['upload:media', 'view:media']);
   viewer = await mk(['view:media']);
   nobody = await mk([]);
   a = await createClientWithLogin(server, { name: 'Agency A' });
@@ -169,7 +171,9 @@ describe('approval', () => {
   const approve = (s: Session, body: unknown, id = item.id) => s.json('PUT', `/api/client/media/${id}/approval`, body);
 
   test('"Changes requested" needs a note; the decision records who and when', async () => {
-    expect(await approve(clientA, { status: 'changes_requested' })).toMatchObject({ status: 400, body: { message: 'note: A note is required when requesting changes' } });
+    expect(await approve(clientA, { status: 'changes_requested', version: 1 })).toMatchObject({ status: 400, body: { message: 'note: A note is required when requesting changes' } });
+    // The version looked at is required: without it nobody can tell a stale decision.
+    expect(await approve(clientA, { status: 'approved' })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^version: /) } });
     const res = await approve(clientA, { status: 'changes_requested', note: 'Shorter intro', version: 1 });
     expect(res.status).toBe(200);
     expect(res.body.approval).toMatchObject({ status: 'changes_requested', note: 'Shorter intro', by: a.username, locked: false });
@@ -178,8 +182,8 @@ describe('approval', () => {
   });
 
   test('another client cannot decide on it (404), nor can staff through the client route (401)', async () => {
-    expect((await approve(clientB, { status: 'approved' })).status).toBe(404);
-    expect((await approve(admin, { status: 'approved' })).status).toBe(401);
+    expect((await approve(clientB, { status: 'approved', version: 1 })).status).toBe(404);
+    expect((await approve(admin, { status: 'approved', version: 1 })).status).toBe(401);
     expect(await itemOf(item.id)).toMatchObject({ approvalStatus: 'changes_requested' });
   });
 
@@ -198,13 +202,13 @@ describe('approval', () => {
     const v2 = (await versionsOf(item.id))[1];
     const locked = await admin.json('PUT', `/api/media/${item.id}/versions/${v2.id}/lock`, { locked: true });
     expect(locked.body.approval).toMatchObject({ status: 'approved', locked: true });
-    expect(await approve(clientA, { status: 'changes_requested', note: 'Actually...' })).toMatchObject({
+    expect(await approve(clientA, { status: 'changes_requested', note: 'Actually...', version: 2 })).toMatchObject({
       status: 409,
       body: { message: 'The studio has locked this decision. Contact them if it needs to change.' },
     });
     expect(await itemOf(item.id)).toMatchObject({ approvalStatus: 'approved', approvalLocked: true });
     await admin.json('PUT', `/api/media/${item.id}/versions/${v2.id}/lock`, { locked: false });
-    expect((await approve(clientA, { status: 'changes_requested', note: 'Actually...' })).status).toBe(200);
+    expect((await approve(clientA, { status: 'changes_requested', note: 'Actually...', version: 2 })).status).toBe(200);
   });
 
   test('the dashboard counts items assigned to a client whose current version awaits a decision', async () => {
@@ -213,7 +217,7 @@ describe('approval', () => {
     const fresh = await createVideo(server, { title: 'Awaiting', clientId: b.clientId });
     await createVideo(server, { title: 'Nobody to approve' });
     expect(await count()).toBe(before + 1);
-    await approve(clientB, { status: 'approved' }, fresh.id);
+    await approve(clientB, { status: 'approved', version: 1 }, fresh.id);
     expect(await count()).toBe(before);
   });
 });
@@ -266,6 +270,8 @@ describe('replies and resolved notes', () => {
 
 describe('permission matrix of every new endpoint', () => {
   let item: MediaFixture;
+  /** The item's current version: v2 once the test that adds one has run. */
+  let decideVersion = 1;
   let noteId: number;
   let feedbackId: number;
   let versionId: number;
@@ -303,12 +309,40 @@ describe('permission matrix of every new endpoint', () => {
     expect((await finish(admin)).status).toBe(404); // someone else's upload, even with the permission
     expect((await finish(uploader)).status).toBe(201);
     expect(await versionsOf(item.id)).toHaveLength(2);
+    decideVersion = 2;
+  });
+
+  // Issue 31: a new version replaces what the site or a client sees, so upload:media alone adds
+  // versions only to items nobody outside the studio sees yet.
+  test.each([
+    ['assigned to a client', async () => (await createVideo(server, { title: 'Assigned cut', assign: [b.clientId] })).id],
+    ["a client's own item", async () => (await createVideo(server, { title: 'Own cut', clientId: b.clientId })).id],
+    ['in the portfolio', async () => {
+      const m = await createVideo(server, { title: 'Portfolio cut' });
+      expect((await admin.json('PUT', `/api/media/${m.id}`, { showInPortfolio: true })).status).toBe(200);
+      return m.id;
+    }],
+    ['the site background video', async () => {
+      const m = await createVideo(server, { title: 'Hero cut' });
+      await server.sql.execute({ sql: "INSERT INTO website_settings (section, background_video_id) VALUES ('hero', ?) ON CONFLICT (section) DO UPDATE SET background_video_id = excluded.background_video_id", args: [m.id] });
+      return m.id;
+    }],
+  ])('a version of an item %s needs edit:media too: 403, nothing changes, the upload stays open', async (_what, make) => {
+    const mediaId = await make();
+    const id = await uploaded(uploadOnly, sampleVideo('mp4'));
+    const refused = await uploadOnly.json('POST', `/api/media/${mediaId}/versions`, { uploadId: id });
+    expect(refused).toMatchObject({ status: 403, body: { message: expect.stringContaining('edit:media') } });
+    expect(await versionsOf(mediaId)).toHaveLength(1);
+    // The same upload still finishes where upload:media is enough: an item nobody sees yet.
+    const draft = await createVideo(server, { title: 'Draft cut' });
+    expect((await uploadOnly.json('POST', `/api/media/${draft.id}/versions`, { uploadId: id })).status).toBe(201);
+    expect(await versionsOf(draft.id)).toHaveLength(2);
   });
 
   // Client routes: signed out 401, staff 401, a client it is not assigned to 404, the client succeeds.
   const clientRoutes: [string, string, () => string, () => unknown, number][] = [
     ['list versions', 'GET', () => `/api/client/media/${item.id}/versions`, () => undefined, 200],
-    ['decide', 'PUT', () => `/api/client/media/${item.id}/approval`, () => ({ status: 'approved' }), 200],
+    ['decide', 'PUT', () => `/api/client/media/${item.id}/approval`, () => ({ status: 'approved', version: decideVersion }), 200],
     ['reply to own feedback', 'POST', () => `/api/client/media/feedback/${feedbackId}/replies`, () => ({ text: 'r' }), 201],
     ['reply to own note', 'POST', () => `/api/client/media/timeline-notes/${noteId}/replies`, () => ({ text: 'r' }), 201],
   ];

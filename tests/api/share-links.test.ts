@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
@@ -55,6 +56,23 @@ async function makeLink(extra: Record<string, unknown> = {}) {
 /** A visitor without an account (own cookies). */
 const visitor = () => new Session(server.url);
 
+/** A visitor who has opened the link's page (which is what makes their pass). */
+async function enter(token: string): Promise<Session> {
+  const v = visitor();
+  expect((await v.get(`/s/${token}`)).status).toBe(200);
+  return v;
+}
+
+/** The link's view once every preview it needs is made (link previews are made by the worker). */
+async function viewWhenReady(v: Session, token: string): Promise<any> {
+  return until('the link previews', async () => {
+    const r = (await v.json('GET', `/api/share/${token}`)).body;
+    return r.items.every((i: any) => !i.previewPending) ? r : null;
+  }, 90_000).catch((e: Error) => {
+    throw new Error(`${e.message}\n${server.output().slice(-3000)}`);
+  });
+}
+
 /** GET that follows the S3 driver's redirect to a presigned URL, answering the final status and bytes. */
 async function fetchFile(s: Session, url: string, headers: Record<string, string> = {}) {
   let res = await s.get(url, headers);
@@ -62,7 +80,7 @@ async function fetchFile(s: Session, url: string, headers: Record<string, string
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };
 }
 
-const logOf = async (id: number) => (await sharer.json('GET', `/api/share-links/${id}/log`)).body as any[];
+const logOf = async (id: number) => (await sharer.json('GET', `/api/share-links/${id}/log`)).body.entries as any[];
 
 describe('who may manage share links', () => {
   test.each([
@@ -135,7 +153,10 @@ describe('opening a link', () => {
     const view = await v.json('GET', `/api/share/${link.token}`);
     expect(view.status).toBe(200);
     expect(view.body.items.map((i: any) => i.id)).toEqual([video.id, image.id]);
-    expect(view.body.items[0].playbackUrl).toMatch(new RegExp(`^/s/${link.token}/m/${video.id}/720p\\.mp4`));
+    // The sample video's proxy is a remux (the original's streams): a link without original
+    // downloads plays a re-encoded preview of its own.
+    const ready = await viewWhenReady(v, link.token);
+    expect(ready.items[0].playbackUrl).toMatch(new RegExp(`^/s/${link.token}/m/${video.id}/lp-[a-f0-9]{24}\\.mp4\\?v=\\d+$`));
     expect((await logOf(link.id)).map((l) => l.action)).toContain('open');
     expect((await sharer.json('GET', '/api/share-links')).body.find((l: any) => l.id === link.id).opens).toBe(1);
   });
@@ -159,7 +180,7 @@ describe('opening a link', () => {
   test('revocation and expiry take effect on the next request of a visitor already in', async () => {
     for (const end of ['revoke', 'expire'] as const) {
       const link = await makeLink({ download: 'original' });
-      const v = visitor();
+      const v = await enter(link.token);
       const view = (await v.json('GET', `/api/share/${link.token}`)).body;
       const file = view.items[0].downloadUrl;
       expect((await fetchFile(v, file)).status).toBe(200);
@@ -194,15 +215,15 @@ describe('a password', () => {
     expect(Number(left.rows[0]!.n)).toBe(0);
   });
 
-  test('5 wrong tries per link per 15 minutes, then 429 even for the right one', async () => {
+  test('5 wrong tries per link and address per 15 minutes, then 429 even for the right one', async () => {
     const link = await makeLink({ password: 'open-sesame' });
     const v = visitor();
     for (let i = 0; i < 5; i++) expect((await v.json('POST', `/api/share/${link.token}/unlock`, { password: `wrong-${i}` })).status).toBe(401);
-    // Another address or browser does not reset the link's count.
+    // Another browser at the same address does not reset the count.
     const r = await visitor().json('POST', `/api/share/${link.token}/unlock`, { password: 'open-sesame' });
     expect(r).toMatchObject({ status: 429, body: { message: expect.stringContaining('15 minutes') } });
     // The window passes: the right password works.
-    await server.sql.execute({ sql: 'UPDATE login_attempts SET attempted_at = attempted_at - ? WHERE key = ?', args: [15 * 60 * 1000 + 1000, `share:${link.id}`] });
+    await server.sql.execute({ sql: 'UPDATE login_attempts SET attempted_at = attempted_at - ? WHERE key LIKE ?', args: [15 * 60 * 1000 + 1000, `share:${link.id}@%`] });
     expect((await v.json('POST', `/api/share/${link.token}/unlock`, { password: 'open-sesame' })).status).toBe(200);
     expect((await logOf(link.id)).filter((l) => l.action === 'wrong password')).toHaveLength(5);
   });
@@ -220,19 +241,20 @@ describe('a password', () => {
 describe('what a link allows', () => {
   test('a view-only link cannot comment, note, approve or download', async () => {
     const link = await makeLink();
-    const v = visitor();
-    const view = (await v.json('GET', `/api/share/${link.token}`)).body;
+    const v = await enter(link.token);
+    const view = await viewWhenReady(v, link.token);
     expect(view).toMatchObject({ allowComment: false, allowApprove: false, download: 'none' });
     expect(view.items.every((i: any) => i.downloadUrl === null)).toBe(true);
     const t = link.token;
     expect((await v.json('POST', `/api/share/${t}/media/${video.id}/feedback`, { name: 'Pat', text: 'Nice', rating: 4 })).status).toBe(403);
     expect((await v.json('POST', `/api/share/${t}/media/${video.id}/timeline-notes`, { name: 'Pat', text: 'Here', timestampSeconds: 1 })).status).toBe(403);
-    expect((await v.json('PUT', `/api/share/${t}/media/${video.id}/approval`, { name: 'Pat', status: 'approved' })).status).toBe(403);
-    for (const variant of ['original.mp4', '720p.mp4?download=1', 'original.mp4?download=1']) {
+    expect((await v.json('PUT', `/api/share/${t}/media/${video.id}/approval`, { name: 'Pat', status: 'approved', version: 1 })).status).toBe(403);
+    for (const variant of ['original.mp4', '720p.mp4', '720p.mp4?download=1', 'original.mp4?download=1', 'full.webp']) {
       expect((await v.get(`/s/${t}/m/${video.id}/${variant}`)).status).toBe(404);
     }
-    // Viewing is allowed: the proxy plays.
+    // Viewing is allowed: the link's preview plays (the item's remuxed proxy is withheld above).
     expect((await fetchFile(v, view.items[0].playbackUrl)).status).toBe(200);
+    expect((await fetchFile(v, `${view.items[0].playbackUrl}&download=1`)).status).toBe(404);
     // An item not in the link is not reachable through it.
     const other = await uploadImage(admin, { title: 'Not shared' });
     expect((await v.get(`/s/${t}/m/${other.id}/thumb.jpg`)).status).toBe(404);
@@ -240,7 +262,7 @@ describe('what a link allows', () => {
 
   test('a comment link: feedback and notes under the guest name typed once; staff see them with the link', async () => {
     const link = await makeLink({ allowComment: true });
-    const v = visitor();
+    const v = await enter(link.token);
     const t = link.token;
     const noName = await v.json('POST', `/api/share/${t}/media/${video.id}/timeline-notes`, { text: 'Logo too early', timestampSeconds: 1.7 });
     expect(noName).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^name: /) } });
@@ -254,7 +276,8 @@ describe('what a link allows', () => {
     const view = (await v.json('GET', `/api/share/${t}`)).body;
     expect(view.comments.map((c: any) => c.text)).toEqual(['Logo too early', 'Lovely grade']);
     // Another link's visitors do not see them.
-    const otherView = (await visitor().json('GET', `/api/share/${(await makeLink()).token}`)).body;
+    const otherToken = (await makeLink()).token;
+    const otherView = (await (await enter(otherToken)).json('GET', `/api/share/${otherToken}`)).body;
     expect(otherView.comments).toEqual([]);
     const staff = await admin.json('GET', `/api/media/${video.id}/share-comments`);
     expect(staff.status).toBe(200);
@@ -277,32 +300,35 @@ describe('what a link allows', () => {
   test('an approve link decides on the current version under the guest name; a lock wins', async () => {
     const item = await readyVideo('Approval cut');
     const link = await makeLink({ mediaIds: [item.id], allowApprove: true });
-    const v = visitor();
+    const v = await enter(link.token);
     const t = link.token;
-    expect((await v.json('PUT', `/api/share/${t}/media/${item.id}/approval`, { name: 'Ana', status: 'changes_requested' })).status).toBe(400);
-    const ok = await v.json('PUT', `/api/share/${t}/media/${item.id}/approval`, { name: 'Ana', status: 'approved' });
+    expect((await v.json('PUT', `/api/share/${t}/media/${item.id}/approval`, { name: 'Ana', status: 'changes_requested', version: 1 })).status).toBe(400);
+    const ok = await v.json('PUT', `/api/share/${t}/media/${item.id}/approval`, { name: 'Ana', status: 'approved', version: 1 });
     expect(ok).toMatchObject({ status: 200, body: { status: 'approved', version: 1, by: 'Ana' } });
     const versions = (await admin.json('GET', `/api/media/${item.id}/versions`)).body;
     expect(versions[0].approval).toMatchObject({ status: 'approved', by: 'Ana (share link)' });
     expect((await admin.json('GET', '/api/media')).body.find((m: any) => m.id === item.id).approvalStatus).toBe('approved');
     expect((await admin.json('PUT', `/api/media/${item.id}/versions/${versions[0].id}/lock`, { locked: true })).status).toBe(200);
-    expect((await v.json('PUT', `/api/share/${t}/media/${item.id}/approval`, { status: 'changes_requested', note: 'Wait' })).status).toBe(409);
+    expect((await v.json('PUT', `/api/share/${t}/media/${item.id}/approval`, { status: 'changes_requested', note: 'Wait', version: 1 })).status).toBe(409);
     expect((await logOf(link.id)).map((l) => l.action)).toContain('approved');
   });
 
   test('preview downloads give the proxy, never the original; original downloads give the exact file', async () => {
-    const preview = await makeLink({ download: 'preview' });
-    const v = visitor();
+    // A source that is transcoded: its proxy is a real re-encode, so "preview" offers it.
+    const webm = await upload(admin, { title: 'Transcoded cut' }, { data: sampleVideo('webm'), name: 'cut.webm', type: 'video/webm' });
+    await until('webm ready', async () => (await admin.json('GET', `/api/media/${webm.body.id}/processing`)).body.processingStatus === 'ready', 90_000);
+    const preview = await makeLink({ download: 'preview', mediaIds: [webm.body.id] });
+    const v = await enter(preview.token);
     const items = (await v.json('GET', `/api/share/${preview.token}`)).body.items;
     expect(items[0].downloadUrl).toMatch(/720p\.mp4\?download=1$/);
     const got = await fetchFile(v, items[0].downloadUrl);
     expect(got.status).toBe(200);
     expect(got.headers.get('content-disposition')).toContain('attachment');
-    expect((await v.get(`/s/${preview.token}/m/${video.id}/original.mp4?download=1`)).status).toBe(404);
-    expect((await v.get(`/s/${preview.token}/m/${video.id}/original.mp4`)).status).toBe(404);
+    expect((await v.get(`/s/${preview.token}/m/${webm.body.id}/original.webm?download=1`)).status).toBe(404);
+    expect((await v.get(`/s/${preview.token}/m/${webm.body.id}/original.webm`)).status).toBe(404);
 
     const original = await makeLink({ download: 'original' });
-    const w = visitor();
+    const w = await enter(original.token);
     const first = (await w.json('GET', `/api/share/${original.token}`)).body.items[0];
     const file = await fetchFile(w, first.downloadUrl);
     expect(file.status).toBe(200);
@@ -311,6 +337,57 @@ describe('what a link allows', () => {
     expect(log.filter((l) => l.action === 'download')).toHaveLength(1);
     expect(log.find((l) => l.action === 'download')).toMatchObject({ detail: 'original', mediaTitle: 'Brand film', ip: expect.stringMatching(/127\.0\.0\.1/) });
   });
+
+  /** The H.264 elementary stream of an MP4, as bytes: equal for a remux, different for a re-encode. */
+  function videoStream(bytes: Buffer): Buffer {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vs-'));
+    const file = path.join(dir, 'in.mp4');
+    fs.writeFileSync(file, bytes);
+    const out = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-map', '0:v:0', '-c', 'copy', '-bsf:v', 'h264_mp4toannexb', '-f', 'h264', '-'], { maxBuffer: 1 << 26 });
+    fs.rmSync(dir, { recursive: true, force: true });
+    return out;
+  }
+
+  test.each(['none', 'preview'] as const)(
+    'a "%s" link never hands out the original streams or a full-size image: a remuxed video plays a re-encode, images are at most 2,048 px',
+    async (download) => {
+      const big = await upload(
+        admin,
+        { title: `Wide still ${download}` },
+        { data: await sharp({ create: { width: 3840, height: 1600, channels: 3, background: '#446688' } }).jpeg().toBuffer(), name: 'wide.jpg', type: 'image/jpeg' },
+      );
+      expect(big.status).toBe(201);
+      const link = await makeLink({ download, mediaIds: [video.id, big.body.id] });
+      const v = await enter(link.token);
+      const [vid, img] = (await viewWhenReady(v, link.token)).items;
+      // The item's own proxy is the original's stream byte for byte (a remux)...
+      const remux = (await fetchFile(admin, video.renditions[0].url)).bytes;
+      expect(Buffer.compare(videoStream(remux), videoStream(sampleVideo('mp4')))).toBe(0);
+      // ...and is withheld; the link plays its own re-encode.
+      expect(vid.renditions).toEqual([]);
+      expect(vid.playbackUrl).toMatch(/\/lp-[a-f0-9]{24}\.mp4\?v=\d+$/);
+      for (const f of ['720p.mp4', 'original.mp4']) expect((await v.get(`/s/${link.token}/m/${video.id}/${f}`)).status, f).toBe(404);
+      const played = await fetchFile(v, vid.playbackUrl);
+      expect(played.status).toBe(200);
+      expect(Buffer.compare(videoStream(played.bytes), videoStream(sampleVideo('mp4')))).not.toBe(0);
+      // Images: the full-size WebP and the original are withheld; the link shows at most 2,048 px.
+      for (const f of ['full.webp', 'original.jpg']) expect((await v.get(`/s/${link.token}/m/${big.body.id}/${f}`)).status, f).toBe(404);
+      const shown = await fetchFile(v, img.imageUrl);
+      expect(shown.status).toBe(200);
+      const meta = await sharp(shown.bytes).metadata();
+      expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(2048);
+      expect(meta.width).toBe(2048);
+      if (download === 'preview') {
+        expect(vid.downloadUrl).toBe(`${vid.playbackUrl}&download=1`);
+        expect(img.downloadUrl).toBe(`${img.imageUrl}&download=1`);
+        const got = await fetchFile(v, vid.downloadUrl);
+        expect(Buffer.compare(got.bytes, played.bytes)).toBe(0);
+      } else {
+        expect([vid.downloadUrl, img.downloadUrl]).toEqual([null, null]);
+        expect((await v.get(`${vid.playbackUrl}&download=1`)).status).toBe(404);
+      }
+    },
+  );
 });
 
 /** Mean absolute difference of two grey frames inside a box (fractions of width and height). */
@@ -337,7 +414,7 @@ describe('a watermarked link', () => {
   let view: any;
   beforeAll(async () => {
     link = await makeLink({ watermark: true, download: 'preview', watermarkPosition: 'bottom-right', watermarkOpacity: 100, name: 'Label review' });
-    v = visitor();
+    v = await enter(link.token);
     view = await until('the watermarked previews', async () => {
       const r = (await v.json('GET', `/api/share/${link.token}`)).body;
       return r.items.every((i: any) => !i.previewPending) ? r : null;
@@ -349,9 +426,11 @@ describe('a watermarked link', () => {
 
   test('plays and downloads only its preview, with the text burned in where asked', async () => {
     const [vid, img] = view.items;
-    expect(vid.playbackUrl).toMatch(new RegExp(`/s/${link.token}/m/${video.id}/wm-${link.id}\\.mp4\\?v=\\d+$`));
+    const key = (await server.sql.execute({ sql: 'SELECT file_key FROM share_links WHERE id = ?', args: [link.id] })).rows[0]!.file_key as string;
+    expect(key).toMatch(/^[a-f0-9]{24}$/);
+    expect(vid.playbackUrl).toMatch(new RegExp(`/s/${link.token}/m/${video.id}/lp-${key}\\.mp4\\?v=\\d+$`));
     expect(vid).toMatchObject({ renditions: [], spriteUrl: null, posterUrl: null });
-    expect(img.imageUrl).toMatch(new RegExp(`/wm-${link.id}\\.jpg\\?v=\\d+$`));
+    expect(img.imageUrl).toMatch(new RegExp(`/lp-${key}\\.jpg\\?v=\\d+$`));
     const marked = await fetchFile(v, vid.playbackUrl);
     expect(marked.status).toBe(200);
     const clean = await fetchFile(admin, video.renditions[0].url);
@@ -376,7 +455,30 @@ describe('a watermarked link', () => {
     // The item's own /media addresses are private to the visitor (no account), as is another link's preview.
     expect((await v.get(video.renditions[0].url)).status).toBe(404);
     expect((await v.get(video.url)).status).toBe(404);
-    expect((await v.get(`/s/${link.token}/m/${video.id}/wm-${link.id + 1}.mp4`)).status).toBe(404);
+    const other = await makeLink({ watermark: true, download: 'preview', mediaIds: [video.id] });
+    const otherKey = (await server.sql.execute({ sql: 'SELECT file_key FROM share_links WHERE id = ?', args: [other.id] })).rows[0]!.file_key as string;
+    expect((await v.get(`/s/${link.token}/m/${video.id}/lp-${otherKey}.mp4`)).status).toBe(404);
+  });
+
+  test("its preview files are not public, even of an item on the site: only staff fetch them under /media", async () => {
+    const img = view.items[1];
+    const name = img.imageUrl.split('/').pop()!.split('?')[0];
+    const key = image.url.split('/')[2];
+    expect((await admin.json('PUT', `/api/media/${image.id}`, { showInPortfolio: true })).status).toBe(200);
+    try {
+      // The item's own files are public now...
+      expect((await visitor().get(image.thumbnailUrl)).status).toBe(200);
+      // ...its link preview is not, to anyone without the link.
+      expect((await visitor().get(`/media/${key}/${name}`)).status).toBe(404);
+      expect((await client.get(`/media/${key}/${name}`)).status).toBe(404);
+      const staff = await fetchFile(admin, `/media/${key}/${name}`);
+      expect(staff.status).toBe(200);
+      if (staff.headers.get('cache-control')) expect(staff.headers.get('cache-control')).not.toContain('public');
+      // The old, guessable name answers nothing.
+      expect((await admin.get(`/media/${key}/wm-${link.id}.jpg`)).status).toBe(404);
+    } finally {
+      await admin.json('PUT', `/api/media/${image.id}`, { showInPortfolio: false });
+    }
   });
 
   test('a new version gets its own preview once it is converted', async () => {
@@ -389,7 +491,7 @@ describe('a watermarked link', () => {
       const r = (await v.json('GET', `/api/share/${link.token}`)).body.items[0];
       return r.version === 2 && !r.previewPending ? r : null;
     }, 90_000);
-    expect(next.playbackUrl).toMatch(new RegExp(`/wm-${link.id}\\.mp4\\?v=\\d+$`));
+    expect(next.playbackUrl).toMatch(/\/lp-[a-f0-9]{24}\.mp4\?v=\d+$/);
     expect((await fetchFile(v, next.playbackUrl)).status).toBe(200);
     expect(next.playbackUrl).not.toBe(view.items[0].playbackUrl);
   });
@@ -438,10 +540,10 @@ describe('a client set to watermarked previews', () => {
       const [v, i] = [list.find((m: any) => m.id === item.id), list.find((m: any) => m.id === still.id)];
       return v.playbackUrl && i.thumbnailUrl ? { v, i } : null;
     }, 90_000);
-    expect(shown.v.playbackUrl).toMatch(/\/wm-\d+\.mp4\?v=\d+$/);
+    expect(shown.v.playbackUrl).toMatch(/\/lp-[a-f0-9]{24}\.mp4\?v=\d+$/);
     expect(shown.v).toMatchObject({ renditions: [], spriteUrl: null, posterUrl: null, thumbnailUrl: null });
     expect(shown.v.url).toBe(shown.v.playbackUrl);
-    expect(shown.i.url).toMatch(/\/wm-\d+\.jpg\?v=\d+$/);
+    expect(shown.i.url).toMatch(/\/lp-[a-f0-9]{24}\.jpg\?v=\d+$/);
     const marked1 = await fetchFile(markedSession, shown.v.playbackUrl);
     expect(marked1.status).toBe(200);
     // The text is burned in (bottom right by default) where the clean proxy has none.
@@ -452,6 +554,21 @@ describe('a client set to watermarked previews', () => {
     for (const url of [item.url, item.renditions[0].url, item.posterUrl, item.thumbnailUrl, item.spriteUrl, still.url, still.webpUrl, still.thumbnailUrl]) {
       expect((await markedSession.get(url)).status, url).toBe(404);
     }
+    // ...and by name, every clean kind of file there is, in every version's folder (not only
+    // the addresses the API happens to hand out).
+    const CLEAN_KINDS = ['original.mp4', 'original.jpg', '720p.mp4', '1080p.mp4', 'poster.jpg', 'poster.webp', 'thumb.jpg', 'thumb.webp', 'full.webp', 'sprite.jpg', 'sprite.vtt'];
+    const folders = await server.sql.execute({ sql: 'SELECT storage_key FROM media_versions WHERE media_id IN (?, ?)', args: [item.id, still.id] });
+    expect(folders.rows.length).toBeGreaterThanOrEqual(2);
+    for (const { storage_key } of folders.rows) {
+      for (const kind of CLEAN_KINDS) {
+        for (const q of ['', '?download=1']) expect((await markedSession.get(`/media/${storage_key}/${kind}${q}`)).status, `${kind}${q}`).toBe(404);
+      }
+    }
+    // The preview is this client's alone: another client of the same item, a visitor without
+    // an account and staff without view:media are refused it; staff who see the library are not.
+    expect((await plainSession.get(shown.v.playbackUrl)).status).toBe(404);
+    expect((await visitor().get(shown.v.playbackUrl)).status).toBe(404);
+    expect((await fetchFile(admin, shown.v.playbackUrl)).status).toBe(200);
     // The versions list and the live state name the preview too.
     const versions = (await markedSession.json('GET', `/api/client/media/${item.id}/versions`)).body;
     expect(versions[0].playbackUrl).toBe(shown.v.playbackUrl);
@@ -468,7 +585,7 @@ describe('a client set to watermarked previews', () => {
       const m = (await markedSession.json('GET', '/api/client/media')).body.find((x: any) => x.id === later.id);
       return m?.thumbnailUrl ? m : null;
     }, 60_000);
-    expect(laterShown.url).toMatch(/\/wm-\d+\.jpg\?v=\d+$/);
+    expect(laterShown.url).toMatch(/\/lp-[a-f0-9]{24}\.jpg\?v=\d+$/);
 
     // Its look can change: every preview is made again, with the text where asked.
     const look = { watermark: true, text: 'Label copy - not for release', position: 'top-left', opacity: 100 };

@@ -245,7 +245,7 @@ function ApprovalForm({ item, shared }: { item: ShareItem; shared: Shared }) {
   async function decide(status: 'approved' | 'changes_requested') {
     if (status === 'changes_requested' && !note.trim()) return toast({ title: 'Please say what should change', variant: 'destructive' });
     setPending(true);
-    const done = await send<{ status: 'approved' | 'changes_requested'; by: string }>(shared, 'PUT', `/media/${item.id}/approval`, { status, note });
+    const done = await send<{ status: 'approved' | 'changes_requested'; by: string }>(shared, 'PUT', `/media/${item.id}/approval`, { status, note, version: item.version });
     setPending(false);
     if (!done) return;
     setNote('');

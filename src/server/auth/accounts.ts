@@ -9,7 +9,14 @@ import { loadStaffUser, type StaffUser } from './principals.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 
-export async function authenticateStaff(login: string, password: string, ip: string | null): Promise<StaffUser> {
+/**
+ * `trusted(accountId)`: the id of the caller's device when that account signed in from it
+ * before (devices.ts), so its attempts are counted on their own.
+ */
+type TrustedDevice = (accountId: string | number) => Promise<string | null>;
+const noDevice: TrustedDevice = async () => null;
+
+export async function authenticateStaff(login: string, password: string, ip: string | null, trusted: TrustedDevice = noDevice): Promise<StaffUser> {
   const needle = login.trim();
   const [row] = await db
     .select({ id: users.id, passwordHash: users.passwordHash, isActive: users.isActive })
@@ -17,7 +24,7 @@ export async function authenticateStaff(login: string, password: string, ip: str
     .where(or(sql`lower(${users.username}) = lower(${needle})`, sql`lower(${users.email}) = lower(${needle})`))
     .limit(1);
   // Counted before the (slow) password check, so parallel guesses cannot outrun the throttle.
-  const reservation = await reserveAttempt('staff', needle, row?.id ?? null, ip);
+  const reservation = await reserveAttempt('staff', needle, row?.id ?? null, ip, row ? await trusted(row.id) : null);
   const ok = row ? await verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
   // An inactive account gets the same answer as a wrong password: no enumeration.
   if (!row || !ok || !row.isActive) throw new HttpError(401, INVALID_CREDENTIALS);
@@ -25,7 +32,7 @@ export async function authenticateStaff(login: string, password: string, ip: str
   return (await loadStaffUser(row.id))!;
 }
 
-export async function authenticateClient(username: string, password: string, ip: string | null) {
+export async function authenticateClient(username: string, password: string, ip: string | null, trusted: TrustedDevice = noDevice) {
   const needle = username.trim();
   const [row] = await db
     .select({
@@ -39,7 +46,7 @@ export async function authenticateClient(username: string, password: string, ip:
     .innerJoin(clients, eq(clients.id, clientUsers.clientId))
     .where(or(sql`lower(${clientUsers.username}) = lower(${needle})`, sql`lower(${clientUsers.email}) = lower(${needle})`))
     .limit(1);
-  const reservation = await reserveAttempt('client', needle, row?.id ?? null, ip);
+  const reservation = await reserveAttempt('client', needle, row?.id ?? null, ip, row ? await trusted(row.id) : null);
   const ok = row ? await verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
   if (!row || !ok || !row.isActive || !row.clientActive) throw new HttpError(401, INVALID_CREDENTIALS);
   await release(reservation);

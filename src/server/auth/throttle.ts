@@ -5,6 +5,8 @@
 //  - the account across all addresses: a much higher bar, so a distributed guesser stays slow
 //    while one attacker's address cannot lock the real user out elsewhere;
 //  - the address across all accounts: stops one address spraying many usernames.
+// A device the account signed in from before (devices.ts, issue 31) is counted on its own
+// instead (5 per 15 minutes): failures from other addresses cannot lock its owner out.
 // The account is keyed by user id when the login names one (username and email share a count)
 // and by the cleaned login string otherwise, with the same limits, so the answers do not
 // reveal whether an account exists.
@@ -36,8 +38,12 @@ export interface Reservation {
   pairKey: string;
 }
 
-/** `account` is the user id when the login names a user, else null (then the login string is used). */
-function counters(scope: string, login: string, account: string | number | null, ip: string | null): Counter[] {
+/**
+ * `account` is the user id when the login names a user, else null (then the login string is
+ * used); `device` the trusted device's id when the sign-in comes from one.
+ */
+function counters(scope: string, login: string, account: string | number | null, ip: string | null, device: string | null): Counter[] {
+  if (device) return [{ key: `${scope}:device:${device}`, max: PAIR_MAX, windowMs: PAIR_WINDOW_MS }];
   const who = account === null ? `name:${login.trim().toLowerCase()}` : `id:${account}`;
   const where = ip ?? 'unknown';
   return [
@@ -51,8 +57,14 @@ function counters(scope: string, login: string, account: string | number | null,
  * Counts this attempt against every counter, or throws 429 (recording nothing) when one is
  * full. Call before verifying the password; on success call `release`.
  */
-export async function reserveAttempt(scope: string, login: string, account: string | number | null, ip: string | null): Promise<Reservation> {
-  const list = counters(scope, login, account, ip);
+export async function reserveAttempt(
+  scope: string,
+  login: string,
+  account: string | number | null,
+  ip: string | null,
+  device: string | null = null,
+): Promise<Reservation> {
+  const list = counters(scope, login, account, ip, device);
   const ids = await reserveCounters(list, THROTTLED_MESSAGE);
   return { ids, pairKey: list[0]!.key };
 }

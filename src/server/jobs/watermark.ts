@@ -1,14 +1,17 @@
-// A share link's watermarked preview of one version (issue 17): the text burned into every
-// frame with ffmpeg's drawtext (images too, so there is one way to draw it). A video's preview
-// is cut from its smallest clean review proxy (enough for a preview, and quick); an image's
-// from its full-size WebP, else the original.
+// A share link's preview of one version (issues 17 and 31): what a link that does not offer the
+// original plays and downloads when the item's own files would give more than the link allows.
+// Watermarked links burn their text into every frame with ffmpeg's drawtext (images too, so
+// there is one way to draw it); clean links get a plain re-encode: a video whose only proxy is
+// a remux (the original's streams byte for byte) and every image (at most 2,048 px).
+// A video's preview is cut from its smallest clean review proxy (enough for a preview, and
+// quick); an image's from its full-size WebP, else the original.
 import fs from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { media, mediaVersions, shareLinks } from '../../db/schema.ts';
 import { storage } from '../storage/index.ts';
-import { VARIANTS, watermarkVariant } from '../media/paths.ts';
+import { linkPreviewVariant, VARIANTS } from '../media/paths.ts';
 import { watermarkText, type WatermarkPosition } from '../../shared/schemas/share.ts';
 import { runFfmpeg } from './ffmpeg-run.ts';
 import { WATERMARK_SCRATCH } from '../storage/markers.ts';
@@ -48,7 +51,10 @@ export interface WatermarkOutcome {
   variant: string;
 }
 
-/** Makes `wm-{link}.mp4|jpg` in the version's folder. Throws when the source is missing. */
+/** The long side of an image preview: enough to review, far from the original (3,840 px and up). */
+export const IMAGE_PREVIEW_MAX = 2048;
+
+/** Makes `lp-{fileKey}.mp4|jpg` in the version's folder. Throws when the source is missing. */
 export async function makeWatermark(
   versionId: number,
   linkId: number,
@@ -68,7 +74,7 @@ export async function makeWatermark(
   const v = row.version;
   const key = v.storageKey;
   usesFolder(key);
-  const variant = watermarkVariant(link.id, row.type);
+  const variant = linkPreviewVariant(link, row.type);
   // Its own marker: a conversion of the same version clears only its own scratch, and this
   // job clears only what an earlier attempt of itself left.
   const marker = `${WATERMARK_SCRATCH}${link.id}-`;
@@ -85,20 +91,25 @@ export async function makeWatermark(
     } else {
       input = await storage.localPath(key, v.webpUrl ? VARIANTS.fullWebp : v.url.split('/').pop()!);
     }
-    await writeFile(textFile, watermarkText(link.watermarkText, link.name));
-    const filter = drawtextFilter(textFile, link.watermarkPosition, link.watermarkOpacity);
+    const filters: string[] = [];
+    if (row.type === 'image') filters.push(`scale='min(${IMAGE_PREVIEW_MAX},iw)':'min(${IMAGE_PREVIEW_MAX},ih)':force_original_aspect_ratio=decrease`);
+    if (link.watermark) {
+      await writeFile(textFile, watermarkText(link.watermarkText, link.name));
+      filters.push(drawtextFilter(textFile, link.watermarkPosition, link.watermarkOpacity));
+    }
+    const vf = filters.length ? ['-vf', filters.join(',')] : [];
     const args =
       row.type === 'video'
         ? [
             '-i', input,
             '-map', '0:v:0', '-map', '0:a:0?',
-            '-vf', filter,
+            ...vf,
             '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
             '-force_key_frames', 'expr:gte(t,n_forced*2)',
             '-c:a', 'copy', '-map_metadata', '-1', '-sn', '-dn',
             '-movflags', '+faststart', '-f', 'mp4', out,
           ]
-        : ['-i', input, '-vf', filter, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out];
+        : ['-i', input, ...vf, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out];
     await runFfmpeg({ args, durationSeconds: row.type === 'video' ? v.durationSeconds : 1, signal, onProgress });
     await storage.commit(key, out, variant);
     return { variant };

@@ -8,9 +8,9 @@ import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { media, mediaClients, mediaVersions } from '../../db/schema.ts';
 import { errorResponse } from '../http.ts';
-import { hasPermission } from '../auth/guard.ts';
+import { isPublicSql, seesWholeLibrary } from './visibility.ts';
 import { contentTypeForVariant } from './detect.ts';
-import { mediaFilePath, STORAGE_KEY_RE, VARIANT_RE, watermarkVariant } from './paths.ts';
+import { LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from './paths.ts';
 import { clientWatermarkLink } from '../sharing/client-watermark.ts';
 import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
@@ -18,18 +18,6 @@ import { config } from '../config.ts';
 import { redirectToS3, s3Source } from './s3-delivery.ts';
 
 const YEAR = 31_536_000;
-
-/**
- * SQL: the item is shown on the public site (featured, portfolio, or used by a setting).
- * Written out with the table name: drizzle leaves columns unqualified in single-table
- * selects, and a bare "id" inside these subqueries would mean the settings row's id.
- */
-const isPublicSql = sql<number>`(
-  "media"."is_featured" = 1 OR "media"."show_in_portfolio" = 1
-  OR EXISTS (SELECT 1 FROM website_settings w WHERE w.background_image_id = "media"."id" OR w.background_video_id = "media"."id")
-  OR EXISTS (SELECT 1 FROM branding_settings b WHERE "media"."id" IN (b.logo_light_image_id, b.logo_dark_image_id, b.favicon_image_id, b.open_graph_image_id))
-  OR EXISTS (SELECT 1 FROM seo_settings s WHERE "media"."id" IN (s.open_graph_image_id, s.twitter_image_id))
-)`;
 
 export interface Target {
   id: number;
@@ -61,14 +49,18 @@ async function findOlderVersion(storageKey: string) {
 }
 
 /**
- * Who may fetch: the public for public items; staff with view:media, or edit:website (its
- * media pickers list the whole library); an assigned client.
+ * Who may fetch: the public for public items; staff who see the whole library (view:media, or
+ * edit:website for its media pickers); an assigned client. A share link's preview (lp-…) is
+ * never public: only staff and the client whose watermark made it fetch it here (a link's
+ * visitors fetch theirs under /s/).
  */
 async function findVisible(ctx: APIContext, storageKey: string, variant: string): Promise<Target | null> {
   const row = (await findCurrent(storageKey)) ?? (await findOlderVersion(storageKey));
   if (!row) return null;
-  const target = { id: row.id, mimeType: row.mimeType, filename: row.filename, title: row.title, isPublic: !!row.isPublic };
-  if (target.isPublic || hasPermission(ctx, 'view:media') || hasPermission(ctx, 'edit:website')) return target;
+  const linkPreview = LINK_PREVIEW_RE.test(variant);
+  const target = { id: row.id, mimeType: row.mimeType, filename: row.filename, title: row.title, isPublic: !!row.isPublic && !linkPreview };
+  if (ctx.locals.user && seesWholeLibrary(ctx.locals.permissions)) return target;
+  if (target.isPublic) return target;
   const client = ctx.locals.clientUser;
   if (!client) return null;
   if (row.clientId !== client.clientId) {
@@ -79,9 +71,10 @@ async function findVisible(ctx: APIContext, storageKey: string, variant: string)
       .limit(1);
     if (!link) return null;
   }
-  // A client set to watermarked previews gets its preview and nothing clean (issue 17).
+  // A client set to watermarked previews gets its preview and nothing clean (issue 17); every
+  // other client gets the item's own files and no link's preview.
   const watermark = await clientWatermarkLink(client.clientId);
-  if (watermark && variant !== watermarkVariant(watermark.id, row.type)) return null;
+  if (watermark ? variant !== linkPreviewVariant(watermark, row.type) : linkPreview) return null;
   return target;
 }
 
@@ -166,17 +159,40 @@ export async function serveMediaFile(ctx: APIContext, storageKey: string | undef
 }
 
 /**
+ * Whether a GET's Range header could have the answer start at byte 0: anything but one
+ * well-formed `bytes=N-[M]` range with N > 0 (a malformed or multiple range is answered whole).
+ */
+export function startsAtByteZero(header: string | null): boolean {
+  const m = header ? /^\s*bytes\s*=\s*(\d+)\s*-\s*(\d*)\s*$/i.exec(header) : null;
+  if (!m) return true;
+  const start = Number(m[1]);
+  return start === 0 || (m[2] !== '' && Number(m[2]) < start);
+}
+
+export interface ServeHooks {
+  /**
+   * Called once before a GET's bytes are sent (or redirected to S3): `fromStart` when they begin
+   * at byte 0 (share links log such transfers of downloadable files).
+   */
+  onTransfer?: (fromStart: boolean) => Promise<void>;
+}
+
+/**
  * Answers with one stored file whose access has been decided by the caller (the /media route
  * above, or a share link's own route): ranges, validators, downloads, S3 redirect or stream.
  */
-export async function serveStoredFile(ctx: APIContext, storageKey: string, variant: string, target: Target): Promise<Response> {
+export async function serveStoredFile(ctx: APIContext, storageKey: string, variant: string, target: Target, hooks: ServeHooks = {}): Promise<Response> {
   const derivative = !variant.startsWith('original.');
   const contentType = contentTypeForVariant(variant, target.mimeType);
   const disposition = ctx.url.searchParams.get('download') === '1' ? contentDisposition(downloadName(target, variant)) : null;
   const cacheControl = cacheControlFor(target.isPublic, derivative);
   if (config.MEDIA_STORAGE === 's3' && config.S3_DELIVERY === 'redirect' && ctx.request.method === 'GET') {
     const redirect = await redirectToS3(storageKey, variant, { contentType, isPublic: target.isPublic, disposition, cacheControl });
-    if (redirect) return redirect;
+    if (redirect) {
+      // The bucket sends the bytes; judged by the header the browser will send it too.
+      await hooks.onTransfer?.(startsAtByteZero(ctx.request.headers.get('range')));
+      return redirect;
+    }
   }
   const source = config.MEDIA_STORAGE === 's3' ? await s3Source(storageKey, variant) : await localSource(storageKey, variant);
   if (!source) return errorResponse(404, 'Not found');
@@ -211,6 +227,7 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
     return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${size}` } });
   }
   const head = ctx.request.method === 'HEAD';
+  if (!head) await hooks.onTransfer?.(!range || range.start === 0);
   if (range) {
     headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
     headers['Content-Length'] = String(range.end - range.start + 1);

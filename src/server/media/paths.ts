@@ -22,11 +22,23 @@ export function renditionVariant(label: string): string {
 }
 
 export const STORAGE_KEY_RE = /^[a-f0-9]{32}$/;
-export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(720|1080)p\.mp4|sprite\.jpg|sprite\.vtt|wm-[1-9]\d{0,9}\.(mp4|jpg))$/;
+export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(720|1080)p\.mp4|sprite\.jpg|sprite\.vtt|lp-[a-f0-9]{24}\.(mp4|jpg))$/;
 
-/** A share link's watermarked preview of an item (issue 17): one file per link in each version's folder. */
-export function watermarkVariant(linkId: number, type: 'image' | 'video'): string {
-  return `wm-${linkId}.${type === 'video' ? 'mp4' : 'jpg'}`;
+/** A link preview's file name: never one of the item's own files (see previewOwnerKey). */
+export const LINK_PREVIEW_RE = /^lp-([a-f0-9]{24})\.(mp4|jpg)$/;
+
+/**
+ * A share link's preview of an item (issues 17 and 31): one file per link in each version's
+ * folder, watermarked or a clean re-encode. Named by the link's random file key, so knowing a
+ * link's id (sequential) tells nobody where its previews are.
+ */
+export function linkPreviewVariant(link: { fileKey: string }, type: 'image' | 'video'): string {
+  return `lp-${link.fileKey}.${type === 'video' ? 'mp4' : 'jpg'}`;
+}
+
+/** A share link's random file key (see linkPreviewVariant): 96 bits. */
+export function newFileKey(): string {
+  return randomBytes(12).toString('hex');
 }
 
 export function newStorageKey(): string {

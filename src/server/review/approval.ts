@@ -14,6 +14,7 @@ import { recordEvent } from '../notifications/index.ts';
 import { clientActor } from '../notifications/actors.ts';
 
 export const LOCKED_MESSAGE = 'The studio has locked this decision. Contact them if it needs to change.';
+export const staleVersionMessage = (current: number) => `A newer version (v${current}) has been added since you opened this one: review it first.`;
 
 /** Who decided: a client login, or a share-link visitor by the name they typed. */
 export type Decider = { clientUserId: number } | { guestName: string; linkId: number };
@@ -24,11 +25,13 @@ export type Decider = { clientUserId: number } | { guestName: string; linkId: nu
  */
 export async function writeDecision(
   version: { id: number; mediaId: number; number: number },
-  input: { status: 'approved' | 'changes_requested'; note: string },
+  input: { status: 'approved' | 'changes_requested'; note: string; version: number },
   by: Decider,
   actor: string,
   via: 'client' | 'link',
 ): Promise<void> {
+  // The version they looked at must still be the current one.
+  if (input.version !== version.number) throw conflict(staleVersionMessage(version.number));
   const who =
     'clientUserId' in by
       ? { approvalBy: by.clientUserId, approvalGuest: null, approvalLinkId: null }
@@ -52,9 +55,6 @@ export async function writeDecision(
 export async function setApproval(user: ClientPrincipal, mediaId: number, input: ApprovalInput): Promise<MediaVersion> {
   const item = await getAssignedMedia(user.clientId, mediaId);
   const current = await currentVersion(item);
-  if (input.version != null && input.version !== current.number) {
-    throw conflict(`A newer version (v${current.number}) has been added since you opened this one: review it first.`);
-  }
   await writeDecision({ id: current.id, mediaId, number: current.number }, input, { clientUserId: user.id }, clientActor(user), 'client');
   return (await listVersions(item, user.id)).find((v) => v.id === current.id)!;
 }

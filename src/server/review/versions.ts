@@ -14,6 +14,7 @@ import { getAdminMedia } from '../media/admin-queries.ts';
 import { asHttp, storeOriginal } from '../media/library.ts';
 import { mediaFolder, newStorageKey } from '../media/paths.ts';
 import { playbackFields } from '../media/playback.ts';
+import { liveState } from '../media/visibility.ts';
 import { getMediaById, type MediaRow } from '../media/queries.ts';
 import { finishInto } from '../uploads/finish.ts';
 import { recordEvent } from '../notifications/index.ts';
@@ -26,8 +27,6 @@ export type VersionRow = typeof mediaVersions.$inferSelect;
 export const isCurrentVersion = sql`${mediaVersions.storageKey} = ${media.storageKey}`;
 
 /** Whether an item is on the public site (its files and pages change when its version does). */
-const isPublic = (row: Pick<MediaRow, 'isFeatured' | 'showInPortfolio'>) => row.isFeatured || row.showInPortfolio;
-
 async function versionRows(mediaId: number): Promise<(VersionRow & { uploaderName: string | null; approverName: string | null })[]> {
   return db
     .select({
@@ -139,6 +138,9 @@ function mirrorOf(v: VersionRow) {
   };
 }
 
+export const LIVE_VERSION_NEEDS_EDIT =
+  "You don't have permission to do that (needs edit:media): this item is on the public site or assigned to a client, and a new version replaces what they see.";
+
 export const KIND_MISMATCH = (type: 'image' | 'video') =>
   `A new version must be ${type === 'video' ? 'a video' : 'an image'}, like the versions before it.`;
 
@@ -147,9 +149,20 @@ export const KIND_MISMATCH = (type: 'image' | 'video') =>
  * and its current one. Its approval starts "In review"; older versions keep their files,
  * feedback and notes. A video is queued for conversion like a new upload.
  */
-export async function addVersion(mediaId: number, uploadId: string, userId: string): Promise<{ item: AdminMedia; version: MediaVersion }> {
+export async function addVersion(
+  mediaId: number,
+  uploadId: string,
+  user: { id: string; permissions: readonly string[] },
+): Promise<{ item: AdminMedia; version: MediaVersion }> {
+  const userId = user.id;
   const item = await getMediaById(mediaId);
   if (!item) throw notFound('Media not found');
+  // A new version replaces what the site or a client sees at once: upload:media alone may add
+  // versions only to items nobody outside the studio sees yet (issue 31). Checked before the
+  // upload is touched, so it can still be finished elsewhere.
+  const live = await liveState(mediaId);
+  if (!live) throw notFound('Media not found');
+  if ((live.isPublic || live.assigned) && !user.permissions.includes('edit:media')) throw new HttpError(403, LIVE_VERSION_NEEDS_EDIT);
   return finishInto(
     uploadId,
     userId,
@@ -179,7 +192,7 @@ export async function addVersion(mediaId: number, uploadId: string, userId: stri
           // Watermarked share links get a preview of the new cut: a video's once it is converted.
           if (item.type === 'video') await enqueueProcessing(tx, mediaId, v!.id);
           else await enqueueWatermarksOfVersion(tx, mediaId, v!.id);
-          if (isPublic(item)) await bumpSiteVersion(tx);
+          if (live.isPublic) await bumpSiteVersion(tx);
           return v!.id;
         });
         // After the commit: the item's clients hear of it (the outbox does the sending).
@@ -217,7 +230,7 @@ export async function deleteVersion(mediaId: number, versionId: number): Promise
     await tx.delete(mediaVersions).where(eq(mediaVersions.id, versionId));
     if (target.storageKey === item.storageKey) {
       await tx.update(media).set(mirrorOf(rest[rest.length - 1]!)).where(eq(media.id, mediaId));
-      if (isPublic(item)) await bumpSiteVersion(tx);
+      if ((await liveState(mediaId, tx))?.isPublic) await bumpSiteVersion(tx);
     }
   });
   // After the rows, as for items: a crash here leaves unreferenced files, never a row without files.

@@ -2,7 +2,7 @@
 // the link up again by its token, so a revocation or an expiry takes effect on the next one.
 // A visit is a pass for one link (random token in an HttpOnly cookie, only its SHA-256
 // stored): made on opening, after the password when the link has one.
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { APIContext, AstroCookies } from 'astro';
 import { db } from '../../db/index.ts';
 import { shareAccessLog, shareLinks, shareVisits } from '../../db/schema.ts';
@@ -23,10 +23,23 @@ export const LINK_GONE = 'This link is not available. It may have expired or bee
 export const PASSWORD_THROTTLED = 'Too many wrong passwords for this link. Please wait 15 minutes and try again.';
 export const WRONG_PASSWORD = 'That password is not right.';
 export const PASSWORD_NEEDED = 'Enter the password for this link first.';
+export const OPEN_FIRST = 'Open the link first: this address is for its page.';
+export const VISITS_THROTTLED = 'Too many visits from your address. Please wait a few minutes and try again.';
 
-/** 5 wrong tries per link per 15 minutes (issue 17), counted across processes. */
+/**
+ * Wrong passwords (issue 31), counted across processes: 5 per link and address per 15 minutes,
+ * so a guesser elsewhere cannot lock the real visitor out, and a higher bar per link (50 an
+ * hour) that keeps guessing from many addresses slow.
+ */
 export const PASSWORD_MAX = 5;
 export const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
+export const PASSWORD_LINK_MAX = 50;
+export const PASSWORD_LINK_WINDOW_MS = 60 * 60 * 1000;
+/** New visits (passes) one address may start, across links: each is a database row. */
+export const VISIT_MAX = 30;
+export const VISIT_WINDOW_MS = 10 * 60 * 1000;
+/** The access log keeps one "open" per visit in this time, however often the page is reloaded. */
+export const OPEN_LOG_INTERVAL_MS = 60 * 60 * 1000;
 const VISIT_TTL_MS = 7 * 24 * 3600 * 1000;
 
 export const visitCookie = (linkId: number) => `studio_share_${linkId}`;
@@ -49,7 +62,9 @@ export async function currentVisit(cookies: AstroCookies, link: LinkRow): Promis
   return visit ?? null;
 }
 
+/** Makes a pass (a row and a cookie): only when the page is opened or unlocked, a bounded number per address. */
 async function startVisit(ctx: Ctx, link: LinkRow): Promise<VisitRow> {
+  await reserveCounters([{ key: `share-visit:${addressOf(ctx) ?? 'unknown'}`, max: VISIT_MAX, windowMs: VISIT_WINDOW_MS }], VISITS_THROTTLED);
   const token = generateSessionToken();
   const expiresAt = new Date(Math.min(Date.now() + VISIT_TTL_MS, link.expiresAt?.getTime() ?? Infinity));
   // Passes past their time open nothing; they go as new ones are made.
@@ -60,21 +75,33 @@ async function startVisit(ctx: Ctx, link: LinkRow): Promise<VisitRow> {
 }
 
 /**
- * The visitor's pass, made now for a link without a password. null when the link needs its
- * password first (the page then shows the password form).
+ * The link's page is opened: the visitor's pass, made now for a link without a password (null
+ * when the link needs its password first; the page then shows the password form). Writes one
+ * "open" to the access log per visit an hour, however often the page is reloaded.
  */
-export async function visitFor(ctx: Ctx, link: LinkRow): Promise<VisitRow | null> {
-  const visit = await currentVisit(ctx.cookies, link);
-  if (visit) return visit;
-  return link.passwordHash ? null : startVisit(ctx, link);
+export async function openPage(ctx: Ctx, link: LinkRow): Promise<VisitRow | null> {
+  const visit = (await currentVisit(ctx.cookies, link)) ?? (link.passwordHash ? null : await startVisit(ctx, link));
+  if (!visit) return null;
+  const now = new Date();
+  const due = await db
+    .update(shareVisits)
+    .set({ lastOpenAt: now })
+    .where(and(eq(shareVisits.id, visit.id), or(isNull(shareVisits.lastOpenAt), lt(shareVisits.lastOpenAt, new Date(now.getTime() - OPEN_LOG_INTERVAL_MS)))))
+    .returning({ id: shareVisits.id });
+  if (due.length) await logAccess(ctx, link, 'open', { guestName: visit.guestName });
+  return visit;
 }
 
-/** For the visitor's API calls: the active link and their pass (404 / 401 otherwise). */
+/**
+ * For the visitor's API calls and files: the active link and their pass (404 / 401 otherwise).
+ * Passes are made only by opening the page (or its password), never here: a request without
+ * a cookie writes nothing.
+ */
 export async function requireVisit(ctx: Ctx, token: string | undefined): Promise<{ link: LinkRow; visit: VisitRow }> {
   const link = await findActiveLink(token);
   if (!link) throw notFound(LINK_GONE);
-  const visit = await visitFor(ctx, link);
-  if (!visit) throw new HttpError(401, PASSWORD_NEEDED);
+  const visit = await currentVisit(ctx.cookies, link);
+  if (!visit) throw new HttpError(401, link.passwordHash ? PASSWORD_NEEDED : OPEN_FIRST);
   return { link, visit };
 }
 
@@ -95,16 +122,23 @@ export async function logAccess(ctx: Ctx, link: Pick<LinkRow, 'id'>, action: str
 
 /**
  * Checks the link's password. Each try is counted before it is checked, in one transaction
- * (see auth/throttle.ts), so 20 tries at once still check at most 5; a right one is not counted.
+ * (see auth/throttle.ts), so 20 tries at once from one address still check at most 5; a right
+ * one is not counted.
  */
 export async function unlock(ctx: Ctx, token: string | undefined, password: string): Promise<void> {
   const link = await findActiveLink(token);
   if (!link) throw notFound(LINK_GONE);
   if (!link.passwordHash) {
-    await visitFor(ctx, link);
+    if (!(await currentVisit(ctx.cookies, link))) await startVisit(ctx, link);
     return;
   }
-  const ids = await reserveCounters([{ key: `share:${link.id}`, max: PASSWORD_MAX, windowMs: PASSWORD_WINDOW_MS }], PASSWORD_THROTTLED);
+  const ids = await reserveCounters(
+    [
+      { key: `share:${link.id}@${addressOf(ctx) ?? 'unknown'}`, max: PASSWORD_MAX, windowMs: PASSWORD_WINDOW_MS },
+      { key: `share:${link.id}`, max: PASSWORD_LINK_MAX, windowMs: PASSWORD_LINK_WINDOW_MS },
+    ],
+    PASSWORD_THROTTLED,
+  );
   if (!(await verifyPassword(link.passwordHash, password))) {
     await logAccess(ctx, link, 'wrong password');
     throw new HttpError(401, WRONG_PASSWORD);

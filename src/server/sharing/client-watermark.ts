@@ -2,13 +2,13 @@
 // client's logins then play and download "Preview - {client name}" copies of every version of
 // their media, and no clean file is served to them. Under the hood the client gets a share
 // link row of its own (client_id set, no token ever given out), so previews are made, named
-// (wm-{id}) and queued exactly as for share links.
+// (lp-{file key}) and queued exactly as for share links.
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { clients, media, mediaVersions, shareLinks } from '../../db/schema.ts';
 import { notFound } from '../http.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
-import { mediaUrl, STORAGE_KEY_RE, watermarkVariant } from '../media/paths.ts';
+import { linkPreviewVariant, mediaUrl, newFileKey, STORAGE_KEY_RE } from '../media/paths.ts';
 import type { Playback } from '../../shared/schemas/media.ts';
 import type { ClientWatermark, ClientWatermarkInput } from '../../shared/schemas/clients.ts';
 import type { LinkRow } from './links.ts';
@@ -80,6 +80,7 @@ export async function setClientWatermark(clientId: number, input: ClientWatermar
         download: 'preview',
         clientId,
         createdBy: staffUserId,
+        fileKey: newFileKey(),
         ...look,
       })
       .returning({ id: shareLinks.id });
@@ -111,7 +112,7 @@ function storageKeyOf(url: string): string | null {
 function watermarked<T extends FileFields>(row: T, type: 'image' | 'video', link: LinkRow, state: PreviewState | undefined): T {
   const key = storageKeyOf(row.url);
   if (!key) return row;
-  const file = mediaUrl(key, watermarkVariant(link.id, type));
+  const file = mediaUrl(key, linkPreviewVariant(link, type));
   const ready = state?.jobId ? `${file}?v=${state.jobId}` : null;
   const shared = { ...row, posterUrl: null, renditions: [], spriteUrl: null, processingError: null };
   if (type === 'image') {

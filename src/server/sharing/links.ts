@@ -1,16 +1,18 @@
 // Share links as staff manage them (issue 17): make one for a set of items, list them with
 // their use, revoke one, read its access log. The token is returned once, at creation; only
 // its SHA-256 is stored (as for sessions), so a copied database cannot open links.
-import { and, asc, count, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, max, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { media, shareAccessLog, shareLinkItems, shareLinks, users } from '../../db/schema.ts';
 import { badRequest, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
-import type { ShareLinkCreated, ShareLinkSummary, ShareLogEntry } from '../../shared/schemas/share.ts';
+import type { ShareLinkCreated, ShareLinkSummary, ShareLogPage } from '../../shared/schemas/share.ts';
 import type { z } from '../../shared/zod.ts';
 import type { shareLinkCreateSchema } from '../../shared/schemas/share.ts';
-import { enqueueWatermarks } from './watermark-jobs.ts';
+import { enqueueLinkPreviews } from './watermark-jobs.ts';
+import { newFileKey } from '../media/paths.ts';
+import { isPublicSql, seesWholeLibrary } from '../media/visibility.ts';
 
 export type LinkRow = typeof shareLinks.$inferSelect;
 type CreateInput = z.output<typeof shareLinkCreateSchema>;
@@ -23,16 +25,27 @@ export function linkState(link: Pick<LinkRow, 'revokedAt' | 'expiresAt'>, now = 
   return 'active';
 }
 
+/**
+ * The items a member of staff may put on a link: those they may see (issue 31: share:media
+ * alone does not open the library). An id that names nothing and one they may not see get the
+ * same answer, so the answer tells nothing about which ids exist.
+ */
+async function assertShareable(mediaIds: number[], permissions: readonly string[]): Promise<void> {
+  const whole = seesWholeLibrary(permissions);
+  const found = await db
+    .select({ id: media.id })
+    .from(media)
+    .where(and(inArray(media.id, mediaIds), whole ? undefined : sql`${isPublicSql} = 1`));
+  const missing = mediaIds.find((id) => !found.some((f) => f.id === id));
+  if (missing !== undefined) throw badRequest(`mediaIds: No media item ${missing}`);
+}
+
 /** `origin`: where the address will be opened (see publicOrigin in proxy.ts). */
-export async function createShareLink(input: CreateInput, staffUserId: string, origin: string): Promise<ShareLinkCreated> {
+export async function createShareLink(input: CreateInput, staff: { id: string; permissions: readonly string[] }, origin: string): Promise<ShareLinkCreated> {
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw badRequest('expiresAt: The expiry must be in the future');
   if (expiresAt && expiresAt.getTime() > Date.now() + 366 * 24 * 3600 * 1000) throw badRequest('expiresAt: A link can last at most a year');
-  const found = await db.select({ id: media.id }).from(media).where(inArray(media.id, input.mediaIds));
-  if (found.length !== input.mediaIds.length) {
-    const missing = input.mediaIds.filter((id) => !found.some((f) => f.id === id));
-    throw badRequest(`mediaIds: No media item ${missing[0]}`);
-  }
+  await assertShareable(input.mediaIds, staff.permissions);
   // 25 random bytes (200 bits), base32: the same generator as session tokens.
   const token = generateSessionToken();
   const passwordHash = input.password ? await hashPassword(input.password) : null;
@@ -51,11 +64,12 @@ export async function createShareLink(input: CreateInput, staffUserId: string, o
         watermarkText: input.watermarkText,
         watermarkPosition: input.watermarkPosition,
         watermarkOpacity: input.watermarkOpacity,
-        createdBy: staffUserId,
+        createdBy: staff.id,
+        fileKey: newFileKey(),
       })
       .returning({ id: shareLinks.id });
     await tx.insert(shareLinkItems).values(input.mediaIds.map((mediaId, position) => ({ linkId: row!.id, mediaId, position })));
-    if (input.watermark) await enqueueWatermarks(tx, row!.id);
+    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: input.download });
     return row!.id;
   });
   const [summary] = await listShareLinks([linkId]);
@@ -128,17 +142,23 @@ export async function revokeShareLink(id: number): Promise<ShareLinkSummary> {
 
 export const LOG_PAGE = 200;
 
-export async function shareLinkLog(id: number): Promise<ShareLogEntry[]> {
+/**
+ * One page of the link's access log, newest first (issue 31: paged, so no number of reloads
+ * or plays can push an older row out of reach). `cursor` is the last id of the page before;
+ * ids only grow, so rows written meanwhile never shift a page.
+ */
+export async function shareLinkLog(id: number, cursor: number | null = null, limit = LOG_PAGE): Promise<ShareLogPage> {
   const [exists] = await db.select({ id: shareLinks.id }).from(shareLinks).where(and(eq(shareLinks.id, id), isNull(shareLinks.clientId))).limit(1);
   if (!exists) throw notFound('Share link not found');
   const rows = await db
     .select({ log: shareAccessLog, title: media.title })
     .from(shareAccessLog)
     .leftJoin(media, eq(media.id, shareAccessLog.mediaId))
-    .where(eq(shareAccessLog.linkId, id))
-    .orderBy(desc(shareAccessLog.createdAt), desc(shareAccessLog.id))
-    .limit(LOG_PAGE);
-  return rows.map(({ log, title }) => ({
+    .where(and(eq(shareAccessLog.linkId, id), cursor != null ? lt(shareAccessLog.id, cursor) : undefined))
+    .orderBy(desc(shareAccessLog.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const entries = page.map(({ log, title }) => ({
     id: log.id,
     at: log.createdAt.toISOString(),
     action: log.action,
@@ -147,4 +167,5 @@ export async function shareLinkLog(id: number): Promise<ShareLogEntry[]> {
     mediaTitle: title,
     detail: log.detail,
   }));
+  return { entries, nextCursor: rows.length > limit ? String(page[page.length - 1]!.log.id) : null };
 }

@@ -1,7 +1,9 @@
-// What a share link's visitor sees and may fetch (issue 17). Files are served under the link's
-// own address, /s/{token}/m/{mediaId}/{variant}, and only the ones the link allows: a
+// What a share link's visitor sees and may fetch (issues 17 and 31). Files are served under the
+// link's own address, /s/{token}/m/{mediaId}/{variant}, and only the ones the link allows: a
 // watermarked link reaches its preview and nothing else (no clean proxy, poster or original);
-// the original needs a link that offers original downloads.
+// the original needs a link that offers original downloads; a link that withholds it shows
+// images and remuxed videos through a preview of its own (see needsLinkPreview), never a file
+// that is the original's picture at full size or its streams byte for byte.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
@@ -9,11 +11,11 @@ import { media, mediaVersions, shareComments, shareLinkItems, shareLinks } from 
 import { errorResponse } from '../http.ts';
 import { serveStoredFile } from '../media/delivery.ts';
 import { playbackFields } from '../media/playback.ts';
-import { VARIANT_RE, VARIANTS, watermarkVariant } from '../media/paths.ts';
+import { linkPreviewVariant, VARIANT_RE, VARIANTS } from '../media/paths.ts';
 import type { ShareComment, ShareItem, ShareView } from '../../shared/schemas/share.ts';
 import { logAccess, requireVisit, type VisitRow } from './access.ts';
 import type { LinkRow } from './links.ts';
-import { previewStates } from './watermark-jobs.ts';
+import { needsLinkPreview, previewStates } from './watermark-jobs.ts';
 import { probeFacts } from '../review/versions.ts';
 
 type Current = { item: typeof media.$inferSelect; version: typeof mediaVersions.$inferSelect };
@@ -37,6 +39,9 @@ export async function linkItem(link: LinkRow, mediaId: number): Promise<Current 
 
 const variantOf = (url: string | null) => (url ? url.split('?')[0]!.split('/').pop()! : null);
 
+/** Whether the link shows this version through a preview of its own (see needsLinkPreview). */
+const viaPreview = (link: LinkRow, { item, version }: Current) => needsLinkPreview(link, item.type, version.probe);
+
 /**
  * Whether the link lets its visitor fetch `variant` of this version, and whether as a download.
  * Anything not listed here is refused, so a new kind of file is private until allowed.
@@ -44,38 +49,57 @@ const variantOf = (url: string | null) => (url ? url.split('?')[0]!.split('/').p
 export function allowedVariant(link: LinkRow, cur: Current, variant: string, download: boolean): boolean {
   const { item, version } = cur;
   const original = variantOf(version.url);
-  if (link.watermark) {
-    return variant === watermarkVariant(link.id, item.type) && (!download || link.download === 'preview');
-  }
+  const preview = linkPreviewVariant(link, item.type);
+  if (link.watermark) return variant === preview && (!download || link.download === 'preview');
   if (variant === original) return link.download === 'original';
-  if (download) return link.download !== 'none' && variant === previewDownloadVariant(cur);
-  const viewable = [variantOf(version.posterUrl), variantOf(version.thumbnailUrl), variantOf(version.thumbnailWebpUrl), variantOf(version.webpUrl)];
+  if (download) return link.download !== 'none' && variant === previewDownloadVariant(link, cur);
+  const ownPreview = viaPreview(link, cur);
+  const viewable = [variantOf(version.posterUrl), variantOf(version.thumbnailUrl), variantOf(version.thumbnailWebpUrl)];
+  if (ownPreview) viewable.push(preview);
+  else viewable.push(variantOf(version.webpUrl));
   if (item.type === 'video' && version.processingStatus === 'ready') {
-    viewable.push(...(version.renditions ?? []).map((r) => r.variant), VARIANTS.sprite, VARIANTS.spriteMap);
+    if (!ownPreview) viewable.push(...(version.renditions ?? []).map((r) => r.variant));
+    viewable.push(VARIANTS.sprite, VARIANTS.spriteMap);
   }
   return viewable.includes(variant);
 }
 
-/** What "preview" downloads offer on a clean link: the best review proxy, or the full-size image. */
-function previewDownloadVariant({ item, version }: Current): string | null {
+/**
+ * What "preview" downloads offer on a clean link: the link's own preview where it has one (a
+ * re-encode of a remuxed video, an image at most 2,048 px), else the best review proxy (a real
+ * re-encode, at most 1080p), or the full-size image on a link that offers originals anyway.
+ */
+function previewDownloadVariant(link: LinkRow, cur: Current): string | null {
+  const { item, version } = cur;
+  if (viaPreview(link, cur)) return linkPreviewVariant(link, item.type);
   if (item.type === 'image') return variantOf(version.webpUrl);
   return version.processingStatus === 'ready' ? (version.renditions?.[0]?.variant ?? null) : null;
 }
 
+/**
+ * The version's decision as this link's visitors see it: in full when it was made through this
+ * link; otherwise the status alone (a client's note and name are not theirs to read).
+ */
+function approvalFor(link: LinkRow, version: Current['version']): ShareItem['approval'] {
+  const decided = version.approvalStatus !== 'in_review';
+  const ours = decided && version.approvalLinkId === link.id;
+  return {
+    status: version.approvalStatus,
+    by: ours ? version.approvalGuest : null,
+    at: decided ? (version.approvalAt?.toISOString() ?? null) : null,
+    note: ours ? version.approvalNote : null,
+    locked: version.approvalLocked,
+  };
+}
+
 export async function shareView(link: LinkRow, visit: VisitRow, token: string): Promise<ShareView> {
   const rows = await linkItems(link);
-  const previews = link.watermark ? await previewStates(link.id, rows.map((r) => r.version.id)) : new Map();
+  const previews = await previewStates(link.id, rows.filter((r) => viaPreview(link, r)).map((r) => r.version.id));
   const items: ShareItem[] = rows.map((cur) => {
     const { item, version } = cur;
     const base = `/s/${token}/m/${item.id}/`;
     const at = (variant: string | null, v?: number | string | null) => (variant ? `${base}${variant}${v ? `?v=${v}` : ''}` : null);
-    const approval = {
-      status: version.approvalStatus,
-      by: version.approvalStatus === 'in_review' ? null : version.approvalGuest ?? 'The client',
-      at: version.approvalStatus === 'in_review' ? null : (version.approvalAt?.toISOString() ?? null),
-      note: version.approvalNote,
-      locked: version.approvalLocked,
-    };
+    const approval = approvalFor(link, version);
     const shared = {
       id: item.id,
       title: item.title,
@@ -85,30 +109,34 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
       frameRate: probeFacts(version.probe).frameRate,
       approval,
     };
-    if (link.watermark) {
+    const playback = playbackFields({ ...version, type: item.type });
+    // Playback URLs point into the item's folder under /media: re-address them under the link.
+    const relink = (url: string | null) => (url ? `${base}${url.slice(url.lastIndexOf('/') + 1)}` : null);
+    if (viaPreview(link, cur)) {
       const state = previews.get(version.id);
-      const url = state?.jobId ? at(watermarkVariant(link.id, item.type), state.jobId) : null;
+      const url = state?.jobId ? at(linkPreviewVariant(link, item.type), state.jobId) : null;
+      // A clean link keeps the small stills (poster, thumbnails, seek sprite); a watermarked one
+      // shows nothing unmarked at all.
+      const clean = !link.watermark;
+      const video = item.type === 'video';
       return {
         ...shared,
-        processingStatus: item.type === 'video' ? (url ? 'ready' : 'processing') : null,
+        processingStatus: video ? (url ? 'ready' : 'processing') : null,
         processingProgress: url ? 100 : 0,
         processingError: null,
-        playbackUrl: item.type === 'video' ? url : null,
+        playbackUrl: video ? url : null,
         renditions: [],
-        spriteUrl: null,
-        posterUrl: null,
-        thumbnailUrl: item.type === 'image' ? url : null,
-        imageUrl: item.type === 'image' ? url : null,
+        spriteUrl: clean && video && version.processingStatus === 'ready' ? relink(playback.spriteUrl) : null,
+        posterUrl: clean ? relink(version.posterUrl) : null,
+        thumbnailUrl: clean ? relink(version.thumbnailWebpUrl ?? version.thumbnailUrl) : video ? null : url,
+        imageUrl: video ? null : url,
         downloadUrl: url && link.download === 'preview' ? `${url}&download=1` : null,
         previewPending: !url,
       };
     }
-    const playback = playbackFields({ ...version, type: item.type });
-    // Playback URLs point into the item's folder under /media: re-address them under the link.
-    const relink = (url: string | null) => (url ? `${base}${url.slice(url.lastIndexOf('/') + 1)}` : null);
     const originalAllowed = link.download === 'original';
     const playbackUrl = playback.renditions[0] ? relink(playback.renditions[0].url) : originalAllowed ? relink(playback.playbackUrl) : null;
-    const previewVariant = previewDownloadVariant(cur);
+    const previewVariant = previewDownloadVariant(link, cur);
     return {
       ...shared,
       ...playback,
@@ -169,10 +197,15 @@ export async function serveLinkFile(ctx: APIContext): Promise<Response> {
   const cur = await linkItem(link, id);
   const download = ctx.url.searchParams.get('download') === '1';
   if (!cur || !allowedVariant(link, cur, file, download)) return errorResponse(404, 'Not found');
-  // One log row per download, not per range request of a player.
-  if (download && ctx.request.method === 'GET' && !ctx.request.headers.get('range')) {
-    await logAccess(ctx, link, 'download', { mediaId: id, guestName: visit.guestName, detail: file.startsWith('original.') ? 'original' : 'preview' });
-  }
+  // Every transfer of a file the link lets its visitor download is logged when it starts at
+  // byte 0, whatever the address says (with or without ?download=1, any Range header): a
+  // player's later range requests are not. Files the link only shows are not downloads.
+  const downloadable = allowedVariant(link, cur, file, true);
+  const onTransfer = async (fromStart: boolean) => {
+    if (!downloadable || !fromStart) return;
+    const kind = file.startsWith('original.') ? 'original' : 'preview';
+    await logAccess(ctx, link, 'download', { mediaId: id, guestName: visit.guestName, detail: download ? kind : `${kind} (played or fetched without ?download=1)` });
+  };
   const { item, version } = cur;
-  return serveStoredFile(ctx, version.storageKey, file, { id: item.id, mimeType: version.mimeType, filename: version.filename, title: item.title, isPublic: false });
+  return serveStoredFile(ctx, version.storageKey, file, { id: item.id, mimeType: version.mimeType, filename: version.filename, title: item.title, isPublic: false }, { onTransfer });
 }

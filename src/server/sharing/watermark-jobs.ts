@@ -1,9 +1,11 @@
-// Queues the watermarked previews of share links (issue 17): one job per link and version, run
-// by the video worker (src/server/jobs/watermark.ts). A video's preview is cut from its clean
-// review proxy, so it is queued once the version is ready; an image's at once.
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+// Queues share links' previews (issues 17 and 31): one job per link and version, run by the
+// video worker (src/server/jobs/watermark.ts). A video's preview is cut from its clean review
+// proxy, so it is queued once the version is ready; an image's at once. Which link needs one
+// for which version is needsLinkPreview's rule.
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { jobs, media, mediaVersions, shareLinkItems, shareLinks } from '../../db/schema.ts';
+import { canRemux, type VideoProbe } from '../media/probe.ts';
 
 type Executor = Pick<typeof db, 'select' | 'insert' | 'delete'>;
 
@@ -21,15 +23,45 @@ async function queue(tx: Executor, targets: { mediaId: number; versionId: number
 /** A version can be previewed once there is something clean to cut it from. */
 const previewable = sql`(${media.type} = 'image' OR ${mediaVersions.processingStatus} = 'ready')`;
 
-/** Every item of a new watermarked link whose current version can be previewed now. */
-export async function enqueueWatermarks(tx: Executor, linkId: number): Promise<void> {
+/**
+ * A video whose review proxy is a remux: the original's streams copied byte for byte, so
+ * handing out the proxy hands out the original. (The plan is a pure function of the probe; a
+ * version without one counts as remuxed, the safe side.)
+ */
+export function proxyIsRemux(probe: Record<string, unknown> | null): boolean {
+  return !probe || canRemux(probe as unknown as VideoProbe);
+}
+
+/**
+ * Whether a link shows `version` through a preview of its own rather than the item's files:
+ * always when watermarked; on a clean link that withholds the original, for every image (the
+ * item's full-size WebP is as large as the original) and for a video whose proxy is a remux.
+ */
+export function needsLinkPreview(
+  link: { watermark: boolean; download: string },
+  type: 'image' | 'video',
+  probe: Record<string, unknown> | null,
+): boolean {
+  if (link.watermark) return true;
+  if (link.download === 'original') return false;
+  return type === 'image' || proxyIsRemux(probe);
+}
+
+const versionFacts = { mediaId: media.id, versionId: mediaVersions.id, type: media.type, probe: mediaVersions.probe };
+
+/** Every item of a new (or edited) link whose current version can be previewed now and needs it. */
+export async function enqueueLinkPreviews(tx: Executor, link: { id: number; watermark: boolean; download: string }): Promise<void> {
+  if (!link.watermark && link.download === 'original') return;
   const rows = await tx
-    .select({ mediaId: media.id, versionId: mediaVersions.id })
+    .select(versionFacts)
     .from(shareLinkItems)
     .innerJoin(media, eq(media.id, shareLinkItems.mediaId))
     .innerJoin(mediaVersions, eq(mediaVersions.storageKey, media.storageKey))
-    .where(and(eq(shareLinkItems.linkId, linkId), previewable));
-  await queue(tx, rows.map((r) => ({ ...r, linkId })));
+    .where(and(eq(shareLinkItems.linkId, link.id), previewable));
+  await queue(
+    tx,
+    rows.filter((r) => needsLinkPreview(link, r.type, r.probe)).map((r) => ({ mediaId: r.mediaId, versionId: r.versionId, linkId: link.id })),
+  );
 }
 
 /** Every version of `mediaIds` that can be previewed now (a client's watermark sees them all). */
@@ -44,22 +76,32 @@ export async function enqueueAllVersions(tx: Executor, linkId: number, mediaIds:
 }
 
 /**
- * A version became ready (or a new image version arrived): every watermarked link holding its
- * item, and the watermark of every client it is assigned to.
+ * A version became ready (or a new image version arrived): every link holding its item that
+ * needs a preview of it, and the watermark of every client it is assigned to.
  */
 export async function enqueueWatermarksOfVersion(tx: Executor, mediaId: number, versionId: number): Promise<void> {
+  const [version] = await tx
+    .select({ type: media.type, probe: mediaVersions.probe })
+    .from(mediaVersions)
+    .innerJoin(media, eq(media.id, mediaVersions.mediaId))
+    .where(eq(mediaVersions.id, versionId))
+    .limit(1);
+  if (!version) return;
   const links = await tx
-    .select({ linkId: shareLinks.id })
+    .select({ linkId: shareLinks.id, watermark: shareLinks.watermark, download: shareLinks.download })
     .from(shareLinks)
     .where(
       and(
-        eq(shareLinks.watermark, true),
+        or(eq(shareLinks.watermark, true), sql`${shareLinks.download} <> 'original'`),
         isNull(shareLinks.revokedAt),
         sql`(${shareLinks.id} IN (SELECT link_id FROM share_link_items WHERE media_id = ${mediaId})
           OR ${shareLinks.clientId} IN (SELECT client_id FROM media WHERE id = ${mediaId} UNION SELECT client_id FROM media_clients WHERE media_id = ${mediaId}))`,
       ),
     );
-  await queue(tx, links.map((l) => ({ mediaId, versionId, linkId: l.linkId })));
+  await queue(
+    tx,
+    links.filter((l) => needsLinkPreview(l, version.type, version.probe)).map((l) => ({ mediaId, versionId, linkId: l.linkId })),
+  );
 }
 
 export interface PreviewState {

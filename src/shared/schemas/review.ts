@@ -26,10 +26,15 @@ export const versionFinishSchema = z
   .object({ uploadId: z.string({ error: 'uploadId is required' }).regex(UPLOAD_ID_PATTERN, 'Unknown upload') })
   .strict();
 
-/** A decision and its note: a client's in the portal, or a share-link visitor's. */
+/**
+ * A decision and its note: a client's in the portal, or a share-link visitor's. `version` is
+ * the version they were looking at, required (issue 31): a decision is refused (409) when a
+ * newer one has arrived, so nobody approves a cut they never saw.
+ */
 export const decisionFields = {
   status: z.enum(['approved', 'changes_requested'], { error: 'status must be "approved" or "changes_requested"' }),
   note: z.string().trim().max(REPLY_MAX, `Note must be at most ${REPLY_MAX} characters`).optional().default(''),
+  version: z.number({ error: 'version is required: the number of the version you looked at' }).int('version must be a whole number').positive('version must be 1 or more'),
 };
 /** "Changes requested" needs a note saying what. */
 export const noteWhenChangesRequested: [(v: { status: string; note: string }) => boolean, { message: string; path: string[] }] = [
@@ -41,8 +46,6 @@ export const noteWhenChangesRequested: [(v: { status: string; note: string }) =>
 export const approvalInputSchema = z
   .object({
     ...decisionFields,
-    /** The version the client was looking at: refused (409) when a newer one has arrived. */
-    version: z.number().int().positive().optional(),
   })
   .strict()
   .refine(...noteWhenChangesRequested);

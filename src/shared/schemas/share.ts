@@ -165,6 +165,21 @@ export interface ShareLogEntry {
   detail: string;
 }
 
+/** GET /api/share-links/{id}/log[?cursor=]: one page, newest first. */
+export interface ShareLogPage {
+  entries: ShareLogEntry[];
+  /** Pass back as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export const shareLogQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, 'cursor is not valid')
+    .transform(Number)
+    .optional(),
+});
+
 export interface ShareComment {
   id: number;
   mediaId: number;

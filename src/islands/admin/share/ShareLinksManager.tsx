@@ -5,7 +5,7 @@ import { Link2, ScrollText } from 'lucide-react';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 import { formatDateTime as when } from '../../../shared/format.ts';
-import { SHARE_DOWNLOAD_LABELS, type ShareLinkSummary, type ShareLogEntry } from '../../../shared/schemas/share.ts';
+import { SHARE_DOWNLOAD_LABELS, type ShareLinkSummary, type ShareLogEntry, type ShareLogPage } from '../../../shared/schemas/share.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
@@ -133,13 +133,24 @@ export default function ShareLinksManager({ preselect }: { preselect: number[] }
 
 function AccessLogDialog({ link, onClose }: { link: ShareLinkSummary | null; onClose: () => void }) {
   const [rows, setRows] = useState<ShareLogEntry[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const load = (cursor: string | null) =>
+    apiJson<ShareLogPage>('GET', `/api/share-links/${link!.id}/log${cursor ? `?cursor=${cursor}` : ''}`).then(
+      (page) => {
+        setRows((before) => (cursor ? [...(before ?? []), ...page.entries] : page.entries));
+        setNext(page.nextCursor);
+      },
+      (e) => {
+        setRows((before) => before ?? []);
+        toast({ title: 'Could not load the access log', description: errorMessage(e), variant: 'destructive' });
+      },
+    );
   useEffect(() => {
     if (!link) return;
     setRows(null);
-    apiJson<ShareLogEntry[]>('GET', `/api/share-links/${link.id}/log`).then(setRows, (e) => {
-      setRows([]);
-      toast({ title: 'Could not load the access log', description: errorMessage(e), variant: 'destructive' });
-    });
+    setNext(null);
+    void load(null);
   }, [link]);
   return (
     <Dialog open={!!link} onClose={onClose} title={`Access log · ${link?.name ?? ''}`} size="lg">
@@ -174,6 +185,21 @@ function AccessLogDialog({ link, onClose }: { link: ShareLinkSummary | null; onC
               ))}
             </tbody>
           </table>
+          {next && (
+            <div className="mt-3 flex justify-center">
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={loadingMore}
+                onClick={() => {
+                  setLoadingMore(true);
+                  void load(next).finally(() => setLoadingMore(false));
+                }}
+              >
+                {loadingMore ? 'Loading…' : 'Show older entries'}
+              </Button>
+            </div>
+          )}
         </div>
       )}
     </Dialog>

@@ -14,5 +14,5 @@ export const GET = endpoint(async (ctx) => {
 export const POST = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'share:media');
   const input = await readJson(ctx.request, shareLinkCreateSchema);
-  return json(await createShareLink(input, user.id, publicOrigin(ctx)), 201);
+  return json(await createShareLink(input, { id: user.id, permissions: ctx.locals.permissions }, publicOrigin(ctx)), 201);
 });

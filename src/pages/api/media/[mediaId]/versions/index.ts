@@ -17,5 +17,5 @@ export const POST = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'upload:media');
   const mediaId = parseId(ctx.params.mediaId, 'Media');
   const { uploadId } = await readJson(ctx.request, versionFinishSchema);
-  return json(await addVersion(mediaId, uploadId, user.id), 201);
+  return json(await addVersion(mediaId, uploadId, { id: user.id, permissions: ctx.locals.permissions }), 201);
 });

@@ -1,0 +1,44 @@
+// Device cookies (OWASP's "Slow Down Online Guessing Attacks with Device Cookies", issue 31).
+// After a successful sign-in the browser gets a random token in an HttpOnly cookie; only its
+// SHA-256 is stored, tied to the account (as for sessions). A later sign-in from that device
+// is not held up by the account-wide bar, which failures from other addresses fill: it has a
+// counter of its own (see throttle.ts), so a guesser elsewhere cannot lock the owner out.
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { AstroCookies } from 'astro';
+import { db } from '../../db/index.ts';
+import { trustedDevices } from '../../db/schema.ts';
+import { generateSessionToken, sessionIdFromToken } from './tokens.ts';
+import type { SessionKind } from './sessions.ts';
+
+const DEVICE_TTL_MS = 180 * 24 * 3600 * 1000;
+const TOKEN_RE = /^[a-z2-7]{40}$/;
+
+export const deviceCookie = (kind: SessionKind) => `studio_device_${kind}`;
+export const deviceAccount = (kind: SessionKind, id: string | number) => `${kind}:${id}`;
+
+/** The device's id when its cookie was given to this account before, else null. */
+export async function trustedDeviceId(cookies: AstroCookies, kind: SessionKind, accountId: string | number): Promise<string | null> {
+  const token = cookies.get(deviceCookie(kind))?.value;
+  if (!token || !TOKEN_RE.test(token)) return null;
+  const id = sessionIdFromToken(token);
+  const [row] = await db
+    .select({ id: trustedDevices.id })
+    .from(trustedDevices)
+    .where(and(eq(trustedDevices.id, id), eq(trustedDevices.account, deviceAccount(kind, accountId)), gt(trustedDevices.expiresAt, new Date())))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** After a successful sign-in: the device is (again) one this account signed in from. */
+export async function rememberDevice(cookies: AstroCookies, kind: SessionKind, accountId: string | number, secure: boolean): Promise<void> {
+  const expiresAt = new Date(Date.now() + DEVICE_TTL_MS);
+  const known = await trustedDeviceId(cookies, kind, accountId);
+  const token = known ? cookies.get(deviceCookie(kind))!.value : generateSessionToken();
+  if (known) {
+    await db.update(trustedDevices).set({ expiresAt }).where(eq(trustedDevices.id, known));
+  } else {
+    await db.delete(trustedDevices).where(lt(trustedDevices.expiresAt, new Date()));
+    await db.insert(trustedDevices).values({ id: sessionIdFromToken(token), account: deviceAccount(kind, accountId), expiresAt });
+  }
+  cookies.set(deviceCookie(kind), token, { httpOnly: true, sameSite: 'lax', path: '/', secure, expires: expiresAt });
+}
