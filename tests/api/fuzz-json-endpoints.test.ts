@@ -160,7 +160,7 @@ const fixtures: Record<string, () => Fixture> = {
   'POST /api/admin/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201 }),
   'POST /api/admin/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Done' }, breaker: { text: 42 }, validStatus: 201 }),
   'PUT /api/admin/media/timeline-notes/[id]/resolved': () => ({ valid: { resolved: true }, breaker: { resolved: 'yes' }, validStatus: 200 }),
-  'PUT /api/client/media/[mediaId]/approval': () => ({ valid: { status: 'approved' }, breaker: { status: 42 }, validStatus: 200, as: 'client' }),
+  'PUT /api/client/media/[mediaId]/approval': () => ({ valid: { status: 'approved', version: 1 }, breaker: { status: 42 }, validStatus: 200, as: 'client' }),
   'PUT /api/user/notifications': () => ({ valid: { mode: 'digest' }, breaker: { mode: 'sometimes' }, validStatus: 200 }),
   'PUT /api/client/notifications': () => ({ valid: { mode: 'off' }, breaker: { mode: 42 }, validStatus: 200, as: 'client' }),
   'POST /api/client/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201, as: 'client' }),
@@ -182,7 +182,7 @@ const fixtures: Record<string, () => Fixture> = {
     validStatus: 201,
     as: 'visitor',
   }),
-  'PUT /api/share/[token]/media/[mediaId]/approval': () => ({ valid: { name: 'Fuzz', status: 'approved', note: '' }, optional: ['name', 'note'], breaker: { status: 42 }, validStatus: 200, as: 'visitor' }),
+  'PUT /api/share/[token]/media/[mediaId]/approval': () => ({ valid: { name: 'Fuzz', status: 'approved', note: '', version: 1 }, optional: ['name', 'note'], breaker: { status: 42 }, validStatus: 200, as: 'visitor' }),
 };
 
 /** Real ids for the route's parameters (unknown parameters get '1', sections 'hero'). */
@@ -280,7 +280,7 @@ describe.each(endpoints)('$method $route', ({ method, route }) => {
     if (fixture.as === 'visitor') {
       // Opened before the fingerprint: the visit row is the visitor's, not the fuzz's doing.
       session = new Session(server.url);
-      expect((await session.get(`/api/share/${ids.token}`)).status).toBe(200);
+      expect((await session.get(`/s/${ids.token}`)).status).toBe(200);
     }
     const upload = 'file' in fixture;
     const specific = upload ? multipartHostileBodies(fixture) : fieldHostileBodies(fixture);

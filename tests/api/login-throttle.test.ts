@@ -2,6 +2,7 @@ import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
 import { adminSession, createClientAccount } from '../helpers/accounts.ts';
+import { Session } from '../helpers/http.ts';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -116,4 +117,54 @@ test('unknown usernames are throttled like real ones, and one address spraying m
 test('client sign-in is throttled the same way', async () => {
   for (let i = 0; i < 5; i++) expect((await signIn('/api/client/login', 'someone', 'x')).status).toBe(401);
   expect((await signIn('/api/client/login', 'someone', 'x')).status).toBe(429);
+});
+
+// Issue 31: 11 addresses x 5 wrong tries filled the account-wide bar and locked the owner out
+// for an hour. A device the account signed in from before (its HttpOnly device cookie) is
+// counted on its own instead.
+describe('a device that signed in before', () => {
+  const devices = (kind: 'staff' | 'client') => `studio_device_${kind}`;
+
+  test('gets through the account-wide bar that failures from other addresses filled; a new device does not', async () => {
+    const laptop = new Session(server.url, '127.0.4.1');
+    expect((await laptop.post('/api/login', { username: ADMIN.username, password: ADMIN.password })).status).toBe(200);
+    expect(laptop.cookies.get(devices('staff'))).toMatch(/^[a-z2-7]{40}$/);
+    // Only its hash is stored.
+    const stored = await server.sql.execute('SELECT id, account FROM trusted_devices');
+    expect(JSON.stringify(stored.rows)).not.toContain(laptop.cookies.get(devices('staff'))!);
+    laptop.cookies.delete('studio_session');
+
+    const guessers = Array.from({ length: 11 }, (_, i) => `127.0.5.${i + 1}`);
+    await Promise.all(guessers.map(async (from) => {
+      for (let i = 0; i < 5; i++) await staff(ADMIN.username, `wrong-${i}`, from);
+    }));
+    // A browser the account never signed in from is held by the account bar...
+    expect((await staff(ADMIN.username, ADMIN.password, '127.0.6.1')).status).toBe(429);
+    // ...the owner's laptop is not, from a new address too (the cookie travels with it).
+    const moved = new Session(server.url, '127.0.6.2');
+    moved.cookies.set(devices('staff'), laptop.cookies.get(devices('staff'))!);
+    expect((await moved.post('/api/login', { username: ADMIN.username, password: ADMIN.password })).status).toBe(200);
+    expect((await laptop.post('/api/login', { username: ADMIN.username, password: ADMIN.password })).status).toBe(200);
+  });
+
+  test('has its own limit of 5 failures, and a cookie given to another account counts for nothing', async () => {
+    const admin = await adminSession(server.url);
+    const c = await createClientAccount(admin);
+    // The client's device cookie, presented for the staff account.
+    const portal = new Session(server.url, '127.0.7.1');
+    expect((await portal.post('/api/client/login', { username: c.username, password: c.password })).status).toBe(200);
+    const stolen = new Session(server.url, '127.0.7.2');
+    stolen.cookies.set(devices('staff'), portal.cookies.get(devices('client'))!);
+    await Promise.all(Array.from({ length: 11 }, (_, i) => `127.0.8.${i + 1}`).map(async (from) => {
+      for (let i = 0; i < 5; i++) await staff(ADMIN.username, `wrong-${i}`, from);
+    }));
+    expect((await stolen.post('/api/login', { username: ADMIN.username, password: ADMIN.password })).status).toBe(429);
+
+    // A trusted staff device that guesses wrong 5 times is stopped like any other pair.
+    await server.sql.execute('DELETE FROM login_attempts');
+    const laptop = new Session(server.url, '127.0.9.1');
+    expect((await laptop.post('/api/login', { username: ADMIN.username, password: ADMIN.password })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await laptop.post('/api/login', { username: ADMIN.username, password: `wrong-${i}` })).status).toBe(401);
+    expect((await laptop.post('/api/login', { username: ADMIN.username, password: ADMIN.password })).status).toBe(429);
+  });
 });

@@ -147,7 +147,7 @@ describe('with SMTP_URL', () => {
     },
     {
       kind: 'approval',
-      act: (p: Session, mediaId: number) => p.json('PUT', `/api/client/media/${mediaId}/approval`, { status: 'changes_requested', note: 'Swap the music' }),
+      act: (p: Session, mediaId: number) => p.json('PUT', `/api/client/media/${mediaId}/approval`, { status: 'changes_requested', note: 'Swap the music', version: 1 }),
       status: 200,
       subject: (title: string) => [`Approval decision on ${title} v1 from `, ': Changes requested: Swap the music'],
       body: ['made an approval decision on', 'Changes requested: Swap the music'],

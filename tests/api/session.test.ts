@@ -135,7 +135,8 @@ describe('client sessions', () => {
     const login = await s.json('POST', '/api/client/login', { username: 'acme', password: 'client-pass-1' });
     expect(login.status).toBe(200);
     expect(login.body).toEqual({ clientUser: { id: expect.any(Number), username: 'acme' } });
-    expect([...s.cookies.keys()]).toEqual(['studio_client_session']);
+    // The session, and the device cookie that lets this browser past the account-wide sign-in bar.
+    expect([...s.cookies.keys()].sort()).toEqual(['studio_client_session', 'studio_device_client']);
     const profile = await s.json('GET', '/api/client/profile');
     expect(profile.body).toEqual({ id: login.body.clientUser.id, username: 'acme', name: 'Acme Films', email: 'acme@client.test' });
     const last = await server.sql.execute("SELECT last_login_at FROM client_users WHERE username = 'acme'");

@@ -604,3 +604,156 @@ describe('a client set to watermarked previews', () => {
     expect((await fetchFile(markedSession, back.playbackUrl)).status).toBe(200);
   });
 });
+
+describe('hardening (issue 31)', () => {
+  test('share:media alone shares only what its holder may see; unknown and unseen ids get the same answer', async () => {
+    const shareOnly = await staffSession(server.url, ...(await (async () => {
+      const u = await createStaffUser(server, { permissions: ['share:media'] });
+      return [u.username, u.password] as const;
+    })()));
+    const hidden = await uploadImage(admin, { title: 'Unreleased still' });
+    const onSite = await uploadImage(admin, { title: 'Portfolio still' });
+    expect((await admin.json('PUT', `/api/media/${onSite.id}`, { showInPortfolio: true })).status).toBe(200);
+    const before = (await server.sql.execute('SELECT count(*) AS n FROM share_links')).rows[0]!.n;
+    const unseen = await shareOnly.json('POST', '/api/share-links', { ...BASE, mediaIds: [hidden.id], download: 'original' });
+    const unknown = await shareOnly.json('POST', '/api/share-links', { ...BASE, mediaIds: [hidden.id + 100_000], download: 'original' });
+    expect(unseen).toEqual({ status: 400, body: { message: `mediaIds: No media item ${hidden.id}` } });
+    expect(unknown).toEqual({ status: 400, body: { message: `mediaIds: No media item ${hidden.id + 100_000}` } });
+    // Mixed with a public item, the private one still refuses the whole link.
+    expect((await shareOnly.json('POST', '/api/share-links', { ...BASE, mediaIds: [onSite.id, hidden.id] })).status).toBe(400);
+    expect((await server.sql.execute('SELECT count(*) AS n FROM share_links')).rows[0]!.n).toBe(before);
+    // What the public sees anyway may be shared.
+    expect((await shareOnly.json('POST', '/api/share-links', { ...BASE, mediaIds: [onSite.id] })).status).toBe(201);
+    // With view:media the whole library may be.
+    expect((await sharer.json('POST', '/api/share-links', { ...BASE, mediaIds: [hidden.id] })).status).toBe(201);
+  });
+
+  test("visitors see their own link's decision in full, and only the status of anyone else's", async () => {
+    const c = await createClientWithLogin(server, { name: 'Decider Ltd' });
+    const portal = await clientSession(server.url, c.username, c.password);
+    const item = await uploadImage(admin, { title: 'Decided still', clientId: String(c.clientId) });
+    const decided = await portal.json('PUT', `/api/client/media/${item.id}/approval`, { status: 'changes_requested', note: 'Secret budget remark', version: 1 });
+    expect(decided.status).toBe(200);
+    const link = await makeLink({ mediaIds: [item.id], allowApprove: true });
+    const v = await enter(link.token);
+    const seen = (await v.json('GET', `/api/share/${link.token}`)).body.items[0].approval;
+    expect(seen).toMatchObject({ status: 'changes_requested', by: null, note: null });
+    expect(JSON.stringify((await v.json('GET', `/api/share/${link.token}`)).body)).not.toContain('Secret budget remark');
+    // Their own decision they see in full; another link's visitor sees the status alone.
+    expect((await v.json('PUT', `/api/share/${link.token}/media/${item.id}/approval`, { name: 'Robin', status: 'changes_requested', note: 'Crop tighter', version: 1 })).status).toBe(200);
+    expect((await v.json('GET', `/api/share/${link.token}`)).body.items[0].approval).toMatchObject({ status: 'changes_requested', by: 'Robin', note: 'Crop tighter' });
+    const other = await makeLink({ mediaIds: [item.id] });
+    const w = await enter(other.token);
+    expect((await w.json('GET', `/api/share/${other.token}`)).body.items[0].approval).toMatchObject({ status: 'changes_requested', by: null, note: null });
+  });
+
+  test('a visitor decides only on the version they saw: version required (400), stale (409)', async () => {
+    const item = await uploadImage(admin, { title: 'Two cuts' });
+    const link = await makeLink({ mediaIds: [item.id], allowApprove: true });
+    const v = await enter(link.token);
+    const path = `/api/share/${link.token}/media/${item.id}/approval`;
+    expect(await v.json('PUT', path, { name: 'Kim', status: 'approved' })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^version: /) } });
+    const { createUpload, patchUpload } = await import('../helpers/tus.ts');
+    const data = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#123456' } }).jpeg().toBuffer();
+    const { id } = await createUpload(admin, data.length, { filename: 'v2.jpg' });
+    expect((await patchUpload(admin, id!, 0, data)).status).toBe(204);
+    expect((await admin.json('POST', `/api/media/${item.id}/versions`, { uploadId: id })).status).toBe(201);
+    expect(await v.json('PUT', path, { name: 'Kim', status: 'approved', version: 1 })).toMatchObject({ status: 409, body: { message: expect.stringContaining('v2') } });
+    expect((await admin.json('GET', `/api/media/${item.id}/versions`)).body.map((x: any) => x.approval.status)).toEqual(['in_review', 'in_review']);
+    expect((await v.json('PUT', path, { name: 'Kim', status: 'approved', version: 2 })).status).toBe(200);
+  });
+
+  test('wrong passwords are counted per link and address (5) and per link (50 an hour)', async () => {
+    const link = await makeLink({ password: 'open-sesame' });
+    const from = (address: string) => new Session(server.url, address);
+    const unlock = (s: Session, password: string) => s.json('POST', `/api/share/${link.token}/unlock`, { password });
+    const guesser = from('127.0.10.1');
+    for (let i = 0; i < 5; i++) expect((await unlock(guesser, `wrong-${i}`)).status).toBe(401);
+    expect((await unlock(guesser, 'open-sesame')).status).toBe(429);
+    // The real visitor elsewhere is not locked out by it.
+    expect((await unlock(from('127.0.10.2'), 'open-sesame')).status).toBe(200);
+    // Nine more addresses bring the link to 50 failures: then every address waits.
+    await Promise.all(Array.from({ length: 9 }, (_, i) => from(`127.0.11.${i + 1}`)).map(async (s) => {
+      for (let i = 0; i < 5; i++) expect((await unlock(s, `wrong-${i}`)).status).toBe(401);
+    }));
+    expect((await unlock(from('127.0.12.1'), 'open-sesame')).status).toBe(429);
+    expect((await logOf(link.id)).filter((l) => l.action === 'wrong password')).toHaveLength(50);
+  });
+
+  test('every transfer of a downloadable file from byte 0 is logged, whatever the address says; later ranges are not', async () => {
+    const link = await makeLink({ download: 'original', mediaIds: [image.id] });
+    const v = await enter(link.token);
+    const file = `/s/${link.token}/m/${image.id}/original.jpg`;
+    const downloads = async () => (await logOf(link.id)).filter((l) => l.action === 'download').length;
+    const cases: [Record<string, string>, string, boolean][] = [
+      [{}, '', true],
+      [{ Range: 'bytes=0-' }, '', true],
+      [{ Range: 'bytes=0-99' }, '?download=1', true],
+      [{ Range: 'bytes=-999999999' }, '', true],
+      [{ Range: 'bytes=100-' }, '', false],
+      [{ Range: 'bytes=100-199' }, '?download=1', false],
+    ];
+    for (const [headers, query, logged] of cases) {
+      const before = await downloads();
+      const res = await fetchFile(v, file + query, headers);
+      expect([200, 206]).toContain(res.status);
+      expect(await downloads(), JSON.stringify([headers, query])).toBe(before + (logged ? 1 : 0));
+    }
+    // A file the link only shows is no download: playing a poster logs nothing.
+    const before = await downloads();
+    expect((await fetchFile(v, `/s/${link.token}/m/${image.id}/thumb.jpg`)).status).toBe(200);
+    expect(await downloads()).toBe(before);
+  });
+
+  test('a visit is made only by opening the page: one "open" an hour however often it is reloaded, none by the API or files', async () => {
+    const link = await makeLink();
+    const visits = async () => Number((await server.sql.execute({ sql: 'SELECT count(*) AS n FROM share_visits WHERE link_id = ?', args: [link.id] })).rows[0]!.n);
+    // Requests without the cookie are refused and write nothing.
+    for (const path of [`/api/share/${link.token}`, `/s/${link.token}/m/${image.id}/thumb.jpg`]) {
+      const r = await visitor().json('GET', path);
+      expect(r.status).toBe(401);
+      expect(r.body.message).toMatch(/Open the link first/);
+    }
+    expect(await visits()).toBe(0);
+    const v = await enter(link.token);
+    for (let i = 0; i < 25; i++) expect((await v.get(`/s/${link.token}`)).status).toBe(200);
+    expect(await visits()).toBe(1);
+    const opens = async () => (await logOf(link.id)).filter((l) => l.action === 'open').length;
+    expect(await opens()).toBe(1);
+    await server.sql.execute({ sql: 'UPDATE share_visits SET last_open_at = ? WHERE link_id = ?', args: [Date.now() - 61 * 60_000, link.id] });
+    expect((await v.get(`/s/${link.token}`)).status).toBe(200);
+    expect(await opens()).toBe(2);
+  });
+
+  test('one address may start only so many visits; the page says so with 429, other addresses carry on', async () => {
+    const link = await makeLink();
+    const page = (from: string) => new Session(server.url, from).get(`/s/${link.token}`);
+    for (let i = 0; i < 100; i++) expect((await page('127.0.13.1')).status).toBe(200);
+    const refused = await page('127.0.13.1');
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain('Too many visits from your address');
+    expect((await page('127.0.13.2')).status).toBe(200);
+    expect(Number((await server.sql.execute({ sql: 'SELECT count(*) AS n FROM share_visits WHERE link_id = ?', args: [link.id] })).rows[0]!.n)).toBe(101);
+  });
+
+  test('the access log is paged with a cursor: every row once, newest first, however many are added', async () => {
+    const link = await makeLink();
+    const values = Array.from({ length: 450 }, (_, i) => `(${link.id}, 'open', '127.0.0.1', '', 'row ${i}', ${Date.now() - (450 - i) * 1000})`).join(',');
+    await server.sql.execute(`INSERT INTO share_access_log (link_id, action, ip, guest_name, detail, created_at) VALUES ${values}`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const r: { status: number; body: any } = await sharer.json('GET', `/api/share-links/${link.id}/log${cursor ? `?cursor=${cursor}` : ''}`);
+      expect(r.status).toBe(200);
+      seen.push(...r.body.entries.map((e: any) => e.detail));
+      cursor = r.body.nextCursor;
+      pages++;
+      // A row written meanwhile is newer: it never shifts the pages still to come.
+      if (pages === 1) await server.sql.execute({ sql: "INSERT INTO share_access_log (link_id, action, detail) VALUES (?, 'open', 'new')", args: [link.id] });
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(Array.from({ length: 450 }, (_, i) => `row ${449 - i}`));
+    expect(await sharer.json('GET', `/api/share-links/${link.id}/log?cursor=abc`)).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^cursor/) } });
+  });
+});

@@ -1,7 +1,36 @@
 // A tiny cookie-keeping HTTP client for API tests (same-origin headers like a browser).
+import http from 'node:http';
+
+/**
+ * One request through node:http from a chosen loopback address (all of 127.0.0.0/8 reaches a
+ * server on 127.0.0.1), so tests can play several client addresses without trusting any
+ * forwarding header. Answers a fetch Response.
+ */
+function requestFrom(localAddress: string, url: string, init: { method: string; headers: Record<string, string>; body?: BodyInit }): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const body = init.body === undefined ? undefined : typeof init.body === 'string' ? Buffer.from(init.body) : Buffer.from(init.body as Uint8Array);
+    const req = http.request(url, { method: init.method, localAddress, agent: false, headers: { ...init.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) headers.append(k, one);
+        const status = res.statusCode!;
+        resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers }));
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 export class Session {
   cookies = new Map<string, string>();
-  constructor(public readonly base: string) {}
+  /** `from`: the loopback address requests come from (node:http); fetch's default otherwise. */
+  constructor(
+    public readonly base: string,
+    public readonly from?: string,
+  ) {}
 
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -18,7 +47,10 @@ export class Session {
       payload = JSON.stringify(body);
       h['Content-Type'] ??= 'application/json';
     }
-    const res = await fetch(this.base + path, { method, headers: h, body: payload, redirect: 'manual' });
+    if (this.from && payload instanceof FormData) throw new Error('multipart bodies are sent with fetch only');
+    const res = this.from
+      ? await requestFrom(this.from, this.base + path, { method, headers: h, body: payload })
+      : await fetch(this.base + path, { method, headers: h, body: payload, redirect: 'manual' });
     for (const raw of res.headers.getSetCookie()) {
       const [pair] = raw.split(';');
       const i = pair!.indexOf('=');

@@ -36,7 +36,7 @@ export const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
 export const PASSWORD_LINK_MAX = 50;
 export const PASSWORD_LINK_WINDOW_MS = 60 * 60 * 1000;
 /** New visits (passes) one address may start, across links: each is a database row. */
-export const VISIT_MAX = 30;
+export const VISIT_MAX = 100;
 export const VISIT_WINDOW_MS = 10 * 60 * 1000;
 /** The access log keeps one "open" per visit in this time, however often the page is reloaded. */
 export const OPEN_LOG_INTERVAL_MS = 60 * 60 * 1000;
