@@ -10,7 +10,7 @@ import { media, mediaClients, mediaVersions } from '../../db/schema.ts';
 import { errorResponse } from '../http.ts';
 import { hasPermission } from '../auth/guard.ts';
 import { contentTypeForVariant } from './detect.ts';
-import { mediaFilePath, STORAGE_KEY_RE, VARIANT_RE, watermarkVariant } from './paths.ts';
+import { mediaFilePath, STORAGE_KEY_RE, VARIANT_RE, watermarkVariant } from '../storage/paths.ts';
 import { clientWatermarkLink } from '../sharing/client-watermark.ts';
 import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
