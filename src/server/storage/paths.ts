@@ -29,6 +29,16 @@ export function watermarkVariant(linkId: number, type: 'image' | 'video'): strin
   return `wm-${linkId}.${type === 'video' ? 'mp4' : 'jpg'}`;
 }
 
+/** Content types for the fixed derivative names. */
+export function contentTypeForVariant(variant: string, originalMime: string): string {
+  if (variant.startsWith('original.')) return originalMime;
+  if (variant.endsWith('.webp')) return 'image/webp';
+  if (variant.endsWith('.jpg')) return 'image/jpeg';
+  if (variant.endsWith('.mp4')) return 'video/mp4';
+  if (variant.endsWith('.vtt')) return 'text/vtt; charset=utf-8';
+  return 'application/octet-stream';
+}
+
 export function newStorageKey(): string {
   return randomBytes(16).toString('hex');
 }
