@@ -15,6 +15,7 @@ import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
 import { config } from '../config.ts';
 import { redirectToS3, s3Source } from './s3-delivery.ts';
+import type { FileSource } from './file-source.ts';
 
 const YEAR = 31_536_000;
 
@@ -217,15 +218,6 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
   }
   headers['Content-Length'] = String(size);
   return new Response(head || size === 0 ? null : await source.open(0, size - 1), { status: 200, headers });
-}
-
-/** Where a file's bytes come from: its size and validators, and a stream of part of it. */
-export interface FileSource {
-  size: number;
-  etag: string;
-  /** HTTP date, whole seconds. */
-  lastModified: string;
-  open(start: number, end: number): Promise<ReadableStream<Uint8Array>>;
 }
 
 async function localSource(storageKey: string, variant: string): Promise<FileSource | null> {
