@@ -2,7 +2,7 @@
 import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import type React from 'react';
 import { Image as ImageIcon, Play } from 'lucide-react';
-import type { PublicMedia } from '../../server/media/queries.ts';
+import type { PublicMedia } from '../../shared/public-media.ts';
 
 export type GridMedia = Pick<
   PublicMedia,
