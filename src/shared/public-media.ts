@@ -20,3 +20,25 @@ export interface PublicMedia extends Playback {
   durationSeconds: number | null;
   createdAt: string;
 }
+
+/** What the public grids and the player need of an item (src/islands/public/media.tsx trims to it). */
+export type GridMedia = Pick<
+  PublicMedia,
+  | 'id'
+  | 'type'
+  | 'title'
+  | 'slug'
+  | 'url'
+  | 'thumbnailUrl'
+  | 'thumbnailWebpUrl'
+  | 'webpUrl'
+  | 'posterUrl'
+  | 'tags'
+  | 'width'
+  | 'height'
+  | 'playbackUrl'
+  | 'renditions'
+  | 'spriteUrl'
+  | 'processingStatus'
+  | 'processingProgress'
+>;
