@@ -66,6 +66,9 @@ const schema = z.object({
   S3_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(300).default(300),
 });
 
+/** Every variable read: docs/configuration.md describes each (tests/unit/docs-config.test.ts). */
+export const configSchema = schema;
+
 export type Config = z.infer<typeof schema> & { siteUrl: string; mediaDir: string; backupDir: string | null; notifyDir: string };
 
 function load(): Config {

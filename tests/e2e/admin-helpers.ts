@@ -60,7 +60,7 @@ export interface MediaSeed {
 
 /** Inserts a media row (no file: previews fall back, which the screen must survive). */
 export async function insertMedia(server: TestServer, m: MediaSeed): Promise<number> {
-  // Storage keys are 32 hex characters (src/server/media/paths.ts).
+  // Storage keys are 32 hex characters (src/server/storage/paths.ts).
   const key = randomBytes(16).toString('hex');
   const type = m.type ?? 'image';
   const ext = type === 'video' ? 'mp4' : 'jpg';

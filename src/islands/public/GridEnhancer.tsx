@@ -6,7 +6,7 @@ import { createPortal } from 'react-dom';
 import { MediaCard, isPlainClick, toGridMedia, useMediaDialog, type GridMedia } from './media.tsx';
 import { PORTFOLIO_PAGE_SIZE, categorySlug, portfolioHref, type Category } from '../../shared/portfolio.ts';
 import type { PortfolioPageResponse } from '../../shared/schemas/portfolio.ts';
-import type { PublicMedia } from '../../server/media/queries.ts';
+import type { PublicMedia } from '../../shared/public-media.ts';
 import { apiGet, errorMessage } from '../../shared/api.ts';
 
 /** Hover previews start this far into the video (000 §9). */

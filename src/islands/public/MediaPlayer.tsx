@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Tooltip } from '../ui/Tooltip.tsx';
 import { Maximize, Minimize, Pause, Play, RotateCcw, RotateCw, Volume2, VolumeX, X } from 'lucide-react';
-import type { GridMedia } from './media.tsx';
+import type { GridMedia } from '../../shared/public-media.ts';
 import { tryAutoplay } from '../ui/autoplay.ts';
 import { PreparingPreview, QualityMenu, useQuality, useSeekPreview, useSprite } from '../ui/playback.tsx';
 

@@ -2,28 +2,9 @@
 import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import type React from 'react';
 import { Image as ImageIcon, Play } from 'lucide-react';
-import type { PublicMedia } from '../../server/media/queries.ts';
+import type { GridMedia, PublicMedia } from '../../shared/public-media.ts';
 
-export type GridMedia = Pick<
-  PublicMedia,
-  | 'id'
-  | 'type'
-  | 'title'
-  | 'slug'
-  | 'url'
-  | 'thumbnailUrl'
-  | 'thumbnailWebpUrl'
-  | 'webpUrl'
-  | 'posterUrl'
-  | 'tags'
-  | 'width'
-  | 'height'
-  | 'playbackUrl'
-  | 'renditions'
-  | 'spriteUrl'
-  | 'processingStatus'
-  | 'processingProgress'
->;
+export type { GridMedia } from '../../shared/public-media.ts';
 
 /** Trims a media item to what the grids need, keeping the serialised island props small. */
 export function toGridMedia(m: PublicMedia): GridMedia {

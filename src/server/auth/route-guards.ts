@@ -1,4 +1,4 @@
-// Which admin pages need which role or permission (000 §2 route table; decisions in README).
+// Which admin pages need which role or permission (000 §2 route table; decisions in docs/decisions.md).
 export interface RouteRule {
   prefix: string;
   anyRole?: string[];

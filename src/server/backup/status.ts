@@ -3,21 +3,7 @@
 import { db } from '../../db/index.ts';
 import { config } from '../config.ts';
 import { lastBackupRun } from './run.ts';
-
-export interface BackupStatus {
-  scheduled: boolean;
-  intervalHours: number;
-  keep: number;
-  last: {
-    finishedAt: string;
-    ok: boolean;
-    trigger: 'schedule' | 'command';
-    snapshot: string | null;
-    files: number;
-    newFiles: number;
-    message: string | null;
-  } | null;
-}
+import type { BackupStatus } from '../../shared/backup-status.ts';
 
 export async function getBackupStatus(): Promise<BackupStatus> {
   const row = await lastBackupRun(db);

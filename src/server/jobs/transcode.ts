@@ -5,7 +5,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import type { StoredRendition } from '../../db/schema.ts';
 import { storage } from '../storage/index.ts';
 import { canRemux, isHdr, type VideoProbe } from '../media/probe.ts';
-import { mediaUrl, renditionVariant, VARIANTS } from '../media/paths.ts';
+import { mediaUrl, renditionVariant, VARIANTS } from '../storage/paths.ts';
 import { runFfmpeg } from './ffmpeg-run.ts';
 import { JOB_SCRATCH } from '../storage/markers.ts';
 

@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { media, mediaVersions, shareLinks } from '../../db/schema.ts';
 import { storage } from '../storage/index.ts';
-import { linkPreviewVariant, VARIANTS } from '../media/paths.ts';
+import { linkPreviewVariant, VARIANTS } from '../storage/paths.ts';
 import { watermarkText, type WatermarkPosition } from '../../shared/schemas/share.ts';
 import { runFfmpeg } from './ffmpeg-run.ts';
 import { WATERMARK_SCRATCH } from '../storage/markers.ts';

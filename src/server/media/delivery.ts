@@ -9,13 +9,13 @@ import { db } from '../../db/index.ts';
 import { media, mediaClients, mediaVersions } from '../../db/schema.ts';
 import { errorResponse } from '../http.ts';
 import { isPublicSql, seesWholeLibrary } from './visibility.ts';
-import { contentTypeForVariant } from './detect.ts';
-import { LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from './paths.ts';
+import { contentTypeForVariant, LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from '../storage/paths.ts';
 import { clientWatermarkLink } from '../sharing/client-watermark.ts';
 import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
 import { config } from '../config.ts';
 import { redirectToS3, s3Source } from './s3-delivery.ts';
+import type { FileSource } from './file-source.ts';
 
 const YEAR = 31_536_000;
 
@@ -235,15 +235,6 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
   }
   headers['Content-Length'] = String(size);
   return new Response(head || size === 0 ? null : await source.open(0, size - 1), { status: 200, headers });
-}
-
-/** Where a file's bytes come from: its size and validators, and a stream of part of it. */
-export interface FileSource {
-  size: number;
-  etag: string;
-  /** HTTP date, whole seconds. */
-  lastModified: string;
-  open(start: number, end: number): Promise<ReadableStream<Uint8Array>>;
 }
 
 async function localSource(storageKey: string, variant: string): Promise<FileSource | null> {

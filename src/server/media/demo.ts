@@ -8,7 +8,7 @@ import type { Database } from '../../db/client.ts';
 import { media, mediaClients } from '../../db/schema.ts';
 import { makeImageDerivatives, makeVideoDerivatives } from './derivatives.ts';
 import { generateTestClip } from './ffmpeg.ts';
-import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant } from './paths.ts';
+import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant } from '../storage/paths.ts';
 import { storage } from '../storage/index.ts';
 
 interface DemoItem {

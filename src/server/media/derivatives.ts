@@ -2,7 +2,7 @@
 // (ffprobe) and a poster frame (ffmpeg). Nothing here touches the database.
 import fs from 'node:fs/promises';
 import sharp from 'sharp';
-import { mediaFilePath, mediaUrl, tempFilePath, VARIANTS } from './paths.ts';
+import { mediaFilePath, mediaUrl, tempFilePath, VARIANTS } from '../storage/paths.ts';
 import { extractFrame, probeVideo } from './ffmpeg.ts';
 import { isDiskFull } from '../storage/disk-space.ts';
 

@@ -48,13 +48,3 @@ export function detectType(head: Uint8Array): DetectedType | null {
 export function isImageType(t: DetectedType | null): t is DetectedType {
   return !!t && t.kind === 'image';
 }
-
-/** Content types for the fixed derivative names. */
-export function contentTypeForVariant(variant: string, originalMime: string): string {
-  if (variant.startsWith('original.')) return originalMime;
-  if (variant.endsWith('.webp')) return 'image/webp';
-  if (variant.endsWith('.jpg')) return 'image/jpeg';
-  if (variant.endsWith('.mp4')) return 'video/mp4';
-  if (variant.endsWith('.vtt')) return 'text/vtt; charset=utf-8';
-  return 'application/octet-stream';
-}

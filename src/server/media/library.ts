@@ -23,7 +23,7 @@ import type { DetectedType } from './detect.ts';
 import { getAdminMedia } from './admin-queries.ts';
 import { makeImageDerivatives, makePosterDerivatives, makeVideoDerivatives, UnreadableMediaError } from './derivatives.ts';
 import { formatBytes, receiveMultipart, type FileFieldSpec } from './multipart.ts';
-import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant, tempFilePath, VARIANTS } from './paths.ts';
+import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant, tempFilePath, VARIANTS } from '../storage/paths.ts';
 import { getMediaById } from './queries.ts';
 import { sweepOnce } from './sweep.ts';
 import { assertDiskSpaceFor, DISK_FULL_MESSAGE, isDiskFull } from '../storage/disk-space.ts';

@@ -3,30 +3,13 @@ import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { media, mediaSlugHistory } from '../../db/schema.ts';
 import { ensureSlugs } from './slugs.ts';
-import type { Playback } from '../../shared/schemas/media.ts';
+import type { PublicMedia } from '../../shared/public-media.ts';
 import { playbackFields } from './playback.ts';
 import { categoryTag, type Category } from '../../shared/portfolio.ts';
 
-export type MediaRow = typeof media.$inferSelect;
+export type { PublicMedia } from '../../shared/public-media.ts';
 
-/** What the public site may see of a media item (000 §3). */
-export interface PublicMedia extends Playback {
-  id: number;
-  type: 'image' | 'video';
-  title: string;
-  /** The watch page: /portfolio/{slug}. */
-  slug: string;
-  url: string;
-  thumbnailUrl: string | null;
-  thumbnailWebpUrl: string | null;
-  webpUrl: string | null;
-  posterUrl: string | null;
-  tags: string[];
-  width: number | null;
-  height: number | null;
-  durationSeconds: number | null;
-  createdAt: string;
-}
+export type MediaRow = typeof media.$inferSelect;
 
 export function toPublicMedia(row: MediaRow): PublicMedia {
   return {

@@ -10,7 +10,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import { config } from '../config.ts';
 import { bucket, headObject, objectKey, s3 } from '../storage/s3.ts';
-import type { FileSource } from './delivery.ts';
+import type { FileSource } from './file-source.ts';
 import { pacedStream } from './paced-stream.ts';
 import { currentNodeResponse } from './node-response.ts';
 import { errorResponse } from '../http.ts';

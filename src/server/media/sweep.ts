@@ -8,7 +8,7 @@ import { inArray } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { mediaVersions } from '../../db/schema.ts';
 import { config } from '../config.ts';
-import { STORAGE_KEY_RE } from './paths.ts';
+import { STORAGE_KEY_RE } from '../storage/paths.ts';
 
 export const STALE_AFTER_MS = 6 * 60 * 60 * 1000;
 

@@ -12,7 +12,7 @@ import { enqueueProcessing } from '../jobs/queue.ts';
 import { enqueueWatermarksOfVersion } from '../sharing/watermark-jobs.ts';
 import { getAdminMedia } from '../media/admin-queries.ts';
 import { asHttp, storeOriginal } from '../media/library.ts';
-import { mediaFolder, newStorageKey } from '../media/paths.ts';
+import { mediaFolder, newStorageKey } from '../storage/paths.ts';
 import { playbackFields } from '../media/playback.ts';
 import { liveState } from '../media/visibility.ts';
 import { getMediaById, type MediaRow } from '../media/queries.ts';

@@ -6,26 +6,12 @@ import { db } from '../../db/index.ts';
 import { brandingSettings, contactInfo, media, seoSettings, websiteSettings } from '../../db/schema.ts';
 import { DEFAULT_COMPANY_NAME } from '../../db/seed-data.ts';
 import { backgroundVideoUrl, playbackFields } from '../media/playback.ts';
+import type { BrandingSettings, ContactInfo, MediaRef, SeoSettings, WebsiteSectionEntry } from '../../shared/site-settings.ts';
+
+// The shapes read here live in src/shared so the admin islands can name them (issue 34).
+export type { BrandingSettings, ContactInfo, MediaRef, SeoRow, SeoSettings, WebsiteSectionEntry } from '../../shared/site-settings.ts';
 
 type MediaRow = typeof media.$inferSelect;
-
-export interface MediaRef {
-  id: number;
-  type: 'image' | 'video';
-  url: string;
-  webpUrl: string | null;
-  thumbnailUrl: string | null;
-  thumbnailWebpUrl: string | null;
-  posterUrl: string | null;
-  title: string;
-  tags: string[];
-  width: number | null;
-  height: number | null;
-  /** What players use (a review proxy when ready); null while a video is not playable yet. */
-  playbackUrl: string | null;
-  /** Section backgrounds: the 720p proxy, else playbackUrl. */
-  backgroundUrl: string | null;
-}
 
 function ref(row: MediaRow | undefined): MediaRef | null {
   if (!row) return null;
@@ -54,15 +40,6 @@ async function mediaByIds(ids: (number | null | undefined)[]): Promise<Map<numbe
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-export interface WebsiteSectionEntry {
-  section: string;
-  backgroundImageId: number | null;
-  backgroundVideoId: number | null;
-  backgroundImage: MediaRef | null;
-  backgroundVideo: MediaRef | null;
-  updatedAt: string;
-}
-
 export async function getWebsiteSettings(): Promise<WebsiteSectionEntry[]> {
   const rows = await db.select().from(websiteSettings).orderBy(websiteSettings.id);
   const byId = await mediaByIds(rows.flatMap((r) => [r.backgroundImageId, r.backgroundVideoId]));
@@ -80,21 +57,6 @@ export async function getWebsiteSettings(): Promise<WebsiteSectionEntry[]> {
 export function sectionBackground(entries: WebsiteSectionEntry[], section: string): { video: MediaRef | null; image: MediaRef | null } {
   const e = entries.find((x) => x.section === section);
   return { video: e?.backgroundVideo ?? null, image: e?.backgroundImage ?? null };
-}
-
-export interface BrandingSettings {
-  companyName: string;
-  showCompanyText: boolean;
-  logoLightImageId: number | null;
-  logoDarkImageId: number | null;
-  faviconImageId: number | null;
-  openGraphImageId: number | null;
-  featuredLimit: number;
-  logoLightImage: MediaRef | null;
-  logoDarkImage: MediaRef | null;
-  faviconImage: MediaRef | null;
-  openGraphImage: MediaRef | null;
-  updatedAt: string | null;
 }
 
 export async function getBrandingSettings(): Promise<BrandingSettings> {
@@ -117,15 +79,6 @@ export async function getBrandingSettings(): Promise<BrandingSettings> {
   };
 }
 
-export type SeoRow = typeof seoSettings.$inferSelect;
-export interface SeoSettings extends Omit<SeoRow, 'id' | 'updatedAt' | 'updatedBy'> {
-  openGraphImage: MediaRef | null;
-  twitterImage: MediaRef | null;
-  openGraphImageUrl: string | null;
-  twitterImageUrl: string | null;
-  updatedAt: string | null;
-}
-
 export async function getSeoSettings(): Promise<SeoSettings> {
   const [row] = await db.select().from(seoSettings).where(eq(seoSettings.id, 1)).limit(1);
   if (!row) throw new Error('SEO settings row missing: the database was not seeded');
@@ -141,15 +94,6 @@ export async function getSeoSettings(): Promise<SeoSettings> {
     twitterImageUrl: tw?.url ?? null,
     updatedAt: updatedAt.toISOString(),
   };
-}
-
-export interface ContactInfo {
-  contactEmail: string;
-  contactPhone: string;
-  contactAddress: string;
-  instagramUrl: string;
-  facebookUrl: string;
-  linkedinUrl: string;
 }
 
 export async function getContactInfo(): Promise<ContactInfo> {

@@ -8,7 +8,7 @@ import { db } from '../../db/index.ts';
 import { clients, media, mediaVersions, shareLinks } from '../../db/schema.ts';
 import { notFound } from '../http.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
-import { linkPreviewVariant, mediaUrl, newFileKey, STORAGE_KEY_RE } from '../media/paths.ts';
+import { linkPreviewVariant, mediaUrl, newFileKey, STORAGE_KEY_RE } from '../storage/paths.ts';
 import type { Playback } from '../../shared/schemas/media.ts';
 import type { ClientWatermark, ClientWatermarkInput } from '../../shared/schemas/clients.ts';
 import type { LinkRow } from './links.ts';

@@ -11,7 +11,7 @@ import type { ShareLinkCreated, ShareLinkSummary, ShareLogPage } from '../../sha
 import type { z } from '../../shared/zod.ts';
 import type { shareLinkCreateSchema } from '../../shared/schemas/share.ts';
 import { enqueueLinkPreviews } from './watermark-jobs.ts';
-import { newFileKey } from '../media/paths.ts';
+import { newFileKey } from '../storage/paths.ts';
 import { isPublicSql, seesWholeLibrary } from '../media/visibility.ts';
 
 export type LinkRow = typeof shareLinks.$inferSelect;

@@ -11,7 +11,7 @@ import { media, mediaVersions, shareComments, shareLinkItems, shareLinks } from 
 import { errorResponse } from '../http.ts';
 import { serveStoredFile } from '../media/delivery.ts';
 import { playbackFields } from '../media/playback.ts';
-import { linkPreviewVariant, VARIANT_RE, VARIANTS } from '../media/paths.ts';
+import { linkPreviewVariant, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
 import type { ShareComment, ShareItem, ShareView } from '../../shared/schemas/share.ts';
 import { logAccess, requireVisit, type VisitRow } from './access.ts';
 import type { LinkRow } from './links.ts';

@@ -5,7 +5,7 @@
 // into place whole, so a reader never sees a half-written file.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { mediaFilePath, mediaFolder, tempFilePath } from '../media/paths.ts';
+import { mediaFilePath, mediaFolder, tempFilePath } from './paths.ts';
 import { config } from '../config.ts';
 import { s3Storage } from './s3.ts';
 

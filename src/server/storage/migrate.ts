@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { Client } from '@libsql/client';
 import { sha256File } from '../backup/files.ts';
-import { mediaFolder, VARIANT_RE } from '../media/paths.ts';
+import { mediaFolder, VARIANT_RE } from './paths.ts';
 import { bucket, headObject, objectKey, putFile, s3 } from './s3.ts';
 
 export interface MigrateReport {

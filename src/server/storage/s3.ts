@@ -20,8 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { config } from '../config.ts';
-import { contentTypeForVariant } from '../media/detect.ts';
-import { mediaFilePath, mediaFolder, tempFilePath, VARIANT_RE } from '../media/paths.ts';
+import { contentTypeForVariant, mediaFilePath, mediaFolder, tempFilePath, VARIANT_RE } from './paths.ts';
 import { JOB_SCRATCH } from './markers.ts';
 
 let client: S3Client | null = null;

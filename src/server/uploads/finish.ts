@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { HttpError, describeZodError, readJson } from '../http.ts';
 import { detectType, SNIFF_BYTES } from '../media/detect.ts';
 import { ingestOriginal, type IncomingOriginal } from '../media/library.ts';
-import { newStorageKey } from '../media/paths.ts';
+import { newStorageKey } from '../storage/paths.ts';
 import { mediaFinishSchema, type AdminMedia } from '../../shared/schemas/media.ts';
 import { claimRecord, deleteRecord, getRecord, releaseRecord, setMediaId } from './records.ts';
 import { bringStagedHere, dropStaged, removeStaged, stagedFile, stagedSize } from './staging.ts';

@@ -1,6 +1,12 @@
 // Media payloads (001 §5, §7). One definition serves the server endpoints and the islands.
 import { z } from '../zod.ts';
 import type { Reply, VersionSummary } from './review.ts';
+import { UPLOAD_ID_PATTERN } from './uploads.ts';
+import type { Playback } from './playback.ts';
+
+// Kept importable from here as before; they live lower down so review.ts can use them without importing this file (issue 34).
+export { UPLOAD_ID_PATTERN } from './uploads.ts';
+export { PROCESSING_STATUSES, playbackSchema, renditionSchema, type Playback, type ProcessingStatus, type Rendition } from './playback.ts';
 
 /** Stages offered by the upload and edit dialogs (001 §4). */
 export const PROJECT_STAGES = ['concept', 'pre-production', 'production', 'post-production', 'completed', 'delivered'] as const;
@@ -93,9 +99,6 @@ export const mediaUploadFieldsSchema = z.object({
 });
 export type MediaUploadFields = z.infer<typeof mediaUploadFieldsSchema>;
 
-/** Last path segment of a resumable upload's Location (/api/uploads/<id>). */
-export const UPLOAD_ID_PATTERN = /^[a-f0-9]{32}$/;
-
 /**
  * POST /api/media as JSON: finishes a resumable upload. The same fields as the multipart
  * form with JSON types (booleans, numbers, null for "none"); tags as a list or as the
@@ -117,28 +120,6 @@ export type MediaFinish = z.infer<typeof mediaFinishSchema>;
 
 /** Text fields of PUT /api/media/{id} as multipart (with a posterFile): any subset. */
 export const mediaUpdateFormSchema = z.object(formFields).partial();
-
-export const PROCESSING_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
-export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
-
-/** A review proxy of a video (H.264 MP4). */
-export const renditionSchema = z.object({ label: z.string(), url: z.string(), width: z.number().int(), height: z.number().int() });
-export type Rendition = z.infer<typeof renditionSchema>;
-
-/**
- * How a video plays, on every media item in every list (admin, portal, public). Images:
- * status null, no renditions. `playbackUrl` is the best rendition when ready; before that the
- * original only when a browser can play it, else null ("Preparing preview...").
- */
-export const playbackSchema = z.object({
-  processingStatus: z.enum(PROCESSING_STATUSES).nullable(),
-  processingProgress: z.number().int().min(0).max(100),
-  processingError: z.string().nullable(),
-  playbackUrl: z.string().nullable(),
-  renditions: z.array(renditionSchema),
-  spriteUrl: z.string().nullable(),
-});
-export type Playback = z.infer<typeof playbackSchema>;
 
 /** An assigned client as listed with each media item. */
 export interface AssignedClient {

@@ -1,7 +1,8 @@
 // Review workflow payloads (issue 16): version stacks, approval per version, replies and
 // resolved timeline notes. One definition for the endpoints and the islands.
 import { z } from '../zod.ts';
-import { UPLOAD_ID_PATTERN, type Playback } from './media.ts';
+import { UPLOAD_ID_PATTERN } from './uploads.ts';
+import type { Playback } from './playback.ts';
 
 export const APPROVAL_STATUSES = ['in_review', 'approved', 'changes_requested'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { AlertTriangle, DatabaseBackup } from 'lucide-react';
-import type { BackupStatus as Status } from '../../../server/backup/status.ts';
+import type { BackupStatus as Status } from '../../../shared/backup-status.ts';
 import { Badge } from '../../ui/Badge.tsx';
 
 const timeFmt = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });

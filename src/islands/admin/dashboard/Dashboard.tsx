@@ -21,7 +21,7 @@ import { Badge } from '../../ui/Badge.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
 import { Card, CardBody, CardHeader } from '../../ui/Card.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
-import type { BackupStatus as BackupStatusData } from '../../../server/backup/status.ts';
+import type { BackupStatus as BackupStatusData } from '../../../shared/backup-status.ts';
 import { BackupStatus } from './BackupStatus.tsx';
 
 export interface Stats {

@@ -1,7 +1,7 @@
 // Calls of the Website Customization screen (001 §7) with their toasts (001 §8).
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
-import type { BrandingSettings, ContactInfo, MediaRef, SeoSettings, WebsiteSectionEntry } from '../../../server/settings/read.ts';
+import type { BrandingSettings, ContactInfo, MediaRef, SeoSettings, WebsiteSectionEntry } from '../../../shared/site-settings.ts';
 import type { BrandingInput, ContactInfoInput, SeoInput, SitemapResult } from '../../../shared/schemas/settings.ts';
 
 export type { BrandingSettings, ContactInfo, MediaRef, SeoSettings, WebsiteSectionEntry };

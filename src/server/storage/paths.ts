@@ -41,6 +41,16 @@ export function newFileKey(): string {
   return randomBytes(12).toString('hex');
 }
 
+/** Content types for the fixed derivative names. */
+export function contentTypeForVariant(variant: string, originalMime: string): string {
+  if (variant.startsWith('original.')) return originalMime;
+  if (variant.endsWith('.webp')) return 'image/webp';
+  if (variant.endsWith('.jpg')) return 'image/jpeg';
+  if (variant.endsWith('.mp4')) return 'video/mp4';
+  if (variant.endsWith('.vtt')) return 'text/vtt; charset=utf-8';
+  return 'application/octet-stream';
+}
+
 export function newStorageKey(): string {
   return randomBytes(16).toString('hex');
 }
