@@ -1,6 +1,7 @@
 // Media payloads (001 §5, §7). One definition serves the server endpoints and the islands.
 import { z } from '../zod.ts';
 import type { Reply, VersionSummary } from './review.ts';
+import { multilineText, plainText } from './text.ts';
 
 /** Stages offered by the upload and edit dialogs (001 §4). */
 export const PROJECT_STAGES = ['concept', 'pre-production', 'production', 'post-production', 'completed', 'delivered'] as const;
@@ -31,11 +32,11 @@ export function normaliseTags(tags: string[]): string[] {
   return out;
 }
 
-const title = z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`);
-const notes = z.string().max(NOTES_MAX, `Notes must be at most ${NOTES_MAX} characters`);
+const title = plainText('Title', TITLE_MAX, { required: true });
+const notes = multilineText('Notes', NOTES_MAX);
 const stage = z.enum(ALL_STAGES, { error: 'Unknown project stage' });
 const tagList = z
-  .array(z.string().max(TAG_MAX, `Each tag must be at most ${TAG_MAX} characters`))
+  .array(plainText('Each tag', TAG_MAX))
   .transform(normaliseTags)
   .refine((t) => t.length <= TAGS_MAX, `At most ${TAGS_MAX} tags`);
 const clientId = z.number().int().positive();

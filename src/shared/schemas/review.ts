@@ -2,6 +2,7 @@
 // resolved timeline notes. One definition for the endpoints and the islands.
 import { z } from '../zod.ts';
 import { UPLOAD_ID_PATTERN, type Playback } from './media.ts';
+import { multilineText } from './text.ts';
 
 export const APPROVAL_STATUSES = ['in_review', 'approved', 'changes_requested'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -29,7 +30,7 @@ export const versionFinishSchema = z
 /** A decision and its note: a client's in the portal, or a share-link visitor's. */
 export const decisionFields = {
   status: z.enum(['approved', 'changes_requested'], { error: 'status must be "approved" or "changes_requested"' }),
-  note: z.string().trim().max(REPLY_MAX, `Note must be at most ${REPLY_MAX} characters`).optional().default(''),
+  note: multilineText('Note', REPLY_MAX).optional().default(''),
 };
 /** "Changes requested" needs a note saying what. */
 export const noteWhenChangesRequested: [(v: { status: string; note: string }) => boolean, { message: string; path: string[] }] = [
@@ -54,11 +55,7 @@ export const approvalLockSchema = z.object({ locked: z.boolean({ error: 'locked 
 /** POST .../replies. */
 export const replyInputSchema = z
   .object({
-    text: z
-      .string({ error: 'Reply is required' })
-      .trim()
-      .min(1, 'Reply is required')
-      .max(REPLY_MAX, `Reply must be at most ${REPLY_MAX} characters`),
+    text: multilineText('Reply', REPLY_MAX, { required: true }),
   })
   .strict();
 
