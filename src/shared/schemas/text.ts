@@ -9,6 +9,8 @@ import { z } from '../zod.ts';
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
 /** Embeddings and overrides, isolates, and the direction marks LRM, RLM and ALM. */
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+/** Every character no stored text may hold, for code that must clean text stored before these rules. */
+export const FORBIDDEN_CHARACTERS = new RegExp(`${CONTROL.source}|${BIDI.source}`, 'gu');
 /** Anything that starts a new line (NEL, U+0085, is already a C1 control). */
 const LINE_BREAK = /[\n\r\u2028\u2029]/u;
 
