@@ -48,7 +48,8 @@ describe('with SMTP_URL and ENQUIRY_NOTIFY_TO', () => {
     expect(body).toContain('Name: Grace Hopper 1');
     expect(body).toContain('Email: grace1@example.test');
     expect(body).toContain('Project type: Music Video');
-    expect(body).toContain('Please film our band, enquiry 1.\nSecond line <b>not html</b> & more.');
+    // Quoted line by line (issue 31): the visitor's lines never pass for the email's own.
+    expect(body).toContain('Message:\n> Please film our band, enquiry 1.\n> Second line <b>not html</b> & more.');
     expect(body).toContain('https://studio.example/admin/enquiries');
     expect(await stored(server, res.body.id)).toMatchObject({ email: 'grace1@example.test', status: 'new' });
   });

@@ -78,6 +78,35 @@ export const HOSTILE_STRINGS: string[] = [
 ];
 
 /**
+ * Characters no text field may hold (issue 31, item 9), each inside otherwise ordinary text:
+ * C0 and C1 controls, DEL, and the bidi controls that make text show in another order.
+ */
+export const FORBIDDEN_IN_TEXT: [string, string][] = [
+  ['NUL', 'Eve\u0000'],
+  ['ESC (a terminal colour code)', '\u001b[31mEve'],
+  ['backspace', 'Ev\u0008e'],
+  ['DEL', 'Eve\u007f'],
+  ['C1 next line', 'Eve\u0085Bcc: x@example.test'],
+  ['C1 CSI', 'Eve\u009b31m'],
+  ['right-to-left override', 'Eve\u202egnp.exe'],
+  ['left-to-right embedding', '\u202aEve'],
+  ['pop directional formatting', 'Eve\u202c'],
+  ['first strong isolate', 'Eve\u2068x\u2069'],
+  ['right-to-left mark', 'Eve\u200f'],
+  ['Arabic letter mark', 'Eve\u061c'],
+];
+
+/** Line breaks and tabs inside the text: refused in one-line fields only. */
+export const FORBIDDEN_IN_ONE_LINE: [string, string][] = [
+  ['LF', 'Eve\nBcc: x@example.test'],
+  ['CR LF', 'Eve\r\nBcc: x@example.test'],
+  ['CR', 'Eve\rx'],
+  ['line separator', 'Eve\u2028x'],
+  ['paragraph separator', 'Eve\u2029x'],
+  ['tab', 'Eve\tx'],
+];
+
+/**
  * Bodies no object schema can accept, whatever the endpoint: not JSON, not an object, the
  * wrong content type, or over the 256 KB cap. `sample` is a well-formed body for the endpoint
  * (sent with the wrong content types).

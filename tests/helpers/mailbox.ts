@@ -89,3 +89,12 @@ export function parse(raw: string) {
   }
   return { headers, body: body.replace(/\r\n/g, '\n') };
 }
+
+/** A header value with its RFC 2047 encoded words (=?UTF-8?Q?...?= or ?B?) decoded. */
+export function decodeHeader(value: string): string {
+  return value.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=(\s+(?==\?))?/gi, (_m, enc: string, text: string) => {
+    if (enc.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
+    const bytes = text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  });
+}

@@ -5,7 +5,7 @@ import { permissions, rolePermissions, roles, userRoles, users } from '../../db/
 import { HttpError, notFound } from '../http.ts';
 import type { PermissionInput, PermissionRow, RoleInput, RoleRow } from '../../shared/schemas/roles.ts';
 import { ADMIN_ROLE, beyondActor } from './users.ts';
-import { nameKey } from './name-key.ts';
+import { looksTheSame } from './name-key.ts';
 import type { Actor } from '../auth/guard.ts';
 import { PERMISSIONS } from '../../db/seed-data.ts';
 
@@ -53,14 +53,13 @@ async function findRole(tx: Reader, id: number) {
 }
 
 /**
- * 409 when another role's name reads the same: case, compatibility forms (fullwidth) and
- * Cyrillic/Greek look-alikes all count (nameKey), so nobody can plant a second "Admin".
- * Roles are few, so they are compared in full.
+ * 409 when another role's name reads the same: case, compatibility forms (fullwidth), invisible
+ * characters and Unicode's confusables (UTS #39) all count (looksTheSame), so nobody can plant a
+ * second "Admin". Used by create and rename alike. Roles are few, so they are compared in full.
  */
 async function assertRoleNameFree(tx: Tx, name: string, exceptId?: number) {
-  const key = nameKey(name);
   const others = await tx.select({ id: roles.id, name: roles.name }).from(roles).where(exceptId ? ne(roles.id, exceptId) : undefined);
-  const clash = others.find((r) => nameKey(r.name) === key);
+  const clash = others.find((r) => looksTheSame(r.name, name));
   if (!clash) return;
   const alike = clash.name.toLowerCase() === name.toLowerCase() ? '' : ` (as "${clash.name}": names that look the same count as the same)`;
   throw new HttpError(409, `A role named "${name}" already exists${alike}`);

@@ -5,6 +5,7 @@
 import type { Transporter } from 'nodemailer';
 import { config } from '../config.ts';
 import { smtpTransport } from '../mail/transport.ts';
+import { oneLine, quoted } from '../mail/plain-text.ts';
 import { projectTypeLabel, type Enquiry } from '../../shared/schemas/enquiry.ts';
 
 export const SEND_ATTEMPTS = 4;
@@ -17,9 +18,6 @@ function getTransport(): Transporter | null {
 
 const received = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'Europe/London' });
 
-/** Header values come from visitors: keep them on one line. */
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
-
 /** Plain text only, so nothing the visitor typed is ever interpreted as markup. */
 export function enquiryEmail(e: Enquiry) {
   const name = oneLine(`${e.firstName} ${e.lastName}`);
@@ -28,19 +26,20 @@ export function enquiryEmail(e: Enquiry) {
     'A new enquiry arrived through the website contact form.',
     '',
     `Name: ${name}`,
-    `Email: ${e.email}`,
+    `Email: ${oneLine(e.email)}`,
     `Project type: ${type || 'Not specified'}`,
     `Received: ${received.format(new Date(e.createdAt))}`,
     '',
     'Message:',
-    e.message,
+    // Quoted, so the visitor's lines cannot pass for the lines of this email.
+    quoted(e.message),
     '',
-    `Reply to this email to answer ${e.firstName.trim()}, or open the inbox: ${config.siteUrl}/admin/enquiries`,
+    `Reply to this email to answer ${oneLine(e.firstName)}, or open the inbox: ${config.siteUrl}/admin/enquiries`,
   ].join('\n');
   return {
     from: config.ENQUIRY_NOTIFY_FROM || config.ENQUIRY_NOTIFY_TO,
     to: config.ENQUIRY_NOTIFY_TO,
-    replyTo: { name, address: e.email },
+    replyTo: { name, address: oneLine(e.email) },
     subject: `New enquiry from ${name}${type ? ` (${type})` : ''}`,
     text,
   };

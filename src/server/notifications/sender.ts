@@ -10,6 +10,7 @@ import { runDigestIfDue } from './digest.ts';
 import { writeMessageFile } from './folder.ts';
 import { claimDue, markAttemptFailed, markSent, markWritten, type ClaimedMessage } from './outbox.ts';
 import { senderAddress } from './texts.ts';
+import { oneLine } from '../mail/plain-text.ts';
 
 export interface Notifier {
   stop: () => Promise<void>;
@@ -23,7 +24,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 async function deliver(m: ClaimedMessage, owner: string, log: (line: string) => void): Promise<void> {
-  const message = { from: senderAddress(), to: m.recipientAddress, subject: m.subject, text: m.body };
+  // Rows queued by older releases are sent too: their subject is put on one line here as well.
+  const message = { from: senderAddress(), to: m.recipientAddress, subject: oneLine(m.subject), text: m.body };
   const transport = smtpTransport();
   if (!transport) {
     const file = await writeMessageFile(m.id, message);

@@ -2,13 +2,11 @@
 // happened, to what, who did it, and link straight to the item. Plain text only, so nothing a
 // client or guest typed is ever interpreted as markup.
 import { config } from '../config.ts';
+import { oneLine as line, quoted } from '../mail/plain-text.ts';
 import type { Audience, EventFacts } from './types.ts';
 
-/** Header values may come from people's input: keep them on one line and short. */
-const oneLine = (s: string, max = 120) => {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-};
+/** Names and titles come from people (and from rows older than the text rules): one short line. */
+const oneLine = (s: string, max = 120) => line(s, max);
 
 export function itemPath(audience: Audience, mediaId: number): string {
   return audience === 'staff' ? `/admin/media?item=${mediaId}` : `/client/dashboard?item=${mediaId}`;
@@ -58,18 +56,21 @@ export function coreOf(f: EventFacts, audience: Audience): string {
   if (audience === 'client') {
     const what =
       f.kind === 'assigned'
-        ? `The studio has shared "${f.title}"${f.versionNumber != null ? ` (version ${f.versionNumber})` : ''} with you for review.`
-        : `A new version of "${f.title}" is ready for you: version ${f.versionNumber}.`;
+        ? `The studio has shared "${oneLine(f.title)}"${f.versionNumber != null ? ` (version ${f.versionNumber})` : ''} with you for review.`
+        : `A new version of "${oneLine(f.title)}" is ready for you: version ${f.versionNumber}.`;
     return [what, '', `Open it in your client portal: ${link}`].join('\n');
   }
   const where = f.via === 'link' ? 'through a share link' : 'in the client portal';
+  const who = oneLine(f.actor);
+  const on = `"${oneLine(f.title)}" (version ${f.versionNumber}) ${where}:`;
   const what =
     f.kind === 'feedback'
-      ? `${f.actor} left feedback on "${f.title}" (version ${f.versionNumber}) ${where}:`
+      ? `${who} left feedback on ${on}`
       : f.kind === 'note'
-        ? `${f.actor} left a timeline note on "${f.title}" (version ${f.versionNumber}) ${where}:`
-        : `${f.actor} made an approval decision on "${f.title}" (version ${f.versionNumber}) ${where}:`;
-  return [what, '', f.detail, '', `Open it: ${link}`].join('\n');
+        ? `${who} left a timeline note on ${on}`
+        : `${who} made an approval decision on ${on}`;
+  // Quoted, so the comment's own lines ("Open it: <another link>") read as the person's words.
+  return [what, '', quoted(f.detail), '', `Open it: ${link}`].join('\n');
 }
 
 export function footerOf(audience: Audience): string {
@@ -85,7 +86,7 @@ const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 
 /** One message listing every held notification of a person, oldest first. */
 export function digestOf(audience: Audience, entries: { subject: string; body: string; createdAt: Date }[]) {
   const n = entries.length;
-  const parts = entries.map((e) => `${when.format(e.createdAt)}: ${e.subject}\n\n${e.body}`);
+  const parts = entries.map((e) => `${when.format(e.createdAt)}: ${line(e.subject)}\n\n${e.body}`);
   return {
     subject: `Daily digest: ${n} update${n === 1 ? '' : 's'}`,
     body: withFooter([`Here is what happened since your last digest (${n} update${n === 1 ? '' : 's'}).`, ...parts].join('\n\n----------\n\n'), audience),

@@ -1,23 +1,26 @@
 import { z } from '../zod.ts';
+import { plainText } from './text.ts';
+import { username } from './users.ts';
 
 export const staffLoginSchema = z.object({
-  username: z.string({ error: 'Username or email is required' }).trim().min(1, 'Username or email is required').max(254),
+  username: plainText('Username or email', 254, { required: true }),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
 });
 export type StaffLogin = z.infer<typeof staffLoginSchema>;
 
 export const clientLoginSchema = z.object({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(254),
+  username: plainText('Username', 254, { required: true }),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
 });
 export type ClientLogin = z.infer<typeof clientLoginSchema>;
 
 export const registerSchema = z.object({
-  username: z.string().trim().min(3, 'Username must be at least 3 characters').max(64),
+  // The same rule as when an admin creates a user: ASCII only, so no look-alike letters.
+  username,
   email: z.email('Enter a valid email address').max(254),
   password: z.string().min(8, 'Password must be at least 8 characters').max(1024),
-  forename: z.string().trim().max(100).optional(),
-  surname: z.string().trim().max(100).optional(),
-  displayName: z.string().trim().max(200).optional(),
+  forename: plainText('First name', 100).optional(),
+  surname: plainText('Last name', 100).optional(),
+  displayName: plainText('Display name', 200).optional(),
 });
 export type Registration = z.infer<typeof registerSchema>;

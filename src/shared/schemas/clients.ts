@@ -1,17 +1,16 @@
 // Client payloads (001 §5, §7), shared by /api/clients and the Client Management screen.
 import { z } from '../zod.ts';
 import { WATERMARK_POSITIONS } from './share.ts';
+import { multilineText, plainText } from './text.ts';
 import { email, password, username } from './users.ts';
 
-const optionalText = (label: string, max: number) =>
-  z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`).default('');
 
 export const clientDetailsSchema = z.object({
-  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters'),
+  name: plainText('Name', 200, { required: true }),
   email,
-  phone: optionalText('Phone', 50),
-  company: optionalText('Company', 200),
-  notes: optionalText('Notes', 5000),
+  phone: plainText('Phone', 50).default(''),
+  company: plainText('Company', 200).default(''),
+  notes: multilineText('Notes', 5000).default(''),
 });
 export type ClientDetails = z.infer<typeof clientDetailsSchema>;
 
@@ -42,7 +41,7 @@ export interface ClientRow {
 export const clientWatermarkSchema = z
   .object({
     watermark: z.boolean({ error: 'watermark must be true or false' }),
-    text: z.string().trim().max(120, 'Text must be at most 120 characters').optional().default(''),
+    text: plainText('Text', 120).optional().default(''),
     position: z.enum(WATERMARK_POSITIONS, { error: 'Unknown watermark position' }).optional().default('bottom-right'),
     opacity: z.number({ error: 'opacity must be a number' }).int('opacity must be a whole number').min(10, 'opacity must be from 10 to 100').max(100, 'opacity must be from 10 to 100').optional().default(60),
   })

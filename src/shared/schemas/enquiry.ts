@@ -2,6 +2,7 @@
 // POST /api/contact, plus the staff inbox's status change.
 import { z } from '../zod.ts';
 import { PROJECT_TYPES, type ProjectType } from '../project-types.ts';
+import { multilineText, plainText } from './text.ts';
 
 export { PROJECT_TYPES, type ProjectType };
 
@@ -14,23 +15,16 @@ export function projectTypeLabel(value: string): string {
 
 export const ENQUIRY_LIMITS = { name: 100, email: 254, message: 5000 } as const;
 
-const requiredText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
-
 export const enquirySchema = z.object({
-  firstName: requiredText('First name', ENQUIRY_LIMITS.name),
-  lastName: requiredText('Last name', ENQUIRY_LIMITS.name),
-  email: requiredText('Email', ENQUIRY_LIMITS.email).pipe(z.email('Enter a valid email address')),
+  firstName: plainText('First name', ENQUIRY_LIMITS.name, { required: true }),
+  lastName: plainText('Last name', ENQUIRY_LIMITS.name, { required: true }),
+  email: plainText('Email', ENQUIRY_LIMITS.email, { required: true }).pipe(z.email('Enter a valid email address')),
   // Optional select: '' (or absent) means "not chosen".
   projectType: z
     .union([z.enum(PROJECT_TYPE_VALUES), z.literal('')], { error: 'Choose one of the listed project types' })
     .optional()
     .transform((v) => v ?? ''),
-  message: requiredText('Message', ENQUIRY_LIMITS.message),
+  message: multilineText('Message', ENQUIRY_LIMITS.message, { required: true }),
   // Honeypot: hidden from people, so anything in it means a bot (the server drops the enquiry).
   website: z.string().max(1000).optional(),
 });

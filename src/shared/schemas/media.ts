@@ -3,6 +3,7 @@ import { z } from '../zod.ts';
 import type { Reply, VersionSummary } from './review.ts';
 import { UPLOAD_ID_PATTERN } from './uploads.ts';
 import type { Playback } from './playback.ts';
+import { multilineText, plainText } from './text.ts';
 
 // Kept importable from here as before; they live lower down so review.ts can use them without importing this file (issue 34).
 export { UPLOAD_ID_PATTERN } from './uploads.ts';
@@ -37,11 +38,11 @@ export function normaliseTags(tags: string[]): string[] {
   return out;
 }
 
-const title = z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`);
-const notes = z.string().max(NOTES_MAX, `Notes must be at most ${NOTES_MAX} characters`);
+const title = plainText('Title', TITLE_MAX, { required: true });
+const notes = multilineText('Notes', NOTES_MAX);
 const stage = z.enum(ALL_STAGES, { error: 'Unknown project stage' });
 const tagList = z
-  .array(z.string().max(TAG_MAX, `Each tag must be at most ${TAG_MAX} characters`))
+  .array(plainText('Each tag', TAG_MAX))
   .transform(normaliseTags)
   .refine((t) => t.length <= TAGS_MAX, `At most ${TAGS_MAX} tags`);
 const clientId = z.number().int().positive();

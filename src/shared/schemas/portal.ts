@@ -1,6 +1,7 @@
 // Client portal payloads and shapes (001 §3, §5, §7), shared by the API and the portal islands.
 import { z } from '../zod.ts';
 import type { Playback } from './media.ts';
+import { multilineText } from './text.ts';
 import type { Reply, VersionSummary } from './review.ts';
 
 export const MAX_PORTAL_TEXT = 5000;
@@ -16,12 +17,7 @@ export const PROJECT_STAGES = ['concept', 'pre-production', 'production', 'post-
 const mediaId = z.number({ error: 'mediaId must be a number' }).int('mediaId must be a whole number').positive('mediaId must be positive');
 
 /** Required free text of the portal and of share links (trimmed, at most MAX_PORTAL_TEXT). */
-export const portalText = (what: string) =>
-  z
-    .string({ error: `${what} is required` })
-    .trim()
-    .min(1, `${what} is required`)
-    .max(MAX_PORTAL_TEXT, `${what} must be at most ${MAX_PORTAL_TEXT} characters`);
+export const portalText = (what: string) => multilineText(what, MAX_PORTAL_TEXT, { required: true });
 
 export const ratingSchema = z
   .number({ error: 'Rating must be a number from 1 to 5' })

@@ -3,6 +3,7 @@
 import { z } from '../zod.ts';
 import { UPLOAD_ID_PATTERN } from './uploads.ts';
 import type { Playback } from './playback.ts';
+import { multilineText } from './text.ts';
 
 export const APPROVAL_STATUSES = ['in_review', 'approved', 'changes_requested'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -34,7 +35,7 @@ export const versionFinishSchema = z
  */
 export const decisionFields = {
   status: z.enum(['approved', 'changes_requested'], { error: 'status must be "approved" or "changes_requested"' }),
-  note: z.string().trim().max(REPLY_MAX, `Note must be at most ${REPLY_MAX} characters`).optional().default(''),
+  note: multilineText('Note', REPLY_MAX).optional().default(''),
   version: z.number({ error: 'version is required: the number of the version you looked at' }).int('version must be a whole number').positive('version must be 1 or more'),
 };
 /** "Changes requested" needs a note saying what. */
@@ -58,11 +59,7 @@ export const approvalLockSchema = z.object({ locked: z.boolean({ error: 'locked 
 /** POST .../replies. */
 export const replyInputSchema = z
   .object({
-    text: z
-      .string({ error: 'Reply is required' })
-      .trim()
-      .min(1, 'Reply is required')
-      .max(REPLY_MAX, `Reply must be at most ${REPLY_MAX} characters`),
+    text: multilineText('Reply', REPLY_MAX, { required: true }),
   })
   .strict();
 

@@ -3,6 +3,7 @@
 // the same schemas, so a 400 names the same field the form marks.
 import { z } from '../zod.ts';
 import type { WebsiteSection } from '../../db/schema.ts';
+import { multilineText, plainText, textProblem } from './text.ts';
 
 /** Section cards per tab of the Website Customization screen (001 §2). */
 export const SECTION_TABS = {
@@ -35,8 +36,7 @@ export const sectionBackgroundSchema = z.object({
 });
 export type SectionBackgroundInput = z.infer<typeof sectionBackgroundSchema>;
 
-const text = (label: string, max: number) =>
-  z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);
+const text = (label: string, max: number) => plainText(label, max);
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -63,11 +63,7 @@ export const FEATURED_LIMIT_MAX = 24;
 export const FEATURED_LIMIT_DEFAULT = 9;
 
 export const brandingSchema = z.object({
-  companyName: z
-    .string({ error: 'Company name is required' })
-    .trim()
-    .min(1, 'Company name is required')
-    .max(100, 'Company name must be at most 100 characters'),
+  companyName: plainText('Company name', 100, { required: true }),
   showCompanyText: z.boolean({ error: 'Show company name must be true or false' }).optional(),
   logoLightImageId: mediaId('Light logo').optional(),
   logoDarkImageId: mediaId('Dark logo').optional(),
@@ -85,7 +81,7 @@ export type BrandingInput = z.infer<typeof brandingSchema>;
 export const contactInfoSchema = z.object({
   contactEmail: emailOrEmpty('Email'),
   contactPhone: phone('Phone'),
-  contactAddress: text('Address', 500),
+  contactAddress: multilineText('Address', 500),
   instagramUrl: urlOrEmpty('Instagram URL'),
   facebookUrl: urlOrEmpty('Facebook URL'),
   linkedinUrl: urlOrEmpty('LinkedIn URL'),
@@ -130,6 +126,11 @@ export function servicesProblem(v: string): string | null {
   if (!Array.isArray(list)) return 'Services must be a JSON array of service names';
   const bad = list.findIndex((s) => typeof s !== 'string' || s.trim() === '');
   if (bad >= 0) return `Services item ${bad + 1} must be a non-empty text name`;
+  // The names inside the JSON are text shown on the site: the same rules as any one-line field.
+  for (let i = 0; i < list.length; i++) {
+    const p = textProblem(list[i] as string, false);
+    if (p) return `Services item ${i + 1} ${p}`;
+  }
   return null;
 }
 
@@ -145,6 +146,11 @@ export function faqsProblem(v: string): string | null {
     if (typeof f.answer !== 'string' || !f.answer.trim()) return `FAQs item ${i + 1} needs a non-empty answer`;
     const extra = Object.keys(f).find((k) => k !== 'question' && k !== 'answer');
     if (extra) return `FAQs item ${i + 1} has an unknown key "${extra}"`;
+    // Shown on the site and in its structured data: the rules of any other text field.
+    const question = textProblem(f.question, false);
+    if (question) return `FAQs item ${i + 1} question ${question}`;
+    const answer = textProblem(f.answer, true);
+    if (answer) return `FAQs item ${i + 1} answer ${answer}`;
   }
   return null;
 }
@@ -164,13 +170,13 @@ const ROBOTS_TOKEN = /^(all|none|index|noindex|follow|nofollow|noarchive|nosnipp
 
 export const seoSchema = z.object({
   metaTitle: text('Meta title', 200),
-  metaDescription: text('Meta description', 500),
+  metaDescription: multilineText('Meta description', 500),
   metaKeywords: text('Meta keywords', 1000),
   canonicalUrl: urlOrEmpty('Canonical URL'),
   openGraphImageId: mediaId('Open Graph image'),
   twitterImageId: mediaId('Twitter image'),
   businessName: text('Business name', 200),
-  businessDescription: text('Business description', 2000),
+  businessDescription: multilineText('Business description', 2000),
   businessType: z.enum(BUSINESS_TYPES, { error: `Business type must be one of ${BUSINESS_TYPES.join(', ')}` }),
   businessUrl: urlOrEmpty('Business URL'),
   addressLocality: text('Locality', 200),

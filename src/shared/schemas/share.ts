@@ -4,6 +4,7 @@ import { z } from '../zod.ts';
 import type { Playback } from './media.ts';
 import { decisionFields, noteWhenChangesRequested, type ApprovalStatus } from './review.ts';
 import { MAX_TIMELINE_SECONDS, portalText, ratingSchema } from './portal.ts';
+import { plainText } from './text.ts';
 
 export const SHARE_DOWNLOADS = ['none', 'preview', 'original'] as const;
 export type ShareDownload = (typeof SHARE_DOWNLOADS)[number];
@@ -38,11 +39,7 @@ export function watermarkText(custom: string, linkName: string): string {
 /** POST /api/share-links. */
 export const shareLinkCreateSchema = z
   .object({
-    name: z
-      .string({ error: 'Name is required' })
-      .trim()
-      .min(1, 'Name is required')
-      .max(SHARE_NAME_MAX, `Name must be at most ${SHARE_NAME_MAX} characters`),
+    name: plainText('Name', SHARE_NAME_MAX, { required: true }),
     mediaIds: z
       .array(z.number().int().positive(), { error: 'Choose at least one item' })
       .min(1, 'Choose at least one item')
@@ -65,7 +62,7 @@ export const shareLinkCreateSchema = z
     allowApprove: z.boolean().optional().default(false),
     download: z.enum(SHARE_DOWNLOADS, { error: 'download must be none, preview or original' }).optional().default('none'),
     watermark: z.boolean().optional().default(false),
-    watermarkText: z.string().trim().max(SHARE_NAME_MAX, `Watermark text must be at most ${SHARE_NAME_MAX} characters`).optional().default(''),
+    watermarkText: plainText('Watermark text', SHARE_NAME_MAX).optional().default(''),
     watermarkPosition: z.enum(WATERMARK_POSITIONS, { error: 'Unknown watermark position' }).optional().default('bottom-right'),
     watermarkOpacity: z
       .number({ error: 'watermarkOpacity must be a number' })
@@ -85,15 +82,11 @@ export type ShareLinkCreate = z.input<typeof shareLinkCreateSchema>;
 /** POST /api/share/{token}/unlock. */
 export const shareUnlockSchema = z.object({ password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200) }).strict();
 
-const guestName = z
-  .string()
-  .trim()
-  .max(GUEST_NAME_MAX, `Name must be at most ${GUEST_NAME_MAX} characters`)
-  .optional();
+const guestName = plainText('Name', GUEST_NAME_MAX).optional();
 
 /** PUT /api/share/{token}/name: the guest name, typed once. */
 export const shareGuestNameSchema = z
-  .object({ name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(GUEST_NAME_MAX, `Name must be at most ${GUEST_NAME_MAX} characters`) })
+  .object({ name: plainText('Name', GUEST_NAME_MAX, { required: true }) })
   .strict();
 
 /** POST /api/share/{token}/media/{id}/feedback. */

@@ -1,0 +1,82 @@
+// Text rules (issue 31, item 9) where they matter most: a share visitor's name and comments, and
+// the text held inside the SEO settings' JSON. The fuzz test (fuzz-json-endpoints) proves every
+// text field of every body refuses the characters; this file shows what is stored instead.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { Session } from '../helpers/http.ts';
+import { adminSession, expectStatus } from '../helpers/accounts.ts';
+import { createVideo } from '../helpers/portal-fixtures.ts';
+
+let server: TestServer;
+let admin: Session;
+let token: string;
+let mediaId: number;
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await adminSession(server.url);
+  mediaId = (await createVideo(server, { title: 'Rules video' })).id;
+  const link = await expectStatus(admin.json('POST', '/api/share-links', { name: 'Rules link', mediaIds: [mediaId], allowComment: true }), 201);
+  token = new URL(link.url).pathname.split('/').pop()!;
+});
+afterAll(() => server?.stop());
+
+async function visitor() {
+  const s = new Session(server.url);
+  expect((await s.get(`/api/share/${token}`)).status).toBe(200);
+  return s;
+}
+
+test.each([
+  ['NUL', '\u0000', 'must not contain control characters (found U+0000)'],
+  ['NUL inside', 'Ev\u0000e', 'must not contain control characters (found U+0000)'],
+  ['right-to-left override', 'Eve\u202Etxt.exe', 'must not contain text-direction control characters (found U+202E)'],
+  ['a line break', 'Eve\r\nBcc: x@example.test', 'must be on one line'],
+])('a guest name with %s is refused, so nobody comments as "" or on two lines', async (_what, name, problem) => {
+  const guest = await visitor();
+  const typed = await guest.json('PUT', `/api/share/${token}/name`, { name });
+  expect(typed).toEqual({ status: 400, body: { message: `name: Name ${problem}` } });
+  const inline = await guest.json('POST', `/api/share/${token}/media/${mediaId}/feedback`, { name, text: 'Looks good', rating: 5 });
+  expect(inline).toEqual({ status: 400, body: { message: `name: Name ${problem}` } });
+  // Still nameless: the rule that a comment needs a name holds.
+  expect((await guest.json('GET', `/api/share/${token}`)).body.guestName).toBe('');
+  const nameless = await guest.json('POST', `/api/share/${token}/media/${mediaId}/feedback`, { text: 'Looks good', rating: 5 });
+  expect(nameless.status).toBe(400);
+  expect(nameless.body.message).toMatch(/^name: /);
+  const stored = await server.sql.execute({ sql: "SELECT count(*) AS n FROM share_comments WHERE text = 'Looks good'" });
+  expect(Number(stored.rows[0]!.n)).toBe(0);
+});
+
+test('multi-line comments keep their lines and tabs; CR LF and lone CR are stored as LF', async () => {
+  const guest = await visitor();
+  const res = await guest.json('POST', `/api/share/${token}/media/${mediaId}/feedback`, {
+    name: 'Eve Guest',
+    text: 'Line one\r\nLine two\rLine three\n\tindented',
+    rating: 4,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expect(res.body.text).toBe('Line one\nLine two\nLine three\n\tindented');
+  const row = await server.sql.execute({ sql: 'SELECT text FROM share_comments WHERE id = ?', args: [res.body.id] });
+  expect(row.rows[0]!.text).toBe('Line one\nLine two\nLine three\n\tindented');
+});
+
+test.each([
+  ['a service name with an override (escaped in the JSON)', { services: '["Corporate \\u202Evideo"]' }, /^services: Services item 1 must not contain text-direction control characters \(found U\+202E\)$/],
+  ['a service name on two lines', { services: '["Corporate\\nBcc: x"]' }, /^services: Services item 1 must be on one line$/],
+  ['an FAQ question with NUL', { faqs: '[{"question":"Why\\u0000?","answer":"Because."}]' }, /^faqs: FAQs item 1 question must not contain control characters/],
+  ['an FAQ answer with ESC', { faqs: '[{"question":"Why?","answer":"\\u001b[31mBecause."}]' }, /^faqs: FAQs item 1 answer must not contain control characters \(found U\+001B\)$/],
+])('the SEO settings refuse %s: the text inside the JSON follows the same rules', async (_what, body, message) => {
+  const res = await admin.json('PUT', '/api/seo-settings', body);
+  expect(res.status).toBe(400);
+  expect(res.body.message).toMatch(message);
+});
+
+test('an FAQ answer may span lines; a role description too, while a role name may not', async () => {
+  const faqs = JSON.stringify([{ question: 'How long?', answer: 'Two weeks.\nSometimes three.' }]);
+  expect((await admin.json('PUT', '/api/seo-settings', { faqs })).status).toBe(200);
+  const role = await admin.json('POST', '/api/roles', { name: 'Colourists', description: 'Grade footage.\r\nDeliver LUTs.' });
+  expect(role.status, JSON.stringify(role.body)).toBe(201);
+  expect(role.body.description).toBe('Grade footage.\nDeliver LUTs.');
+  const twoLines = await admin.json('POST', '/api/roles', { name: 'Colour\nists', description: '' });
+  expect(twoLines).toEqual({ status: 400, body: { message: 'name: Name must be on one line' } });
+});
