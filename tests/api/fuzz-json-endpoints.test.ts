@@ -307,7 +307,7 @@ describe.each(endpoints)('text rules: $method $route', ({ method, route }) => {
     let session = fixture.as === 'anonymous' ? null : fixture.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
     if (fixture.as === 'visitor') {
       session = new Session(server.url);
-      expect((await session.get(`/api/share/${ids.token}`)).status).toBe(200);
+      expect((await session.get(`/s/${ids.token}`)).status).toBe(200);
     }
     const url = urlFor(route);
     const before = await dbFingerprint(server.sql);

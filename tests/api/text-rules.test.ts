@@ -23,7 +23,7 @@ afterAll(() => server?.stop());
 
 async function visitor() {
   const s = new Session(server.url);
-  expect((await s.get(`/api/share/${token}`)).status).toBe(200);
+  expect((await s.get(`/s/${token}`)).status).toBe(200);
   return s;
 }
 
