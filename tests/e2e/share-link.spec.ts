@@ -60,8 +60,8 @@ test('a visitor opens a protected watermarked link, notes and approves; staff se
     // The watermarked preview plays (the page looks again until it is made).
     const player = page.getByTestId('share-video');
     await expect(player).toBeVisible({ timeout: 60_000 });
-    await expect(player).toHaveAttribute('src', /\/wm-\d+\.mp4\?v=\d+$/);
-    await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /\/wm-\d+\.mp4\?v=\d+&download=1$/);
+    await expect(player).toHaveAttribute('src', /\/lp-[a-f0-9]{24}\.mp4\?v=\d+$/);
+    await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /\/lp-[a-f0-9]{24}\.mp4\?v=\d+&download=1$/);
     await player.evaluate(async (v: HTMLVideoElement) => {
       v.muted = true;
       await v.play();
