@@ -11,6 +11,7 @@ import { storage } from '../storage/index.ts';
 import { VARIANTS, watermarkVariant } from '../media/paths.ts';
 import { watermarkText, type WatermarkPosition } from '../../shared/schemas/share.ts';
 import { runFfmpeg } from './ffmpeg-run.ts';
+import { inputArgs, type MediaFile } from '../media/ffmpeg.ts';
 import { WATERMARK_SCRATCH } from '../storage/markers.ts';
 
 const FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
@@ -77,20 +78,22 @@ export async function makeWatermark(
   const out = storage.scratch(key, marker + (row.type === 'video' ? '.mp4' : '.jpg'));
   try {
     // The source first: with S3 fetching it also makes the item's local working folder.
-    let input: string;
+    let input: MediaFile;
     if (row.type === 'video') {
       const proxies = [...(v.renditions ?? [])].sort((a, b) => a.width * a.height - b.width * b.height);
       if (!proxies[0]) throw new Error('The video has no review proxy yet to make the preview from.');
-      input = await storage.localPath(key, proxies[0].variant);
+      input = { path: await storage.localPath(key, proxies[0].variant), mimeType: 'video/mp4' };
+    } else if (v.webpUrl) {
+      input = { path: await storage.localPath(key, VARIANTS.fullWebp), mimeType: 'image/webp' };
     } else {
-      input = await storage.localPath(key, v.webpUrl ? VARIANTS.fullWebp : v.url.split('/').pop()!);
+      input = { path: await storage.localPath(key, v.url.split('/').pop()!), mimeType: v.mimeType };
     }
     await writeFile(textFile, watermarkText(link.watermarkText, link.name));
     const filter = drawtextFilter(textFile, link.watermarkPosition, link.watermarkOpacity);
     const args =
       row.type === 'video'
         ? [
-            '-i', input,
+            ...inputArgs(input),
             '-map', '0:v:0', '-map', '0:a:0?',
             '-vf', filter,
             '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
@@ -98,7 +101,7 @@ export async function makeWatermark(
             '-c:a', 'copy', '-map_metadata', '-1', '-sn', '-dn',
             '-movflags', '+faststart', '-f', 'mp4', out,
           ]
-        : ['-i', input, '-vf', filter, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out];
+        : [...inputArgs(input), '-vf', filter, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out];
     await runFfmpeg({ args, durationSeconds: row.type === 'video' ? v.durationSeconds : 1, signal, onProgress });
     await storage.commit(key, out, variant);
     return { variant };

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import sharp from 'sharp';
 import { mediaFilePath, mediaUrl, tempFilePath, VARIANTS } from './paths.ts';
-import { extractFrame, probeVideo } from './ffmpeg.ts';
+import { extractFrame, probeVideo, type MediaFile } from './ffmpeg.ts';
 import { isDiskFull } from '../storage/disk-space.ts';
 
 // libvips keeps up to 20 recently read files open in its operation cache. A deleted original
@@ -124,7 +124,7 @@ export async function makePosterDerivatives(storageKey: string, source: string, 
 }
 
 /** Facts and poster of an uploaded video: the given poster image, else a frame at 2 s. */
-export async function makeVideoDerivatives(storageKey: string, original: string, posterSource: string | null): Promise<VideoFacts> {
+export async function makeVideoDerivatives(storageKey: string, original: MediaFile, posterSource: string | null): Promise<VideoFacts> {
   const info = await probeVideo(original);
   let poster: PosterFacts | null = null;
   if (posterSource) {
