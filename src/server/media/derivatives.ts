@@ -1,7 +1,7 @@
 // Derivatives of an upload: thumbnails, webp versions and posters (sharp), video facts
 // (ffprobe) and a poster frame (ffmpeg). Nothing here touches the database.
 import fs from 'node:fs/promises';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { mediaFilePath, mediaUrl, tempFilePath, VARIANTS } from './paths.ts';
 import { extractFrame, probeVideo, type MediaFile } from './ffmpeg.ts';
 import { isDiskFull } from '../storage/disk-space.ts';
@@ -52,7 +52,7 @@ function assertPixelLimit(width: number, frameHeight: number, frames: number): v
 }
 
 async function readable(file: string, animated = false) {
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     // The header alone; the pixel limit is checked here, with a message, before any decoding.
     meta = await sharp(file, { animated, limitInputPixels: false }).metadata();
