@@ -95,10 +95,11 @@ main(async () => {
     ffmpeg(['-stream_loop', String(loops - 1), '-i', chunk, '-c', 'copy', big]);
 
     // By hand: the worker's own commands for this source.
-    const probe = await probeFile(prores);
+    const source = { path: prores, mimeType: 'video/quicktime' };
+    const probe = await probeFile(source);
     const thePlan = plan(probe);
     const outs = thePlan.renditions.map((r) => path.join(dir, `hand-${r.label}.mp4`));
-    const convertMs = await handRun(conversionArgs(probe, thePlan, prores, outs));
+    const convertMs = await handRun(conversionArgs(probe, thePlan, source, outs));
     const small = thePlan.renditions[thePlan.renditions.length - 1];
     const spriteMs = await handRun(spriteArgs(outs[outs.length - 1], spriteLayout(probe.durationSeconds, small.width, small.height), path.join(dir, 'hand-sprite.jpg')));
     const handMs = convertMs + spriteMs;

@@ -15,6 +15,9 @@ const schema = z.object({
   DATABASE_AUTH_TOKEN: z.string().optional(),
   MEDIA_DIR: z.string().default('./data/media'),
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(2500 * 1024 * 1024),
+  // Decoded pixels an image may have (all frames of an animation together): a small PNG can
+  // claim 16,383 x 16,383. Above it an upload is refused (415) from its header alone.
+  IMAGE_MAX_PIXELS: z.coerce.number().int().positive().default(100_000_000),
   // Unfinished resumable uploads are removed this long after they were created (24 h).
   UPLOAD_EXPIRY_SECONDS: z.coerce.number().int().positive().default(24 * 60 * 60),
   SITE_URL: z.string().url().optional(),

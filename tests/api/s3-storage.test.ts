@@ -203,6 +203,20 @@ describe('proxy delivery', () => {
 });
 
 describe('start-up and moving a library', () => {
+  test('`npm run radosgw -- start DIR` prints every S3_* line the app needs: with them alone it starts and stores in that bucket', async () => {
+    // The run's radosgw (tests/setup/radosgw.ts) is started by that script; these are its lines.
+    const printed = inject('radosgw');
+    expect(Object.keys(printed).sort()).toEqual(['S3_ACCESS_KEY_ID', 'S3_BUCKET', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_REGION', 'S3_SECRET_ACCESS_KEY']);
+    const server = await startServer({ env: { ...printed, MEDIA_STORAGE: 's3', WORKER: 'off' } });
+    try {
+      expect(server.output()).toContain(`Media files in S3 bucket "${printed.S3_BUCKET}"`);
+      const item = await uploadImage(await staffSession(server.url, ADMIN.username, ADMIN.password));
+      expect(await objectKeys(printed.S3_BUCKET, keyOf(item.url))).toContain(`${keyOf(item.url)}/original.jpg`);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test('a missing bucket stops the start with the reason', async () => {
     const env = { ...(await newBucket()).env, S3_BUCKET: 'no-such-bucket-here' };
     await expect(startServer({ env })).rejects.toThrow(/cannot write to bucket "no-such-bucket-here".*does not exist/);

@@ -11,6 +11,8 @@ export interface RadosgwEnv {
   S3_ACCESS_KEY_ID: string;
   S3_SECRET_ACCESS_KEY: string;
   S3_FORCE_PATH_STYLE: string;
+  /** A bucket the script made, so its output alone is enough to start the app. */
+  S3_BUCKET: string;
 }
 
 const script = path.resolve(import.meta.dirname, '../../scripts/radosgw');

@@ -28,8 +28,16 @@ export interface FfmpegRun {
 
 const STDERR_KEEP = 4000;
 
+/**
+ * Node runs a timer longer than 2^31-1 ms after 1 ms instead, so a container claiming more
+ * than about 29.8 hours would have every attempt killed at once: the timeout stops there
+ * (24.8 days; the lease, not this, notices a dead worker).
+ */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export function timeoutFor(durationSeconds: number | null, factor = 20): number {
-  return 60_000 + Math.ceil((durationSeconds ?? 600) * factor * 1000);
+  const ms = 60_000 + Math.ceil(Math.max(0, durationSeconds ?? 600) * factor * 1000);
+  return Number.isFinite(ms) ? Math.min(ms, MAX_TIMEOUT_MS) : MAX_TIMEOUT_MS;
 }
 
 /** `nice -n N ffmpeg ...`: nice execs ffmpeg, so the child's pid is ffmpeg's own. */

@@ -9,6 +9,7 @@ import { updateVersionColumns } from '../media/version-columns.ts';
 import { config } from '../config.ts';
 import { bumpSiteVersion } from '../site-version.ts';
 import { enqueueWatermarksOfVersion, WATERMARK } from '../sharing/watermark-jobs.ts';
+import { withoutPaths } from './failure-text.ts';
 
 type Executor = Pick<typeof db, 'update' | 'select' | 'insert' | 'delete'>;
 
@@ -163,8 +164,9 @@ export async function complete(job: ClaimedJob, owner: string, result: JobResult
 export async function fail(job: ClaimedJob, owner: string, message: string, stderrTail: string, retry = true): Promise<void> {
   const final = !retry || job.attempts >= job.maxAttempts;
   const lastError = [message, stderrTail].filter(Boolean).join('\n').slice(-4000);
-  // Staff see the reason and ffmpeg's last word, not the whole log (kept on the job row).
-  const shown = [message, stderrTail.trim().split('\n').pop()].filter(Boolean).join(': ').slice(0, 500);
+  // Staff see the reason and ffmpeg's last word, without server paths; the whole text is kept
+  // on the job row (and the worker logs it).
+  const shown = withoutPaths([message, stderrTail.trim().split('\n').pop()].filter(Boolean).join(': ')).slice(0, 500);
   await db.transaction(async (tx) => {
     const mine = await tx
       .update(jobs)

@@ -7,6 +7,7 @@ import { storage } from '../storage/index.ts';
 import { canRemux, isHdr, type VideoProbe } from '../media/probe.ts';
 import { mediaUrl, renditionVariant, VARIANTS } from '../storage/paths.ts';
 import { runFfmpeg } from './ffmpeg-run.ts';
+import { inputArgs, type MediaFile } from '../media/ffmpeg.ts';
 import { JOB_SCRATCH } from '../storage/markers.ts';
 
 export interface PlannedRendition extends StoredRendition {
@@ -85,24 +86,32 @@ function remuxArgs(p: VideoProbe, out: string): string[] {
 export { JOB_SCRATCH };
 
 /** The one ffmpeg run that makes every rendition (exported for bench/video.mjs: the same command by hand). */
-export function conversionArgs(p: VideoProbe, thePlan: Plan, input: string, outputs: string[]): string[] {
+export function conversionArgs(p: VideoProbe, thePlan: Plan, input: MediaFile, outputs: string[]): string[] {
   return thePlan.path === 'remux'
-    ? ['-i', input, ...remuxArgs(p, outputs[0]!)]
-    : ['-i', input, ...thePlan.renditions.flatMap((r, i) => encodeArgs(p, r, outputs[i]!))];
+    ? [...inputArgs(input), ...remuxArgs(p, outputs[0]!)]
+    : [...inputArgs(input), ...thePlan.renditions.flatMap((r, i) => encodeArgs(p, r, outputs[i]!))];
 }
 
-export function spriteArgs(input: string, layout: ReturnType<typeof spriteLayout>, output: string, keyframesOnly = false): string[] {
+export function spriteArgs(input: string, layout: SpriteLayout, output: string, keyframesOnly = false): string[] {
+  const scale = `scale=${layout.tileWidth}:${layout.tileHeight}`;
+  // One tile is the first frame: the fps filter would emit nothing for a clip shorter than
+  // its interval (a single frame), so it is left out.
+  const filter = layout.count > 1 ? `fps=1/${layout.interval.toFixed(4)},${scale},tile=${layout.columns}x${layout.rows}` : scale;
   return [
     ...(keyframesOnly ? ['-skip_frame', 'nokey'] : []),
-    '-i', input,
+    // Cut from our own MP4 rendition.
+    ...inputArgs({ path: input, mimeType: 'video/mp4' }),
     '-map', '0:v:0',
-    '-vf', `fps=1/${layout.interval.toFixed(4)},scale=${layout.tileWidth}:${layout.tileHeight},tile=${layout.columns}x${layout.rows}`,
-    '-frames:v', '1', '-q:v', '5', '-f', 'image2', '-c:v', 'mjpeg', output,
+    '-vf', filter,
+    // -y: a second attempt writes over what an earlier one may have left.
+    '-frames:v', '1', '-q:v', '5', '-y', '-f', 'image2', '-c:v', 'mjpeg', output,
   ];
 }
 
 export const SPRITE_TILE_WIDTH = 160;
 export const SPRITE_MAX_TILES = 100;
+
+export type SpriteLayout = ReturnType<typeof spriteLayout>;
 
 /** Tile count and spacing: one tile per second for short clips, at most 10x10. */
 export function spriteLayout(durationSeconds: number, width: number, height: number) {
@@ -115,6 +124,11 @@ export function spriteLayout(durationSeconds: number, width: number, height: num
   return { interval, count, columns, rows, tileWidth, tileHeight };
 }
 
+/** The same tile size, one tile (the first frame) standing for the whole clip. */
+function oneTile(layout: SpriteLayout, durationSeconds: number): SpriteLayout {
+  return { ...layout, interval: Math.max(durationSeconds, 0.001), count: 1, columns: 1, rows: 1 };
+}
+
 function vttTime(s: number): string {
   const ms = Math.round(s * 1000);
   const h = Math.floor(ms / 3_600_000);
@@ -124,7 +138,7 @@ function vttTime(s: number): string {
   return `${pad(h)}:${pad(m)}:${pad(sec)}.${pad(ms % 1000, 3)}`;
 }
 
-export function spriteVtt(layout: ReturnType<typeof spriteLayout>, durationSeconds: number, imageName: string): string {
+export function spriteVtt(layout: SpriteLayout, durationSeconds: number, imageName: string): string {
   const cues = ['WEBVTT', ''];
   for (let i = 0; i < layout.count; i++) {
     const start = i * layout.interval;
@@ -167,13 +181,13 @@ export interface TranscodeOutcome {
  */
 export async function transcode(
   storageKey: string,
-  originalVariant: string,
+  original: { variant: string; mimeType: string },
   p: VideoProbe,
   version: number,
   onProgress: (fraction: number) => void,
   signal: AbortSignal,
 ): Promise<TranscodeOutcome> {
-  const input = await storage.localPath(storageKey, originalVariant);
+  const input: MediaFile = { path: await storage.localPath(storageKey, original.variant), mimeType: original.mimeType };
   const thePlan = plan(p);
   const scratch = thePlan.renditions.map(() => storage.scratch(storageKey, JOB_SCRATCH + '.mp4'));
   const spriteScratch = storage.scratch(storageKey, JOB_SCRATCH + '.jpg');
@@ -186,28 +200,36 @@ export async function transcode(
     const smallest = thePlan.renditions.length - 1;
     const small = thePlan.renditions[smallest]!;
     const spriteDuration = duration && duration > 0 ? duration : 1;
-    const layout = spriteLayout(spriteDuration, small.width, small.height);
-    const sprite = (keyframesOnly: boolean) =>
+    const grid = spriteLayout(spriteDuration, small.width, small.height);
+    const sprite = (layout: SpriteLayout, keyframesOnly: boolean) =>
       runFfmpeg({
         args: spriteArgs(scratch[smallest]!, layout, spriteScratch, keyframesOnly),
         durationSeconds: duration,
         signal,
         onProgress: (f) => onProgress(0.9 + f * 0.09),
-      });
+      }).then(() => nonEmpty(spriteScratch));
     // A remux keeps the source's full resolution and GOP, so decoding every frame for 100 small
     // tiles would cost most of the job: keyframes are enough. A source with too few keyframes to
-    // fill the grid writes no image; then every frame is decoded after all.
-    if (thePlan.path === 'remux') {
-      await sprite(true);
-      if (!(await nonEmpty(spriteScratch))) await sprite(false);
-    } else {
-      await sprite(false);
+    // fill the grid writes no image; then every frame is decoded after all. A clip whose frames
+    // end long before its claimed duration fills no grid at all: one tile of its first frame.
+    let layout: SpriteLayout | null = grid;
+    const made = (thePlan.path === 'remux' && (await sprite(grid, true))) || (await sprite(grid, false));
+    if (!made) {
+      layout = oneTile(grid, spriteDuration);
+      if (grid.count === 1 || !(await sprite(layout, false))) layout = null;
     }
-    await writeFile(vttScratch, spriteVtt(layout, spriteDuration, `${VARIANTS.sprite}?v=${version}`));
+    if (layout) await writeFile(vttScratch, spriteVtt(layout, spriteDuration, `${VARIANTS.sprite}?v=${version}`));
 
     for (let i = 0; i < scratch.length; i++) await storage.commit(storageKey, scratch[i]!, thePlan.renditions[i]!.variant);
-    await storage.commit(storageKey, spriteScratch, VARIANTS.sprite);
-    await storage.commit(storageKey, vttScratch, VARIANTS.spriteMap);
+    if (layout) {
+      await storage.commit(storageKey, spriteScratch, VARIANTS.sprite);
+      await storage.commit(storageKey, vttScratch, VARIANTS.spriteMap);
+    } else {
+      // Nothing to cut a picture from (ffmpeg wrote none): the player goes without a seek-bar
+      // sprite rather than the job failing; one from an earlier run no longer matches.
+      await storage.discard(spriteScratch, vttScratch);
+      for (const v of [VARIANTS.sprite, VARIANTS.spriteMap]) await storage.remove(storageKey, v).catch(() => {});
+    }
     // A smaller plan than last time (reprocess): drop renditions no longer made.
     for (const label of ['1080p', '720p']) {
       if (!thePlan.renditions.some((r) => r.label === label)) await storage.remove(storageKey, renditionVariant(label)).catch(() => {});
@@ -215,7 +237,7 @@ export async function transcode(
     return {
       path: thePlan.path,
       renditions: thePlan.renditions.map(({ label, variant, width, height }) => ({ label, variant, width, height, version })),
-      spriteUrl: `${mediaUrl(storageKey, VARIANTS.spriteMap)}?v=${version}`,
+      spriteUrl: layout ? `${mediaUrl(storageKey, VARIANTS.spriteMap)}?v=${version}` : null,
     };
   } catch (e) {
     await storage.discard(...scratch, spriteScratch, vttScratch);

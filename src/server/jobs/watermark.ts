@@ -14,6 +14,7 @@ import { storage } from '../storage/index.ts';
 import { linkPreviewVariant, VARIANTS } from '../storage/paths.ts';
 import { watermarkText, type WatermarkPosition } from '../../shared/schemas/share.ts';
 import { runFfmpeg } from './ffmpeg-run.ts';
+import { inputArgs, type MediaFile } from '../media/ffmpeg.ts';
 import { WATERMARK_SCRATCH } from '../storage/markers.ts';
 
 const FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
@@ -83,13 +84,15 @@ export async function makeWatermark(
   const out = storage.scratch(key, marker + (row.type === 'video' ? '.mp4' : '.jpg'));
   try {
     // The source first: with S3 fetching it also makes the item's local working folder.
-    let input: string;
+    let input: MediaFile;
     if (row.type === 'video') {
       const proxies = [...(v.renditions ?? [])].sort((a, b) => a.width * a.height - b.width * b.height);
       if (!proxies[0]) throw new Error('The video has no review proxy yet to make the preview from.');
-      input = await storage.localPath(key, proxies[0].variant);
+      input = { path: await storage.localPath(key, proxies[0].variant), mimeType: 'video/mp4' };
+    } else if (v.webpUrl) {
+      input = { path: await storage.localPath(key, VARIANTS.fullWebp), mimeType: 'image/webp' };
     } else {
-      input = await storage.localPath(key, v.webpUrl ? VARIANTS.fullWebp : v.url.split('/').pop()!);
+      input = { path: await storage.localPath(key, v.url.split('/').pop()!), mimeType: v.mimeType };
     }
     const filters: string[] = [];
     if (row.type === 'image') filters.push(`scale='min(${IMAGE_PREVIEW_MAX},iw)':'min(${IMAGE_PREVIEW_MAX},ih)':force_original_aspect_ratio=decrease`);
@@ -101,7 +104,7 @@ export async function makeWatermark(
     const args =
       row.type === 'video'
         ? [
-            '-i', input,
+            ...inputArgs(input),
             '-map', '0:v:0', '-map', '0:a:0?',
             ...vf,
             '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
@@ -109,7 +112,7 @@ export async function makeWatermark(
             '-c:a', 'copy', '-map_metadata', '-1', '-sn', '-dn',
             '-movflags', '+faststart', '-f', 'mp4', out,
           ]
-        : ['-i', input, ...vf, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out];
+        : [...inputArgs(input), ...vf, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out];
     await runFfmpeg({ args, durationSeconds: row.type === 'video' ? v.durationSeconds : 1, signal, onProgress });
     await storage.commit(key, out, variant);
     return { variant };

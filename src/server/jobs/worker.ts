@@ -62,12 +62,17 @@ async function runWatermarkJob(job: ClaimedJob, owner: string, log: (line: strin
   } catch (e) {
     await stopBeat();
     if (e instanceof FfmpegError && e.cancelled) return;
-    const message = e instanceof Error ? e.message : String(e);
-    log(`video ${job.mediaId}: watermark for share link ${job.linkId}, attempt ${job.attempts} failed: ${message}`);
-    await fail(job, owner, message, e instanceof FfmpegError ? e.stderrTail : '').catch(() => {});
+    const { message, tail } = failureOf(e);
+    log(`video ${job.mediaId}: watermark for share link ${job.linkId}, attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
+    await fail(job, owner, message, tail).catch(() => {});
   } finally {
     if (storageKey) await storage.releaseLocal(storageKey).catch(() => {});
   }
+}
+
+/** A failed attempt's message and ffmpeg's last lines of stderr. */
+function failureOf(e: unknown): { message: string; tail: string } {
+  return { message: e instanceof Error ? e.message : String(e), tail: e instanceof FfmpegError ? e.stderrTail : '' };
 }
 
 async function runJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
@@ -82,7 +87,7 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
   try {
     // A worker killed mid-job leaves its scratch outputs behind: clear them before starting again.
     await storage.clearScratch(row.storageKey, JOB_SCRATCH);
-    const probe = await probeFile(await storage.localPath(row.storageKey, originalVariant));
+    const probe = await probeFile({ path: await storage.localPath(row.storageKey, originalVariant), mimeType: row.mimeType });
     if (!probe) {
       await fail(job, owner, 'The video could not be read: it has no playable video stream.', '', false);
       return;
@@ -107,7 +112,7 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       await fail(job, owner, `Not enough disk space to convert this video (it needs about ${mb} MB free). Free some space, then press Retry.`, '', false);
       return;
     }
-    const result = await transcode(row.storageKey, originalVariant, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal);
+    const result = await transcode(row.storageKey, { variant: originalVariant, mimeType: row.mimeType }, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal);
     await stopBeat();
     if (cancel.signal.aborted || !(await complete(job, owner, { ...result, version: job.id }))) {
       log(`video ${job.mediaId}: job ${job.id} was taken away while converting; result dropped`);
@@ -120,9 +125,10 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       log(`video ${job.mediaId}: conversion cancelled (item deleted or reprocessed)`);
       return;
     }
-    const message = e instanceof Error ? e.message : String(e);
-    log(`video ${job.mediaId}: attempt ${job.attempts} failed: ${message}`);
-    await fail(job, owner, message, e instanceof FfmpegError ? e.stderrTail : '').catch(() => {});
+    const { message, tail } = failureOf(e);
+    // The whole text, paths included, is for the operator; staff see it without (queue.fail).
+    log(`video ${job.mediaId}: attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
+    await fail(job, owner, message, tail).catch(() => {});
   } finally {
     await stopBeat();
     // With S3 the original was downloaded for ffmpeg: the copy goes, the bucket keeps it.

@@ -107,7 +107,7 @@ async function prepareVideo(item: DemoVideo): Promise<FileFacts | null> {
       await fs.rm(mediaFolder(key), { recursive: true, force: true });
       return null;
     }
-    const facts = await makeVideoDerivatives(key, original, null);
+    const facts = await makeVideoDerivatives(key, { path: original, mimeType: 'video/mp4' }, null);
     const { size } = await fs.stat(original);
     const filename = `${item.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.mp4`;
     await storage.publishItem(key);

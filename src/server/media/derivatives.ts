@@ -1,10 +1,12 @@
 // Derivatives of an upload: thumbnails, webp versions and posters (sharp), video facts
 // (ffprobe) and a poster frame (ffmpeg). Nothing here touches the database.
 import fs from 'node:fs/promises';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { mediaFilePath, mediaUrl, tempFilePath, VARIANTS } from '../storage/paths.ts';
-import { extractFrame, probeVideo } from './ffmpeg.ts';
+import { extractFrame, probeVideo, type MediaFile } from './ffmpeg.ts';
 import { isDiskFull } from '../storage/disk-space.ts';
+import { config } from '../config.ts';
+import { inImageTurn } from './image-turns.ts';
 
 // libvips keeps up to 20 recently read files open in its operation cache. A deleted original
 // (a failed upload, a deleted item) would keep its disk space until evicted, which on a full
@@ -35,20 +37,38 @@ export interface VideoFacts {
   thumbnailWebpUrl: string | null;
 }
 
+const count = (n: number) => n.toLocaleString('en-GB', { maximumFractionDigits: 1 });
+
+/**
+ * Refuses an image with more decoded pixels than IMAGE_MAX_PIXELS, from the size its header
+ * states (nothing is decoded): a 1 MB PNG can unpack to 268 megapixels, seconds of CPU and
+ * hundreds of MB in the web process.
+ */
+function assertPixelLimit(width: number, frameHeight: number, frames: number): void {
+  const pixels = width * frameHeight * frames;
+  if (pixels <= config.IMAGE_MAX_PIXELS) return;
+  const size = `${count(width)} × ${count(frameHeight)} pixels${frames > 1 ? ` × ${count(frames)} frames` : ''}`;
+  throw new UnreadableMediaError(`The image is too large: ${size} (${count(pixels / 1e6)} megapixels); the limit is ${count(config.IMAGE_MAX_PIXELS / 1e6)} megapixels.`);
+}
+
 async function readable(file: string, animated = false) {
+  let meta: Metadata;
   try {
-    const img = sharp(file, { animated, failOn: 'error' });
-    const meta = await img.metadata();
+    // The header alone; the pixel limit is checked here, with a message, before any decoding.
+    meta = await sharp(file, { animated, limitInputPixels: false }).metadata();
     if (!meta.width || !meta.height) throw new Error('no size');
-    // EXIF orientations 5-8 swap the displayed width and height.
-    const swap = (meta.orientation ?? 1) >= 5;
-    const height = animated && meta.pageHeight ? meta.pageHeight : meta.height;
-    return { img: img.autoOrient(), width: swap ? height : meta.width, height: swap ? meta.width : height };
   } catch (e) {
     // A full disk is not a damaged file: let the caller answer 507.
     if (isDiskFull(e)) throw e;
     throw new UnreadableMediaError('The image could not be read. Is the file damaged?');
   }
+  const frameHeight = animated && meta.pageHeight ? meta.pageHeight : meta.height;
+  assertPixelLimit(meta.width, frameHeight, animated ? Math.max(1, meta.pages ?? 1) : 1);
+  // libvips checks the same limit again while decoding, in case a header understated the size.
+  const img = sharp(file, { animated, failOn: 'error', limitInputPixels: config.IMAGE_MAX_PIXELS });
+  // EXIF orientations 5-8 swap the displayed width and height.
+  const swap = (meta.orientation ?? 1) >= 5;
+  return { img: img.autoOrient(), width: swap ? frameHeight : meta.width, height: swap ? meta.width : frameHeight };
 }
 
 /** Writes into a scratch name and renames over the final name (atomic for readers). */
@@ -63,17 +83,25 @@ async function writeVariant(storageKey: string, variant: string, write: (tmp: st
   }
 }
 
-export async function makeImageDerivatives(storageKey: string, original: string, mimeType: string): Promise<ImageFacts> {
-  const { img, width, height } = await readable(original, mimeType === 'image/gif');
+export function makeImageDerivatives(storageKey: string, original: string, mimeType: string): Promise<ImageFacts> {
+  return inImageTurn(() => imageDerivatives(storageKey, original, mimeType));
+}
+
+async function imageDerivatives(storageKey: string, original: string, mimeType: string): Promise<ImageFacts> {
+  const animated = mimeType === 'image/gif';
+  const { img, width, height } = await readable(original, animated);
   try {
+    // The original is decoded once, for the full-size WebP; the thumbnails are cut from that
+    // (at most 3,840 px) rather than from the original again: a PNG has no shrink-on-load, so
+    // each decode of a large one costs its whole size in time and memory.
+    await writeVariant(storageKey, VARIANTS.fullWebp, (t) =>
+      img.resize({ width: FULL_MAX, height: FULL_MAX, fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 }).toFile(t),
+    );
+    const full = sharp(mediaFilePath(storageKey, VARIANTS.fullWebp), { animated, failOn: 'error' });
+    const thumb = () => full.clone().resize({ width: THUMB_WIDTH, withoutEnlargement: true });
     await Promise.all([
-      writeVariant(storageKey, VARIANTS.thumbJpeg, (t) =>
-        img.clone().resize({ width: THUMB_WIDTH, withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).toFile(t),
-      ),
-      writeVariant(storageKey, VARIANTS.thumbWebp, (t) => img.clone().resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 78 }).toFile(t)),
-      writeVariant(storageKey, VARIANTS.fullWebp, (t) =>
-        img.clone().resize({ width: FULL_MAX, height: FULL_MAX, fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 }).toFile(t),
-      ),
+      writeVariant(storageKey, VARIANTS.thumbJpeg, (t) => thumb().flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).toFile(t)),
+      writeVariant(storageKey, VARIANTS.thumbWebp, (t) => thumb().webp({ quality: 78 }).toFile(t)),
     ]);
   } catch (e) {
     // A full disk is not a damaged file: let the caller answer 507.
@@ -99,7 +127,11 @@ export interface PosterFacts {
  * Poster (jpg + webp) and thumbnails of a video from a still image. `version` is added to
  * the URLs when a poster is replaced, so long-lived caches never show the old one.
  */
-export async function makePosterDerivatives(storageKey: string, source: string, version?: number): Promise<PosterFacts> {
+export function makePosterDerivatives(storageKey: string, source: string, version?: number): Promise<PosterFacts> {
+  return inImageTurn(() => posterDerivatives(storageKey, source, version));
+}
+
+async function posterDerivatives(storageKey: string, source: string, version?: number): Promise<PosterFacts> {
   const { img } = await readable(source);
   try {
     const poster = () => img.clone().resize({ width: POSTER_MAX, height: POSTER_MAX, fit: 'inside', withoutEnlargement: true });
@@ -124,7 +156,7 @@ export async function makePosterDerivatives(storageKey: string, source: string, 
 }
 
 /** Facts and poster of an uploaded video: the given poster image, else a frame at 2 s. */
-export async function makeVideoDerivatives(storageKey: string, original: string, posterSource: string | null): Promise<VideoFacts> {
+export async function makeVideoDerivatives(storageKey: string, original: MediaFile, posterSource: string | null): Promise<VideoFacts> {
   const info = await probeVideo(original);
   let poster: PosterFacts | null = null;
   if (posterSource) {

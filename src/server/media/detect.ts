@@ -45,6 +45,27 @@ export function detectType(head: Uint8Array): DetectedType | null {
   return null;
 }
 
+// ffmpeg's demuxer for each type we accept. Every ffmpeg/ffprobe run is told this instead of
+// letting ffmpeg guess from the content: a file that starts like one container and carries
+// another (an MPEG-TS or a DASH manifest behind a Matroska header) is read only as what we
+// sniffed, so it is refused rather than followed.
+const DEMUXERS: Record<string, string> = {
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'video/x-msvideo': 'avi',
+  'video/webm': 'webm',
+  'video/x-matroska': 'matroska',
+  'image/jpeg': 'jpeg_pipe',
+  'image/png': 'png_pipe',
+  'image/webp': 'webp_pipe',
+  'image/gif': 'gif',
+};
+
+/** The ffmpeg input format (-f) for a sniffed MIME type; null for a type we never accept. */
+export function demuxerFor(mimeType: string): string | null {
+  return DEMUXERS[mimeType] ?? null;
+}
+
 export function isImageType(t: DetectedType | null): t is DetectedType {
   return !!t && t.kind === 'image';
 }

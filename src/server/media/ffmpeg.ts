@@ -2,6 +2,7 @@
 // just without poster, duration or size. Always spawned with an argument list, never a shell.
 import { spawn } from 'node:child_process';
 import { config } from '../config.ts';
+import { demuxerFor } from './detect.ts';
 
 /** The executable configured for a tool name (FFMPEG_PATH / FFPROBE_PATH). */
 export function toolPath(name: 'ffmpeg' | 'ffprobe'): string {
@@ -9,6 +10,23 @@ export function toolPath(name: 'ffmpeg' | 'ffprobe'): string {
 }
 
 const TIMEOUT_MS = 120_000;
+
+/** A file ffmpeg reads, with the type its first bytes were sniffed as. */
+export interface MediaFile {
+  path: string;
+  mimeType: string;
+}
+
+/**
+ * The input options of every ffmpeg/ffprobe run: only local files and pipes may be opened
+ * (a playlist or manifest inside a file cannot reach the network or other protocols), and
+ * the demuxer is the sniffed type's, never ffmpeg's own guess.
+ */
+export function inputArgs(file: MediaFile): string[] {
+  const format = demuxerFor(file.mimeType);
+  if (!format) throw new Error(`No ffmpeg input format for ${file.mimeType}`);
+  return ['-protocol_whitelist', 'file,pipe', '-f', format, '-i', file.path];
+}
 
 interface RunResult {
   code: number | null;
@@ -70,11 +88,11 @@ export interface VideoInfo {
 }
 
 /** Duration and frame size via ffprobe; nulls when it is missing or cannot read the file. */
-export async function probeVideo(file: string): Promise<VideoInfo> {
+export async function probeVideo(file: MediaFile): Promise<VideoInfo> {
   const none: VideoInfo = { durationSeconds: null, width: null, height: null };
   if (!(await hasTool('ffprobe'))) return none;
   try {
-    const r = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', file]);
+    const r = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs(file)]);
     if (r.code !== 0) return none;
     const info = JSON.parse(r.stdout) as {
       format?: { duration?: string };
@@ -97,11 +115,11 @@ export async function probeVideo(file: string): Promise<VideoInfo> {
 }
 
 /** Writes one frame (at `atSeconds`, else the first) as JPEG. Returns false when it cannot. */
-export async function extractFrame(file: string, out: string, atSeconds = 2): Promise<boolean> {
+export async function extractFrame(file: MediaFile, out: string, atSeconds = 2): Promise<boolean> {
   if (!(await hasTool('ffmpeg'))) return false;
   for (const at of atSeconds > 0 ? [atSeconds, 0] : [0]) {
     try {
-      const r = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-ss', String(at), '-i', file, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out]);
+      const r = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-ss', String(at), ...inputArgs(file), '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out]);
       if (r.code === 0) {
         const { stat } = await import('node:fs/promises');
         const s = await stat(out).catch(() => null);

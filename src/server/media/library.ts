@@ -161,11 +161,12 @@ export async function storeOriginal(storageKey: string, file: IncomingOriginal, 
   const variant = originalVariant(file.type.ext);
   const original = mediaFilePath(storageKey, variant);
   await fs.rename(file.path, original);
-  const probe = file.type.kind === 'video' ? await probeUpload(original) : null;
+  const input = { path: original, mimeType: file.type.mimeType };
+  const probe = file.type.kind === 'video' ? await probeUpload(input) : null;
   const facts =
     file.type.kind === 'image'
       ? { ...(await makeImageDerivatives(storageKey, original, file.type.mimeType)), posterUrl: null, durationSeconds: null }
-      : { ...(await makeVideoDerivatives(storageKey, original, posterPath)), webpUrl: null };
+      : { ...(await makeVideoDerivatives(storageKey, input, posterPath)), webpUrl: null };
   if (posterPath) await fs.rm(posterPath, { force: true });
   return {
     type: file.type.kind,

@@ -1,7 +1,7 @@
 // What ffprobe says about a video, reduced to the facts the pipeline decides on: whether it
 // has a decodable picture, whether a browser can play it as it is, whether a remux is enough,
 // and how to convert it (rotation, HDR transfer, frame rate, duration, audio).
-import { hasTool, run } from './ffmpeg.ts';
+import { hasTool, inputArgs, run, type MediaFile } from './ffmpeg.ts';
 import { UnreadableMediaError } from './derivatives.ts';
 
 export interface VideoProbe {
@@ -67,8 +67,8 @@ function bitDepthOf(s: RawStream): number {
  * ffprobe's facts, or null when the file has no video stream ffprobe can read (a
  * polyglot with a video header, a truncated file). Throws when ffprobe is not installed.
  */
-export async function probeFile(file: string): Promise<VideoProbe | null> {
-  const r = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', file]);
+export async function probeFile(file: MediaFile): Promise<VideoProbe | null> {
+  const r = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs(file)]);
   if (r.code !== 0) return null;
   let info: { format?: { format_name?: string; duration?: string; bit_rate?: string; tags?: { timecode?: string } }; streams?: RawStream[] };
   try {
@@ -110,8 +110,8 @@ export async function probeFile(file: string): Promise<VideoProbe | null> {
 }
 
 /** Decodes the first video frame: true when the picture is really there. */
-export async function decodesAFrame(file: string): Promise<boolean> {
-  const r = await run('ffmpeg', ['-v', 'error', '-nostdin', '-i', file, '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'], 60_000).catch(() => null);
+export async function decodesAFrame(file: MediaFile): Promise<boolean> {
+  const r = await run('ffmpeg', ['-v', 'error', '-nostdin', ...inputArgs(file), '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'], 60_000).catch(() => null);
   return r?.code === 0;
 }
 
@@ -121,7 +121,7 @@ const UNREADABLE = 'The video could not be read: it has no playable video stream
  * The upload check: probe, then decode one frame. Refuses (UnreadableMediaError, answered
  * 415) a file with video magic bytes but no picture. Null when ffprobe is not installed.
  */
-export async function probeUpload(file: string): Promise<VideoProbe | null> {
+export async function probeUpload(file: MediaFile): Promise<VideoProbe | null> {
   if (!(await hasTool('ffprobe'))) return null;
   const p = await probeFile(file);
   if (!p) throw new UnreadableMediaError(UNREADABLE);
