@@ -5,6 +5,7 @@ import { allowedMethods } from './server/api-methods.ts';
 import { SESSION_COOKIE, setSessionCookie, clearSessionCookie, validateSessionToken } from './server/auth/sessions.ts';
 import { loadClientPrincipal, loadRolesAndPermissions, loadStaffUser } from './server/auth/principals.ts';
 import { checkAdminRoute } from './server/auth/route-guards.ts';
+import { signInAgainHref } from './shared/landing.ts';
 import { cacheKey, cachedPage } from './server/page-cache.ts';
 import { serverThemeClass } from './server/theme.ts';
 import { SECURITY_HEADERS, privateCacheControl } from './server/security-headers.ts';
@@ -116,7 +117,8 @@ const guardAdminPages = defineMiddleware((ctx, next) => {
   if (!pathname.startsWith('/admin')) return next();
   if (pathname === '/admin' || pathname === '/admin/') return ctx.redirect('/admin/dashboard');
   const outcome = checkAdminRoute(pathname, ctx.locals.user, ctx.locals.roles, ctx.locals.permissions);
-  if (outcome === 'signin') return ctx.redirect('/auth');
+  // Back to the same screen after signing in (an email's link to `/admin/media?item=…`).
+  if (outcome === 'signin') return ctx.redirect(signInAgainHref(pathname + ctx.url.search) ?? '/auth');
   if (outcome === 'role' || outcome === 'permission') return ctx.rewrite(`/access-denied/${outcome}`);
   return next();
 });

@@ -53,10 +53,10 @@ test.describe('User Management (/admin/users)', () => {
     await expect(toast(page)).toContainText('User updated');
     await expect(row).toContainText('Inactive');
     await gp.goto('/admin/dashboard');
-    await expect(gp).toHaveURL(/\/auth$/);
+    await expect(gp).toHaveURL(/\/auth\?next=%2Fadmin%2Fdashboard$/);
     await submitStaffLogin(gp, 'grace', 'cobol-1959');
     await expect(toast(gp)).toContainText('Login failed');
-    await expect(gp).toHaveURL(/\/auth$/);
+    await expect(gp).toHaveURL(/\/auth\?next=%2Fadmin%2Fdashboard$/);
     await theirs.close();
   });
 

@@ -15,12 +15,12 @@ const ROUTES = PAGES.map(([r]) => r);
 
 test.describe('admin route guards (server-side)', () => {
   for (const route of ROUTES) {
-    test(`${route} redirects to /auth when signed out`, async ({ page, baseURL }) => {
+    test(`${route} redirects to /auth when signed out, asking to come back`, async ({ page, baseURL }) => {
       const res = await page.request.get(route, { maxRedirects: 0 });
       expect(res.status()).toBe(302);
-      expect(res.headers()['location']).toBe('/auth');
+      expect(res.headers()['location']).toBe(`/auth?next=${encodeURIComponent(route)}`);
       await page.goto(route);
-      await expect(page).toHaveURL(`${baseURL}/auth`);
+      await expect(page).toHaveURL(`${baseURL}/auth?next=${encodeURIComponent(route)}`);
     });
   }
 

@@ -125,7 +125,7 @@ test.describe('admin navigation bar', () => {
     await expect(toast).toContainText('You have been successfully logged out.');
     expect(await count(server, 'SELECT COUNT(*) FROM staff_sessions')).toBe(before - 1);
     await page.goto('/admin/media');
-    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page).toHaveURL(/\/auth\?next=%2Fadmin%2Fmedia$/);
   });
 
   // Issue 19 #10: a logout the server refuses still clears the HttpOnly cookie, and one that
@@ -145,7 +145,7 @@ test.describe('admin navigation bar', () => {
     expect((await answer).status()).toBe(403);
     await expect(page).toHaveURL(/\/auth$/);
     await page.goto('/admin/dashboard');
-    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page).toHaveURL(/\/auth\?next=%2Fadmin%2Fdashboard$/);
   });
 
   test('a logout that fails in the network is sent again and ends the session', async ({ page, server }) => {
@@ -163,6 +163,6 @@ test.describe('admin navigation bar', () => {
     await expect(page).toHaveURL(/\/auth$/);
     await expect.poll(() => count(server, 'SELECT COUNT(*) FROM staff_sessions')).toBe(before - 1);
     await page.goto('/admin/dashboard');
-    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page).toHaveURL(/\/auth\?next=%2Fadmin%2Fdashboard$/);
   });
 });
