@@ -1,9 +1,9 @@
 // A bare tus 1.0 client for the API tests: every request spelled out, so the tests can cut
 // connections and send wrong offsets on purpose.
-import fs from 'node:fs';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import type { Session } from './http.ts';
+import { tcpTable } from './sockets.ts';
 
 export const TUS = { 'Tus-Resumable': '1.0.0' };
 export const OCTETS = { 'Content-Type': 'application/offset+octet-stream' };
@@ -57,30 +57,22 @@ export function partialPatch(s: Session, id: string, offset: number, bytes: Uint
   });
 }
 
-const hexPort = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-
 /**
  * Waits until the server has read everything this request wrote so far off the socket: the
  * client's send queue and the server's receive queue of the connection are both empty
  * (/proc/net/tcp, IPv4 loopback). Says nothing of what the server did with the bytes.
  */
 export async function serverHasRead(req: http.ClientRequest, timeoutMs = 10_000): Promise<void> {
-  const client = hexPort(req.socket!.localPort!);
-  const server = hexPort(req.socket!.remotePort!);
+  const client = req.socket!.localPort!;
+  const server = req.socket!.remotePort!;
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const queues = new Map<string, [number, number]>();
-    for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      if (f.length < 5) continue;
-      const [tx, rx] = f[4]!.split(':').map((h) => parseInt(h, 16)) as [number, number];
-      queues.set(`${f[1]}>${f[2]}`, [tx, rx]);
-    }
-    const out = queues.get(`${client}>${server}`);
-    const inbound = queues.get(`${server}>${client}`);
+    const table = tcpTable();
+    const out = table.find((e) => e.local === client && e.remote === server);
+    const inbound = table.find((e) => e.local === server && e.remote === client);
     if (!out || !inbound) throw new Error('the connection is not in /proc/net/tcp');
-    if (out[0] === 0 && inbound[1] === 0) return;
-    if (Date.now() > end) throw new Error(`the server did not read the request's bytes (queued: sent ${out[0]}, unread ${inbound[1]})`);
+    if (out.txQueue === 0 && inbound.rxQueue === 0) return;
+    if (Date.now() > end) throw new Error(`the server did not read the request's bytes (queued: sent ${out.txQueue}, unread ${inbound.rxQueue})`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
