@@ -246,6 +246,50 @@ describe('a damaged backup', () => {
   }, 60_000);
 });
 
+test('restore refuses a media file altered after verification, before its copy, and restores nothing', async () => {
+  // Ballast rows make the database copy (the first thing restore writes, after verifying
+  // everything) take a while, so the alteration lands between the check and the copy.
+  const up = await upload(admin, { title: 'Altered during restore' }, { data: await sampleImage('png', 320, 200), name: 'altered.png', type: 'image/png' });
+  expect(up.status).toBe(201);
+  await server.sql.execute('CREATE TABLE test_ballast (b BLOB)');
+  for (let i = 0; i < 48; i++) await server.sql.execute({ sql: 'INSERT INTO test_ballast VALUES (randomblob(?))', args: [1024 * 1024] });
+  const snap = await backup();
+  await server.sql.execute('DROP TABLE test_ballast');
+  const manifest = manifestOf(snap.dir);
+  expect(manifest.database.size).toBeGreaterThan(48 * 1024 * 1024);
+  // The last file restore copies.
+  const victim = manifest.files[manifest.files.length - 1]!;
+  const file = path.join(backupDir, 'objects', victim.sha256.slice(0, 2), victim.sha256);
+  const original = fs.readFileSync(file);
+  const target = path.join(tmp, `altered-during-restore-${Date.now()}`);
+  fs.mkdirSync(target);
+  const seen: { names: string[] | null } = { names: null };
+  // Restore writes nothing before every file has passed verification: its first write (the
+  // database copy) is the signal that the victim was checked and is not yet copied.
+  const watcher = fs.watch(target, (_event, name) => {
+    if (seen.names || !name?.startsWith('studio.db.restore-')) return;
+    seen.names = fs.readdirSync(target);
+    // Same size (only the checksum can tell), replaced rather than edited: the object is hard-linked to the live file.
+    const data = Buffer.from(original);
+    data[data.length >> 1] ^= 0xff;
+    fs.writeFileSync(`${file}.new`, data);
+    fs.renameSync(`${file}.new`, file);
+  });
+  try {
+    const r = await run('restore', ['--from', backupDir, '--to', target]);
+    expect(seen.names, 'restore started writing').not.toBeNull();
+    // When the victim was replaced, restore had not begun the media folder.
+    expect(seen.names!.some((n) => n === 'media' || n.startsWith('.restore-'))).toBe(false);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toContain(`altered while restoring: media/${victim.path}; nothing was restored.`);
+    expect(fs.readdirSync(target)).toEqual([]);
+  } finally {
+    watcher.close();
+    fs.rmSync(file, { force: true });
+    fs.writeFileSync(file, original);
+  }
+}, 120_000);
+
 test('a remote database is refused plainly', async () => {
   const r = await run('backup', ['--to', path.join(tmp, 'remote')], { DATABASE_URL: 'libsql://studio.example.invalid' });
   expect(r.code).toBe(1);

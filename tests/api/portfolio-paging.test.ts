@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { Session } from '../helpers/http.ts';
 import { adminSession } from '../helpers/accounts.ts';
-import { insertMedia } from '../helpers/public-media.ts';
+import { changeSite, insertMedia } from '../helpers/public-media.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -68,6 +68,31 @@ describe('GET /api/media/portfolio paging', () => {
     });
     expect(ids).toEqual(before);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test('items sharing one created_at across page boundaries each come exactly once, in (created_at, id) order', async () => {
+    // Ten neighbours in the order get the created_at of the first of them: with pages of 4,
+    // two boundaries fall inside the tie (only the id can tell where a page stopped).
+    const order = await portfolioOrder();
+    const tied = order.slice(20, 30);
+    const at = Number((await server.sql.execute({ sql: 'SELECT created_at FROM media WHERE id = ?', args: [tied[0]!] })).rows[0]!.created_at);
+    await changeSite(server.sql, { sql: `UPDATE media SET created_at = ? WHERE id IN (${tied.join(',')})`, args: [at] });
+    const same = await server.sql.execute(`SELECT count(DISTINCT created_at) AS n FROM media WHERE id IN (${tied.join(',')})`);
+    expect(Number(same.rows[0]!.n)).toBe(1);
+    const want = await portfolioOrder();
+    for (const limit of [4, 24]) {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      for (let n = 0; n < 100 && (n === 0 || cursor); n++) {
+        const res = await anon.get(`/api/media/portfolio?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(res.status).toBe(200);
+        const body = await res.json();
+        ids.push(...body.items.map((i: { id: number }) => i.id));
+        cursor = body.nextCursor;
+      }
+      expect(cursor, `limit=${limit}: paging ended`).toBeNull();
+      expect(ids, `limit=${limit}`).toEqual(want);
+    }
   });
 
   test.each([

@@ -1,7 +1,8 @@
 // Media kept in an S3 bucket (issue 18) on a real Ceph radosgw: uploads (multipart and
 // resumable), versions and conversions land in the bucket and nowhere else; the app checks
 // access and answers with a short-lived presigned redirect, or streams (proxy mode) with
-// ranges and conditional requests; deleting removes every object; a missing bucket stops the
+// ranges and conditional requests; deleting removes every object; a presigned URL lives 300 s
+// unless S3_URL_TTL_SECONDS says otherwise (10–300, else no start); a missing bucket stops the
 // start with the reason; `npm run storage:migrate` copies a local library and verifies it.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -220,6 +221,35 @@ describe('start-up and moving a library', () => {
   test('a missing bucket stops the start with the reason', async () => {
     const env = { ...(await newBucket()).env, S3_BUCKET: 'no-such-bucket-here' };
     await expect(startServer({ env })).rejects.toThrow(/cannot write to bucket "no-such-bucket-here".*does not exist/);
+  });
+
+  test('without S3_URL_TTL_SECONDS a presigned URL lives 300 s', async () => {
+    // The other servers here set 10 s, so that a URL can be seen to die; this one sets nothing.
+    expect(process.env.S3_URL_TTL_SECONDS).toBeUndefined();
+    const { env } = await newBucket();
+    expect(env).not.toHaveProperty('S3_URL_TTL_SECONDS');
+    const server = await startServer({ env });
+    try {
+      const admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
+      const item = await uploadImage(admin, { title: 'Default life' });
+      const res = await admin.get(item.url);
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers.get('location')!);
+      expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
+      expect((await fetch(location)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test.each(['301', '3600', '9'])('S3_URL_TTL_SECONDS=%s (outside 10–300) stops the start, naming the variable', async (ttl) => {
+    const { env } = await newBucket({ S3_URL_TTL_SECONDS: ttl });
+    const limit = Number(ttl) > 300 ? '300' : '10';
+    const started = await startServer({ env }).then(
+      async (server) => (await server.stop(), new Error('the server started')),
+      (e: Error) => e,
+    );
+    expect(started.message).toMatch(new RegExp(`Invalid environment:\\s+S3_URL_TTL_SECONDS: [^\\n]*${limit}`));
   });
 
   test('storage:migrate copies and verifies a local library, changes nothing, and can run again; then the app serves it from S3', { timeout: 90_000 }, async () => {

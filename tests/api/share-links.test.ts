@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import * as argon2 from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
@@ -46,6 +47,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 const BASE = { name: 'For the agency', mediaIds: [] as number[] };
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 async function makeLink(extra: Record<string, unknown> = {}) {
   const r = await sharer.json('POST', '/api/share-links', { ...BASE, mediaIds: [video.id, image.id], ...extra });
   expect(r.status).toBe(201);
@@ -235,6 +237,43 @@ describe('a password', () => {
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
     expect(statuses.filter((s) => s === 401).length + statuses.filter((s) => s === 429).length).toBe(20);
     expect((await logOf(link.id)).filter((l) => l.action === 'wrong password').length).toBeLessThanOrEqual(5);
+  });
+
+  test('20 tries at once from one address, the right password among them: at most 5 passwords are verified', { timeout: 120_000 }, async () => {
+    // A refused try and a wrong one answer alike whether or not the password was verified, so
+    // verifications are counted by what they cost: the links get an argon2id hash of the same
+    // password at many passes, which makes each verification a measurable slice of the server
+    // process's CPU time (every request here comes from 127.0.0.1: one address).
+    const costly = await argon2.hash('open-sesame', { algorithm: 2, memoryCost: 19456, timeCost: 100, parallelism: 1 } as never);
+    const link = await makeLink({ password: 'open-sesame' });
+    const gauge = await makeLink({ password: 'open-sesame' });
+    await server.sql.execute({ sql: 'UPDATE share_links SET password_hash = ? WHERE id IN (?, ?)', args: [costly, link.id, gauge.id] });
+    const cpuMs = () => {
+      const stat = fs.readFileSync(`/proc/${server.proc.pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS; // utime + stime
+    };
+    // What five verifications cost: five wrong tries at once on the other link (all let through).
+    let t0 = cpuMs();
+    const five = await Promise.all(Array.from({ length: 5 }, (_, i) => visitor().json('POST', `/api/share/${gauge.token}/unlock`, { password: `gauge-${i}` })));
+    expect(five.map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
+    const fiveVerified = cpuMs() - t0;
+    expect(fiveVerified).toBeGreaterThan(500);
+
+    t0 = cpuMs();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => visitor().json('POST', `/api/share/${link.token}/unlock`, { password: i === 7 ? 'open-sesame' : `guess-${i}` })),
+    );
+    const verified = (5 * (cpuMs() - t0)) / fiveVerified;
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200 || s === 401 || s === 429)).toHaveLength(20);
+    const log = await logOf(link.id);
+    // What the answers and the log show: no more than 5 tries were let through to the check.
+    expect(statuses.filter((s) => s !== 429).length).toBeLessThanOrEqual(5);
+    expect(log.filter((l) => l.action === 'wrong password' || l.action === 'unlock').length).toBe(statuses.filter((s) => s !== 429).length);
+    // What the server spent: about as much as on the five (four times that when the refused
+    // tries were verified too).
+    expect(verified, `${statuses.join(' ')}: about ${verified.toFixed(1)} verifications`).toBeLessThan(8);
   });
 });
 

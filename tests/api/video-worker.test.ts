@@ -1,6 +1,7 @@
 // The worker under faults: killed mid-job (the lease lapses, the job is retaken and completes
 // once, no partial files), two worker processes on one database (never the same job),
-// deleting an item mid-conversion (ffmpeg ends, no files), and no ffmpeg installed at all.
+// deleting an item mid-conversion (ffmpeg ends, no files; and, with the folder left in place,
+// the heartbeat alone stops ffmpeg), and no ffmpeg installed at all.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -81,6 +82,29 @@ describe('worker faults', () => {
     expect(fs.existsSync(path.join(server.mediaDir, key))).toBe(false);
     expect((await server.sql.execute({ sql: 'SELECT count(*) AS n FROM jobs WHERE media_id = ?', args: [item.id] })).rows[0]!.n).toBe(0);
     expect(ffmpegProcessesFor(key)).toEqual([]);
+  });
+
+  test("an item deleted while its folder stays: the worker's heartbeat notices the job is gone and stops ffmpeg", { timeout: 120_000 }, async () => {
+    // The item's rows go straight from the database (as a delete in another process would leave
+    // them), its folder stays writable: nothing but the heartbeat can tell ffmpeg to stop.
+    const { server, admin } = await start();
+    const item = await uploadFile(admin, longSource(90));
+    const key = keyOf(item.url);
+    await until('ffmpeg converting the item', async () => ffmpegProcessesFor(key).length > 0 && (await mediaRow(server, item.id))?.status === 'processing');
+    const running = ffmpegProcessesFor(key);
+    await server.sql.execute('PRAGMA foreign_keys = ON');
+    await server.sql.execute({ sql: 'DELETE FROM media WHERE id = ?', args: [item.id] });
+    expect((await server.sql.execute({ sql: 'SELECT count(*) AS n FROM jobs WHERE media_id = ?', args: [item.id] })).rows[0]!.n).toBe(0);
+    const deletedAt = Date.now();
+    // A heartbeat every second: the worker sees the job gone, kills ffmpeg, and says so once
+    // ffmpeg has closed (ffmpeg alone may be absent for a moment between two passes).
+    await until('the worker says the conversion was cancelled', async () => server.output().includes(`video ${item.id}: conversion cancelled (item deleted or reprocessed)`), 5_000);
+    expect(Date.now() - deletedAt).toBeLessThan(5_000);
+    // The ffmpeg that was running has ended (and was reaped), and no other took its place.
+    for (const pid of running) expect(fs.existsSync(`/proc/${pid}`)).toBe(false);
+    expect(ffmpegProcessesFor(key)).toEqual([]);
+    // ffmpeg did not stop for want of a folder: it is still there.
+    expect(fs.existsSync(path.join(server.mediaDir, key))).toBe(true);
   });
 
   test('two worker processes on one database never run the same job', { timeout: 180_000 }, async () => {

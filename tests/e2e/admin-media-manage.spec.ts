@@ -248,17 +248,17 @@ test.describe('media changes', () => {
     const puts: string[] = [];
     page.on('request', (r) => r.method() === 'PUT' && puts.push(r.url()));
 
+    // An empty tag box: nothing is sent. Proved by the first step below: its requests, made
+    // after this click, are the only ones recorded until its toast.
     await dialog.getByRole('button', { name: 'Apply Tags' }).click();
-    await page.waitForTimeout(300);
-    expect(puts).toEqual([]);
 
     const steps: [string, string, string[], string[]][] = [
       ['Add tags', 'c, B', ['a', 'b', 'c'], ['b', 'c']],
       ['Replace tags', 'x, y', ['x', 'y'], ['x', 'y']],
       ['Remove tags', 'x', ['y'], ['y']],
     ];
-    for (const [mode, text, tagsA, tagsB] of steps) {
-      puts.length = 0;
+    for (const [i, [mode, text, tagsA, tagsB]] of steps.entries()) {
+      if (i > 0) puts.length = 0;
       await dialog.getByRole('radio', { name: mode }).check();
       await dialog.getByLabel('Tags to apply').fill(text);
       await dialog.getByRole('button', { name: 'Apply Tags' }).click();

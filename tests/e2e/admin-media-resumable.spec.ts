@@ -59,14 +59,36 @@ async function throttle(cdp: CDPSession, opts: { offline?: boolean; upload?: num
   await cdp.send('Network.emulateNetworkConditions', { offline: !!opts.offline, latency: 0, downloadThroughput: -1, uploadThroughput: opts.upload ?? -1 });
 }
 
-/** Every tus request the page makes: creations and the Upload-Offset of each PATCH. */
+/** Every tus request the page makes: creations (and each file's upload path), and the Upload-Offset of each PATCH. */
 function watchTus(page: Page) {
-  const log = { creations: 0, patches: [] as number[] };
+  const log = { creations: 0, patches: [] as number[], patchesOf: new Map<string, number[]>(), uploadOf: new Map<string, string>() };
   page.on('request', (r) => {
     if (r.method() === 'POST' && /\/api\/uploads$/.test(r.url())) log.creations++;
-    if (r.method() === 'PATCH' && /\/api\/uploads\/[a-f0-9]{32}$/.test(r.url())) log.patches.push(Number(r.headers()['upload-offset']));
+    if (r.method() === 'PATCH' && /\/api\/uploads\/[a-f0-9]{32}$/.test(r.url())) {
+      const offset = Number(r.headers()['upload-offset']);
+      log.patches.push(offset);
+      const p = new URL(r.url()).pathname;
+      log.patchesOf.set(p, [...(log.patchesOf.get(p) ?? []), offset]);
+    }
+  });
+  page.on('response', (res) => {
+    const r = res.request();
+    if (r.method() !== 'POST' || !/\/api\/uploads$/.test(r.url()) || res.status() !== 201) return;
+    const name = /(?:^|,)filename ([^,]+)/.exec(r.headers()['upload-metadata'] ?? '')?.[1];
+    if (name) log.uploadOf.set(Buffer.from(name, 'base64').toString(), new URL(res.headers()['location']!, r.url()).pathname);
   });
   return log;
+}
+
+/**
+ * The server's offset for an upload, asked outside the page (so not subject to its emulated
+ * network). tus takes the upload's lock for HEAD, so the answer comes once the server is done
+ * with any request still writing to it: what it reports then is what it kept.
+ */
+async function serverOffset(page: Page, uploadPath: string): Promise<number> {
+  const res = await page.request.fetch(uploadPath, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0' } });
+  expect(res.status()).toBe(200);
+  return Number(res.headers()['upload-offset']);
 }
 
 async function openUpload(page: Page) {
@@ -92,8 +114,8 @@ test('offline half-way: "Connection lost, retrying...", then it continues from t
 
   await throttle(cdp, { offline: true });
   await expect(dialog.getByText('Connection lost, retrying...')).toBeVisible();
-  await page.waitForTimeout(2000);
-  const kept = stagedBytes(server);
+  const kept = await serverOffset(page, tus.uploadOf.get('offline-cut.mp4')!);
+  expect(kept).toBe(stagedBytes(server));
   expect(kept).toBeGreaterThan(size * 0.4);
   expect(kept).toBeLessThan(size);
   const patchesBefore = tus.patches.length;
@@ -156,6 +178,7 @@ test('several files at once, each with its own progress; one paused and resumed'
   await cdp.send('Network.enable');
   await throttle(cdp, { upload: 8 * MB });
 
+  const tus = watchTus(page);
   const dialog = await openUpload(page);
   await dialog.getByLabel('File').setInputFiles([big, small]);
   await expect(dialog.getByText('2 files: each is titled from its file name')).toBeVisible();
@@ -167,16 +190,24 @@ test('several files at once, each with its own progress; one paused and resumed'
   await expect(dialog.getByTestId('upload-rate').first()).toContainText(/\/s · .* left/, { timeout: 20_000 });
 
   await expect.poll(async () => Number(await bigBar.getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(10);
+  // Paused inside the first 16 MB chunk (40% of the file): that PATCH is under way.
+  const bigUpload = tus.uploadOf.get('several-big.mp4')!;
+  const stopped = page.waitForEvent('requestfailed', { predicate: (r) => r.method() === 'PATCH' && new URL(r.url()).pathname === bigUpload, timeout: 15_000 });
   await dialog.getByRole('button', { name: 'Pause upload of several-big.mp4' }).click();
   await expect(dialog.getByText(/\d+% · Paused/)).toBeVisible();
-  await page.waitForTimeout(1000);
-  const paused = stagedBytes(server);
-  await page.waitForTimeout(1500);
-  expect(stagedBytes(server)).toBe(paused);
+  // Pausing ends the request in the browser, and the server keeps what reached it.
+  await stopped;
+  const paused = await serverOffset(page, bigUpload);
+  expect(paused).toBeGreaterThan(0);
+  const patchesWhilePaused = tus.patchesOf.get(bigUpload)!.length;
 
   await throttle(cdp, {});
+  expect(tus.patchesOf.get(bigUpload)).toHaveLength(patchesWhilePaused);
   await dialog.getByRole('button', { name: 'Resume upload of several-big.mp4' }).click();
   await expect(dialog).toBeHidden({ timeout: 60_000 });
+  // Nothing moved while paused: the resumed upload's first request starts exactly where the
+  // server stood when the pause took effect (the client asks the server first).
+  expect(tus.patchesOf.get(bigUpload)![patchesWhilePaused]).toBe(paused);
   const rows = (await server.sql.execute("SELECT title, tags FROM media WHERE title LIKE 'several %' ORDER BY title")).rows;
   expect(rows.map((r) => r.title)).toEqual(['several big', 'several small']);
   expect(rows.every((r) => JSON.parse(String(r.tags))[0] === 'batch')).toBe(true);

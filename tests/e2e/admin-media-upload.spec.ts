@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, ADMIN } from './fixtures.ts';
 import { count, makeImage, makeLargeFile, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
+import { openConnectionsFromOthers } from '../helpers/sockets.ts';
 
 let dir: string;
 test.beforeAll(() => {
@@ -107,19 +108,24 @@ test.describe('upload dialog', () => {
     await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(5);
     expect(Number(await bar.getAttribute('aria-valuenow'))).toBeLessThan(100);
     await expect(dialog.getByText(/MB of 24\.0 MB|MB of 24 MB/)).toBeVisible();
+    // Cancel ends the PATCH and terminates the upload; tus takes the upload's lock for the
+    // DELETE, so its answer comes once the server is done with the aborted PATCH too.
+    const terminated = page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/api\/uploads\/[a-f0-9]{32}$/.test(r.url()), { timeout: 15_000 });
     await dialog.getByRole('button', { name: 'Cancel Upload' }).click();
     await expect(page.getByTestId('toast')).toContainText('Upload cancelled');
     await expect(bar).toBeHidden();
+    expect((await terminated).status()).toBe(204);
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await page.waitForTimeout(1500);
     // The aborted request must not take the server down.
     const alive = await page.request.get('/api/stats').catch((e: Error) => e);
     expect(alive instanceof Error ? `${alive.message}\n${server.output().slice(-3000)}` : alive.status()).toBe(200);
     expect(await count(server, 'SELECT COUNT(*) FROM media')).toBe(before);
     expect(await count(server, "SELECT COUNT(*) FROM media WHERE title = 'Never Saved'")).toBe(0);
     // Nor may the browser dropping the connection afterwards.
+    expect(openConnectionsFromOthers(server.port)).toBeGreaterThan(0);
     await page.context().close();
-    await new Promise((r) => setTimeout(r, 2000));
+    // The server has closed every connection the browser had.
+    await expect.poll(() => openConnectionsFromOthers(server.port), { timeout: 15_000 }).toBe(0);
     const later = await fetch(`${server.url}/api/stats`).catch((e: Error) => e);
     expect(later instanceof Error ? `${later.message}\n${server.output().slice(-3000)}` : later.status).toBe(401);
   });

@@ -85,6 +85,8 @@ async function watch(page: Page) {
     void d.dismiss();
   });
   await page.addInitScript(() => {
+    // Every visit adds this script again: one recorder per document, or each report counts twice.
+    if ((window as any).__violations) return;
     (window as any).__violations = [];
     // Injected markup shows up as blocked inline code or handlers; the app itself causes none.
     document.addEventListener('securitypolicyviolation', (e) => (window as any).__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
@@ -115,13 +117,36 @@ async function inspect(page: Page) {
   });
 }
 
+/**
+ * A positive control instead of a pause: an image with an inline handler and the payload's own
+ * failing source, added after everything on the page. The CSP blocks its handler and reports
+ * that; once the report is in, an injected payload image (earlier in the document) has failed
+ * and reported too, and so has any blocked inline script. The control and its one report go.
+ */
+async function settled(page: Page) {
+  await page.evaluate(async () => {
+    const w = window as any;
+    const before = w.__violations.length;
+    const img = document.createElement('img');
+    img.setAttribute('onerror', 'void 0');
+    const failed = new Promise<void>((resolve) => img.addEventListener('error', () => resolve(), { once: true }));
+    img.src = 'x';
+    document.body.append(img);
+    await failed;
+    for (let i = 0; i < 500 && w.__violations.length === before; i++) await new Promise((r) => setTimeout(r, 10));
+    img.remove();
+    if (w.__violations.length === before) throw new Error('the control image reported no CSP violation');
+    w.__violations.splice(w.__violations.length - 1, 1);
+  });
+}
+
 async function visit(page: Page, url: string, expectText: string[] = ['window.__xss=1']) {
   const dialogs = await watch(page);
   await page.goto(url);
   await page.waitForLoadState('networkidle');
   // Islands render after hydration: wait for the payload to show up as text.
   for (const t of expectText) await expect(page.locator('body')).toContainText(t, { timeout: 15_000 });
-  await page.waitForTimeout(300);
+  await settled(page);
   const r = await inspect(page);
   expect(r.found, url).toEqual([]);
   expect(dialogs, url).toEqual([]);
@@ -173,7 +198,8 @@ test.describe('stored XSS renders as text', () => {
     const tabs = page.getByRole('dialog').getByRole('tab');
     for (let i = 0; i < (await tabs.count()); i++) {
       await tabs.nth(i).click();
-      await page.waitForTimeout(300);
+      await expect(tabs.nth(i)).toHaveAttribute('aria-selected', 'true');
+      await settled(page);
       expect((await inspect(page)).found, `media detail tab ${i}`).toEqual([]);
     }
   });
@@ -186,7 +212,8 @@ test.describe('stored XSS renders as text', () => {
     const tabs = page.getByRole('dialog').getByRole('tab');
     for (let i = 0; i < (await tabs.count()); i++) {
       await tabs.nth(i).click();
-      await page.waitForTimeout(300);
+      await expect(tabs.nth(i)).toHaveAttribute('aria-selected', 'true');
+      await settled(page);
       expect((await inspect(page)).found, `portal detail tab ${i}`).toEqual([]);
     }
     await expect(page.getByRole('dialog')).toContainText('onerror=');

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient, type Client } from '@libsql/client';
 import { randomBytes } from 'node:crypto';
-import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, ListPartsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const OUT_DIR = path.resolve(ROOT, process.env.STUDIO_OUT_DIR || 'dist');
@@ -166,6 +166,39 @@ export async function uploadStaged(server: { mediaDir: string }, id: string): Pr
   if (!bucket) return fs.existsSync(path.join(server.mediaDir, '.uploads', id));
   const page = await s3TestClient().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: id }));
   return (page.Contents ?? []).some((o) => o.Key === id || o.Key === `${id}.info`);
+}
+
+/**
+ * The bytes of an unfinished resumable upload that are kept (what a restarted server can
+ * resume from): the staged file's size, or under the S3 driver the multipart upload's parts
+ * plus the pending short part `<id>.part` (@tus/s3-store's layout). null when there is none.
+ */
+export async function stagedUploadBytes(server: { mediaDir: string }, id: string): Promise<number | null> {
+  const bucket = bucketOf(server);
+  if (!bucket) {
+    const file = path.join(server.mediaDir, '.uploads', id);
+    return fs.existsSync(file) ? fs.statSync(file).size : null;
+  }
+  const client = s3TestClient();
+  let uploadId: string | undefined;
+  try {
+    uploadId = (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: `${id}.info` }))).Metadata?.['upload-id'];
+  } catch {
+    return null;
+  }
+  let bytes = 0;
+  let marker: string | undefined;
+  do {
+    const page = await client.send(new ListPartsCommand({ Bucket: bucket, Key: id, UploadId: uploadId, PartNumberMarker: marker }));
+    for (const p of page.Parts ?? []) bytes += p.Size ?? 0;
+    marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+  } while (marker);
+  try {
+    bytes += (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: `${id}.part` }))).ContentLength ?? 0;
+  } catch {
+    // no short part pending
+  }
+  return bytes;
 }
 
 /** A local file holding a stored file's bytes (for ffprobe): the file itself, or a download. */

@@ -3,6 +3,7 @@
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import type { Session } from './http.ts';
+import { tcpTable } from './sockets.ts';
 
 export const TUS = { 'Tus-Resumable': '1.0.0' };
 export const OCTETS = { 'Content-Type': 'application/offset+octet-stream' };
@@ -54,4 +55,24 @@ export function partialPatch(s: Session, id: string, offset: number, bytes: Uint
     req.on('response', (res) => reject(new Error(`the partial PATCH was answered: ${res.statusCode}`)));
     req.write(bytes.subarray(0, sendBytes), () => whenSent(req).catch(reject));
   });
+}
+
+/**
+ * Waits until the server has read everything this request wrote so far off the socket: the
+ * client's send queue and the server's receive queue of the connection are both empty
+ * (/proc/net/tcp, IPv4 loopback). Says nothing of what the server did with the bytes.
+ */
+export async function serverHasRead(req: http.ClientRequest, timeoutMs = 10_000): Promise<void> {
+  const client = req.socket!.localPort!;
+  const server = req.socket!.remotePort!;
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const table = tcpTable();
+    const out = table.find((e) => e.local === client && e.remote === server);
+    const inbound = table.find((e) => e.local === server && e.remote === client);
+    if (!out || !inbound) throw new Error('the connection is not in /proc/net/tcp');
+    if (out.txQueue === 0 && inbound.rxQueue === 0) return;
+    if (Date.now() > end) throw new Error(`the server did not read the request's bytes (queued: sent ${out.txQueue}, unread ${inbound.rxQueue})`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

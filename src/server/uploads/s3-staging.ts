@@ -2,6 +2,7 @@
 // keeps each upload as an S3 multipart upload named by its id (plus `<id>.info`), so chunks
 // may reach any web process on any machine. Finishing downloads the complete object into
 // the local staging folder, where the usual ingest takes it, and then drops it from the bucket.
+import { PassThrough, type Readable } from 'node:stream';
 import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import { S3Store } from '@tus/s3-store';
 import type { KvStore } from '@tus/utils';
@@ -19,10 +20,31 @@ class NoCache<T> implements KvStore<T> {
   async delete(): Promise<void> {}
 }
 
+/**
+ * Keeps what a cut request sent, as the staging folder does (bytes that reached the file
+ * count). @tus/s3-store takes the short part of the previous request back out of the bucket to
+ * put it in front of the new bytes, and when the request then fails (the client hung up) it
+ * throws that chunk away: the upload fell back to its last full part, losing bytes already
+ * acknowledged with 204 (issue 31). Here a failing request ends the store's stream instead, so
+ * the chunk is stored (as the short part) and HEAD answers every byte received; the request
+ * still fails as before.
+ */
+class KeepingS3Store extends S3Store {
+  override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    const received = new PassThrough();
+    readable.once('error', () => {
+      readable.unpipe(received);
+      received.end();
+    });
+    readable.pipe(received);
+    return super.write(received, id, offset);
+  }
+}
+
 let store: S3Store | null = null;
 
 export function s3UploadStore(expirationPeriodInMilliseconds: number): S3Store {
-  store ??= new S3Store({
+  store ??= new KeepingS3Store({
     partSize: 16 * 1024 * 1024,
     expirationPeriodInMilliseconds,
     // Tags are only used for expiry bookkeeping the app does itself (src/server/uploads/sweep.ts).
