@@ -77,6 +77,8 @@ export default function MediaManager({ permissions }: { permissions: string[] })
     // ?item={id} (links in notification emails and the bell) opens that item's details.
     const item = Number(params.get('item'));
     if (Number.isSafeInteger(item) && item > 0) {
+      // The feedback tab reads the review lists, which a card's own button loads first.
+      loadReviews();
       setDetail({ id: item, tab: 'feedback' });
       history.replaceState(history.state, '', '/admin/media');
     }
@@ -84,7 +86,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
       if (canUpload) setUploadOpen(true);
       history.replaceState(history.state, '', '/admin/media');
     }
-  }, [reload, canUpload]);
+  }, [reload, canUpload, loadReviews]);
 
   const index = useMemo(() => buildSearchIndex(items ?? []), [items]);
   // Typing stays responsive: the grid re-filters with the deferred value.
