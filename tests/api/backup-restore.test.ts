@@ -257,8 +257,10 @@ test('restore refuses a media file altered after verification, before its copy, 
   await server.sql.execute('DROP TABLE test_ballast');
   const manifest = manifestOf(snap.dir);
   expect(manifest.database.size).toBeGreaterThan(48 * 1024 * 1024);
-  // The last file restore copies.
-  const victim = manifest.files[manifest.files.length - 1]!;
+  // The last file restore copies whose content no other file shares (objects are stored once
+  // per checksum: altering a shared one would alter its twins too, and restore names the first).
+  const unique = manifest.files.filter((f: { sha256: string }) => manifest.files.filter((g: { sha256: string }) => g.sha256 === f.sha256).length === 1);
+  const victim = unique[unique.length - 1]!;
   const file = path.join(backupDir, 'objects', victim.sha256.slice(0, 2), victim.sha256);
   const original = fs.readFileSync(file);
   const target = path.join(tmp, `altered-during-restore-${Date.now()}`);

@@ -8,10 +8,12 @@ import { isDiskFull } from '../storage/disk-space.ts';
 import { config } from '../config.ts';
 import { inImageTurn } from './image-turns.ts';
 
-// libvips keeps up to 20 recently read files open in its operation cache. A deleted original
-// (a failed upload, a deleted item) would keep its disk space until evicted, which on a full
-// disk turns one refused upload into a lasting shortage. Our inputs are read once anyway.
-sharp.cache({ files: 0 });
+// libvips keeps recent operations in a cache, and with them open files and memory maps of their
+// inputs. A deleted original (a failed upload, a deleted item) would keep its disk space until
+// evicted, which on a full disk turns one refused upload into a lasting shortage; limiting the
+// cache's open files was not enough (a failed write left the original mapped). Our inputs are
+// read once anyway, so the cache is off.
+sharp.cache(false);
 
 export const THUMB_WIDTH = 640;
 const FULL_MAX = 3840;
@@ -52,10 +54,14 @@ function assertPixelLimit(width: number, frameHeight: number, frames: number): v
 }
 
 async function readable(file: string, animated = false) {
+  // One instance for the header and the decoding: each sharp instance that opens the file maps
+  // it, and a mapping left behind by a failed write keeps a deleted original's disk space until
+  // garbage collection (seen on a full disk). The pixel limit is checked from the header, with a
+  // message, before anything is decoded; decoders never produce more pixels than it states.
+  const img = sharp(file, { animated, failOn: 'error', limitInputPixels: false });
   let meta: Metadata;
   try {
-    // The header alone; the pixel limit is checked here, with a message, before any decoding.
-    meta = await sharp(file, { animated, limitInputPixels: false }).metadata();
+    meta = await img.metadata();
     if (!meta.width || !meta.height) throw new Error('no size');
   } catch (e) {
     // A full disk is not a damaged file: let the caller answer 507.
@@ -64,8 +70,6 @@ async function readable(file: string, animated = false) {
   }
   const frameHeight = animated && meta.pageHeight ? meta.pageHeight : meta.height;
   assertPixelLimit(meta.width, frameHeight, animated ? Math.max(1, meta.pages ?? 1) : 1);
-  // libvips checks the same limit again while decoding, in case a header understated the size.
-  const img = sharp(file, { animated, failOn: 'error', limitInputPixels: config.IMAGE_MAX_PIXELS });
   // EXIF orientations 5-8 swap the displayed width and height.
   const swap = (meta.orientation ?? 1) >= 5;
   return { img: img.autoOrient(), width: swap ? frameHeight : meta.width, height: swap ? meta.width : frameHeight };
