@@ -16,6 +16,8 @@ export interface Stats {
   newEnquiries: number;
   /** Items assigned to a client whose current version has no decision yet (issue 16). */
   awaitingApproval: number;
+  /** Items whose current version came back with "Changes requested" (issue 29): work for staff. */
+  changesRequested: number;
 }
 
 /** SQL: the item is assigned to a client and its current version is still "In review". */
@@ -25,6 +27,9 @@ export const awaitingApprovalSql = sql`(
   EXISTS (SELECT 1 FROM media_versions v WHERE v.storage_key = "media"."storage_key" AND v.approval_status = 'in_review')
   AND ("media"."client_id" IS NOT NULL OR EXISTS (SELECT 1 FROM media_clients mc WHERE mc.media_id = "media"."id"))
 )`;
+
+/** SQL: the item's current version came back with "Changes requested" (from a client or a link). */
+export const changesRequestedSql = sql`EXISTS (SELECT 1 FROM media_versions v WHERE v.storage_key = "media"."storage_key" AND v.approval_status = 'changes_requested')`;
 
 async function countOf(table: SQLiteTable, where?: SQL): Promise<number> {
   const [row] = await db.select({ n: count() }).from(table).where(where);
@@ -42,6 +47,7 @@ export async function getStats(): Promise<Stats> {
     totalPermissions: await countOf(permissions),
     newEnquiries: await countOf(enquiries, eq(enquiries.status, 'new')),
     awaitingApproval: await countOf(media, awaitingApprovalSql),
+    changesRequested: await countOf(media, changesRequestedSql),
   };
 }
 

@@ -34,13 +34,14 @@ async function addClient(active = true) {
   return Number(r.rows[0]!.id);
 }
 
-async function addMedia(featured = false) {
+async function addMedia(featured = false): Promise<number> {
   const n = ++seq;
-  await server.sql.execute({
+  const r = await server.sql.execute({
     sql: `INSERT INTO media (title, type, storage_key, url, filename, file_size, mime_type, is_featured)
-          VALUES (?, 'image', ?, ?, 'a.jpg', 10, 'image/jpeg', ?)`,
+          VALUES (?, 'image', ?, ?, 'a.jpg', 10, 'image/jpeg', ?) RETURNING id`,
     args: [`Media ${n}`, `key-${n}`, `/media/key-${n}/original.jpg`, featured ? 1 : 0],
   });
+  return Number(r.rows[0]!.id);
 }
 
 async function addEnquiry(status: 'new' | 'read' | 'archived') {
@@ -66,6 +67,7 @@ async function expectedStats() {
     newEnquiries: await dbCount("SELECT COUNT(*) FROM enquiries WHERE status = 'new'"),
     awaitingApproval: await dbCount(`SELECT COUNT(*) FROM media m JOIN media_versions v ON v.storage_key = m.storage_key
       WHERE v.approval_status = 'in_review' AND (m.client_id IS NOT NULL OR EXISTS (SELECT 1 FROM media_clients mc WHERE mc.media_id = m.id))`),
+    changesRequested: await dbCount(`SELECT COUNT(*) FROM media m JOIN media_versions v ON v.storage_key = m.storage_key WHERE v.approval_status = 'changes_requested'`),
   };
 }
 
@@ -121,7 +123,24 @@ describe('GET /api/stats', () => {
       totalPermissions: before.totalPermissions + 1,
       newEnquiries: before.newEnquiries + 2,
       awaitingApproval: before.awaitingApproval,
+      changesRequested: before.changesRequested,
     });
+  });
+
+  // Issue 29: a cut sent back with "Changes requested" is work for staff; the dashboard shows it
+  // beside "Awaiting approval". Only the current version's decision counts.
+  test('changesRequested counts items whose current version came back with changes requested', async () => {
+    const before = (await admin.json('GET', '/api/stats')).body;
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await addMedia(false));
+    const setStatus = (id: number, status: string) =>
+      server.sql.execute({ sql: 'UPDATE media_versions SET approval_status = ? WHERE storage_key = (SELECT storage_key FROM media WHERE id = ?)', args: [status, id] });
+    await setStatus(ids[0]!, 'changes_requested');
+    await setStatus(ids[1]!, 'changes_requested');
+    await setStatus(ids[2]!, 'approved');
+    const after = (await admin.json('GET', '/api/stats')).body;
+    expect(after.changesRequested).toBe(before.changesRequested + 2);
+    expect(after).toEqual(await expectedStats());
   });
 
   test.each([

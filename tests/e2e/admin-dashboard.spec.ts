@@ -12,6 +12,7 @@ const STAT_QUERIES: [string, string][] = [
   ['stat-total-roles', 'SELECT COUNT(*) FROM roles'],
   ['stat-total-permissions', 'SELECT COUNT(*) FROM permissions'],
   ['stat-featured-content', 'SELECT COUNT(*) FROM media WHERE is_featured = 1'],
+  ['stat-changes-requested', "SELECT COUNT(*) FROM media m JOIN media_versions v ON v.storage_key = m.storage_key WHERE v.approval_status = 'changes_requested'"],
 ];
 
 async function expectCountsMatchDb(page: Page, server: TestServer) {
@@ -45,9 +46,11 @@ test.describe('admin dashboard', () => {
     await createClient(server, 'Active Co');
     await createClient(server, 'Dormant Co', false);
     await server.sql.execute("INSERT INTO enquiries (first_name, last_name, email, message) VALUES ('A', 'B', 'a@b.test', 'Hi')");
+    const sentBack = await insertMedia(server, { title: 'Sent back' });
+    await server.sql.execute({ sql: "UPDATE media_versions SET approval_status = 'changes_requested' WHERE media_id = ?", args: [sentBack] });
     await page.reload();
     await expectCountsMatchDb(page, server);
-    await expect(page.getByTestId('stat-total-media')).toHaveText(String(before + 2));
+    await expect(page.getByTestId('stat-total-media')).toHaveText(String(before + 3));
     await expect(page.getByTestId('stat-featured-media')).toHaveText(String(featuredBefore + 1));
   });
 
@@ -57,6 +60,7 @@ test.describe('admin dashboard', () => {
       ['Total Media', '/admin/media'],
       ['Active Clients', '/admin/clients'],
       ['New Enquiries', '/admin/enquiries'],
+      ['Changes requested', '/admin/media?approval=changes_requested'],
       ['Upload Media', '/admin/media?upload=true'],
       ['Manage Clients', '/admin/clients'],
       ['Manage Users', '/admin/users'],

@@ -14,6 +14,7 @@ import {
   Users,
   Video,
   Hourglass,
+  MessageSquareWarning,
 } from 'lucide-react';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
@@ -33,6 +34,7 @@ export interface Stats {
   totalPermissions: number;
   newEnquiries: number;
   awaitingApproval: number;
+  changesRequested: number;
 }
 
 export interface RecentItem {
@@ -138,6 +140,13 @@ export default function Dashboard({
         label="Awaiting client approval"
         value={s?.awaitingApproval}
         testId="stat-awaiting-approval"
+      />
+      <CountLink
+        href="/admin/media?approval=changes_requested"
+        icon={<MessageSquareWarning size={20} aria-hidden="true" />}
+        label="Changes requested"
+        value={s?.changesRequested}
+        testId="stat-changes-requested"
       />
 
       {backup && <BackupStatus status={backup} />}
