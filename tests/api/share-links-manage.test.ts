@@ -68,7 +68,7 @@ describe('who may copy, edit and re-address a link', () => {
     ['signed out', () => new Session(server.url), 401],
     ['a client', () => client, 401],
     ['staff without share:media', () => viewerOnly, 403],
-  ] as const)('%s: %s, and nothing is given or changed', async (_who, who, status) => {
+  ] as const)('%s: refused, nothing given or changed', async (_who, who, status) => {
     const link = await makeLink();
     const before = await rowOf(link.id);
     const s = who();
@@ -82,7 +82,7 @@ describe('who may copy, edit and re-address a link', () => {
     expect((await new Session(server.url).get(`/s/${link.token}`)).status).toBe(200);
   });
 
-  test('an unknown link is 404, a client watermark row is no link', async () => {
+  test('an unknown link is 404', async () => {
     expect((await copyAddress(sharer, 987654)).status).toBe(404);
     expect((await sharer.json('PATCH', '/api/share-links/987654', { name: 'x' })).status).toBe(404);
     expect((await sharer.json('POST', '/api/share-links/987654/new-address')).status).toBe(404);
