@@ -40,7 +40,14 @@ const { config } = await import('../src/server/config.ts');
 // With MEDIA_STORAGE=s3, refuse to start against a missing or read-only bucket.
 await (await import('../src/server/storage/startup.ts')).checkStorageOrExit();
 const { bootstrapDatabase } = await import('../src/db/bootstrap.ts');
-const seeded = await bootstrapDatabase((line) => console.log(line));
+const seeded = await bootstrapDatabase((line) => console.log(line), { shareLinkKey: true }).catch((e) => {
+  // A share-link key that cannot be read (src/server/sharing/link-key.ts): the message says which and why.
+  if (e?.name === 'ShareLinkKeyError') {
+    console.error(e.message);
+    process.exit(1);
+  }
+  throw e;
+});
 if (args.has('--bootstrap-only')) process.exit(0);
 
 const { serve } = await import('./serve.mjs');

@@ -6,11 +6,16 @@ import { applyMigrations } from './migrate.ts';
 import { seed, type SeedResult } from './seed.ts';
 import { seedDemoMedia } from '../server/media/demo.ts';
 import { ensureSlugs } from '../server/media/slugs.ts';
+import { checkShareLinkKey } from '../server/sharing/link-key.ts';
 
-export async function bootstrapDatabase(log: (line: string) => void = console.log): Promise<SeedResult> {
+/** `shareLinkKey`: check (and make) the share-link key: web processes need it, workers do not. */
+export async function bootstrapDatabase(log: (line: string) => void = console.log, opts: { shareLinkKey?: boolean } = {}): Promise<SeedResult> {
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
   try {
     await applyMigrations(db);
+    // The share-link key (issue 32): made on first start; unreadable or lost, start-up stops.
+    const key = !opts.shareLinkKey ? { created: null } : await checkShareLinkKey(async () => Number((await client.execute('SELECT count(*) AS n FROM share_links WHERE token_enc IS NOT NULL')).rows[0]!.n));
+    if (key.created) log(`Share-link key created in ${key.created} (mode 0600; keep it with your backups, apart from them)`);
     const result = await seed(db, {
       adminUsername: config.ADMIN_USERNAME,
       adminEmail: config.ADMIN_EMAIL,

@@ -613,6 +613,9 @@ export const shareLinks = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     tokenHash: text('token_hash').notNull().unique(),
+    // The token itself, encrypted with the server's share-link key (issue 32,
+    // sharing/link-key.ts), so staff can copy the address again. NULL for links made before.
+    tokenEnc: text('token_enc'),
     name: text('name').notNull(),
     passwordHash: text('password_hash'),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),

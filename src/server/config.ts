@@ -67,12 +67,45 @@ const schema = z.object({
   // redirect: the app checks access, then answers 302 to a presigned URL; proxy: it streams.
   S3_DELIVERY: z.enum(['redirect', 'proxy']).default('redirect'),
   S3_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(300).default(300),
+  // Share links (issue 32): their addresses are kept encrypted (AES-256-GCM) with this key,
+  // 32 bytes as 64 hex characters or base64. Unset: the key file below, made on first start.
+  SHARE_LINK_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || decodeShareLinkKey(v) !== null, 'must be 32 bytes: 64 hex characters or their base64 (44 characters)'),
+  // Where the generated key lives (mode 0600). Default: next to the database file.
+  SHARE_LINK_KEY_FILE: z.string().min(1).optional(),
 });
+
+/** A share-link key as written in SHARE_LINK_KEY or its file: 64 hex characters or base64 of 32 bytes. */
+export function decodeShareLinkKey(text: string): Buffer | null {
+  const v = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(v)) return Buffer.from(v, 'hex');
+  if (/^[A-Za-z0-9+/]{43}=$/.test(v)) {
+    const b = Buffer.from(v, 'base64');
+    return b.length === 32 ? b : null;
+  }
+  return null;
+}
 
 /** Every variable read: docs/configuration.md describes each (tests/unit/docs-config.test.ts). */
 export const configSchema = schema;
 
-export type Config = z.infer<typeof schema> & { siteUrl: string; mediaDir: string; backupDir: string | null; notifyDir: string };
+export type Config = z.infer<typeof schema> & {
+  siteUrl: string;
+  mediaDir: string;
+  backupDir: string | null;
+  notifyDir: string;
+  /** SHARE_LINK_KEY decoded, or null: then the key file (src/server/sharing/link-key.ts). */
+  shareLinkKey: Buffer | null;
+  shareLinkKeyFile: string;
+};
+
+/** The key file's default: beside a local database file (so each data folder has its own), else ./data. */
+function defaultKeyFile(databaseUrl: string): string {
+  const m = /^file:(.+)$/.exec(databaseUrl);
+  return path.resolve(m ? path.dirname(m[1]!.replace(/^\/\/(?=\/)/, '')) : './data', 'share-link.key');
+}
 
 function load(): Config {
   const parsed = schema.safeParse(process.env);
@@ -97,6 +130,8 @@ function load(): Config {
     mediaDir,
     backupDir,
     notifyDir: path.resolve(env.NOTIFY_DIR),
+    shareLinkKey: env.SHARE_LINK_KEY ? decodeShareLinkKey(env.SHARE_LINK_KEY) : null,
+    shareLinkKeyFile: env.SHARE_LINK_KEY_FILE ? path.resolve(env.SHARE_LINK_KEY_FILE) : defaultKeyFile(env.DATABASE_URL),
   };
 }
 

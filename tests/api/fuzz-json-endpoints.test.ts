@@ -174,6 +174,14 @@ const fixtures: Record<string, () => Fixture> = {
     breaker: { mediaIds: 'x' },
     validStatus: 201,
   }),
+  // Issue 32: editing a link (its own link, so the visitor fixtures' link keeps no password).
+  'PATCH /api/share-links/[id]': () => ({
+    valid: { name: 'Fuzz edited', mediaIds: [Number(ids.mediaId)], password: 'fuzz-pass-2', expiresAt: null, allowComment: false, allowApprove: true, download: 'none', watermark: true, watermarkText: 'Draft', watermarkPosition: 'top-left', watermarkOpacity: 40 },
+    nullable: ['expiresAt'],
+    optional: ['name', 'mediaIds', 'password', 'expiresAt', 'allowComment', 'allowApprove', 'download', 'watermark', 'watermarkText', 'watermarkPosition', 'watermarkOpacity'],
+    breaker: { mediaIds: 'x' },
+    validStatus: 200,
+  }),
   'POST /api/share/[token]/unlock': () => ({ valid: { password: 'anything' }, breaker: { password: 42 }, validStatus: 200, as: 'visitor' }),
   'PUT /api/share/[token]/name': () => ({ valid: { name: 'Fuzz Guest' }, breaker: { name: 42 }, validStatus: 200, as: 'visitor' }),
   'POST /api/share/[token]/media/[mediaId]/feedback': () => ({ valid: { name: 'Fuzz', text: 'Nice', rating: 4 }, optional: ['name'], breaker: { rating: 'x' }, validStatus: 201, as: 'visitor' }),
@@ -195,6 +203,7 @@ function urlFor(route: string): string {
       if (route.startsWith('/api/enquiries/')) return ids.enquiryId;
       if (route.startsWith('/api/media/')) return ids.mediaId;
       if (route.startsWith('/api/users/')) return ids.userId;
+      if (route.startsWith('/api/share-links/')) return ids.linkId;
       if (route.includes('/feedback/')) return ids.feedbackId;
       if (route.includes('/timeline-notes/')) return ids.noteId;
     }
@@ -243,6 +252,9 @@ beforeAll(async () => {
   const link = await admin.json('POST', '/api/share-links', { name: 'Fuzz share', mediaIds: [shared.id], allowComment: true, allowApprove: true });
   expect(link.status).toBe(201);
   ids.token = new URL(link.body.url).pathname.split('/').pop()!;
+  const managed = await admin.json('POST', '/api/share-links', { name: 'Fuzz managed', mediaIds: [shared.id] });
+  expect(managed.status).toBe(201);
+  ids.linkId = String(managed.body.id);
 });
 afterAll(() => server?.stop());
 

@@ -1,21 +1,32 @@
-// Share links as staff manage them (issue 17): make one for a set of items, list them with
-// their use, revoke one, read its access log. The token is returned once, at creation; only
-// its SHA-256 is stored (as for sessions), so a copied database cannot open links.
+// Share links as staff manage them (issues 17 and 32): make one for a set of items, list them
+// with their use, edit one, copy its address again, give it a new address, revoke one, read its
+// access log. Links are looked up by the token's SHA-256 (as sessions are); the token itself is
+// kept only encrypted with the server's key (link-key.ts), and given out only by the explicit
+// "copy address" call, which is written to the link's log. It is in no list answer.
 import { and, asc, count, desc, eq, inArray, isNull, lt, max, sql } from 'drizzle-orm';
+import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
-import { media, shareAccessLog, shareLinkItems, shareLinks, users } from '../../db/schema.ts';
-import { badRequest, notFound } from '../http.ts';
+import { media, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users } from '../../db/schema.ts';
+import { badRequest, clientIp, conflict, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
-import type { ShareLinkCreated, ShareLinkSummary, ShareLogPage } from '../../shared/schemas/share.ts';
+import { WATERMARK_ORIGINAL_MESSAGE, type ShareLinkAddress, type ShareLinkCreated, type ShareLinkSummary, type ShareLogPage } from '../../shared/schemas/share.ts';
 import type { z } from '../../shared/zod.ts';
-import type { shareLinkCreateSchema } from '../../shared/schemas/share.ts';
+import type { shareLinkCreateSchema, shareLinkUpdateSchema } from '../../shared/schemas/share.ts';
+import { decryptToken, encryptToken } from './link-key.ts';
 import { enqueueLinkPreviews } from './watermark-jobs.ts';
 import { newFileKey } from '../storage/paths.ts';
 import { isPublicSql, seesWholeLibrary } from '../media/visibility.ts';
 
 export type LinkRow = typeof shareLinks.$inferSelect;
 type CreateInput = z.output<typeof shareLinkCreateSchema>;
+type UpdateInput = z.output<typeof shareLinkUpdateSchema>;
+/** Who acts: their id and permissions (which items they may put on a link), and a name for the log. */
+export interface Editor {
+  id: string;
+  permissions: readonly string[];
+  name: string;
+}
 
 export const sharePath = (token: string) => `/s/${token}`;
 
@@ -41,19 +52,33 @@ async function assertShareable(mediaIds: number[], permissions: readonly string[
 }
 
 /** `origin`: where the address will be opened (see publicOrigin in proxy.ts). */
-export async function createShareLink(input: CreateInput, staff: { id: string; permissions: readonly string[] }, origin: string): Promise<ShareLinkCreated> {
-  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+/** An expiry as making or editing a link takes it: in the future, at most a year away. */
+function checkExpiry(value: string | null): Date | null {
+  const expiresAt = value ? new Date(value) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw badRequest('expiresAt: The expiry must be in the future');
   if (expiresAt && expiresAt.getTime() > Date.now() + 366 * 24 * 3600 * 1000) throw badRequest('expiresAt: A link can last at most a year');
-  await assertShareable(input.mediaIds, staff.permissions);
+  return expiresAt;
+}
+
+/** A new token for a link: the hash it is looked up by and the encrypted copy staff can copy again. */
+function newToken(): { token: string; tokenHash: string; tokenEnc: string } {
   // 25 random bytes (200 bits), base32: the same generator as session tokens.
   const token = generateSessionToken();
+  const tokenHash = sessionIdFromToken(token);
+  return { token, tokenHash, tokenEnc: encryptToken(token, tokenHash) };
+}
+
+export async function createShareLink(input: CreateInput, staff: { id: string; permissions: readonly string[] }, origin: string): Promise<ShareLinkCreated> {
+  const expiresAt = checkExpiry(input.expiresAt);
+  await assertShareable(input.mediaIds, staff.permissions);
+  const { token, tokenHash, tokenEnc } = newToken();
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const linkId = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(shareLinks)
       .values({
-        tokenHash: sessionIdFromToken(token),
+        tokenHash,
+        tokenEnc,
         name: input.name,
         passwordHash,
         expiresAt,
@@ -121,6 +146,7 @@ export async function listShareLinks(onlyIds?: number[]): Promise<ShareLinkSumma
       createdAt: link.createdAt.toISOString(),
       opens: Number(o?.n ?? 0),
       lastOpenedAt: o?.last != null ? new Date(o.last).toISOString() : null,
+      addressKept: link.tokenEnc !== null,
     };
   });
 }
@@ -137,6 +163,129 @@ export async function revokeShareLink(id: number): Promise<ShareLinkSummary> {
     if (!exists) throw notFound('Share link not found');
   }
   const [summary] = await listShareLinks([id]);
+  return summary!;
+}
+
+/** A staff link (not a client's own watermark row), or 404. */
+async function staffLink(id: number): Promise<LinkRow> {
+  const [link] = await db.select().from(shareLinks).where(and(eq(shareLinks.id, id), isNull(shareLinks.clientId))).limit(1);
+  if (!link) throw notFound('Share link not found');
+  return link;
+}
+
+type LogCtx = Pick<APIContext, 'request'> & Partial<Pick<APIContext, 'clientAddress'>>;
+
+async function logStaffAction(ctx: LogCtx, linkId: number, action: string, detail: string): Promise<void> {
+  const ip = ctx.clientAddress === undefined ? null : clientIp(ctx as APIContext);
+  await db.insert(shareAccessLog).values({ linkId, action, ip, guestName: '', detail: detail.slice(0, 500) });
+}
+
+export const ADDRESS_NOT_KEPT =
+  'This link was made before addresses were kept, so its address cannot be shown again. Make it a new address (the old one then stops working).';
+export const ADDRESS_UNREADABLE =
+  'This link’s address was kept under another server key, so it cannot be shown again. Make it a new address (the old one then stops working).';
+
+/**
+ * The link's address, given again (issue 32): only by this explicit call, which is written to
+ * the link's access log with the staff member's name. 409 for links made before addresses
+ * were kept (and any whose key is not this server's).
+ */
+export async function shareLinkAddress(ctx: LogCtx, id: number, staff: Editor, origin: string): Promise<ShareLinkAddress> {
+  const link = await staffLink(id);
+  if (link.tokenEnc === null) throw conflict(ADDRESS_NOT_KEPT);
+  const token = decryptToken(link.tokenEnc, link.tokenHash);
+  if (token === null) throw conflict(ADDRESS_UNREADABLE);
+  await logStaffAction(ctx, link.id, 'address copied', `by ${staff.name}`);
+  return { id: link.id, url: `${origin}${sharePath(token)}` };
+}
+
+/**
+ * A new address for the same link (issue 32: links made before addresses were kept, or a
+ * leaked address): the token is replaced on the same row, so the old address answers 404 from
+ * the next request; settings, items, previews and log stay. Passes made through the old
+ * address end too. A revoked link stays off (409).
+ */
+export async function newShareLinkAddress(ctx: LogCtx, id: number, staff: Editor, origin: string): Promise<ShareLinkAddress> {
+  const link = await staffLink(id);
+  if (link.revokedAt) throw conflict('This link is revoked; make a new link instead.');
+  const { token, tokenHash, tokenEnc } = newToken();
+  await db.transaction(async (tx) => {
+    await tx.update(shareLinks).set({ tokenHash, tokenEnc }).where(eq(shareLinks.id, link.id));
+    await tx.delete(shareVisits).where(eq(shareVisits.linkId, link.id));
+  });
+  await logStaffAction(ctx, link.id, 'new address', `by ${staff.name}; the old address no longer opens`);
+  return { id: link.id, url: `${origin}${sharePath(token)}` };
+}
+
+/**
+ * Edits a link (issue 32), validated as making one: the same field rules (the schema), an
+ * expiry in the future and at most a year away, only items the editor may see, and no original
+ * downloads on a watermarked link. Every visitor request looks the link up again, so the change
+ * applies to visitors already in on their next request. Setting, changing or removing the
+ * password ends the passes already made (a visitor opens the link again, with the new password
+ * when there is one). A changed watermark, item list or download option (or a name the default
+ * watermark text shows) queues new previews, replacing earlier jobs for the same versions.
+ */
+export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInput, staff: Editor): Promise<ShareLinkSummary> {
+  const link = await staffLink(id);
+  if (link.revokedAt) throw conflict('This link is revoked and cannot be edited; make a new link instead.');
+  const next = {
+    watermark: input.watermark ?? link.watermark,
+    download: input.download ?? link.download,
+  };
+  if (next.watermark && next.download === 'original') throw badRequest(`download: ${WATERMARK_ORIGINAL_MESSAGE}`);
+  const expiresAt = input.expiresAt !== undefined ? checkExpiry(input.expiresAt) : undefined;
+  if (input.mediaIds) await assertShareable(input.mediaIds, staff.permissions);
+  const passwordHash = input.password === undefined ? undefined : input.password === '' ? null : await hashPassword(input.password);
+
+  const set: Partial<typeof shareLinks.$inferInsert> = {};
+  const changed: string[] = [];
+  const put = <K extends keyof typeof shareLinks.$inferInsert>(key: K, value: (typeof shareLinks.$inferInsert)[K] | undefined, label: string, same: boolean) => {
+    if (value === undefined || same) return;
+    set[key] = value;
+    changed.push(label);
+  };
+  put('name', input.name, 'name', input.name === link.name);
+  put('expiresAt', expiresAt, 'expiry', (expiresAt?.getTime() ?? null) === (link.expiresAt?.getTime() ?? null));
+  put('allowComment', input.allowComment, 'comments', input.allowComment === link.allowComment);
+  put('allowApprove', input.allowApprove, 'approving', input.allowApprove === link.allowApprove);
+  put('download', input.download, 'downloads', input.download === link.download);
+  put('watermark', input.watermark, 'watermark', input.watermark === link.watermark);
+  put('watermarkText', input.watermarkText, 'watermark text', input.watermarkText === link.watermarkText);
+  put('watermarkPosition', input.watermarkPosition, 'watermark position', input.watermarkPosition === link.watermarkPosition);
+  put('watermarkOpacity', input.watermarkOpacity, 'watermark opacity', input.watermarkOpacity === link.watermarkOpacity);
+  // A password given is a change even when the same (its hash is new); '' on a link without one is none.
+  const passwordChanged = passwordHash !== undefined && !(passwordHash === null && link.passwordHash === null);
+  if (passwordChanged) {
+    set.passwordHash = passwordHash;
+    changed.push(passwordHash ? (link.passwordHash ? 'password changed' : 'password set') : 'password removed');
+  }
+  let itemsChanged = false;
+  if (input.mediaIds) {
+    const current = await db.select({ mediaId: shareLinkItems.mediaId }).from(shareLinkItems).where(eq(shareLinkItems.linkId, link.id)).orderBy(asc(shareLinkItems.position));
+    itemsChanged = current.map((c) => c.mediaId).join(',') !== input.mediaIds.join(',');
+    if (itemsChanged) changed.push('items');
+  }
+  const merged = { ...link, ...set };
+  const lookChanged =
+    set.watermark !== undefined ||
+    set.download !== undefined ||
+    itemsChanged ||
+    (merged.watermark && (set.watermarkText !== undefined || set.watermarkPosition !== undefined || set.watermarkOpacity !== undefined || (set.name !== undefined && !merged.watermarkText.trim())));
+
+  if (changed.length) {
+    await db.transaction(async (tx) => {
+      if (Object.keys(set).length) await tx.update(shareLinks).set(set).where(eq(shareLinks.id, link.id));
+      if (itemsChanged) {
+        await tx.delete(shareLinkItems).where(eq(shareLinkItems.linkId, link.id));
+        await tx.insert(shareLinkItems).values(input.mediaIds!.map((mediaId, position) => ({ linkId: link.id, mediaId, position })));
+      }
+      if (passwordChanged) await tx.delete(shareVisits).where(eq(shareVisits.linkId, link.id));
+      if (lookChanged) await enqueueLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download });
+    });
+    await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`);
+  }
+  const [summary] = await listShareLinks([link.id]);
   return summary!;
 }
 

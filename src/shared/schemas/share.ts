@@ -36,48 +36,95 @@ export function watermarkText(custom: string, linkName: string): string {
   return custom.trim() || `Preview - ${linkName}`;
 }
 
+/**
+ * A link's settings, one definition for making (POST) and editing (PATCH /api/share-links/{id},
+ * issue 32) so both are validated alike.
+ */
+const linkFields = {
+  name: plainText('Name', SHARE_NAME_MAX, { required: true }),
+  mediaIds: z
+    .array(z.number().int().positive(), { error: 'Choose at least one item' })
+    .min(1, 'Choose at least one item')
+    .max(SHARE_ITEMS_MAX, `A link can hold at most ${SHARE_ITEMS_MAX} items`)
+    .transform((ids) => [...new Set(ids)]),
+  /** '' = no password. */
+  password: z
+    .string()
+    .max(200, 'Password must be at most 200 characters')
+    .refine((p) => p === '' || p.length >= SHARE_PASSWORD_MIN, `Password must be at least ${SHARE_PASSWORD_MIN} characters`),
+  /** ISO date-time; null = until revoked. */
+  expiresAt: z
+    .string()
+    .pipe(z.iso.datetime({ offset: true, error: 'expiresAt must be a date and time' }))
+    .nullable(),
+  allowComment: z.boolean(),
+  allowApprove: z.boolean(),
+  download: z.enum(SHARE_DOWNLOADS, { error: 'download must be none, preview or original' }),
+  watermark: z.boolean(),
+  watermarkText: plainText('Watermark text', SHARE_NAME_MAX),
+  watermarkPosition: z.enum(WATERMARK_POSITIONS, { error: 'Unknown watermark position' }),
+  watermarkOpacity: z
+    .number({ error: 'watermarkOpacity must be a number' })
+    .int('watermarkOpacity must be a whole number')
+    .min(10, 'watermarkOpacity must be from 10 to 100')
+    .max(100, 'watermarkOpacity must be from 10 to 100'),
+};
+
+export const WATERMARK_ORIGINAL_MESSAGE = 'A watermarked link cannot offer the original files';
+
 /** POST /api/share-links. */
 export const shareLinkCreateSchema = z
   .object({
-    name: plainText('Name', SHARE_NAME_MAX, { required: true }),
-    mediaIds: z
-      .array(z.number().int().positive(), { error: 'Choose at least one item' })
-      .min(1, 'Choose at least one item')
-      .max(SHARE_ITEMS_MAX, `A link can hold at most ${SHARE_ITEMS_MAX} items`)
-      .transform((ids) => [...new Set(ids)]),
-    password: z
-      .string()
-      .max(200, 'Password must be at most 200 characters')
-      .optional()
-      .default('')
-      .refine((p) => p === '' || p.length >= SHARE_PASSWORD_MIN, `Password must be at least ${SHARE_PASSWORD_MIN} characters`),
-    /** ISO date-time; null or omitted = until revoked. */
-    expiresAt: z
-      .string()
-      .pipe(z.iso.datetime({ offset: true, error: 'expiresAt must be a date and time' }))
-      .nullable()
-      .optional()
-      .default(null),
-    allowComment: z.boolean().optional().default(false),
-    allowApprove: z.boolean().optional().default(false),
-    download: z.enum(SHARE_DOWNLOADS, { error: 'download must be none, preview or original' }).optional().default('none'),
-    watermark: z.boolean().optional().default(false),
-    watermarkText: plainText('Watermark text', SHARE_NAME_MAX).optional().default(''),
-    watermarkPosition: z.enum(WATERMARK_POSITIONS, { error: 'Unknown watermark position' }).optional().default('bottom-right'),
-    watermarkOpacity: z
-      .number({ error: 'watermarkOpacity must be a number' })
-      .int('watermarkOpacity must be a whole number')
-      .min(10, 'watermarkOpacity must be from 10 to 100')
-      .max(100, 'watermarkOpacity must be from 10 to 100')
-      .optional()
-      .default(60),
+    name: linkFields.name,
+    mediaIds: linkFields.mediaIds,
+    password: linkFields.password.optional().default(''),
+    expiresAt: linkFields.expiresAt.optional().default(null),
+    allowComment: linkFields.allowComment.optional().default(false),
+    allowApprove: linkFields.allowApprove.optional().default(false),
+    download: linkFields.download.optional().default('none'),
+    watermark: linkFields.watermark.optional().default(false),
+    watermarkText: linkFields.watermarkText.optional().default(''),
+    watermarkPosition: linkFields.watermarkPosition.optional().default('bottom-right'),
+    watermarkOpacity: linkFields.watermarkOpacity.optional().default(60),
   })
   .strict()
   .refine((v) => !(v.watermark && v.download === 'original'), {
-    message: 'A watermarked link cannot offer the original files',
+    message: WATERMARK_ORIGINAL_MESSAGE,
     path: ['download'],
   });
 export type ShareLinkCreate = z.input<typeof shareLinkCreateSchema>;
+
+/**
+ * PATCH /api/share-links/{id}: any of the same fields, each checked as when making a link;
+ * a field left out stays as it is. `password: ''` removes the password. (Watermark and original
+ * downloads together are refused on the merged result, on the server.)
+ */
+export const shareLinkUpdateSchema = z
+  .object({
+    name: linkFields.name.optional(),
+    mediaIds: linkFields.mediaIds.optional(),
+    password: linkFields.password.optional(),
+    expiresAt: linkFields.expiresAt.optional(),
+    allowComment: linkFields.allowComment.optional(),
+    allowApprove: linkFields.allowApprove.optional(),
+    download: linkFields.download.optional(),
+    watermark: linkFields.watermark.optional(),
+    watermarkText: linkFields.watermarkText.optional(),
+    watermarkPosition: linkFields.watermarkPosition.optional(),
+    watermarkOpacity: linkFields.watermarkOpacity.optional(),
+  })
+  .strict()
+  .refine((v) => !(v.watermark && v.download === 'original'), {
+    message: WATERMARK_ORIGINAL_MESSAGE,
+    path: ['download'],
+  });
+export type ShareLinkUpdate = z.input<typeof shareLinkUpdateSchema>;
+
+/** POST /api/share-links/{id}/address and /new-address: the link's address. */
+export interface ShareLinkAddress {
+  id: number;
+  url: string;
+}
 
 /** POST /api/share/{token}/unlock. */
 export const shareUnlockSchema = z.object({ password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200) }).strict();
@@ -120,7 +167,7 @@ export const shareApprovalSchema = z
   .strict()
   .refine(...noteWhenChangesRequested);
 
-/** A link as staff see it in the list (the token itself is shown once, at creation). */
+/** A link as staff see it in the list (never its address: that takes an explicit copy call). */
 export interface ShareLinkSummary {
   id: number;
   name: string;
@@ -141,6 +188,8 @@ export interface ShareLinkSummary {
   createdAt: string;
   opens: number;
   lastOpenedAt: string | null;
+  /** Whether its address can be copied again (false for links made before issue 32). */
+  addressKept: boolean;
 }
 
 /** The answer to creating a link: the only time its address is given. */

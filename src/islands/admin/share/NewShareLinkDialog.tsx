@@ -1,6 +1,7 @@
 // The "New link" dialog (issue 17): which items, a password, an expiry, what the link allows
-// and the watermark. On success the address is shown once, with a Copy button: only its hash
-// is kept, so it cannot be shown again.
+// and the watermark. On success the address is shown with a Copy button (it can be copied again
+// from the list later, issue 32). With `editing` it is the "Edit link" dialog (issue 32): the
+// same fields prefilled, saved with PATCH /api/share-links/{id}.
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Copy } from 'lucide-react';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
@@ -15,6 +16,8 @@ import {
   type ShareDownload,
   type ShareLinkCreate,
   type ShareLinkCreated,
+  type ShareLinkSummary,
+  type ShareLinkUpdate,
   type WatermarkPosition,
 } from '../../../shared/schemas/share.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -29,9 +32,20 @@ interface Props {
   preselect: number[];
   onClose: () => void;
   onCreated: (link: ShareLinkCreated) => void;
+  /** The link being edited (the dialog then saves changes instead of making a link). */
+  editing?: ShareLinkSummary | null;
+  onSaved?: (link: ShareLinkSummary) => void;
 }
 
-export function NewShareLinkDialog({ open, preselect, onClose, onCreated }: Props) {
+/** An ISO time as a datetime-local field shows it (local time, to the minute). */
+export function toLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editing = null, onSaved }: Props) {
   const [library, setLibrary] = useState<AdminMedia[] | null>(null);
   const [query, setQuery] = useState('');
   const [picked, setPicked] = useState<number[]>(preselect);
@@ -48,6 +62,25 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated }: Prop
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<ShareLinkCreated | null>(null);
+  const [removePassword, setRemovePassword] = useState(false);
+
+  // Editing: the link's own settings, filled in each time the dialog opens on it.
+  useEffect(() => {
+    if (!open || !editing) return;
+    setPicked(editing.items.map((i) => i.id));
+    setName(editing.name);
+    setPassword('');
+    setRemovePassword(false);
+    setExpires(toLocalInput(editing.expiresAt));
+    setAllowComment(editing.allowComment);
+    setAllowApprove(editing.allowApprove);
+    setDownload(editing.download);
+    setWatermark(editing.watermark);
+    setWmText(editing.watermarkText);
+    setPosition(editing.watermarkPosition);
+    setOpacity(editing.watermarkOpacity);
+    setError(null);
+  }, [open, editing]);
 
   useEffect(() => {
     if (!open || library) return;
@@ -74,6 +107,9 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated }: Prop
     setAllowComment(true);
     setCreated(null);
     setError(null);
+    setRemovePassword(false);
+    setPosition('bottom-right');
+    setOpacity(60);
   }
 
   function close() {
@@ -86,6 +122,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated }: Prop
     setError(null);
     if (!name.trim()) return setError('Give the link a name (it is shown to the visitor)');
     if (!picked.length) return setError('Choose at least one item');
+    if (editing) return save(editing);
     const body: ShareLinkCreate = {
       name,
       mediaIds: picked,
@@ -112,6 +149,35 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated }: Prop
     }
   }
 
+  async function save(link: ShareLinkSummary) {
+    const body: ShareLinkUpdate = {
+      name,
+      mediaIds: picked,
+      allowComment,
+      allowApprove,
+      download,
+      watermark,
+      watermarkText: wmText,
+      watermarkPosition: position,
+      watermarkOpacity: opacity,
+    };
+    // Only a changed expiry is sent: an expired link keeps its past date until staff pick a new one.
+    if (expires !== toLocalInput(link.expiresAt)) body.expiresAt = expires ? new Date(expires).toISOString() : null;
+    if (removePassword) body.password = '';
+    else if (password) body.password = password;
+    setPending(true);
+    try {
+      const saved = await apiJson<ShareLinkSummary>('PATCH', `/api/share-links/${link.id}`, body);
+      onSaved?.(saved);
+      toast({ title: 'Link saved', description: 'Visitors see the change on their next step.' });
+      close();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setPending(false);
+    }
+  }
+
   async function copy() {
     if (!created) return;
     try {
@@ -124,7 +190,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated }: Prop
 
   if (created) {
     return (
-      <Dialog open={open} onClose={close} title="Link ready" description="Copy it now: for safety only a fingerprint of it is kept, so it cannot be shown again." footer={<Button onClick={close}>Done</Button>}>
+      <Dialog open={open} onClose={close} title="Link ready" description="Send this address to the people it is for. You can copy it again from the list at any time." footer={<Button onClick={close}>Done</Button>}>
         <div className="flex gap-2">
           <input readOnly value={created.url} aria-label="Share link address" className="block w-full rounded-md border border-line bg-muted px-3 py-2 font-mono text-xs" data-testid="share-link-url" onFocus={(e) => e.currentTarget.select()} />
           <Button variant="outline" onClick={copy} aria-label="Copy link">
@@ -139,7 +205,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated }: Prop
     <Dialog
       open={open}
       onClose={close}
-      title="New share link"
+      title={editing ? `Edit link · ${editing.name}` : 'New share link'}
       size="lg"
       footer={
         <>
@@ -147,7 +213,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated }: Prop
             Cancel
           </Button>
           <Button type="submit" form="new-share-link" disabled={pending}>
-            {pending ? 'Creating…' : 'Create link'}
+            {editing ? (pending ? 'Saving…' : 'Save changes') : pending ? 'Creating…' : 'Create link'}
           </Button>
         </>
       }
@@ -183,7 +249,25 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated }: Prop
           </div>
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
-          <PasswordField label="Password (optional)" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+          {editing ? (
+            <div className="space-y-2">
+              <PasswordField
+                label={editing.hasPassword ? 'New password (empty: keep it)' : 'Password (optional)'}
+                value={password}
+                disabled={removePassword}
+                onChange={(e) => setPassword(e.target.value)}
+                autoComplete="new-password"
+              />
+              {editing.hasPassword && (
+                <label className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" checked={removePassword} onChange={(e) => setRemovePassword(e.target.checked)} /> Remove the password
+                </label>
+              )}
+              <p className="text-xs text-fg-muted">A new or removed password signs out visitors already in; they open the link again.</p>
+            </div>
+          ) : (
+            <PasswordField label="Password (optional)" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+          )}
           <Field label="Expires (optional)" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />
         </div>
         <div className="space-y-3">

@@ -1,13 +1,16 @@
-// /admin/share-links (issue 17): every share link with its state and use, a "New link" dialog
-// (items, password, expiry, what the link allows, watermark), the access log of each, revoke.
+// /admin/share-links (issues 17 and 32): every share link with its state and use, a "New link"
+// dialog (items, password, expiry, what the link allows, watermark), and per link: copy its
+// address again (an explicit, logged call), edit it in the same dialog, quick expiry changes,
+// a new address for links made before addresses were kept, the access log, revoke.
 import { useCallback, useEffect, useState } from 'react';
-import { Link2, ScrollText } from 'lucide-react';
+import { CalendarClock, Copy, Link2, Pencil, RefreshCw, ScrollText } from 'lucide-react';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 import { formatDateTime as when } from '../../../shared/format.ts';
-import { SHARE_DOWNLOAD_LABELS, type ShareLinkSummary, type ShareLogEntry, type ShareLogPage } from '../../../shared/schemas/share.ts';
+import { SHARE_DOWNLOAD_LABELS, type ShareLinkAddress, type ShareLinkSummary, type ShareLogEntry, type ShareLogPage } from '../../../shared/schemas/share.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { Button } from '../../ui/Button.tsx';
+import { Button, buttonClass } from '../../ui/Button.tsx';
+import { Menu } from '../../ui/Menu.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
@@ -25,12 +28,71 @@ function allows(l: ShareLinkSummary): string {
   return parts.join(', ');
 }
 
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Quick expiry changes: `days` on from the later of now and the current expiry (extend), or an absolute end. */
+function quickExpiry(l: ShareLinkSummary, change: { addDays: number } | { inHours: number } | 'none'): string | null {
+  if (change === 'none') return null;
+  if ('inHours' in change) return new Date(Date.now() + change.inHours * 3600 * 1000).toISOString();
+  const from = Math.max(Date.now(), l.expiresAt ? new Date(l.expiresAt).getTime() : Date.now());
+  return new Date(from + change.addDays * DAY_MS).toISOString();
+}
+
 export default function ShareLinksManager({ preselect }: { preselect: number[] }) {
   const [links, setLinks] = useState<ShareLinkSummary[] | null>(null);
   const [creating, setCreating] = useState(preselect.length > 0);
+  const [editing, setEditing] = useState<ShareLinkSummary | null>(null);
   const [revoking, setRevoking] = useState<ShareLinkSummary | null>(null);
+  const [readdressing, setReaddressing] = useState<ShareLinkSummary | null>(null);
+  const [shown, setShown] = useState<{ link: ShareLinkSummary; url: string; fresh: boolean } | null>(null);
   const [pending, setPending] = useState(false);
   const [logOf, setLogOf] = useState<ShareLinkSummary | null>(null);
+
+  const replace = (next: ShareLinkSummary) => setLinks((list) => list?.map((l) => (l.id === next.id ? next : l)) ?? list);
+
+  /** Asks the server for the address (written to the link's log), then the clipboard; the address in a field when the browser refuses. */
+  async function copyAddress(l: ShareLinkSummary) {
+    let url: string;
+    try {
+      url = (await apiJson<ShareLinkAddress>('POST', `/api/share-links/${l.id}/address`)).url;
+    } catch (e) {
+      toast({ title: 'Could not get the address', description: errorMessage(e), variant: 'destructive' });
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ title: 'Address copied', description: `The address of “${l.name}” is on your clipboard.` });
+    } catch {
+      setShown({ link: l, url, fresh: false });
+    }
+  }
+
+  async function newAddress() {
+    const l = readdressing;
+    if (!l) return;
+    setPending(true);
+    try {
+      const { url } = await apiJson<ShareLinkAddress>('POST', `/api/share-links/${l.id}/new-address`);
+      replace({ ...l, addressKept: true });
+      setReaddressing(null);
+      setShown({ link: l, url, fresh: true });
+      toast({ title: 'New address made', description: 'The old address no longer opens this link.' });
+    } catch (e) {
+      toast({ title: 'Could not make a new address', description: errorMessage(e), variant: 'destructive' });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function changeExpiry(l: ShareLinkSummary, expiresAt: string | null, what: string) {
+    try {
+      const next = await apiJson<ShareLinkSummary>('PATCH', `/api/share-links/${l.id}`, { expiresAt });
+      replace(next);
+      toast({ title: 'Expiry changed', description: next.expiresAt ? `“${l.name}” ${what}: now until ${when(next.expiresAt)}.` : `“${l.name}” no longer expires.` });
+    } catch (e) {
+      toast({ title: 'Could not change the expiry', description: errorMessage(e), variant: 'destructive' });
+    }
+  }
 
   const load = useCallback(async () => {
     try {
@@ -47,7 +109,7 @@ export default function ShareLinksManager({ preselect }: { preselect: number[] }
     setPending(true);
     try {
       const next = await apiJson<ShareLinkSummary>('DELETE', `/api/share-links/${revoking.id}`);
-      setLinks((list) => list?.map((l) => (l.id === next.id ? next : l)) ?? list);
+      replace(next);
       toast({ title: 'Link revoked', description: `“${revoking.name}” no longer opens.` });
       setRevoking(null);
     } catch (e) {
@@ -95,8 +157,47 @@ export default function ShareLinksManager({ preselect }: { preselect: number[] }
                     {l.expiresAt && <> · {l.state === 'expired' ? 'expired' : 'expires'} {when(l.expiresAt)}</>} · made {when(l.createdAt)}
                     {l.createdBy && <> by {l.createdBy}</>}
                   </p>
+                  {!l.addressKept && l.state !== 'revoked' && (
+                    <p className="text-sm text-fg" data-testid="share-link-legacy">
+                      Made before addresses were kept: its address cannot be shown again. A new address revokes the old one.
+                    </p>
+                  )}
                 </div>
-                <div className="flex gap-2">
+                <div className="flex flex-wrap gap-2">
+                  {l.state !== 'revoked' &&
+                    (l.addressKept ? (
+                      <Button variant="outline" size="sm" onClick={() => copyAddress(l)} aria-label={`Copy address of ${l.name}`}>
+                        <Copy size={16} aria-hidden="true" /> Copy address
+                      </Button>
+                    ) : (
+                      <Button variant="outline" size="sm" onClick={() => setReaddressing(l)} aria-label={`New address for ${l.name}`}>
+                        <RefreshCw size={16} aria-hidden="true" /> New address
+                      </Button>
+                    ))}
+                  {l.state !== 'revoked' && (
+                    <>
+                      <Button variant="outline" size="sm" onClick={() => setEditing(l)} aria-label={`Edit ${l.name}`}>
+                        <Pencil size={16} aria-hidden="true" /> Edit
+                      </Button>
+                      <Menu
+                        label={`Expiry of ${l.name}`}
+                        labelTrigger={false}
+                        triggerClassName={buttonClass('outline', 'sm')}
+                        trigger={
+                          <>
+                            <CalendarClock size={16} aria-hidden="true" /> Expiry
+                          </>
+                        }
+                        items={[
+                          { label: '+7 days', onSelect: () => void changeExpiry(l, quickExpiry(l, { addDays: 7 }), 'extended') },
+                          { label: '+30 days', onSelect: () => void changeExpiry(l, quickExpiry(l, { addDays: 30 }), 'extended') },
+                          { label: 'End in 24 hours', onSelect: () => void changeExpiry(l, quickExpiry(l, { inHours: 24 }), 'shortened') },
+                          { label: 'No expiry', onSelect: () => void changeExpiry(l, null, 'changed'), disabled: !l.expiresAt },
+                          { label: 'Pick a date…', onSelect: () => setEditing(l) },
+                        ]}
+                      />
+                    </>
+                  )}
                   <Button variant="outline" size="sm" onClick={() => setLogOf(l)} aria-label={`Access log of ${l.name}`}>
                     <ScrollText size={16} aria-hidden="true" /> Access log
                   </Button>
@@ -115,8 +216,50 @@ export default function ShareLinksManager({ preselect }: { preselect: number[] }
         open={creating}
         preselect={preselect}
         onClose={() => setCreating(false)}
-        onCreated={(l) => setLinks((list) => [l, ...(list ?? [])])}
+        onCreated={({ url: _url, ...l }) => setLinks((list) => [l, ...(list ?? [])])}
       />
+      <NewShareLinkDialog open={!!editing} preselect={[]} editing={editing} onClose={() => setEditing(null)} onCreated={() => {}} onSaved={replace} />
+      <ConfirmDialog
+        open={!!readdressing}
+        title="Make a new address?"
+        message={`“${readdressing?.name ?? ''}” gets a new address with the same settings and items. The old address stops working at once, for everyone who has it.`}
+        confirmLabel="Make new address"
+        pending={pending}
+        onConfirm={newAddress}
+        onCancel={() => setReaddressing(null)}
+      />
+      <Dialog
+        open={!!shown}
+        onClose={() => setShown(null)}
+        title={shown?.fresh ? 'New address ready' : `Address of ${shown?.link.name ?? ''}`}
+        description={shown?.fresh ? 'Send this address to the people the link is for.' : 'The browser did not allow copying: select the address and copy it.'}
+        footer={<Button onClick={() => setShown(null)}>Done</Button>}
+      >
+        <div className="flex gap-2">
+          <input
+            readOnly
+            value={shown?.url ?? ''}
+            aria-label="Share link address"
+            className="block w-full rounded-md border border-line bg-muted px-3 py-2 font-mono text-xs"
+            data-testid="share-link-address"
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          {shown && (
+            <Button
+              variant="outline"
+              aria-label="Copy link"
+              onClick={() =>
+                navigator.clipboard.writeText(shown.url).then(
+                  () => toast({ title: 'Address copied' }),
+                  () => toast({ title: 'Copy it by hand', description: 'The browser did not allow copying.', variant: 'destructive' }),
+                )
+              }
+            >
+              <Copy size={16} aria-hidden="true" />
+            </Button>
+          )}
+        </div>
+      </Dialog>
       <ConfirmDialog
         open={!!revoking}
         title="Revoke this link?"

@@ -1,0 +1,107 @@
+// The server key that keeps share-link addresses encrypted at rest (issue 32), so staff can
+// copy a link's address again while the database holds no token in plain text. AES-256-GCM
+// (node:crypto), a fresh 96-bit IV per address, the row's token hash as associated data (a
+// ciphertext moved to another row does not open). Lookups stay by the token's SHA-256.
+//
+// The key is SHARE_LINK_KEY when set, else the key file (SHARE_LINK_KEY_FILE, default beside the
+// database file), made on first start with mode 0600. A key file that cannot be read, or does
+// not hold a key, stops start-up with a message naming it (checkShareLinkKeyOrExit).
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { config, decodeShareLinkKey } from '../config.ts';
+
+const FORMAT = 'v1';
+
+export class ShareLinkKeyError extends Error {
+  override name = 'ShareLinkKeyError';
+}
+
+function readKeyFile(file: string): Buffer {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    throw new ShareLinkKeyError(`SHARE_LINK_KEY_FILE: the share-link key file ${file} cannot be read (${code}). Fix its permissions, or set SHARE_LINK_KEY.`);
+  }
+  const key = decodeShareLinkKey(text);
+  if (!key) throw new ShareLinkKeyError(`SHARE_LINK_KEY_FILE: the share-link key file ${file} is corrupt (it must hold 64 hex characters). Put the right file back, or set SHARE_LINK_KEY.`);
+  return key;
+}
+
+/** Makes the key file unless it exists (`wx`: two processes starting at once agree on one key). */
+function createKeyFile(file: string): boolean {
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    throw new ShareLinkKeyError(`SHARE_LINK_KEY_FILE: the share-link key file ${file} cannot be created (${code}). Set SHARE_LINK_KEY_FILE to a writable place, or SHARE_LINK_KEY.`);
+  }
+}
+
+let cached: Buffer | null = null;
+
+/** The key; the key file is made when there is none yet (start-up has normally done so). */
+export function shareLinkKey(): Buffer {
+  if (cached) return cached;
+  if (config.shareLinkKey) return (cached = config.shareLinkKey);
+  if (!fs.existsSync(config.shareLinkKeyFile)) createKeyFile(config.shareLinkKeyFile);
+  return (cached = readKeyFile(config.shareLinkKeyFile));
+}
+
+/**
+ * Start-up (scripts/start.mjs): the key must be there and readable. A missing key file is made,
+ * unless the database already holds addresses encrypted with a key (then the file was lost:
+ * a new key could not open them, so start-up stops and says how to go on).
+ */
+export async function checkShareLinkKey(encryptedAddresses: () => Promise<number>): Promise<{ created: string | null }> {
+  if (config.shareLinkKey) return { created: null };
+  const file = config.shareLinkKeyFile;
+  if (!fs.existsSync(file)) {
+    const n = await encryptedAddresses();
+    if (n > 0) {
+      throw new ShareLinkKeyError(
+        `SHARE_LINK_KEY_FILE: the share-link key file ${file} is missing, but ${n} share link address(es) in the database were encrypted with it. ` +
+          `Put the file back (or set SHARE_LINK_KEY), or, to give those addresses up (staff then make each link a new address), create a new key: ` +
+          `openssl rand -hex 32 > ${file} && chmod 600 ${file}`,
+      );
+    }
+    if (createKeyFile(file)) {
+      cached = null;
+      shareLinkKey();
+      return { created: file };
+    }
+  }
+  cached = null;
+  shareLinkKey();
+  return { created: null };
+}
+
+/** `v1:` + base64(IV 12 bytes | ciphertext | tag 16 bytes). */
+export function encryptToken(token: string, tokenHash: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', shareLinkKey(), iv);
+  cipher.setAAD(Buffer.from(tokenHash));
+  const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+  return `${FORMAT}:${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64')}`;
+}
+
+/** The token, or null when it was not encrypted with this key for this row. */
+export function decryptToken(stored: string, tokenHash: string): string | null {
+  const [format, data] = stored.split(':');
+  if (format !== FORMAT || !data) return null;
+  const raw = Buffer.from(data, 'base64');
+  if (raw.length < 12 + 16 + 1) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', shareLinkKey(), raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(tokenHash));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,357 @@
+// Share links staff can manage (issue 32): the address kept encrypted with a server key and
+// copied again only by an explicit, logged call; editing a link (validated like making one,
+// applied to visitors already in on their next request, new previews for a changed look);
+// links made before addresses were kept (409, then a new address that revokes the old one);
+// the key file (made once, mode 0600, reused on restart) and start-up stopping on a bad key.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { Session, clientSession, staffSession } from '../helpers/http.ts';
+import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
+import { uploadImage } from '../helpers/media-uploads.ts';
+
+let server: TestServer;
+let admin: Session;
+let sharer: Session; // share:media + view:media
+let shareOnly: Session; // share:media alone: only what the public site shows
+let viewerOnly: Session; // view:media only
+let client: Session;
+let sharerName: string;
+let image: any; // private
+let still: any; // on the public site
+const tokensSeen: string[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
+  const mk = async (permissions: string[]) => {
+    const u = await createStaffUser(server, { permissions });
+    return { session: await staffSession(server.url, u.username, u.password), username: u.username };
+  };
+  const s = await mk(['share:media', 'view:media']);
+  sharer = s.session;
+  sharerName = s.username;
+  shareOnly = (await mk(['share:media'])).session;
+  viewerOnly = (await mk(['view:media'])).session;
+  const c = await createClientWithLogin(server, { name: 'Agency' });
+  client = await clientSession(server.url, c.username, c.password);
+  image = await uploadImage(admin, { title: 'Private still', isFeatured: 'false', showInPortfolio: 'false' });
+  still = await uploadImage(admin, { title: 'Portfolio still', isFeatured: 'false', showInPortfolio: 'true' }, '#3366aa');
+}, 120_000);
+afterAll(() => server?.stop());
+
+async function makeLink(extra: Record<string, unknown> = {}) {
+  const r = await sharer.json('POST', '/api/share-links', { name: 'For the agency', mediaIds: [image.id, still.id], ...extra });
+  expect(r.status).toBe(201);
+  const token = new URL(r.body.url).pathname.split('/').pop()!;
+  tokensSeen.push(token);
+  return { ...r.body, token } as { id: number; token: string; url: string } & Record<string, any>;
+}
+
+/** A visitor who has opened the link's page (which is what makes their pass). */
+async function enter(token: string): Promise<Session> {
+  const v = new Session(server.url);
+  expect((await v.get(`/s/${token}`)).status).toBe(200);
+  return v;
+}
+
+const logOf = async (id: number) => (await sharer.json('GET', `/api/share-links/${id}/log`)).body.entries as any[];
+const copyAddress = (s: Session, id: number) => s.json('POST', `/api/share-links/${id}/address`);
+const rowOf = async (id: number) => (await server.sql.execute({ sql: 'SELECT * FROM share_links WHERE id = ?', args: [id] })).rows[0]!;
+const itemsOf = async (id: number) =>
+  (await server.sql.execute({ sql: 'SELECT media_id FROM share_link_items WHERE link_id = ? ORDER BY position', args: [id] })).rows.map((r) => Number(r.media_id));
+
+describe('who may copy, edit and re-address a link', () => {
+  test.each([
+    ['signed out', () => new Session(server.url), 401],
+    ['a client', () => client, 401],
+    ['staff without share:media', () => viewerOnly, 403],
+  ] as const)('%s: refused, nothing given or changed', async (_who, who, status) => {
+    const link = await makeLink();
+    const before = await rowOf(link.id);
+    const s = who();
+    const copied = await copyAddress(s, link.id);
+    expect(copied.status).toBe(status);
+    expect(JSON.stringify(copied.body)).not.toContain(link.token);
+    expect((await s.json('PATCH', `/api/share-links/${link.id}`, { name: 'Taken over' })).status).toBe(status);
+    expect((await s.json('POST', `/api/share-links/${link.id}/new-address`)).status).toBe(status);
+    expect(await rowOf(link.id)).toEqual(before);
+    expect((await logOf(link.id)).map((e) => e.action)).not.toContain('address copied');
+    expect((await new Session(server.url).get(`/s/${link.token}`)).status).toBe(200);
+  });
+
+  test('an unknown link is 404', async () => {
+    expect((await copyAddress(sharer, 987654)).status).toBe(404);
+    expect((await sharer.json('PATCH', '/api/share-links/987654', { name: 'x' })).status).toBe(404);
+    expect((await sharer.json('POST', '/api/share-links/987654/new-address')).status).toBe(404);
+  });
+});
+
+describe('copying the address again', () => {
+  test('gives the address made at creation, every time, and writes who copied it to the log', async () => {
+    const link = await makeLink();
+    const first = await copyAddress(sharer, link.id);
+    expect(first).toEqual({ status: 200, body: { id: link.id, url: link.url } });
+    expect((await copyAddress(admin, link.id)).body.url).toBe(link.url);
+    const copies = (await logOf(link.id)).filter((e) => e.action === 'address copied');
+    expect(copies).toHaveLength(2);
+    expect(copies.map((e) => e.detail).sort()).toEqual([`by ${sharerName}`, 'by Studio Admin'].sort());
+    // The copied address opens the link.
+    expect((await new Session(server.url).get(new URL(first.body.url).pathname)).status).toBe(200);
+  });
+
+  test('the token is in no list answer, no log entry, no server output and nowhere in the database files', async () => {
+    const link = await makeLink({ allowComment: true });
+    const v = await enter(link.token);
+    await v.json('POST', `/api/share/${link.token}/media/${image.id}/feedback`, { name: 'Pat', text: 'Nice', rating: 4 });
+    expect((await copyAddress(sharer, link.id)).body.url).toBe(link.url);
+    const list = await sharer.json('GET', '/api/share-links');
+    expect(list.status).toBe(200);
+    const summary = list.body.find((l: any) => l.id === link.id);
+    expect(summary).toMatchObject({ addressKept: true, name: 'For the agency' });
+    expect(summary.url).toBeUndefined();
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { name: 'Renamed' })).body.url).toBeUndefined();
+    const log = await sharer.json('GET', `/api/share-links/${link.id}/log`);
+    expect(log.body.entries.length).toBeGreaterThanOrEqual(3);
+    // The database holds it encrypted: no column, no page of the file or its WAL in plain text.
+    const row = await rowOf(link.id);
+    expect(String(row.token_enc)).toMatch(/^v1:[A-Za-z0-9+/]+=*$/);
+    await server.sql.execute('PRAGMA wal_checkpoint(PASSIVE)');
+    const files = [server.dbFile, `${server.dbFile}-wal`, `${server.dbFile}-shm`].filter((f) => fs.existsSync(f));
+    expect(files).toContain(server.dbFile);
+    for (const token of tokensSeen) {
+      expect(JSON.stringify(list.body)).not.toContain(token);
+      expect(JSON.stringify(log.body)).not.toContain(token);
+      expect(server.output()).not.toContain(token);
+      for (const f of files) {
+        const bytes = fs.readFileSync(f);
+        expect(bytes.includes(Buffer.from(token)), `${token} in ${path.basename(f)}`).toBe(false);
+        expect(bytes.includes(Buffer.from(token.toUpperCase()))).toBe(false);
+      }
+    }
+  });
+});
+
+describe('editing a link', () => {
+  test('turning comments off refuses the next comment of a visitor already in', async () => {
+    const link = await makeLink({ allowComment: true });
+    const v = await enter(link.token);
+    const say = () => v.json('POST', `/api/share/${link.token}/media/${image.id}/feedback`, { name: 'Pat', text: 'Lovely', rating: 5 });
+    expect((await say()).status).toBe(201);
+    const edited = await sharer.json('PATCH', `/api/share-links/${link.id}`, { allowComment: false });
+    expect(edited).toMatchObject({ status: 200, body: { id: link.id, allowComment: false } });
+    expect((await say()).status).toBe(403);
+    expect((await v.json('GET', `/api/share/${link.token}`)).body.allowComment).toBe(false);
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { allowComment: true })).status).toBe(200);
+    expect((await say()).status).toBe(201);
+    expect((await logOf(link.id)).find((e) => e.action === 'edited')?.detail).toBe(`by ${sharerName}: comments`);
+  });
+
+  test('downloads, name and items change for a visitor already in', async () => {
+    const link = await makeLink({ download: 'original' });
+    const v = await enter(link.token);
+    const view = (await v.json('GET', `/api/share/${link.token}`)).body;
+    const download = view.items.find((i: any) => i.id === image.id).downloadUrl;
+    expect(download).toBeTruthy();
+    expect((await v.get(download)).status).toBe(200);
+    const r = await sharer.json('PATCH', `/api/share-links/${link.id}`, { name: 'Second round', download: 'none', mediaIds: [still.id] });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ name: 'Second round', download: 'none', items: [{ id: still.id }] });
+    expect((await v.get(download)).status).toBe(404);
+    const after = (await v.json('GET', `/api/share/${link.token}`)).body;
+    expect(after).toMatchObject({ name: 'Second round', download: 'none' });
+    expect(after.items.map((i: any) => i.id)).toEqual([still.id]);
+    expect((await v.get(`/s/${link.token}/m/${image.id}/thumb.jpg`)).status).toBe(404);
+    expect(await itemsOf(link.id)).toEqual([still.id]);
+  });
+
+  test('setting a password ends the passes already made; the new password opens it; removing it opens it again', async () => {
+    const link = await makeLink();
+    const v = await enter(link.token);
+    expect((await v.json('GET', `/api/share/${link.token}`)).status).toBe(200);
+    const set = await sharer.json('PATCH', `/api/share-links/${link.id}`, { password: 'second-secret' });
+    expect(set).toMatchObject({ status: 200, body: { hasPassword: true } });
+    expect((await v.json('GET', `/api/share/${link.token}`)).status).toBe(401);
+    expect((await v.json('POST', `/api/share/${link.token}/unlock`, { password: 'second-secret' })).status).toBe(200);
+    expect((await v.json('GET', `/api/share/${link.token}`)).status).toBe(200);
+    // Changing it ends that pass too.
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { password: 'third-secret' })).status).toBe(200);
+    expect((await v.json('GET', `/api/share/${link.token}`)).status).toBe(401);
+    expect((await v.json('POST', `/api/share/${link.token}/unlock`, { password: 'second-secret' })).status).toBe(401);
+    const removed = await sharer.json('PATCH', `/api/share-links/${link.id}`, { password: '' });
+    expect(removed.body.hasPassword).toBe(false);
+    expect((await (await enter(link.token)).json('GET', `/api/share/${link.token}`)).status).toBe(200);
+    expect((await logOf(link.id)).filter((e) => e.action === 'edited').map((e) => e.detail)).toEqual([
+      `by ${sharerName}: password removed`,
+      `by ${sharerName}: password changed`,
+      `by ${sharerName}: password set`,
+    ]);
+  });
+
+  test('expiry: extended, shortened, removed; an expired link can be brought back', async () => {
+    const link = await makeLink({ expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const later = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { expiresAt: later })).body.expiresAt).toBe(later);
+    await server.sql.execute({ sql: 'UPDATE share_links SET expires_at = ? WHERE id = ?', args: [Date.now() - 1000, link.id] });
+    expect((await new Session(server.url).get(`/s/${link.token}`)).status).toBe(404);
+    const week = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { expiresAt: week })).body).toMatchObject({ state: 'active', expiresAt: week });
+    expect((await new Session(server.url).get(`/s/${link.token}`)).status).toBe(200);
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { expiresAt: null })).body.expiresAt).toBeNull();
+  });
+
+  test('a changed watermark, items or download option queues new previews; a comment switch does not', async () => {
+    const link = await makeLink();
+    const jobsOf = async () =>
+      (await server.sql.execute({ sql: "SELECT id, media_id FROM jobs WHERE kind = 'watermark' AND link_id = ? ORDER BY id", args: [link.id] })).rows.map((r) => ({
+        id: Number(r.id),
+        mediaId: Number(r.media_id),
+      }));
+    const first = await jobsOf();
+    expect(first.map((j) => j.mediaId).sort()).toEqual([image.id, still.id].sort());
+    const edit = async (body: object) => expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, body)).status).toBe(200);
+    await edit({ allowComment: true });
+    expect(await jobsOf()).toEqual(first);
+    await edit({ watermark: true, watermarkText: 'Draft', watermarkPosition: 'top-left', watermarkOpacity: 40 });
+    const second = await jobsOf();
+    // One job per version: each earlier job replaced by a newer one.
+    expect(second).toHaveLength(2);
+    expect(Math.min(...second.map((j) => j.id))).toBeGreaterThan(Math.max(...first.map((j) => j.id)));
+    expect(await rowOf(link.id)).toMatchObject({ watermark: 1, watermark_text: 'Draft', watermark_position: 'top-left', watermark_opacity: 40 });
+    await edit({ watermarkOpacity: 80 });
+    const third = await jobsOf();
+    expect(Math.min(...third.map((j) => j.id))).toBeGreaterThan(Math.max(...second.map((j) => j.id)));
+    await edit({ mediaIds: [still.id] });
+    expect((await jobsOf()).filter((j) => j.mediaId === still.id)[0]!.id).toBeGreaterThan(Math.max(...third.map((j) => j.id)));
+  });
+
+  const ONE_YEAR_ON = () => new Date(Date.now() + 400 * 86_400_000).toISOString();
+  test.each([
+    [{ name: '' }, 'name'],
+    [{ name: 'Bad\u202Ename' }, 'name'],
+    [{ mediaIds: [] }, 'mediaIds'],
+    [{ mediaIds: [987654] }, 'mediaIds'],
+    [{ mediaIds: 'all' }, 'mediaIds'],
+    [{ password: 'abc' }, 'password'],
+    [{ password: null }, 'password'],
+    [{ expiresAt: new Date(Date.now() - 60_000).toISOString() }, 'expiresAt'],
+    [{ expiresAt: 'next tuesday' }, 'expiresAt'],
+    [{ expiresAt: '__year__' }, 'expiresAt'],
+    [{ watermark: true }, 'download'],
+    [{ watermark: true, download: 'original' }, 'download'],
+    [{ download: 'everything' }, 'download'],
+    [{ allowComment: 'yes' }, 'allowComment'],
+    [{ watermarkOpacity: 5 }, 'watermarkOpacity'],
+    [{ watermarkPosition: 'under' }, 'watermarkPosition'],
+    [{ watermarkText: 'x'.repeat(121) }, 'watermarkText'],
+    [{ surprise: true }, 'body'],
+  ])('%j: 400 naming %s, nothing changed', async (body, field) => {
+    const link = await makeLink({ download: 'original', allowComment: true });
+    const before = { row: await rowOf(link.id), items: await itemsOf(link.id), log: await logOf(link.id) };
+    const sent = { ...body, ...((body as any).expiresAt === '__year__' ? { expiresAt: ONE_YEAR_ON() } : {}) };
+    const r = await sharer.json('PATCH', `/api/share-links/${link.id}`, sent);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(new RegExp(`^${field === 'body' ? '' : field}`));
+    expect({ row: await rowOf(link.id), items: await itemsOf(link.id), log: await logOf(link.id) }).toEqual(before);
+  });
+
+  test('items obey the rule of making a link: staff who see only the public site cannot add a private item', async () => {
+    const made = await shareOnly.json('POST', '/api/share-links', { name: 'Site only', mediaIds: [still.id] });
+    expect(made.status).toBe(201);
+    const r = await shareOnly.json('PATCH', `/api/share-links/${made.body.id}`, { mediaIds: [still.id, image.id] });
+    expect(r).toMatchObject({ status: 400, body: { message: `mediaIds: No media item ${image.id}` } });
+    expect(await itemsOf(made.body.id)).toEqual([still.id]);
+    expect((await sharer.json('PATCH', `/api/share-links/${made.body.id}`, { mediaIds: [still.id, image.id] })).status).toBe(200);
+  });
+
+  test('a revoked link cannot be edited or given a new address', async () => {
+    const link = await makeLink();
+    await sharer.json('DELETE', `/api/share-links/${link.id}`);
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { expiresAt: null })).status).toBe(409);
+    expect((await sharer.json('POST', `/api/share-links/${link.id}/new-address`)).status).toBe(409);
+    expect((await new Session(server.url).get(`/s/${link.token}`)).status).toBe(404);
+  });
+});
+
+describe('links made before addresses were kept', () => {
+  test('copying answers 409 saying so; a new address opens the same link and the old one is 404', async () => {
+    const link = await makeLink({ allowComment: true, name: 'Old link' });
+    await server.sql.execute({ sql: 'UPDATE share_links SET token_enc = NULL WHERE id = ?', args: [link.id] });
+    const v = await enter(link.token);
+    const copied = await copyAddress(sharer, link.id);
+    expect(copied.status).toBe(409);
+    expect(copied.body.message).toMatch(/cannot be shown again/);
+    expect((await sharer.json('GET', '/api/share-links')).body.find((l: any) => l.id === link.id).addressKept).toBe(false);
+
+    const fresh = await sharer.json('POST', `/api/share-links/${link.id}/new-address`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.id).toBe(link.id);
+    const token = new URL(fresh.body.url).pathname.split('/').pop()!;
+    tokensSeen.push(token);
+    expect(token).toMatch(/^[a-z2-7]{40}$/);
+    expect(token).not.toBe(link.token);
+    expect((await new Session(server.url).get(`/s/${link.token}`)).status).toBe(404);
+    // The pass made through the old address ends with it.
+    expect((await v.json('GET', `/api/share/${token}`)).status).toBe(401);
+    const w = await enter(token);
+    expect((await w.json('GET', `/api/share/${token}`)).body).toMatchObject({ name: 'Old link', allowComment: true });
+    expect((await copyAddress(sharer, link.id)).body.url).toBe(fresh.body.url);
+    expect((await sharer.json('GET', '/api/share-links')).body.find((l: any) => l.id === link.id).addressKept).toBe(true);
+    expect((await logOf(link.id)).map((e) => e.action)).toEqual(expect.arrayContaining(['new address', 'address copied']));
+  });
+});
+
+describe('the key', () => {
+  test('the key file is made once with mode 0600 and reused on restart: copied addresses stay the same', async () => {
+    const file = path.join(server.dir, 'share-link.key');
+    const stat = fs.statSync(file);
+    expect(stat.mode & 0o777).toBe(0o600);
+    const key = fs.readFileSync(file, 'utf8');
+    expect(key.trim()).toMatch(/^[0-9a-f]{64}$/);
+    expect(key).not.toBe('');
+    const link = await makeLink();
+    await server.kill();
+    await server.restart();
+    expect(server.output()).not.toContain('Share-link key created');
+    expect(fs.readFileSync(file, 'utf8')).toBe(key);
+    expect(fs.statSync(file).ino).toBe(stat.ino);
+    expect(fs.statSync(file).mtimeMs).toBe(stat.mtimeMs);
+    const again = await staffSession(server.url, ADMIN.username, ADMIN.password);
+    const copied = await copyAddress(again, link.id);
+    expect(copied.body.url.replace(/^https?:\/\/[^/]+/, '')).toBe(new URL(link.url).pathname);
+    sharer = await staffSession(server.url, sharerName, 'staff-pass-123');
+  }, 90_000);
+
+  test('SHARE_LINK_KEY (hex or base64) is used instead of a file; a malformed one stops start-up naming it', async () => {
+    await expect(startServer({ env: { SHARE_LINK_KEY: 'not-a-key' } })).rejects.toThrow(/Invalid environment:[\s\S]*SHARE_LINK_KEY: must be 32 bytes/);
+    await expect(startServer({ env: { SHARE_LINK_KEY: 'ab'.repeat(31) } })).rejects.toThrow(/SHARE_LINK_KEY: must be 32 bytes/);
+    const hex = 'c0ffee'.repeat(10) + 'beef';
+    const other = await startServer({ env: { SHARE_LINK_KEY: Buffer.from(hex, 'hex').toString('base64') } });
+    try {
+      expect(fs.existsSync(path.join(other.dir, 'share-link.key'))).toBe(false);
+      const s = await staffSession(other.url, ADMIN.username, ADMIN.password);
+      const made = await s.json('POST', '/api/share-links', { name: 'Env key', mediaIds: [(await uploadImage(s)).id] });
+      expect((await s.json('POST', `/api/share-links/${made.body.id}/address`)).body.url).toBe(made.body.url);
+    } finally {
+      await other.stop();
+    }
+  }, 90_000);
+
+  test('an unreadable, corrupt or lost key file stops start-up with a message naming it', async () => {
+    const unreadable = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-key-'));
+    fs.mkdirSync(path.join(unreadable, 'share-link.key'));
+    await expect(startServer({ dir: unreadable })).rejects.toThrow(/SHARE_LINK_KEY_FILE: the share-link key file .*share-link\.key cannot be read \(EISDIR\)/);
+    const corrupt = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-key-'));
+    fs.writeFileSync(path.join(corrupt, 'share-link.key'), 'zz'.repeat(32), { mode: 0o600 });
+    await expect(startServer({ dir: corrupt })).rejects.toThrow(/SHARE_LINK_KEY_FILE: the share-link key file .*share-link\.key is corrupt/);
+    for (const d of [unreadable, corrupt]) fs.rmSync(d, { recursive: true, force: true });
+    // This server's key file lost while its database holds encrypted addresses: a new key
+    // could not open them, so it does not start (and makes no new key).
+    await server.kill();
+    fs.rmSync(path.join(server.dir, 'share-link.key'));
+    await expect(server.restart()).rejects.toThrow(/SHARE_LINK_KEY_FILE: the share-link key file .*share-link\.key is missing, but \d+ share link address/);
+    expect(fs.existsSync(path.join(server.dir, 'share-link.key'))).toBe(false);
+  }, 90_000);
+});
