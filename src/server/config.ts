@@ -67,6 +67,14 @@ const schema = z.object({
   // redirect: the app checks access, then answers 302 to a presigned URL; proxy: it streams.
   S3_DELIVERY: z.enum(['redirect', 'proxy']).default('redirect'),
   S3_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(300).default(300),
+  // Behind the shipped nginx (issue 33): after the access check the app answers
+  // X-Accel-Redirect to this internal location and nginx sends the local file. `true` means
+  // /_protected/; unset, empty or `false`: the app streams the file itself.
+  ACCEL_REDIRECT: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || ['', 'false', '0', 'no', 'off'].includes(v) ? null : ['true', '1', 'yes', 'on'].includes(v) ? '/_protected/' : v))
+    .refine((v) => v === null || /^\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/$/.test(v), 'a location such as /_protected/ (starting and ending with /), or true / false'),
 });
 
 /** Every variable read: docs/configuration.md describes each (tests/unit/docs-config.test.ts). */
@@ -90,6 +98,8 @@ function load(): Config {
   if (env.MEDIA_STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !env[k]);
     if (missing.length) throw new Error(`Invalid environment:\n${missing.map((k) => `  ${k}: required when MEDIA_STORAGE=s3`).join('\n')}`);
+    // nginx can only send files from its own disk; S3 delivery stays on presigned redirects.
+    if (env.ACCEL_REDIRECT) throw new Error('Invalid environment:\n  ACCEL_REDIRECT: only with MEDIA_STORAGE=local (S3 files are sent by presigned redirects)');
   }
   return {
     ...env,
