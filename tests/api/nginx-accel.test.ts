@@ -196,7 +196,7 @@ describe.skipIf(usesS3)('ACCEL_REDIRECT behind the shipped nginx', () => {
     expect(own.headers.get('x-accel-redirect')).toBeNull();
   });
 
-  test('HEAD through nginx: the file's headers and length', async () => {
+  test("HEAD through nginx: the file's headers and length", async () => {
     const res = await admin.request('HEAD', priv.url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-length')).toBe(String(bytes.length));
