@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN, OUT_DIR, startServer, usesS3, type TestServer } from '../helpers/server.ts';
+import { ADMIN, OUT_DIR, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
@@ -46,7 +46,7 @@ afterAll(async () => {
 /** The app's own answer, asked directly on its port (what nginx reads and never passes on). */
 const direct = (s: Session, url: string, headers: Record<string, string> = {}) => fetch(server.url + url, { headers: { Cookie: s.cookieHeader(), ...headers } });
 
-describe.skipIf(usesS3)('ACCEL_REDIRECT behind the shipped nginx', () => {
+describe('ACCEL_REDIRECT behind the shipped nginx', () => {
   test("the app's answer names the internal location and carries type, disposition, cache and Vary, no body and no validators", async () => {
     const res = await direct(admin, `${priv.url}?download=1`);
     expect(res.status).toBe(200);
