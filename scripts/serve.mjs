@@ -17,10 +17,11 @@ const responses = (globalThis[Symbol.for('studio.nodeResponse')] ??= new AsyncLo
 const PAGE_CACHE_FAST_PATH = Symbol.for('studio.pageCacheFastPath');
 
 // gzip/brotli for text (HTML, CSS, JS, JSON, SVG); media types are not compressible and
-// range requests are left alone so byte offsets stay meaningful.
+// range requests are left alone so byte offsets stay meaningful. An X-Accel-Redirect answer
+// has no body of its own: nginx sends the file (ACCEL_REDIRECT, src/server/media/delivery.ts).
 const compress = compression({
   threshold: 1024,
-  filter: (req, res) => !req.headers.range && compression.filter(req, res),
+  filter: (req, res) => !req.headers.range && !res.getHeader('x-accel-redirect') && compression.filter(req, res),
 });
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

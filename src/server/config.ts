@@ -75,6 +75,14 @@ const schema = z.object({
     .refine((v) => v === undefined || v === '' || decodeShareLinkKey(v) !== null, 'must be 32 bytes: 64 hex characters or their base64 (44 characters)'),
   // Where the generated key lives (mode 0600). Default: next to the database file.
   SHARE_LINK_KEY_FILE: z.string().min(1).optional(),
+  // Behind the shipped nginx (issue 33): after the access check the app answers
+  // X-Accel-Redirect to this internal location and nginx sends the local file. `true` means
+  // /_protected/; unset, empty or `false`: the app streams the file itself.
+  ACCEL_REDIRECT: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || ['', 'false', '0', 'no', 'off'].includes(v) ? null : ['true', '1', 'yes', 'on'].includes(v) ? '/_protected/' : v))
+    .refine((v) => v === null || /^\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/$/.test(v), 'a location such as /_protected/ (starting and ending with /), or true / false'),
 });
 
 /** A share-link key as written in SHARE_LINK_KEY or its file: 64 hex characters or base64 of 32 bytes. */
@@ -123,6 +131,8 @@ function load(): Config {
   if (env.MEDIA_STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !env[k]);
     if (missing.length) throw new Error(`Invalid environment:\n${missing.map((k) => `  ${k}: required when MEDIA_STORAGE=s3`).join('\n')}`);
+    // nginx can only send files from its own disk; S3 delivery stays on presigned redirects.
+    if (env.ACCEL_REDIRECT) throw new Error('Invalid environment:\n  ACCEL_REDIRECT: only with MEDIA_STORAGE=local (S3 files are sent by presigned redirects)');
   }
   return {
     ...env,

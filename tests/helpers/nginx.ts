@@ -1,11 +1,12 @@
 // Debian's nginx in front of test servers, configured with the shipped deploy/nginx/studio.conf
-// (only its listen port and upstream lines rewritten), in a temporary prefix.
+// (only its listen port, upstream lines and the media and build folders rewritten), in a
+// temporary prefix, under a main configuration like Debian's own (modules-enabled, mime.types).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from './server.ts';
+import { OUT_DIR, ROOT } from './server.ts';
 
 export interface Nginx {
   url: string;
@@ -26,24 +27,39 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
+export interface NginxOptions {
+  /** The web process's MEDIA_DIR, for the internal /_protected/ location (ACCEL_REDIRECT). */
+  mediaDir?: string;
+  /** More configuration inside the server block (benchmarks: a plain static location). */
+  extra?: string;
+}
+
+export async function startNginx(upstreamPorts: number[], options: NginxOptions = {}): Promise<Nginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-nginx-'));
   const port = await freePort();
   const shipped = fs.readFileSync(path.join(ROOT, 'deploy/nginx/studio.conf'), 'utf8');
   const upstreams = upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).join('\n');
   const site = shipped
     .replace(/^\s*server 127\.0\.0\.1:\d+[^\n]*\n(?:\s*server 127\.0\.0\.1:\d+[^\n]*\n)*/m, `${upstreams}\n`)
-    .replace(/listen 80;/, `listen 127.0.0.1:${port};\n    access_log ${dir}/access.log upstreams;`);
+    .replace(/listen 80;/, `listen 127.0.0.1:${port};\n    access_log ${dir}/access.log upstreams;${options.extra ? `\n${options.extra}` : ''}`)
+    .replace('alias /srv/studio/data/media/;', `alias ${options.mediaDir ? path.resolve(options.mediaDir) : path.join(dir, 'no-media')}/;`)
+    .replace('root /srv/studio/dist/client;', `root ${path.join(OUT_DIR, 'client')};`);
   if (site === shipped || !site.includes(`127.0.0.1:${upstreamPorts[0]}`)) throw new Error('deploy/nginx/studio.conf no longer has the expected listen/upstream lines');
+  if (site.includes('/srv/studio/')) throw new Error('deploy/nginx/studio.conf has a /srv/studio path this helper does not rewrite');
   fs.writeFileSync(path.join(dir, 'studio.conf'), site);
+  // Debian's modules-enabled files say `load_module modules/…`, relative to the prefix.
+  if (fs.existsSync('/usr/lib/nginx/modules')) fs.symlinkSync('/usr/lib/nginx/modules', path.join(dir, 'modules'));
   fs.writeFileSync(
     path.join(dir, 'nginx.conf'),
     `${process.getuid?.() === 0 ? 'user root root;\n' : ''}daemon off;
+include /etc/nginx/modules-enabled/*.conf;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 512; }
 http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
   log_format upstreams '$request_method $uri $status $upstream_addr';
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;

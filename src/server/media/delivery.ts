@@ -228,6 +228,7 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
   }
   const head = ctx.request.method === 'HEAD';
   if (!head) await hooks.onTransfer?.(!range || range.start === 0);
+  if (config.ACCEL_REDIRECT && config.MEDIA_STORAGE === 'local') return accelRedirect(storageKey, variant, headers);
   if (range) {
     headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
     headers['Content-Length'] = String(range.end - range.start + 1);
@@ -237,14 +238,39 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
   return new Response(head || size === 0 ? null : await source.open(0, size - 1), { status: 200, headers });
 }
 
+/**
+ * With ACCEL_REDIRECT (issue 33): access was decided, the 304 and 416 answered above from the
+ * same validators nginx computes; nginx now sends the file from its internal location (see
+ * deploy/nginx/studio.conf), with its own ranges, ETag and Last-Modified. This answer carries
+ * what nginx cannot know: the type, the download name, Cache-Control and Vary (nginx keeps the
+ * first three across the internal redirect; the location adds Vary and the security headers
+ * from this answer). Its own validators and range headers are left out: nginx writes them.
+ */
+function accelRedirect(storageKey: string, variant: string, headers: Record<string, string>): Response {
+  const { ETag: _etag, 'Last-Modified': _lastModified, 'Accept-Ranges': _acceptRanges, ...kept } = headers;
+  return new Response(null, {
+    status: 200,
+    headers: { ...kept, 'X-Accel-Redirect': `${config.ACCEL_REDIRECT}${storageKey}/${variant}`, 'Content-Length': '0' },
+  });
+}
+
+/**
+ * A local file's validators, in nginx's own form (`"<mtime seconds hex>-<size hex>"` and the
+ * mtime to the second), so an answer from the app and one nginx sent with ACCEL_REDIRECT
+ * agree and a browser's cached copy stays valid whichever sent it.
+ */
+export function localValidators(size: number, mtimeMs: number): { etag: string; lastModified: string } {
+  const seconds = Math.floor(mtimeMs / 1000);
+  return { etag: `"${seconds.toString(16)}-${size.toString(16)}"`, lastModified: new Date(seconds * 1000).toUTCString() };
+}
+
 async function localSource(storageKey: string, variant: string): Promise<FileSource | null> {
   const file = mediaFilePath(storageKey, variant);
   const stat = await fs.promises.stat(file).catch(() => null);
   if (!stat?.isFile()) return null;
   return {
     size: stat.size,
-    etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
-    lastModified: new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString(),
+    ...localValidators(stat.size, stat.mtimeMs),
     open: async (start, end) => fileStream(file, start, end, currentNodeResponse()),
   };
 }
