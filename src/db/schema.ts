@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import {
   check,
+  type AnySQLiteColumn,
   index,
   integer,
   primaryKey,
@@ -297,21 +298,32 @@ export const timelineNotes = sqliteTable(
     mediaId: integer('media_id')
       .notNull()
       .references(() => media.id, { onDelete: 'cascade' }),
-    clientUserId: integer('client_user_id')
-      .notNull()
-      .references(() => clientUsers.id, { onDelete: 'cascade' }),
+    // The client who wrote it; null for a staff note (issue 29).
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'cascade' }),
     timestampSeconds: integer('timestamp_seconds').notNull(),
     noteText: text('note_text').notNull(),
     createdAt: createdAt(),
     versionId: integer('version_id').references(() => mediaVersions.id, { onDelete: 'cascade' }),
     resolvedAt: integer('resolved_at', { mode: 'timestamp_ms' }),
     resolvedBy: text('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    // Issue 29: the exact time (null only for rows written without it: read as seconds × 1000),
+    // an optional range end, and drawings (JSON, noteShapesSchema).
+    timestampMs: integer('timestamp_ms'),
+    endMs: integer('end_ms'),
+    shapes: text('shapes'),
+    // Staff notes (issue 29): author kept as written; internal ones are never shown to clients
+    // or link visitors.
+    staffUserId: text('staff_user_id').references(() => users.id, { onDelete: 'set null' }),
+    byStaff: bool('by_staff').notNull().default(false),
+    authorName: text('author_name').notNull().default(''),
+    internal: bool('internal').notNull().default(false),
   },
   (t) => [
     index('timeline_notes_version_idx').on(t.versionId),
     index('timeline_notes_media_idx').on(t.mediaId),
     index('timeline_notes_user_idx').on(t.clientUserId),
     check('timeline_notes_timestamp_check', sql`${t.timestampSeconds} >= 0`),
+    check('timeline_notes_author_check', sql`${t.byStaff} = 1 OR ${t.clientUserId} IS NOT NULL`),
   ],
 );
 
@@ -323,6 +335,8 @@ export const mediaReplies = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     feedbackId: integer('feedback_id').references(() => clientFeedback.id, { onDelete: 'cascade' }),
     timelineNoteId: integer('timeline_note_id').references(() => timelineNotes.id, { onDelete: 'cascade' }),
+    // Issue 29: staff answer share-link comments in the same thread.
+    shareCommentId: integer('share_comment_id').references((): AnySQLiteColumn => shareComments.id, { onDelete: 'cascade' }),
     staffUserId: text('staff_user_id').references(() => users.id, { onDelete: 'set null' }),
     clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'set null' }),
     authorName: text('author_name').notNull(),
@@ -334,7 +348,11 @@ export const mediaReplies = sqliteTable(
   (t) => [
     index('media_replies_feedback_idx').on(t.feedbackId),
     index('media_replies_note_idx').on(t.timelineNoteId),
-    check('media_replies_parent_check', sql`(${t.feedbackId} IS NULL) <> (${t.timelineNoteId} IS NULL)`),
+    index('media_replies_share_comment_idx').on(t.shareCommentId),
+    check(
+      'media_replies_parent_check',
+      sql`(${t.feedbackId} IS NOT NULL) + (${t.timelineNoteId} IS NOT NULL) + (${t.shareCommentId} IS NOT NULL) = 1`,
+    ),
   ],
 );
 
@@ -712,6 +730,12 @@ export const shareComments = sqliteTable(
     timestampSeconds: integer('timestamp_seconds'),
     text: text('text').notNull(),
     createdAt: createdAt(),
+    // Issue 29: exact time, range end, drawings (as on timeline_notes), and resolution by staff.
+    timestampMs: integer('timestamp_ms'),
+    endMs: integer('end_ms'),
+    shapes: text('shapes'),
+    resolvedAt: integer('resolved_at', { mode: 'timestamp_ms' }),
+    resolvedBy: text('resolved_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('share_comments_media_idx').on(t.mediaId),

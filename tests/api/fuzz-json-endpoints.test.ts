@@ -151,7 +151,10 @@ const fixtures: Record<string, () => Fixture> = {
     as: 'client',
   }),
   'POST /api/client/media/[mediaId]/timeline-notes': () => ({
-    valid: { mediaId: Number(ids.mediaId), timestampSeconds: 1.5, noteText: 'Cut here' },
+    valid: { mediaId: Number(ids.mediaId), timestampSeconds: 1.5, timestampMs: 1500, endMs: 2000, shapes: [{ kind: 'arrow', color: 'red', points: [[0.1, 0.2], [0.5, 0.5]] }], noteText: 'Cut here' },
+    // Either time will do (issue 29); the range end and the drawings may be left out or null.
+    optional: ['timestampSeconds', 'timestampMs', 'endMs', 'shapes'],
+    nullable: ['endMs', 'shapes'],
     breaker: { timestampSeconds: 'x' },
     validStatus: 201,
     as: 'client',
@@ -159,9 +162,17 @@ const fixtures: Record<string, () => Fixture> = {
   // Review workflow (issue 16).
   'POST /api/media/[mediaId]/versions': () => ({ valid: { uploadId: 'f'.repeat(32) }, breaker: { uploadId: 42 }, validStatus: 404 }),
   'PUT /api/media/[mediaId]/versions/[versionId]/lock': () => ({ valid: { locked: true }, breaker: { locked: 'yes' }, validStatus: 200 }),
-  'POST /api/admin/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201 }),
-  'POST /api/admin/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Done' }, breaker: { text: 42 }, validStatus: 201 }),
-  'PUT /api/admin/media/timeline-notes/[id]/resolved': () => ({ valid: { resolved: true }, breaker: { resolved: 'yes' }, validStatus: 200 }),
+  'POST /api/admin/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks', source: 'client' }, optional: ['source'], breaker: { text: 42 }, validStatus: 201 }),
+  'POST /api/admin/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Done', source: 'client' }, optional: ['source'], breaker: { text: 42 }, validStatus: 201 }),
+  'PUT /api/admin/media/timeline-notes/[id]/resolved': () => ({ valid: { resolved: true, source: 'client' }, optional: ['source'], breaker: { resolved: 'yes' }, validStatus: 200 }),
+  // Staff notes (issue 29).
+  'POST /api/media/[mediaId]/timeline-notes': () => ({
+    valid: { text: 'Staff note', timestampSeconds: 1, timestampMs: 1500, endMs: 2000, shapes: [{ kind: 'arrow', color: 'red', points: [[0.1, 0.2], [0.5, 0.5]] }], versionId: Number(ids.versionId), internal: true },
+    optional: ['timestampSeconds', 'timestampMs', 'endMs', 'shapes', 'versionId', 'internal'],
+    nullable: ['endMs', 'shapes'],
+    breaker: { internal: 'yes' },
+    validStatus: 201,
+  }),
   'PUT /api/client/media/[mediaId]/approval': () => ({ valid: { status: 'approved', version: 1 }, breaker: { status: 42 }, validStatus: 200, as: 'client' }),
   'PUT /api/user/notifications': () => ({ valid: { mode: 'digest' }, breaker: { mode: 'sometimes' }, validStatus: 200 }),
   'PUT /api/client/notifications': () => ({ valid: { mode: 'off' }, breaker: { mode: 42 }, validStatus: 200, as: 'client' }),
@@ -186,8 +197,9 @@ const fixtures: Record<string, () => Fixture> = {
   'PUT /api/share/[token]/name': () => ({ valid: { name: 'Fuzz Guest' }, breaker: { name: 42 }, validStatus: 200, as: 'visitor' }),
   'POST /api/share/[token]/media/[mediaId]/feedback': () => ({ valid: { name: 'Fuzz', text: 'Nice', rating: 4 }, optional: ['name'], breaker: { rating: 'x' }, validStatus: 201, as: 'visitor' }),
   'POST /api/share/[token]/media/[mediaId]/timeline-notes': () => ({
-    valid: { name: 'Fuzz', text: 'Here', timestampSeconds: 1 },
-    optional: ['name'],
+    valid: { name: 'Fuzz', text: 'Here', timestampSeconds: 1, timestampMs: 1500, endMs: 2000, shapes: [{ kind: 'arrow', color: 'red', points: [[0.1, 0.2], [0.5, 0.5]] }] },
+    optional: ['name', 'timestampSeconds', 'timestampMs', 'endMs', 'shapes'],
+    nullable: ['endMs', 'shapes'],
     breaker: { timestampSeconds: 'x' },
     validStatus: 201,
     as: 'visitor',
@@ -296,6 +308,7 @@ const MULTILINE: Record<string, string[]> = {
   'POST /api/client/media/[mediaId]/timeline-notes': ['noteText'],
   'POST /api/admin/media/feedback/[id]/replies': ['text'],
   'POST /api/admin/media/timeline-notes/[id]/replies': ['text'],
+  'POST /api/media/[mediaId]/timeline-notes': ['text'],
   'POST /api/client/media/feedback/[id]/replies': ['text'],
   'POST /api/client/media/timeline-notes/[id]/replies': ['text'],
   'POST /api/share/[token]/media/[mediaId]/feedback': ['text'],

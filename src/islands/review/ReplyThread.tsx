@@ -7,9 +7,22 @@ import { Button } from '../ui/Button.tsx';
 
 /**
  * Replies under one piece of feedback or one timeline note, and a form to add one (issue 16).
- * `postUrl` is the endpoint for the signed-in side (staff or client).
+ * `postUrl` is the endpoint for the signed-in side (staff or client); `source: 'link'` (staff
+ * only) answers a share-link visitor's comment, whose ids are their own (issue 29).
  */
-export function ReplyThread({ replies, postUrl, label, onReplied }: { replies: Reply[]; postUrl: string; label: string; onReplied: (r: Reply) => void }) {
+export function ReplyThread({
+  replies,
+  postUrl,
+  label,
+  onReplied,
+  source,
+}: {
+  replies: Reply[];
+  postUrl: string;
+  label: string;
+  onReplied: (r: Reply) => void;
+  source?: 'link';
+}) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
@@ -18,7 +31,7 @@ export function ReplyThread({ replies, postUrl, label, onReplied }: { replies: R
     if (!text.trim()) return;
     setPending(true);
     try {
-      const reply = await apiJson<Reply>('POST', postUrl, { text });
+      const reply = await apiJson<Reply>('POST', postUrl, source ? { text, source } : { text });
       onReplied(reply);
       setText('');
       setOpen(false);
@@ -43,11 +56,11 @@ export function ReplyThread({ replies, postUrl, label, onReplied }: { replies: R
       )}
       {open ? (
         <form onSubmit={submit} className="space-y-2">
-          <label className="sr-only" htmlFor={`reply-${postUrl}`}>
+          <label className="sr-only" htmlFor={`reply-${postUrl}${source ? `-${source}` : ''}`}>
             {label}
           </label>
           <textarea
-            id={`reply-${postUrl}`}
+            id={`reply-${postUrl}${source ? `-${source}` : ''}`}
             value={text}
             onChange={(e) => setText(e.target.value)}
             rows={2}

@@ -108,7 +108,7 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
           <h3 className="mb-2 text-sm font-semibold">Timeline notes</h3>
           <ul className="divide-y divide-line rounded-md border border-line" aria-label={`Timeline notes on ${item.title}`}>
             {notes.map((n) => (
-              <li key={n.id} className="flex items-start gap-3 p-3 text-sm">
+              <li key={`${n.source}-${n.id}`} className="flex items-start gap-3 p-3 text-sm">
                 <button type="button" onClick={() => seek(n.timestampSeconds ?? 0)} aria-label={`Go to ${formatTimestamp(n.timestampSeconds ?? 0)}`}>
                   <NoteTime seconds={n.timestampSeconds ?? 0} version={{ frameRate: item.frameRate, startTimecode: null }} />
                 </button>
@@ -122,7 +122,7 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
       {feedback.length > 0 && (
         <ul className="space-y-3" aria-label={`Feedback on ${item.title}`}>
           {feedback.map((f) => (
-            <li key={f.id} className="rounded-md border border-line p-3 text-sm">
+            <li key={`${f.source}-${f.id}`} className="rounded-md border border-line p-3 text-sm">
               <Stars value={f.rating ?? 0} />
               <Comment c={f} />
             </li>

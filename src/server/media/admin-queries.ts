@@ -3,13 +3,15 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { db } from '../../db/index.ts';
-import { clientFeedback, clients, clientUsers, media, mediaClients, mediaVersions, timelineNotes } from '../../db/schema.ts';
+import { clientFeedback, clients, clientUsers, media, mediaClients, mediaVersions, shareComments, shareLinks, timelineNotes } from '../../db/schema.ts';
+import { readShapes, safeMs } from '../review/note-fields.ts';
+import { MAX_TIMELINE_SECONDS } from '../../shared/schemas/notes.ts';
 import type { VersionSummary } from '../../shared/schemas/review.ts';
 import { repliesFor } from '../review/replies.ts';
 import type { AdminFeedback, AdminMedia, AdminTimelineNote, AssignedClient, Playback } from '../../shared/schemas/media.ts';
 import { playbackFields, type PlaybackColumns } from './playback.ts';
 import type { MediaRow } from './queries.ts';
-import { safeTimestamp } from '../portal/timeline-notes.ts';
+import { safeTimestampMs } from '../portal/timeline-notes.ts';
 
 export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], feedbackCount: number, noteCount: number, versions: VersionSummary): AdminMedia {
   return {
@@ -170,52 +172,155 @@ export async function getAdminMedia(id: number): Promise<AdminMedia | null> {
   return item ?? null;
 }
 
+/**
+ * Clients' feedback and (issue 29, one thread) share-link visitors' feedback (`source: 'link'`,
+ * `guest: true`, ids are share comments'), newest first.
+ */
 export async function listAdminFeedback(mediaId?: number, versionId?: number): Promise<AdminFeedback[]> {
-  const rows = await db
-    .select({
-      id: clientFeedback.id,
-      mediaId: clientFeedback.mediaId,
-      mediaTitle: media.title,
-      clientUserId: clientFeedback.clientUserId,
-      clientUsername: clientUsers.username,
-      feedbackText: clientFeedback.feedbackText,
-      rating: clientFeedback.rating,
-      createdAt: clientFeedback.createdAt,
-      versionId: clientFeedback.versionId,
-      versionNumber: mediaVersions.number,
-    })
-    .from(clientFeedback)
-    .innerJoin(media, eq(media.id, clientFeedback.mediaId))
-    .leftJoin(mediaVersions, eq(mediaVersions.id, clientFeedback.versionId))
-    .innerJoin(clientUsers, eq(clientUsers.id, clientFeedback.clientUserId))
-    .where(and(mediaId ? eq(clientFeedback.mediaId, mediaId) : undefined, versionId ? eq(clientFeedback.versionId, versionId) : undefined))
-    .orderBy(desc(clientFeedback.createdAt), desc(clientFeedback.id));
-  const replies = await repliesFor('feedback', rows.map((r) => r.id));
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), replies: replies.get(r.id) ?? [] }));
+  const [rows, guests] = await Promise.all([
+    db
+      .select({
+        id: clientFeedback.id,
+        mediaId: clientFeedback.mediaId,
+        mediaTitle: media.title,
+        clientUserId: clientFeedback.clientUserId,
+        clientUsername: clientUsers.username,
+        feedbackText: clientFeedback.feedbackText,
+        rating: clientFeedback.rating,
+        createdAt: clientFeedback.createdAt,
+        versionId: clientFeedback.versionId,
+        versionNumber: mediaVersions.number,
+      })
+      .from(clientFeedback)
+      .innerJoin(media, eq(media.id, clientFeedback.mediaId))
+      .leftJoin(mediaVersions, eq(mediaVersions.id, clientFeedback.versionId))
+      .innerJoin(clientUsers, eq(clientUsers.id, clientFeedback.clientUserId))
+      .where(and(mediaId ? eq(clientFeedback.mediaId, mediaId) : undefined, versionId ? eq(clientFeedback.versionId, versionId) : undefined)),
+    guestComments('feedback', mediaId, versionId),
+  ]);
+  const [replies, guestReplies] = await Promise.all([repliesFor('feedback', rows.map((r) => r.id)), repliesFor('share', guests.map((g) => g.c.id))]);
+  const out: (AdminFeedback & { at: number })[] = [
+    ...rows.map((r) => ({
+      ...r,
+      source: 'client' as const,
+      guest: false,
+      guestName: null,
+      linkName: null,
+      at: r.createdAt.getTime(),
+      createdAt: r.createdAt.toISOString(),
+      replies: replies.get(r.id) ?? [],
+    })),
+    ...guests.map(({ c, mediaTitle, versionNumber, linkName }) => ({
+      id: c.id,
+      mediaId: c.mediaId,
+      mediaTitle,
+      clientUserId: null,
+      clientUsername: c.guestName,
+      feedbackText: c.text,
+      rating: c.rating ?? 0,
+      versionId: c.versionId,
+      versionNumber,
+      source: 'link' as const,
+      guest: true,
+      guestName: c.guestName,
+      linkName,
+      at: c.createdAt.getTime(),
+      createdAt: c.createdAt.toISOString(),
+      replies: guestReplies.get(c.id) ?? [],
+    })),
+  ];
+  out.sort((a, b) => b.at - a.at || b.id - a.id);
+  return out.map(({ at: _at, ...f }) => f);
 }
 
-/** Notes grouped by item and sorted by their timestamp within it (the detail dialog's order). */
-export async function listAdminTimelineNotes(mediaId?: number, versionId?: number): Promise<AdminTimelineNote[]> {
-  const rows = await db
+/** Share-link visitors' feedback or notes, for the staff lists. */
+function guestComments(kind: 'feedback' | 'note', mediaId?: number, versionId?: number) {
+  return db
     .select({
-      id: timelineNotes.id,
-      mediaId: timelineNotes.mediaId,
+      c: shareComments,
       mediaTitle: media.title,
-      clientUserId: timelineNotes.clientUserId,
-      clientUsername: clientUsers.username,
-      timestampSeconds: safeTimestamp(),
-      noteText: timelineNotes.noteText,
-      createdAt: timelineNotes.createdAt,
-      versionId: timelineNotes.versionId,
       versionNumber: mediaVersions.number,
-      resolvedAt: timelineNotes.resolvedAt,
+      linkName: shareLinks.name,
+      timestampMs: safeMs(shareComments.timestampMs, shareComments.timestampSeconds, sql`coalesce(${mediaVersions.durationSeconds}, ${media.durationSeconds}, ${MAX_TIMELINE_SECONDS})`),
     })
-    .from(timelineNotes)
-    .innerJoin(media, eq(media.id, timelineNotes.mediaId))
-    .leftJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
-    .innerJoin(clientUsers, eq(clientUsers.id, timelineNotes.clientUserId))
-    .where(and(mediaId ? eq(timelineNotes.mediaId, mediaId) : undefined, versionId ? eq(timelineNotes.versionId, versionId) : undefined))
-    .orderBy(desc(timelineNotes.mediaId), asc(safeTimestamp()), asc(timelineNotes.id));
-  const replies = await repliesFor('note', rows.map((r) => r.id));
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), resolvedAt: r.resolvedAt?.toISOString() ?? null, replies: replies.get(r.id) ?? [] }));
+    .from(shareComments)
+    .innerJoin(media, eq(media.id, shareComments.mediaId))
+    .innerJoin(shareLinks, eq(shareLinks.id, shareComments.linkId))
+    .leftJoin(mediaVersions, eq(mediaVersions.id, shareComments.versionId))
+    .where(and(eq(shareComments.kind, kind), mediaId ? eq(shareComments.mediaId, mediaId) : undefined, versionId ? eq(shareComments.versionId, versionId) : undefined));
+}
+
+/**
+ * Notes grouped by item and sorted by their time within it (the detail dialog's order): clients'
+ * and staff notes (issue 29, `source: 'staff'`, internal ones included: this is the staff list),
+ * and share-link visitors' notes (`source: 'link'`, `guest: true`, ids are share comments').
+ */
+export async function listAdminTimelineNotes(mediaId?: number, versionId?: number): Promise<AdminTimelineNote[]> {
+  const [rows, guests] = await Promise.all([
+    db
+      .select({
+        id: timelineNotes.id,
+        mediaId: timelineNotes.mediaId,
+        mediaTitle: media.title,
+        clientUserId: timelineNotes.clientUserId,
+        clientUsername: clientUsers.username,
+        byStaff: timelineNotes.byStaff,
+        authorName: timelineNotes.authorName,
+        internal: timelineNotes.internal,
+        timestampMs: safeTimestampMs(),
+        endMs: timelineNotes.endMs,
+        shapes: timelineNotes.shapes,
+        noteText: timelineNotes.noteText,
+        createdAt: timelineNotes.createdAt,
+        versionId: timelineNotes.versionId,
+        versionNumber: mediaVersions.number,
+        resolvedAt: timelineNotes.resolvedAt,
+      })
+      .from(timelineNotes)
+      .innerJoin(media, eq(media.id, timelineNotes.mediaId))
+      .leftJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
+      .leftJoin(clientUsers, eq(clientUsers.id, timelineNotes.clientUserId))
+      .where(and(mediaId ? eq(timelineNotes.mediaId, mediaId) : undefined, versionId ? eq(timelineNotes.versionId, versionId) : undefined)),
+    guestComments('note', mediaId, versionId),
+  ]);
+  const [replies, guestReplies] = await Promise.all([repliesFor('note', rows.map((r) => r.id)), repliesFor('share', guests.map((g) => g.c.id))]);
+  const out: AdminTimelineNote[] = [
+    ...rows.map(({ byStaff, authorName, clientUsername, shapes, ...r }) => ({
+      ...r,
+      clientUsername: byStaff ? authorName : (clientUsername ?? ''),
+      source: byStaff ? ('staff' as const) : ('client' as const),
+      guest: false,
+      guestName: null,
+      linkName: null,
+      timestampSeconds: Math.floor(r.timestampMs / 1000),
+      shapes: readShapes(shapes),
+      createdAt: r.createdAt.toISOString(),
+      resolvedAt: r.resolvedAt?.toISOString() ?? null,
+      replies: replies.get(r.id) ?? [],
+    })),
+    ...guests.map(({ c, mediaTitle, versionNumber, linkName, timestampMs }) => ({
+      id: c.id,
+      mediaId: c.mediaId,
+      mediaTitle,
+      clientUserId: null,
+      clientUsername: c.guestName,
+      source: 'link' as const,
+      guest: true,
+      guestName: c.guestName,
+      linkName,
+      internal: false,
+      timestampSeconds: Math.floor(timestampMs / 1000),
+      timestampMs,
+      endMs: c.endMs,
+      shapes: readShapes(c.shapes),
+      noteText: c.text,
+      createdAt: c.createdAt.toISOString(),
+      versionId: c.versionId,
+      versionNumber,
+      resolvedAt: c.resolvedAt?.toISOString() ?? null,
+      replies: guestReplies.get(c.id) ?? [],
+    })),
+  ];
+  out.sort((a, b) => b.mediaId - a.mediaId || a.timestampMs - b.timestampMs || a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+  return out;
 }

@@ -1,7 +1,11 @@
-// Notes a client user ties to a moment of a video (001 §3 Timeline note).
-import { asc, eq, sql, type SQL } from 'drizzle-orm';
+// Notes a client user ties to a moment of a video (001 §3 Timeline note), with the exact time,
+// range end and drawings of issue 29; the portal also lists the studio's notes that are not internal.
+import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { clientUsers, media, mediaVersions, timelineNotes } from '../../db/schema.ts';
+import { assignedTo } from './assigned.ts';
+import { checkAgainstDuration, readShapes, safeMs, storeShapes } from '../review/note-fields.ts';
+import { resolveNoteTime } from '../../shared/schemas/notes.ts';
 import { repliesFor } from '../review/replies.ts';
 import { reviewedVersion } from './reviewed-version.ts';
 import { badRequest } from '../http.ts';
@@ -30,14 +34,29 @@ export function safeTimestamp(): SQL<number> {
   return sql<number>`cast(max(0, min(${timelineNotes.timestampSeconds}, ${upper})) as integer)`.mapWith(Number);
 }
 
-/** Own notes, in playback order per item. */
-export async function listOwnTimelineNotes(clientUserId: number): Promise<ClientTimelineNote[]> {
+const upperSeconds = () => sql`coalesce(${mediaVersions.durationSeconds}, ${media.durationSeconds}, ${MAX_TIMELINE_SECONDS})`;
+
+/** The exact time of a note as stored (issue 29), clamped like safeTimestamp. */
+export function safeTimestampMs(): SQL<number> {
+  return safeMs(timelineNotes.timestampMs, timelineNotes.timestampSeconds, upperSeconds());
+}
+
+/**
+ * Own notes, and the studio's notes that are not internal on items assigned to the client's
+ * account (issue 29), in playback order per item.
+ */
+export async function listOwnTimelineNotes(clientUserId: number, clientId?: number): Promise<ClientTimelineNote[]> {
   const rows = await db
     .select({
       id: timelineNotes.id,
       mediaId: timelineNotes.mediaId,
       clientUsername: clientUsers.username,
+      authorName: timelineNotes.authorName,
+      byStaff: timelineNotes.byStaff,
       timestampSeconds: safeTimestamp(),
+      timestampMs: safeTimestampMs(),
+      endMs: timelineNotes.endMs,
+      shapes: timelineNotes.shapes,
       noteText: timelineNotes.noteText,
       createdAt: timelineNotes.createdAt,
       versionId: timelineNotes.versionId,
@@ -47,24 +66,46 @@ export async function listOwnTimelineNotes(clientUserId: number): Promise<Client
     .from(timelineNotes)
     .innerJoin(media, eq(media.id, timelineNotes.mediaId))
     .leftJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
-    .innerJoin(clientUsers, eq(clientUsers.id, timelineNotes.clientUserId))
-    .where(eq(timelineNotes.clientUserId, clientUserId))
+    .leftJoin(clientUsers, eq(clientUsers.id, timelineNotes.clientUserId))
+    .where(
+      or(
+        eq(timelineNotes.clientUserId, clientUserId),
+        clientId != null ? and(eq(timelineNotes.byStaff, true), eq(timelineNotes.internal, false), assignedTo(clientId)) : undefined,
+      ),
+    )
     .orderBy(asc(timelineNotes.mediaId), asc(safeTimestamp()), asc(timelineNotes.id));
   const replies = await repliesFor('note', rows.map((r) => r.id));
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), resolvedAt: r.resolvedAt?.toISOString() ?? null, replies: replies.get(r.id) ?? [] }));
+  return rows.map(({ authorName, byStaff, clientUsername, shapes, ...r }) => ({
+    ...r,
+    clientUsername: byStaff ? authorName : (clientUsername ?? ''),
+    source: byStaff ? ('staff' as const) : ('client' as const),
+    timestampSeconds: Math.floor(r.timestampMs / 1000),
+    shapes: readShapes(shapes),
+    createdAt: r.createdAt.toISOString(),
+    resolvedAt: r.resolvedAt?.toISOString() ?? null,
+    replies: replies.get(r.id) ?? [],
+  }));
 }
 
-/** `input.timestampSeconds` is already whole seconds (the schema rounds down). */
+/** `timestampMs` wins over `timestampSeconds`; the stored seconds are floor(ms / 1000). */
 export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteInput): Promise<ClientTimelineNote> {
   const item = await getAssignedMedia(user.clientId, input.mediaId);
   if (item.type !== 'video') throw badRequest('timestampSeconds: Timeline notes can only be added to videos');
   const version = await reviewedVersion(item, input.versionId);
-  if (version.durationSeconds != null && input.timestampSeconds > version.durationSeconds) {
-    throw badRequest(`timestampSeconds: Timestamp must not be beyond the end of the video (${version.durationSeconds} seconds)`);
-  }
+  const time = resolveNoteTime(input);
+  checkAgainstDuration(input, time, version.durationSeconds);
   const [row] = await db
     .insert(timelineNotes)
-    .values({ mediaId: input.mediaId, clientUserId: user.id, timestampSeconds: input.timestampSeconds, noteText: input.noteText, versionId: version.id })
+    .values({
+      mediaId: input.mediaId,
+      clientUserId: user.id,
+      timestampSeconds: time.timestampSeconds,
+      timestampMs: time.timestampMs,
+      endMs: time.endMs,
+      shapes: storeShapes(time.shapes),
+      noteText: input.noteText,
+      versionId: version.id,
+    })
     .returning();
   await recordEvent({
     kind: 'note',
@@ -78,7 +119,8 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
     id: row!.id,
     mediaId: row!.mediaId,
     clientUsername: user.username,
-    timestampSeconds: row!.timestampSeconds,
+    source: 'client',
+    ...time,
     noteText: row!.noteText,
     createdAt: row!.createdAt.toISOString(),
     versionId: version.id,

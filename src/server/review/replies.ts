@@ -1,16 +1,20 @@
 // One level of replies under a client's feedback or timeline note (issue 16): staff answer,
-// the client answers back. Resolution of timeline notes lives here too.
-import { asc, eq, inArray } from 'drizzle-orm';
+// the client answers back. Resolution of timeline notes lives here too. Issue 29 (one thread):
+// staff answer and resolve share-link comments the same way (`source: 'link'`), and a client
+// answers the studio's notes that are not internal on items assigned to them.
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { clientFeedback, mediaReplies, timelineNotes } from '../../db/schema.ts';
+import { clientFeedback, mediaReplies, shareComments, timelineNotes } from '../../db/schema.ts';
 import { notFound } from '../http.ts';
 import { getAssignedMedia } from '../portal/media.ts';
 import type { StaffUser, ClientPrincipal } from '../auth/principals.ts';
 import type { Reply } from '../../shared/schemas/review.ts';
 
-export type ReplyParent = 'feedback' | 'note';
+/** 'share': a share-link visitor's feedback or note (share_comments). */
+export type ReplyParent = 'feedback' | 'note' | 'share';
 
-const parentColumn = (kind: ReplyParent) => (kind === 'feedback' ? mediaReplies.feedbackId : mediaReplies.timelineNoteId);
+const parentColumn = (kind: ReplyParent) =>
+  kind === 'feedback' ? mediaReplies.feedbackId : kind === 'note' ? mediaReplies.timelineNoteId : mediaReplies.shareCommentId;
 
 function toReply(r: typeof mediaReplies.$inferSelect): Reply {
   return { id: r.id, author: r.authorName, by: r.byStaff ? 'staff' : 'client', text: r.replyText, createdAt: r.createdAt.toISOString() };
@@ -23,7 +27,7 @@ export async function repliesFor(kind: ReplyParent, parentIds: number[]): Promis
   const col = parentColumn(kind);
   const rows = await db.select().from(mediaReplies).where(inArray(col, parentIds)).orderBy(asc(mediaReplies.createdAt), asc(mediaReplies.id));
   for (const r of rows) {
-    const key = (kind === 'feedback' ? r.feedbackId : r.timelineNoteId)!;
+    const key = (kind === 'feedback' ? r.feedbackId : kind === 'note' ? r.timelineNoteId : r.shareCommentId)!;
     let list = out.get(key);
     if (!list) out.set(key, (list = []));
     list.push(toReply(r));
@@ -31,17 +35,38 @@ export async function repliesFor(kind: ReplyParent, parentIds: number[]): Promis
   return out;
 }
 
-async function parentOf(kind: ReplyParent, id: number): Promise<{ mediaId: number; clientUserId: number } | null> {
-  const table = kind === 'feedback' ? clientFeedback : timelineNotes;
-  const [row] = await db.select({ mediaId: table.mediaId, clientUserId: table.clientUserId }).from(table).where(eq(table.id, id)).limit(1);
-  return row ?? null;
+interface Parent {
+  mediaId: number;
+  clientUserId: number | null;
+  /** A staff note (issue 29), and whether it is internal. */
+  byStaff: boolean;
+  internal: boolean;
 }
+
+async function parentOf(kind: ReplyParent, id: number): Promise<Parent | null> {
+  if (kind === 'note') {
+    const [row] = await db
+      .select({ mediaId: timelineNotes.mediaId, clientUserId: timelineNotes.clientUserId, byStaff: timelineNotes.byStaff, internal: timelineNotes.internal })
+      .from(timelineNotes)
+      .where(eq(timelineNotes.id, id))
+      .limit(1);
+    return row ?? null;
+  }
+  if (kind === 'feedback') {
+    const [row] = await db.select({ mediaId: clientFeedback.mediaId, clientUserId: clientFeedback.clientUserId }).from(clientFeedback).where(eq(clientFeedback.id, id)).limit(1);
+    return row ? { ...row, byStaff: false, internal: false } : null;
+  }
+  const [row] = await db.select({ mediaId: shareComments.mediaId }).from(shareComments).where(eq(shareComments.id, id)).limit(1);
+  return row ? { mediaId: row.mediaId, clientUserId: null, byStaff: false, internal: false } : null;
+}
+
+const missingText = (kind: ReplyParent) => (kind === 'feedback' ? 'Feedback not found' : kind === 'note' ? 'Timeline note not found' : 'Share comment not found');
 
 async function insertReply(kind: ReplyParent, parentId: number, author: { staffUserId?: string; clientUserId?: number; name: string }, text: string): Promise<Reply> {
   const [row] = await db
     .insert(mediaReplies)
     .values({
-      ...(kind === 'feedback' ? { feedbackId: parentId } : { timelineNoteId: parentId }),
+      ...(kind === 'feedback' ? { feedbackId: parentId } : kind === 'note' ? { timelineNoteId: parentId } : { shareCommentId: parentId }),
       staffUserId: author.staffUserId ?? null,
       clientUserId: author.clientUserId ?? null,
       authorName: author.name,
@@ -52,28 +77,43 @@ async function insertReply(kind: ReplyParent, parentId: number, author: { staffU
   return toReply(row!);
 }
 
-/** Staff (view:media) answer any client's feedback or note. */
+/** Staff (view:media) answer any client's feedback or note, any staff note, and any share-link comment. */
 export async function addStaffReply(kind: ReplyParent, parentId: number, user: StaffUser, text: string): Promise<Reply> {
-  if (!(await parentOf(kind, parentId))) throw notFound(kind === 'feedback' ? 'Feedback not found' : 'Timeline note not found');
+  if (!(await parentOf(kind, parentId))) throw notFound(missingText(kind));
   return insertReply(kind, parentId, { staffUserId: user.id, name: user.displayName || user.username }, text);
 }
 
 /** A client answers back under their own feedback or note, while the item is still assigned to them. */
 export async function addClientReply(kind: ReplyParent, parentId: number, user: ClientPrincipal, text: string): Promise<Reply> {
-  const missing = notFound(kind === 'feedback' ? 'Feedback not found' : 'Timeline note not found');
+  const missing = notFound(missingText(kind));
+  if (kind === 'share') throw missing;
   const parent = await parentOf(kind, parentId);
-  if (!parent || parent.clientUserId !== user.id) throw missing;
+  // Their own, or (issue 29) a studio note that is not internal on an item assigned to them.
+  if (!parent || (parent.clientUserId !== user.id && !(parent.byStaff && !parent.internal))) throw missing;
   await getAssignedMedia(user.clientId, parent.mediaId).catch(() => {
     throw missing;
   });
   return insertReply(kind, parentId, { clientUserId: user.id, name: user.username }, text);
 }
 
-/** PUT /api/admin/media/timeline-notes/{id}/resolved (edit:media). */
-export async function setNoteResolved(noteId: number, resolved: boolean, userId: string): Promise<{ id: number; resolvedAt: string | null }> {
+/**
+ * PUT /api/admin/media/timeline-notes/{id}/resolved (edit:media): a client's or staff note, or
+ * with `source: 'link'` a share-link visitor's note.
+ */
+export async function setNoteResolved(noteId: number, resolved: boolean, userId: string, source: 'client' | 'link' = 'client'): Promise<{ id: number; resolvedAt: string | null }> {
+  const values = resolved ? { resolvedAt: new Date(), resolvedBy: userId } : { resolvedAt: null, resolvedBy: null };
+  if (source === 'link') {
+    const [row] = await db
+      .update(shareComments)
+      .set(values)
+      .where(and(eq(shareComments.id, noteId), eq(shareComments.kind, 'note')))
+      .returning({ id: shareComments.id, resolvedAt: shareComments.resolvedAt });
+    if (!row) throw notFound('Share comment not found');
+    return { id: row.id, resolvedAt: row.resolvedAt?.toISOString() ?? null };
+  }
   const [row] = await db
     .update(timelineNotes)
-    .set(resolved ? { resolvedAt: new Date(), resolvedBy: userId } : { resolvedAt: null, resolvedBy: null })
+    .set(values)
     .where(eq(timelineNotes.id, noteId))
     .returning({ id: timelineNotes.id, resolvedAt: timelineNotes.resolvedAt });
   if (!row) throw notFound('Timeline note not found');

@@ -14,6 +14,8 @@ import type { shareApprovalSchema, shareFeedbackSchema, shareNoteSchema } from '
 import { logAccess, requireVisit, setGuestName, type VisitRow } from './access.ts';
 import type { LinkRow } from './links.ts';
 import { linkComments, linkItem } from './viewer.ts';
+import { checkAgainstDuration, storeShapes } from '../review/note-fields.ts';
+import { resolveNoteTime } from '../../shared/schemas/notes.ts';
 
 export const NO_COMMENTS = 'This link does not allow comments.';
 export const NO_APPROVAL = 'This link does not allow approving.';
@@ -59,8 +61,8 @@ export async function addGuestFeedback(ctx: APIContext, mediaId: number, input: 
 export async function addGuestNote(ctx: APIContext, mediaId: number, input: z.output<typeof shareNoteSchema>): Promise<ShareComment> {
   const { link, visit, cur } = await target(ctx, mediaId, 'comment');
   if (cur.item.type !== 'video') throw badRequest('Timeline notes are for videos');
-  const duration = cur.version.durationSeconds;
-  if (duration != null && input.timestampSeconds > duration) throw badRequest('timestampSeconds: Timestamp must not be beyond the end of the video');
+  const time = resolveNoteTime(input);
+  checkAgainstDuration(input, time, cur.version.durationSeconds);
   const guestName = await guestNameFor(visit, input.name);
   return addComment(ctx, link, {
     linkId: link.id,
@@ -68,7 +70,10 @@ export async function addGuestNote(ctx: APIContext, mediaId: number, input: z.ou
     versionId: cur.version.id,
     guestName,
     kind: 'note',
-    timestampSeconds: input.timestampSeconds,
+    timestampSeconds: time.timestampSeconds,
+    timestampMs: time.timestampMs,
+    endMs: time.endMs,
+    shapes: storeShapes(time.shapes),
     text: input.text,
   }, cur.version.number);
 }

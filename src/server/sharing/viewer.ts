@@ -4,10 +4,12 @@
 // the original needs a link that offers original downloads; a link that withholds it shows
 // images and remuxed videos through a preview of its own (see needsLinkPreview), never a file
 // that is the original's picture at full size or its streams byte for byte.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
-import { media, mediaVersions, shareComments, shareLinkItems, shareLinks } from '../../db/schema.ts';
+import { media, mediaVersions, shareComments, shareLinkItems, shareLinks, timelineNotes } from '../../db/schema.ts';
+import { readShapes, safeMs } from '../review/note-fields.ts';
+import { MAX_TIMELINE_SECONDS } from '../../shared/schemas/notes.ts';
 import { errorResponse } from '../http.ts';
 import { serveStoredFile } from '../media/delivery.ts';
 import { playbackFields } from '../media/playback.ts';
@@ -160,21 +162,60 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
     watermark: link.watermark,
     expiresAt: link.expiresAt?.toISOString() ?? null,
     items,
-    comments: await linkComments(link.id, rows.map((r) => r.item.id)),
+    comments: [...(await linkComments(link.id, rows.map((r) => r.item.id))), ...(await studioNotes(rows.map((r) => r.version.id)))],
   };
+}
+
+/**
+ * The studio's notes on the versions a link shows (issue 29, one thread), as comments with
+ * `source: 'staff'`: never an internal one.
+ */
+async function studioNotes(versionIds: number[]): Promise<ShareComment[]> {
+  if (!versionIds.length) return [];
+  const rows = await db
+    .select({
+      n: timelineNotes,
+      number: mediaVersions.number,
+      timestampMs: safeMs(timelineNotes.timestampMs, timelineNotes.timestampSeconds, sql`coalesce(${mediaVersions.durationSeconds}, ${MAX_TIMELINE_SECONDS})`),
+    })
+    .from(timelineNotes)
+    .innerJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
+    .where(and(inArray(timelineNotes.versionId, versionIds), eq(timelineNotes.byStaff, true), eq(timelineNotes.internal, false)))
+    .orderBy(asc(timelineNotes.createdAt), asc(timelineNotes.id));
+  return rows.map(({ n, number, timestampMs }) => ({
+    id: n.id,
+    mediaId: n.mediaId,
+    versionNumber: number,
+    guestName: n.authorName,
+    kind: 'note',
+    rating: null,
+    timestampSeconds: Math.floor(timestampMs / 1000),
+    timestampMs,
+    endMs: n.endMs,
+    shapes: readShapes(n.shapes),
+    resolvedAt: n.resolvedAt?.toISOString() ?? null,
+    source: 'staff',
+    text: n.noteText,
+    createdAt: n.createdAt.toISOString(),
+  }));
 }
 
 /** Guest comments on `mediaIds`: one link's (for its visitors), or every link's with its name (staff). */
 export async function linkComments(linkId: number | null, mediaIds: number[]): Promise<ShareComment[]> {
   if (!mediaIds.length) return [];
   const rows = await db
-    .select({ c: shareComments, number: mediaVersions.number, linkName: shareLinks.name })
+    .select({
+      c: shareComments,
+      number: mediaVersions.number,
+      linkName: shareLinks.name,
+      timestampMs: safeMs(shareComments.timestampMs, shareComments.timestampSeconds, sql`coalesce(${mediaVersions.durationSeconds}, ${MAX_TIMELINE_SECONDS})`),
+    })
     .from(shareComments)
     .innerJoin(shareLinks, eq(shareLinks.id, shareComments.linkId))
     .leftJoin(mediaVersions, eq(mediaVersions.id, shareComments.versionId))
     .where(and(inArray(shareComments.mediaId, mediaIds), linkId != null ? eq(shareComments.linkId, linkId) : undefined))
     .orderBy(asc(shareComments.createdAt), asc(shareComments.id));
-  return rows.map(({ c, number, linkName }) => ({
+  return rows.map(({ c, number, linkName, timestampMs }) => ({
     ...(linkId == null ? { linkName } : {}),
     id: c.id,
     mediaId: c.mediaId,
@@ -182,7 +223,12 @@ export async function linkComments(linkId: number | null, mediaIds: number[]): P
     guestName: c.guestName,
     kind: c.kind,
     rating: c.rating,
-    timestampSeconds: c.timestampSeconds,
+    timestampSeconds: c.kind === 'note' ? Math.floor(timestampMs / 1000) : c.timestampSeconds,
+    timestampMs: c.kind === 'note' ? timestampMs : null,
+    endMs: c.endMs,
+    shapes: readShapes(c.shapes),
+    resolvedAt: c.resolvedAt?.toISOString() ?? null,
+    source: 'link' as const,
     text: c.text,
     createdAt: c.createdAt.toISOString(),
   }));

@@ -4,6 +4,7 @@ import type { Reply, VersionSummary } from './review.ts';
 import { UPLOAD_ID_PATTERN } from './uploads.ts';
 import type { Playback } from './playback.ts';
 import { multilineText, plainText } from './text.ts';
+import type { NoteTime } from './notes.ts';
 
 // Kept importable from here as before; they live lower down so review.ts can use them without importing this file (issue 34).
 export { UPLOAD_ID_PATTERN } from './uploads.ts';
@@ -165,8 +166,15 @@ export interface AdminFeedback {
   id: number;
   mediaId: number;
   mediaTitle: string;
-  clientUserId: number;
+  /** null for a share-link visitor's feedback. */
+  clientUserId: number | null;
+  /** The author: the client's login, or the guest name for a share link's feedback. */
   clientUsername: string;
+  /** Issue 29, one thread: 'client', or 'link' (a share-link visitor: `guest` true, ids are share comments'). */
+  source: 'client' | 'link';
+  guest: boolean;
+  guestName: string | null;
+  linkName: string | null;
   feedbackText: string;
   rating: number;
   createdAt: string;
@@ -176,12 +184,24 @@ export interface AdminFeedback {
   replies: Reply[];
 }
 
-export interface AdminTimelineNote {
+export interface AdminTimelineNote extends NoteTime {
   id: number;
   mediaId: number;
   mediaTitle: string;
-  clientUserId: number;
+  /** null for a staff note or a share-link visitor's note. */
+  clientUserId: number | null;
+  /** The author: the client's login, the staff member's name, or the guest name. */
   clientUsername: string;
+  /**
+   * Issue 29, one thread: who wrote it. 'client' and 'staff' notes share ids (timeline_notes);
+   * 'link' notes are share comments (`guest` true): reply and resolve them with `source: 'link'`.
+   */
+  source: 'client' | 'staff' | 'link';
+  guest: boolean;
+  guestName: string | null;
+  linkName: string | null;
+  /** Staff notes only: hidden from clients and link visitors. */
+  internal: boolean;
   timestampSeconds: number;
   noteText: string;
   createdAt: string;

@@ -3,6 +3,7 @@ import { z } from '../zod.ts';
 import type { Playback } from './media.ts';
 import { multilineText } from './text.ts';
 import type { Reply, VersionSummary } from './review.ts';
+import { checkNoteTime, noteTimeFields, type NoteTime } from './notes.ts';
 
 export const MAX_PORTAL_TEXT = 5000;
 export const RATING_MIN = 1;
@@ -36,23 +37,21 @@ export const feedbackInputSchema = z.object({
 });
 export type FeedbackInput = z.infer<typeof feedbackInputSchema>;
 
-/**
- * The latest timestamp a note may carry when the video's duration is unknown (the server also
- * checks the real duration when it is known). Keeps stored values small, whole and sortable.
- */
-export const MAX_TIMELINE_SECONDS = 24 * 3600;
+export { MAX_TIMELINE_SECONDS } from './notes.ts';
 
-export const timelineNoteInputSchema = z.object({
-  mediaId,
-  // Entered with step 0.1, stored as whole seconds rounded down (001 §5).
-  timestampSeconds: z
-    .number({ error: 'Timestamp must be a number of seconds' })
-    .min(0, 'Timestamp must be 0 or more')
-    .max(MAX_TIMELINE_SECONDS, `Timestamp must be at most ${MAX_TIMELINE_SECONDS} seconds (24 hours)`)
-    .transform((s) => Math.floor(s)),
-  noteText: portalText('Note'),
-  versionId,
-});
+/**
+ * POST /api/client/media/{id}/timeline-notes. Times as noteTimeFields (issue 29): whole seconds
+ * as the documents store them (001 §5), or the exact `timestampMs`, which wins; optional range
+ * end and drawings.
+ */
+export const timelineNoteInputSchema = z
+  .object({
+    mediaId,
+    ...noteTimeFields,
+    noteText: portalText('Note'),
+    versionId,
+  })
+  .superRefine(checkNoteTime);
 export type TimelineNoteInput = z.infer<typeof timelineNoteInputSchema>;
 
 /**
@@ -99,10 +98,16 @@ export interface ClientFeedback {
   replies: Reply[];
 }
 
-export interface ClientTimelineNote {
+/**
+ * A note as the portal lists it: the client's own, and the studio's notes that are not internal
+ * (issue 29: `source: 'staff'`, `clientUsername` is then the staff member's name).
+ */
+export interface ClientTimelineNote extends NoteTime {
   id: number;
   mediaId: number;
   clientUsername: string;
+  /** Who wrote it: this client's login ('client') or the studio ('staff'). */
+  source: 'client' | 'staff';
   timestampSeconds: number;
   noteText: string;
   createdAt: string;

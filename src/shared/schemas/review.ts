@@ -4,6 +4,7 @@ import { z } from '../zod.ts';
 import { UPLOAD_ID_PATTERN } from './uploads.ts';
 import type { Playback } from './playback.ts';
 import { multilineText } from './text.ts';
+import { checkNoteTime, noteTimeFields } from './notes.ts';
 
 export const APPROVAL_STATUSES = ['in_review', 'approved', 'changes_requested'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -63,8 +64,38 @@ export const replyInputSchema = z
   })
   .strict();
 
+/**
+ * Which table a staff reply or resolution is about (issue 29, one thread): a client's feedback
+ * or note, or a share-link visitor's comment. Omitted = 'client' (the ids before issue 29).
+ */
+export const THREAD_SOURCES = ['client', 'link'] as const;
+const threadSource = z.enum(THREAD_SOURCES, { error: 'source must be "client" or "link"' }).optional().default('client');
+
+/** POST /api/admin/media/{feedback|timeline-notes}/{id}/replies (staff). */
+export const staffReplyInputSchema = z
+  .object({
+    text: multilineText('Reply', REPLY_MAX, { required: true }),
+    source: threadSource,
+  })
+  .strict();
+
 /** PUT /api/admin/media/timeline-notes/{id}/resolved. */
-export const resolveInputSchema = z.object({ resolved: z.boolean({ error: 'resolved must be true or false' }) }).strict();
+export const resolveInputSchema = z
+  .object({ resolved: z.boolean({ error: 'resolved must be true or false' }), source: threadSource })
+  .strict();
+
+/** POST /api/media/{id}/timeline-notes: a staff note on a version (issue 29). */
+export const staffNoteInputSchema = z
+  .object({
+    ...noteTimeFields,
+    text: multilineText('Note', REPLY_MAX, { required: true }),
+    /** The version it is about; omitted = the current one. */
+    versionId: z.number({ error: 'versionId must be a number' }).int('versionId must be a whole number').positive('versionId must be positive').optional(),
+    /** Internal notes are for staff only: never shown to clients or link visitors, nor in their emails. */
+    internal: z.boolean({ error: 'internal must be true or false' }).optional().default(false),
+  })
+  .strict()
+  .superRefine(checkNoteTime);
 
 export interface Reply {
   id: number;

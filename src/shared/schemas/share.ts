@@ -3,7 +3,8 @@
 import { z } from '../zod.ts';
 import type { Playback } from './media.ts';
 import { decisionFields, noteWhenChangesRequested, type ApprovalStatus } from './review.ts';
-import { MAX_TIMELINE_SECONDS, portalText, ratingSchema } from './portal.ts';
+import { portalText, ratingSchema } from './portal.ts';
+import { checkNoteTime, noteTimeFields, type Shape } from './notes.ts';
 import { plainText } from './text.ts';
 
 export const SHARE_DOWNLOADS = ['none', 'preview', 'original'] as const;
@@ -145,18 +146,15 @@ export const shareFeedbackSchema = z
   })
   .strict();
 
-/** POST /api/share/{token}/media/{id}/timeline-notes. */
+/** POST /api/share/{token}/media/{id}/timeline-notes (times and drawings: noteTimeFields, issue 29). */
 export const shareNoteSchema = z
   .object({
     name: guestName,
     text: portalText('Note'),
-    timestampSeconds: z
-      .number({ error: 'Timestamp must be a number of seconds' })
-      .min(0, 'Timestamp must be 0 or more')
-      .max(MAX_TIMELINE_SECONDS, `Timestamp must be at most ${MAX_TIMELINE_SECONDS} seconds (24 hours)`)
-      .transform((s) => Math.floor(s)),
+    ...noteTimeFields,
   })
-  .strict();
+  .strict()
+  .superRefine(checkNoteTime);
 
 /** PUT /api/share/{token}/media/{id}/approval. */
 export const shareApprovalSchema = z
@@ -234,6 +232,14 @@ export interface ShareComment {
   createdAt: string;
   /** Staff lists only: which link it came through. */
   linkName?: string;
+  /** Notes (issue 29): the exact time, range end and drawings; null / [] for feedback. */
+  timestampMs: number | null;
+  endMs: number | null;
+  shapes: Shape[];
+  /** Staff resolved it (notes); null = open. */
+  resolvedAt: string | null;
+  /** 'link' for a visitor's comment; 'staff' for a studio note shown to the link (never an internal one). */
+  source: 'link' | 'staff';
 }
 
 /** One item as a link visitor sees it: only the files the link allows. */

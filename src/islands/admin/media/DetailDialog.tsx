@@ -133,9 +133,9 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
       toast({ title: 'Could not change the lock', description: errorMessage(e), variant: 'destructive' });
     }
   };
-  const resolve = async (noteId: number, resolved: boolean) => {
+  const resolve = async (note: AdminTimelineNote, resolved: boolean) => {
     try {
-      await apiJson('PUT', `/api/admin/media/timeline-notes/${noteId}/resolved`, { resolved });
+      await apiJson('PUT', `/api/admin/media/timeline-notes/${note.id}/resolved`, note.source === 'link' ? { resolved, source: 'link' } : { resolved });
       onReviewsChanged();
     } catch (e) {
       toast({ title: 'Could not update the note', description: errorMessage(e), variant: 'destructive' });
@@ -216,14 +216,20 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
         ) : (
           <ul className="space-y-2">
             {mine.map((f) => (
-              <li key={f.id} className="rounded-lg border border-line p-3">
+              <li key={`${f.source}-${f.id}`} className="rounded-lg border border-line p-3">
                 <div className="flex flex-wrap items-center justify-between gap-2">
-                  <span className="text-sm font-medium">{f.clientUsername}</span>
+                  <span className="text-sm font-medium">{f.guest ? `${f.clientUsername} (share link)` : f.clientUsername}</span>
                   <Stars rating={f.rating} />
                 </div>
                 <p className="mt-1 whitespace-pre-line text-sm">{f.feedbackText}</p>
                 <p className="mt-1 text-xs text-fg-muted">{formatDate(f.createdAt)}</p>
-                <ReplyThread replies={f.replies} postUrl={`/api/admin/media/feedback/${f.id}/replies`} label={`Reply to ${f.clientUsername}'s feedback`} onReplied={onReviewsChanged} />
+                <ReplyThread
+                  replies={f.replies}
+                  postUrl={`/api/admin/media/feedback/${f.id}/replies`}
+                  source={f.source === 'link' ? 'link' : undefined}
+                  label={`Reply to ${f.clientUsername}'s feedback`}
+                  onReplied={onReviewsChanged}
+                />
               </li>
             ))}
           </ul>
@@ -238,7 +244,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
         ) : (
           <ol className="space-y-2" data-testid="timeline-notes">
             {timeline.map((n) => (
-              <li key={n.id} className="rounded-lg border border-line p-3" data-resolved={n.resolvedAt ? 'true' : undefined}>
+              <li key={`${n.source}-${n.id}`} className="rounded-lg border border-line p-3" data-resolved={n.resolvedAt ? 'true' : undefined}>
                 <div className="flex items-start gap-3">
                   <button
                     type="button"
@@ -250,16 +256,22 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                     <NoteTime seconds={n.timestampSeconds} version={shown} />
                     <span className="min-w-0 flex-1">
                       <span className={`block text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
-                      <span className="block text-xs text-fg-muted">{`${n.clientUsername} · ${formatDate(n.createdAt)}${n.resolvedAt ? ' · Resolved' : ''}`}</span>
+                      <span className="block text-xs text-fg-muted">{`${n.clientUsername}${n.guest ? ' (share link)' : n.internal ? ' (internal)' : ''} · ${formatDate(n.createdAt)}${n.resolvedAt ? ' · Resolved' : ''}`}</span>
                     </span>
                   </button>
                   {canEdit && (
-                    <Button variant="ghost" size="sm" onClick={() => resolve(n.id, !n.resolvedAt)}>
+                    <Button variant="ghost" size="sm" onClick={() => resolve(n, !n.resolvedAt)}>
                       {n.resolvedAt ? 'Reopen' : 'Resolve'}
                     </Button>
                   )}
                 </div>
-                <ReplyThread replies={n.replies} postUrl={`/api/admin/media/timeline-notes/${n.id}/replies`} label={`Reply to the note at ${formatTimestamp(n.timestampSeconds)}`} onReplied={onReviewsChanged} />
+                <ReplyThread
+                  replies={n.replies}
+                  postUrl={`/api/admin/media/timeline-notes/${n.id}/replies`}
+                  source={n.source === 'link' ? 'link' : undefined}
+                  label={`Reply to the note at ${formatTimestamp(n.timestampSeconds)}`}
+                  onReplied={onReviewsChanged}
+                />
               </li>
             ))}
           </ol>

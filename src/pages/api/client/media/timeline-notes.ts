@@ -4,5 +4,5 @@ import { listOwnTimelineNotes } from '../../../../server/portal/timeline-notes.t
 
 export const GET = endpoint(async (ctx) => {
   const client = requireClient(ctx);
-  return json(await listOwnTimelineNotes(client.id));
+  return json(await listOwnTimelineNotes(client.id, client.clientId));
 });
