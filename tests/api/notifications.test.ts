@@ -183,7 +183,14 @@ describe('with SMTP_URL', () => {
     // and the admin (off by default) get no row; the digest reader's row is held.
     // This server runs a digest every 4 s, so the held row may already be in one ('digested'):
     // either way it was not sent on its own.
-    const rows = await outboxOf(server, 'event_id = (SELECT max(id) FROM notification_events WHERE media_id = ? AND kind = ?)', [item.id, c.kind]);
+    // The mail arrives before the sender marks its row sent (it writes 'sent' once the SMTP
+    // server has answered): wait for that write, not for time.
+    const rowsOf = () => outboxOf(server, 'event_id = (SELECT max(id) FROM notification_events WHERE media_id = ? AND kind = ?)', [item.id, c.kind]);
+    const rows = await until('the outbox rows settled', async () => {
+      const r = await rowsOf();
+      const mine = r.find((x) => x.recipient_address === staff.on.email);
+      return mine && (mine.status === 'sending' || mine.status === 'pending') ? null : r;
+    });
     const held = (status: string) => (status === 'digested' ? 'held' : status);
     expect(rows.map((r) => [r.recipient_address, held(String(r.status))]).sort()).toEqual(
       [
