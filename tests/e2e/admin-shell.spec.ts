@@ -160,7 +160,7 @@ test.describe('admin navigation bar', () => {
     });
     await page.getByTestId('user-menu-button').click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
-    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page).toHaveURL(/\/auth(\?next=%2Fadmin%2Fdashboard)?$/);
     await expect.poll(() => count(server, 'SELECT COUNT(*) FROM staff_sessions')).toBe(before - 1);
     await page.goto('/admin/dashboard');
     await expect(page).toHaveURL(/\/auth\?next=%2Fadmin%2Fdashboard$/);

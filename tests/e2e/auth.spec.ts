@@ -47,7 +47,7 @@ test.describe('staff sign-in (/auth)', () => {
     const status = await page.evaluate(async () => (await fetch('/api/logout', { method: 'POST' })).status);
     expect(status).toBe(200);
     await page.goto('/admin/dashboard');
-    await expect(page).toHaveURL(`${baseURL}/auth`);
+    await expect(page).toHaveURL(`${baseURL}/auth?next=%2Fadmin%2Fdashboard`);
   });
 });
 
