@@ -269,7 +269,8 @@ export async function serveLinkFile(ctx: APIContext): Promise<Response> {
   // Every transfer of a file the link lets its visitor download is logged when it starts at
   // byte 0, whatever the address says (with or without ?download=1, any Range header): a
   // player's later range requests are not. Files the link only shows are not downloads.
-  const downloadable = allowedVariant(link, cur, file, true);
+  // While downloads wait for approval (issue 30) nothing served is a download: only playing.
+  const downloadable = allowedVariant(link, cur, file, true) && !downloadsWait(link, cur);
   const onTransfer = async (fromStart: boolean) => {
     if (!downloadable || !fromStart) return;
     const kind = file.startsWith('original.') ? 'original' : 'preview';
