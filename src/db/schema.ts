@@ -89,6 +89,8 @@ export const clients = sqliteTable('clients', {
   phone: text('phone').notNull().default(''),
   notes: text('notes').notNull().default(''),
   isActive: bool('is_active').notNull().default(true),
+  // Issue 30: the client's downloads open only once the item's current version is approved.
+  downloadsAfterApproval: bool('downloads_after_approval').notNull().default(false),
   createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
@@ -654,6 +656,8 @@ export const shareLinks = sqliteTable(
     // Names this link's preview files (`lp-{fileKey}.mp4|jpg`, issue 31): random (newFileKey in
     // storage paths), so nobody can guess another link's file from its sequential id.
     fileKey: text('file_key').notNull().default(''),
+    // Issue 30: downloads (original and preview) open only once the item's current version is approved.
+    downloadsAfterApproval: bool('downloads_after_approval').notNull().default(false),
   },
   (t) => [
     index('share_links_client_idx').on(t.clientId),

@@ -88,6 +88,8 @@ const fixtures: Record<string, () => Fixture> = {
     breaker: { watermark: 'x' },
     validStatus: 200,
   }),
+  // Issue 30: downloads that wait for approval.
+  'PUT /api/clients/[id]/downloads': () => ({ valid: { downloadsAfterApproval: true }, breaker: { downloadsAfterApproval: 'x' }, validStatus: 200 }),
   'PUT /api/clients/[id]/reset-password': () => ({ valid: { password: 'new-client-pass' }, breaker: { password: 42 }, validStatus: 200 }),
   'POST /api/media': () => ({
     fields: { title: 'Fuzz upload', projectStage: 'production', notes: 'n', clientId: String(client.clientId), tags: 'a, b', isFeatured: 'false', showInPortfolio: 'true' },
@@ -179,17 +181,17 @@ const fixtures: Record<string, () => Fixture> = {
   'POST /api/client/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201, as: 'client' }),
   'POST /api/client/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Thanks' }, breaker: { text: 42 }, validStatus: 201, as: 'client' }),
   'POST /api/share-links': () => ({
-    valid: { name: 'Fuzz link', mediaIds: [Number(ids.mediaId)], password: 'fuzz-pass', expiresAt: null, allowComment: true, allowApprove: true, download: 'preview', watermark: false, watermarkText: '', watermarkPosition: 'center', watermarkOpacity: 50 },
+    valid: { name: 'Fuzz link', mediaIds: [Number(ids.mediaId)], password: 'fuzz-pass', expiresAt: null, allowComment: true, allowApprove: true, download: 'preview', downloadsAfterApproval: true, watermark: false, watermarkText: '', watermarkPosition: 'center', watermarkOpacity: 50 },
     nullable: ['expiresAt'],
-    optional: ['password', 'expiresAt', 'allowComment', 'allowApprove', 'download', 'watermark', 'watermarkText', 'watermarkPosition', 'watermarkOpacity'],
+    optional: ['password', 'expiresAt', 'allowComment', 'allowApprove', 'download', 'downloadsAfterApproval', 'watermark', 'watermarkText', 'watermarkPosition', 'watermarkOpacity'],
     breaker: { mediaIds: 'x' },
     validStatus: 201,
   }),
   // Issue 32: editing a link (its own link, so the visitor fixtures' link keeps no password).
   'PATCH /api/share-links/[id]': () => ({
-    valid: { name: 'Fuzz edited', mediaIds: [Number(ids.mediaId)], password: 'fuzz-pass-2', expiresAt: null, allowComment: false, allowApprove: true, download: 'none', watermark: true, watermarkText: 'Draft', watermarkPosition: 'top-left', watermarkOpacity: 40 },
+    valid: { name: 'Fuzz edited', mediaIds: [Number(ids.mediaId)], password: 'fuzz-pass-2', expiresAt: null, allowComment: false, allowApprove: true, download: 'none', downloadsAfterApproval: true, watermark: true, watermarkText: 'Draft', watermarkPosition: 'top-left', watermarkOpacity: 40 },
     nullable: ['expiresAt'],
-    optional: ['name', 'mediaIds', 'password', 'expiresAt', 'allowComment', 'allowApprove', 'download', 'watermark', 'watermarkText', 'watermarkPosition', 'watermarkOpacity'],
+    optional: ['name', 'mediaIds', 'password', 'expiresAt', 'allowComment', 'allowApprove', 'download', 'downloadsAfterApproval', 'watermark', 'watermarkText', 'watermarkPosition', 'watermarkOpacity'],
     breaker: { mediaIds: 'x' },
     validStatus: 200,
   }),

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Download, Play } from 'lucide-react';
+import { Download, Lock, Play } from 'lucide-react';
 import { PreparingPreview, useProcessingPoll } from '../ui/playback.tsx';
 import type { ClientMedia } from '../../shared/schemas/portal.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
 import { MediaPreview } from './MediaPreview.tsx';
-import { downloadHref, formatDate, stageLabel } from './format.ts';
+import { formatDate, stageLabel } from './format.ts';
 
 /** Tags shown on a client card (001 §9). */
 const CARD_TAGS = 2;
@@ -84,14 +84,28 @@ export function MediaCard({
           className="h-4 w-4 cursor-pointer accent-[var(--accent)]"
         />
       </label>
-      <a
-        href={downloadHref(item.url)}
-        download={item.filename || ''}
-        aria-label={`Download ${item.title}`}
-        className="absolute right-2 top-2 z-10 inline-flex h-9 w-9 items-center justify-center rounded-md bg-black/60 text-white transition-colors hover:bg-black/80"
-      >
-        <Download size={16} aria-hidden="true" />
-      </a>
+      {item.downloadUrl ? (
+        <a
+          href={item.downloadUrl}
+          download={item.filename || ''}
+          aria-label={`Download ${item.title}`}
+          className="absolute right-2 top-2 z-10 inline-flex h-9 w-9 items-center justify-center rounded-md bg-black/60 text-white transition-colors hover:bg-black/80"
+        >
+          <Download size={16} aria-hidden="true" />
+        </a>
+      ) : item.downloadBlockedReason ? (
+        // Downloads wait for approval (issue 30): the button says why, on hover and to screen readers.
+        <button
+          type="button"
+          disabled
+          title={item.downloadBlockedReason}
+          aria-label={`Download ${item.title}: ${item.downloadBlockedReason}`}
+          data-testid="card-download-blocked"
+          className="absolute right-2 top-2 z-10 inline-flex h-9 w-9 cursor-not-allowed items-center justify-center rounded-md bg-black/60 text-white"
+        >
+          <Lock size={16} aria-hidden="true" />
+        </button>
+      ) : null}
     </li>
   );
 }

@@ -9,7 +9,8 @@ import { tryAutoplay } from '../ui/autoplay.ts';
 import { ReviewVideo } from '../ui/ReviewVideo.tsx';
 import { FeedbackTab } from './FeedbackTab.tsx';
 import { TimelineTab } from './TimelineTab.tsx';
-import { downloadHref, formatDate, formatSize, stageLabel } from './format.ts';
+import { formatDate, formatSize, stageLabel } from './format.ts';
+import { BlockedDownload } from '../review/BlockedDownload.tsx';
 import { apiJson } from '../../shared/api.ts';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { VersionSwitcher } from '../review/VersionSwitcher.tsx';
@@ -47,6 +48,8 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
   const decided = (next: MediaVersion) => {
     setVersions((list) => list?.map((v) => (v.id === next.id ? next : v)) ?? null);
     void loadMedia();
+    // A decision can open (or keep closed) the downloads of every version (issue 30).
+    if (item) apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then(setVersions, () => undefined);
   };
 
   // The video plays as the dialog opens (001 §4). Mounted once per item, so this runs once.
@@ -90,7 +93,7 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
               />
             ) : (
               <img
-                src={shown && !shown.current ? shown.url : (item.webpUrl ?? item.url)}
+                src={shown && !shown.current ? (shown.webpUrl ?? shown.url) : (item.webpUrl ?? item.url)}
                 alt={item.title}
                 className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
               />
@@ -129,10 +132,14 @@ function Details({ item }: { item: ClientMedia }) {
           </div>
         ))}
       </dl>
-      <a href={downloadHref(item.url)} download={item.filename || ''} className={buttonClass('primary', 'md')}>
-        <Download size={16} aria-hidden="true" />
-        Download
-      </a>
+      {item.downloadUrl ? (
+        <a href={item.downloadUrl} download={item.filename || ''} className={buttonClass('primary', 'md')}>
+          <Download size={16} aria-hidden="true" />
+          Download
+        </a>
+      ) : item.downloadBlockedReason ? (
+        <BlockedDownload reason={item.downloadBlockedReason} />
+      ) : null}
       <div className="space-y-2">
         <h3 className="text-sm font-semibold">Tags</h3>
         {item.tags.length ? (

@@ -105,7 +105,11 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
       toast({ title: 'No items selected', description: 'Select the media you want to download first.' });
       return;
     }
-    downloadAll(items);
+    // Items whose downloads wait for approval (issue 30) are left out, and the client is told.
+    const ready = items.filter((m) => m.downloadUrl);
+    const waiting = items.length - ready.length;
+    if (waiting) toast({ title: `${waiting} of ${items.length} not downloaded`, description: items.find((m) => !m.downloadUrl)?.downloadBlockedReason ?? 'No download is offered for it.' });
+    downloadAll(ready);
   }
 
   async function logout() {

@@ -1,11 +1,11 @@
 // Browser downloads through plain anchors, so the file streams straight to disk
 // (the delivery route answers with Content-Disposition: attachment).
 import { DOWNLOAD_STAGGER_MS, type ClientMedia } from '../../shared/schemas/portal.ts';
-import { downloadHref } from './format.ts';
 
 function clickDownload(item: ClientMedia): void {
   const a = document.createElement('a');
-  a.href = downloadHref(item.url);
+  if (!item.downloadUrl) return;
+  a.href = item.downloadUrl;
   a.download = item.filename || '';
   a.rel = 'noopener';
   a.style.display = 'none';

@@ -18,6 +18,4 @@ export function isRecent(iso: string, now = Date.now()): boolean {
 }
 
 
-export function downloadHref(url: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}download=1`;
-}
+export { downloadHref } from '../../shared/schemas/review.ts';

@@ -3,7 +3,7 @@ import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { formatDate } from '../../shared/format.ts';
 import { buttonClass } from '../ui/Button.tsx';
 import { Select } from '../ui/Select.tsx';
-import { downloadHref } from '../portal/format.ts';
+import { BlockedDownload } from './BlockedDownload.tsx';
 
 /**
  * Picks which version of an item the dialog shows (the current one is marked), with a download
@@ -20,12 +20,14 @@ export function VersionSwitcher({ versions, value, onChange }: { versions: Media
       <div className="w-full max-w-xs">
         <Select label="Version" value={String(value)} options={options} onChange={(e) => onChange(Number(e.target.value))} />
       </div>
-      {shown && (
-        <a href={downloadHref(shown.url)} download={shown.filename || ''} className={buttonClass('outline', 'md')}>
+      {shown?.downloadUrl ? (
+        <a href={shown.downloadUrl} download={shown.filename || ''} className={buttonClass('outline', 'md')}>
           <Download size={16} aria-hidden="true" />
           {`Download v${shown.number}`}
         </a>
-      )}
+      ) : shown?.downloadBlockedReason ? (
+        <BlockedDownload reason={shown.downloadBlockedReason} label={`Download v${shown.number}`} />
+      ) : null}
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { EmptyState } from '../ui/EmptyState.tsx';
 import { stepFrame } from '../ui/ReviewVideo.tsx';
 import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
 import { NoteTime } from '../review/NoteTime.tsx';
+import { BlockedDownload } from '../review/BlockedDownload.tsx';
 import { StarRating, Stars } from '../portal/StarRating.tsx';
 
 const POLL_MS = 4000;
@@ -94,11 +95,13 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
           <span className="rounded bg-muted px-1.5 py-0.5 text-xs font-medium">v{item.version}</span>
           <ApprovalBadge status={item.approval.status} locked={item.approval.locked} />
         </div>
-        {item.downloadUrl && (
+        {item.downloadUrl ? (
           <a href={item.downloadUrl} download className={buttonClass('outline', 'sm')}>
             <Download size={16} aria-hidden="true" /> Download
           </a>
-        )}
+        ) : item.downloadBlockedReason ? (
+          <BlockedDownload reason={item.downloadBlockedReason} size="sm" />
+        ) : null}
       </div>
       <Media item={item} videoRef={videoRef} onPause={(s) => setTime(String(Math.floor(s)))} />
       {shared.view.allowApprove && <ApprovalForm item={item} shared={shared} />}

@@ -6,7 +6,7 @@ import { clientUsers, clients } from '../../db/schema.ts';
 import { HttpError, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
 import { invalidateAllSessions } from '../auth/sessions.ts';
-import type { ClientDetails, CreateClient } from '../../shared/schemas/clients.ts';
+import type { ClientDetails, ClientDownloads, CreateClient } from '../../shared/schemas/clients.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = typeof db | Tx;
@@ -25,6 +25,7 @@ const clientColumns = {
   // Each client has exactly one login (created with it), so the join adds no rows.
   username: clientUsers.username,
   // The client sees only watermarked previews (issue 17, src/server/sharing/client-watermark.ts).
+  downloadsAfterApproval: clients.downloadsAfterApproval,
   watermarkPreviews: sql<boolean>`EXISTS (SELECT 1 FROM share_links l WHERE l.client_id = "clients"."id" AND l.revoked_at IS NULL)`.mapWith(Boolean),
 };
 
@@ -106,4 +107,22 @@ export async function deleteClient(id: number) {
     await getClient(id, tx);
     await tx.delete(clients).where(eq(clients.id, id));
   });
+}
+
+/** Whether the client's downloads wait for approval (issue 30, src/server/review/download-gate.ts). */
+export async function getClientDownloads(id: number): Promise<ClientDownloads> {
+  const [row] = await db.select({ downloadsAfterApproval: clients.downloadsAfterApproval }).from(clients).where(eq(clients.id, id)).limit(1);
+  if (!row) throw notFound('Client not found');
+  return { downloadsAfterApproval: row.downloadsAfterApproval };
+}
+
+/** Switches "downloads wait for approval" on or off; applies to the client's next request. */
+export async function setClientDownloads(id: number, input: ClientDownloads): Promise<ClientDownloads> {
+  const done = await db
+    .update(clients)
+    .set({ downloadsAfterApproval: input.downloadsAfterApproval, updatedAt: new Date() })
+    .where(eq(clients.id, id))
+    .returning({ downloadsAfterApproval: clients.downloadsAfterApproval });
+  if (!done.length) throw notFound('Client not found');
+  return done[0]!;
 }

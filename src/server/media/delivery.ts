@@ -11,6 +11,7 @@ import { errorResponse } from '../http.ts';
 import { isPublicSql, seesWholeLibrary } from './visibility.ts';
 import { contentTypeForVariant, LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from '../storage/paths.ts';
 import { clientWatermarkLink } from '../sharing/client-watermark.ts';
+import { clientDownloadsClosed, DOWNLOADS_AFTER_APPROVAL_MESSAGE } from '../review/download-gate.ts';
 import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
 import { config } from '../config.ts';
@@ -54,7 +55,19 @@ async function findOlderVersion(storageKey: string) {
  * never public: only staff and the client whose watermark made it fetch it here (a link's
  * visitors fetch theirs under /s/).
  */
-async function findVisible(ctx: APIContext, storageKey: string, variant: string): Promise<Target | null> {
+/** findVisible's answer for a client whose downloads wait for approval (issue 30): 403 with the reason. */
+const DOWNLOAD_WAITS = Symbol('downloads wait for approval');
+
+/**
+ * For a client, what counts as a download (issue 30): every original (any version, with or
+ * without ?download=1: it is never what the portal plays once proxies exist) and any file asked
+ * for with ?download=1. Proxies, posters, thumbnails and the sprite without it are for playing.
+ */
+export function isClientDownload(variant: string, url: URL): boolean {
+  return variant.startsWith('original.') || url.searchParams.get('download') === '1';
+}
+
+async function findVisible(ctx: APIContext, storageKey: string, variant: string): Promise<Target | typeof DOWNLOAD_WAITS | null> {
   const row = (await findCurrent(storageKey)) ?? (await findOlderVersion(storageKey));
   if (!row) return null;
   const linkPreview = LINK_PREVIEW_RE.test(variant);
@@ -75,6 +88,9 @@ async function findVisible(ctx: APIContext, storageKey: string, variant: string)
   // other client gets the item's own files and no link's preview.
   const watermark = await clientWatermarkLink(client.clientId);
   if (watermark ? variant !== linkPreviewVariant(watermark, row.type) : linkPreview) return null;
+  // A client set to "downloads wait for approval" (issue 30): no download of any version of the
+  // item until its current version is approved. Public items never reach here (anyone fetches them).
+  if (isClientDownload(variant, ctx.url) && (await clientDownloadsClosed(client.clientId, row.id))) return DOWNLOAD_WAITS;
   return target;
 }
 
@@ -155,6 +171,7 @@ export async function serveMediaFile(ctx: APIContext, storageKey: string | undef
   if (!storageKey || !variant || !STORAGE_KEY_RE.test(storageKey) || !VARIANT_RE.test(variant)) return errorResponse(404, 'Not found');
   const target = await findVisible(ctx, storageKey, variant);
   if (!target) return errorResponse(404, 'Not found');
+  if (target === DOWNLOAD_WAITS) return errorResponse(403, DOWNLOADS_AFTER_APPROVAL_MESSAGE);
   return serveStoredFile(ctx, storageKey, variant, target);
 }
 

@@ -9,7 +9,8 @@ import { playbackFields } from '../media/playback.ts';
 import { forClient } from '../sharing/client-watermark.ts';
 import { assignedTo } from './assigned.ts';
 import { normaliseTags, type ClientMedia } from '../../shared/schemas/portal.ts';
-import type { ApprovalStatus, VersionSummary } from '../../shared/schemas/review.ts';
+import type { ApprovalStatus, DownloadFields, VersionSummary } from '../../shared/schemas/review.ts';
+import { withClientDownloads } from '../review/download-gate.ts';
 
 
 // Only what a client may see (no storage key, flags or uploader).
@@ -65,7 +66,7 @@ function storedTags(raw: unknown): string[] {
   return normaliseTags(Array.isArray(parsed) || typeof parsed === 'string' ? parsed : raw);
 }
 
-export function toClientMedia(row: ClientMediaRow): ClientMedia {
+export function toClientMedia(row: ClientMediaRow): Omit<ClientMedia, keyof DownloadFields> {
   return {
     id: row.id,
     title: row.title,
@@ -96,10 +97,10 @@ export function toClientMedia(row: ClientMediaRow): ClientMedia {
   };
 }
 
-/** Everything assigned to the client, newest first. */
+/** Everything assigned to the client, newest first, with its download (or why it waits, issue 30). */
 export async function listClientMedia(clientId: number): Promise<ClientMedia[]> {
   const rows = await db.select(clientColumns).from(media).where(assignedTo(clientId)).orderBy(desc(media.createdAt), desc(media.id));
-  return forClient(clientId, rows.map(toClientMedia), (m) => m.type);
+  return withClientDownloads(clientId, await forClient(clientId, rows.map(toClientMedia), (m) => m.type), (m) => m.id);
 }
 
 /** The item if it is assigned to the client; 404 otherwise, so other clients' items stay invisible. */

@@ -19,7 +19,7 @@ import { getMediaById, type MediaRow } from '../media/queries.ts';
 import { finishInto } from '../uploads/finish.ts';
 import { recordEvent } from '../notifications/index.ts';
 import type { AdminMedia } from '../../shared/schemas/media.ts';
-import type { Approval, MediaVersion } from '../../shared/schemas/review.ts';
+import { downloadHref, type Approval, type MediaVersion } from '../../shared/schemas/review.ts';
 
 export type VersionRow = typeof mediaVersions.$inferSelect;
 
@@ -77,6 +77,7 @@ export async function listVersions(item: MediaRow, onlyClientUserId?: number): P
     number: v.number,
     current: v.storageKey === item.storageKey,
     url: v.url,
+    webpUrl: v.webpUrl,
     posterUrl: v.posterUrl,
     thumbnailUrl: v.thumbnailUrl,
     filename: v.filename,
@@ -92,6 +93,9 @@ export async function listVersions(item: MediaRow, onlyClientUserId?: number): P
     feedbackCount: fbBy.get(v.id) ?? 0,
     noteCount: ntBy.get(v.id) ?? 0,
     ...playbackFields({ ...v, type: item.type }),
+    // Staff are never gated (issue 30); the client's endpoint replaces these (withClientDownloads).
+    downloadUrl: downloadHref(v.url),
+    downloadBlockedReason: null,
   }));
 }
 

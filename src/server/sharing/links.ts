@@ -85,6 +85,7 @@ export async function createShareLink(input: CreateInput, staff: { id: string; p
         allowComment: input.allowComment,
         allowApprove: input.allowApprove,
         download: input.download,
+        downloadsAfterApproval: input.downloadsAfterApproval,
         watermark: input.watermark,
         watermarkText: input.watermarkText,
         watermarkPosition: input.watermarkPosition,
@@ -137,6 +138,7 @@ export async function listShareLinks(onlyIds?: number[]): Promise<ShareLinkSumma
       allowComment: link.allowComment,
       allowApprove: link.allowApprove,
       download: link.download,
+      downloadsAfterApproval: link.downloadsAfterApproval,
       watermark: link.watermark,
       watermarkText: link.watermarkText,
       watermarkPosition: link.watermarkPosition,
@@ -250,6 +252,7 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
   put('allowComment', input.allowComment, 'comments', input.allowComment === link.allowComment);
   put('allowApprove', input.allowApprove, 'approving', input.allowApprove === link.allowApprove);
   put('download', input.download, 'downloads', input.download === link.download);
+  put('downloadsAfterApproval', input.downloadsAfterApproval, input.downloadsAfterApproval ? 'downloads wait for approval' : 'downloads no longer wait for approval', input.downloadsAfterApproval === link.downloadsAfterApproval);
   put('watermark', input.watermark, 'watermark', input.watermark === link.watermark);
   put('watermarkText', input.watermarkText, 'watermark text', input.watermarkText === link.watermarkText);
   put('watermarkPosition', input.watermarkPosition, 'watermark position', input.watermarkPosition === link.watermarkPosition);

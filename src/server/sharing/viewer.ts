@@ -19,6 +19,13 @@ import { logAccess, requireVisit, type VisitRow } from './access.ts';
 import type { LinkRow } from './links.ts';
 import { needsLinkPreview, previewStates } from './watermark-jobs.ts';
 import { probeFacts } from '../review/versions.ts';
+import { DOWNLOADS_AFTER_APPROVAL_MESSAGE } from '../../shared/schemas/review.ts';
+
+/**
+ * Whether the link's downloads of this item are still closed (issue 30): the link is set to
+ * "downloads wait for approval" and the item's current version is not approved.
+ */
+export const downloadsWait = (link: LinkRow, { version }: Current) => link.downloadsAfterApproval && version.approvalStatus !== 'approved';
 
 type Current = { item: typeof media.$inferSelect; version: typeof mediaVersions.$inferSelect };
 
@@ -102,7 +109,9 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
     const base = `/s/${token}/m/${item.id}/`;
     const at = (variant: string | null, v?: number | string | null) => (variant ? `${base}${variant}${v ? `?v=${v}` : ''}` : null);
     const approval = approvalFor(link, version);
+    const waits = downloadsWait(link, cur);
     const shared = {
+      downloadBlockedReason: waits && link.download !== 'none' ? DOWNLOADS_AFTER_APPROVAL_MESSAGE : null,
       id: item.id,
       title: item.title,
       type: item.type,
@@ -132,11 +141,12 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
         posterUrl: clean ? relink(version.posterUrl) : null,
         thumbnailUrl: clean ? relink(version.thumbnailWebpUrl ?? version.thumbnailUrl) : video ? null : url,
         imageUrl: video ? null : url,
-        downloadUrl: url && link.download === 'preview' ? `${url}&download=1` : null,
+        downloadUrl: url && link.download === 'preview' && !waits ? `${url}&download=1` : null,
         previewPending: !url,
       };
     }
-    const originalAllowed = link.download === 'original';
+    // While downloads wait for approval the original is not even played or shown (it is a download).
+    const originalAllowed = link.download === 'original' && !waits;
     const playbackUrl = playback.renditions[0] ? relink(playback.renditions[0].url) : originalAllowed ? relink(playback.playbackUrl) : null;
     const previewVariant = previewDownloadVariant(link, cur);
     return {
@@ -148,8 +158,13 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
       posterUrl: relink(version.posterUrl),
       thumbnailUrl: relink(version.thumbnailWebpUrl ?? version.thumbnailUrl),
       imageUrl: item.type === 'image' ? relink(version.webpUrl) ?? (originalAllowed ? relink(version.url) : null) : null,
-      downloadUrl:
-        link.download === 'original' ? `${relink(version.url)}?download=1` : link.download === 'preview' && previewVariant ? `${base}${previewVariant}?download=1` : null,
+      downloadUrl: waits
+        ? null
+        : link.download === 'original'
+          ? `${relink(version.url)}?download=1`
+          : link.download === 'preview' && previewVariant
+            ? `${base}${previewVariant}?download=1`
+            : null,
       previewPending: false,
     };
   });
@@ -159,6 +174,7 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
     allowComment: link.allowComment,
     allowApprove: link.allowApprove,
     download: link.download,
+    downloadsAfterApproval: link.downloadsAfterApproval,
     watermark: link.watermark,
     expiresAt: link.expiresAt?.toISOString() ?? null,
     items,
@@ -243,10 +259,18 @@ export async function serveLinkFile(ctx: APIContext): Promise<Response> {
   const cur = await linkItem(link, id);
   const download = ctx.url.searchParams.get('download') === '1';
   if (!cur || !allowedVariant(link, cur, file, download)) return errorResponse(404, 'Not found');
+  // Downloads that wait for approval (issue 30): until the current version is approved, every
+  // download request of a file the link lets its visitor download is refused with the reason:
+  // any ?download=1, and the original by any address (it is only ever a download). A preview the
+  // link also plays is still served without ?download=1, as on a link with no downloads.
+  if (downloadsWait(link, cur) && (download || file.startsWith('original.')) && allowedVariant(link, cur, file, true)) {
+    return errorResponse(403, DOWNLOADS_AFTER_APPROVAL_MESSAGE);
+  }
   // Every transfer of a file the link lets its visitor download is logged when it starts at
   // byte 0, whatever the address says (with or without ?download=1, any Range header): a
   // player's later range requests are not. Files the link only shows are not downloads.
-  const downloadable = allowedVariant(link, cur, file, true);
+  // While downloads wait for approval (issue 30) nothing served is a download: only playing.
+  const downloadable = allowedVariant(link, cur, file, true) && !downloadsWait(link, cur);
   const onTransfer = async (fromStart: boolean) => {
     if (!downloadable || !fromStart) return;
     const kind = file.startsWith('original.') ? 'original' : 'preview';

@@ -35,7 +35,15 @@ export interface ClientRow {
   username: string | null;
   /** Sees only watermarked previews ("Preview - {name}") of their media (issue 17). */
   watermarkPreviews: boolean;
+  /** Downloads open only once an item's current version is approved (issue 30). */
+  downloadsAfterApproval: boolean;
 }
+
+/** PUT /api/clients/{id}/downloads (issue 30); GET the same answers it. */
+export const clientDownloadsSchema = z
+  .object({ downloadsAfterApproval: z.boolean({ error: 'downloadsAfterApproval must be true or false' }) })
+  .strict();
+export type ClientDownloads = z.output<typeof clientDownloadsSchema>;
 
 /** PUT /api/clients/{id}/watermark: on or off, and how the text looks (default "Preview - {client name}"). */
 export const clientWatermarkSchema = z

@@ -2,7 +2,7 @@
 import { z } from '../zod.ts';
 import type { Playback } from './media.ts';
 import { multilineText } from './text.ts';
-import type { Reply, VersionSummary } from './review.ts';
+import type { DownloadFields, Reply, VersionSummary } from './review.ts';
 import { checkNoteTime, noteTimeFields, type NoteTime } from './notes.ts';
 
 export const MAX_PORTAL_TEXT = 5000;
@@ -64,7 +64,7 @@ export function normaliseTags(value: unknown): string[] {
 }
 
 /** A media item as a client sees it. */
-export interface ClientMedia extends Playback, VersionSummary {
+export interface ClientMedia extends Playback, VersionSummary, DownloadFields {
   id: number;
   title: string;
   type: 'image' | 'video';

@@ -116,11 +116,32 @@ export interface Approval {
 }
 
 /** One version of an item as staff and assigned clients see it. */
-export interface MediaVersion extends Playback {
+/**
+ * Issue 30: what a client or link set to "downloads wait for approval" is told, on the buttons and
+ * in the 403 of every download request, until the item's current version is approved.
+ */
+export const DOWNLOADS_AFTER_APPROVAL_MESSAGE = 'Downloads open once this version is approved.';
+
+/** The download fields every item or version a client or visitor is shown carries (issue 30). */
+export interface DownloadFields {
+  /** The address to download from; null when there is none, or while downloads wait for approval. */
+  downloadUrl: string | null;
+  /** Why there is no download yet (downloads wait for approval); null otherwise. */
+  downloadBlockedReason: string | null;
+}
+
+/** `url` asked for as a download (the delivery route then answers with Content-Disposition). */
+export function downloadHref(url: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}download=1`;
+}
+
+export interface MediaVersion extends Playback, DownloadFields {
   id: number;
   number: number;
   current: boolean;
   url: string;
+  /** Images: the full-size WebP (what the dialog shows; the original is a download). */
+  webpUrl: string | null;
   posterUrl: string | null;
   thumbnailUrl: string | null;
   filename: string;

@@ -61,6 +61,8 @@ const linkFields = {
   allowComment: z.boolean(),
   allowApprove: z.boolean(),
   download: z.enum(SHARE_DOWNLOADS, { error: 'download must be none, preview or original' }),
+  /** Issue 30: downloads open only once the item's current version is approved. */
+  downloadsAfterApproval: z.boolean({ error: 'downloadsAfterApproval must be true or false' }),
   watermark: z.boolean(),
   watermarkText: plainText('Watermark text', SHARE_NAME_MAX),
   watermarkPosition: z.enum(WATERMARK_POSITIONS, { error: 'Unknown watermark position' }),
@@ -83,6 +85,7 @@ export const shareLinkCreateSchema = z
     allowComment: linkFields.allowComment.optional().default(false),
     allowApprove: linkFields.allowApprove.optional().default(false),
     download: linkFields.download.optional().default('none'),
+    downloadsAfterApproval: linkFields.downloadsAfterApproval.optional().default(false),
     watermark: linkFields.watermark.optional().default(false),
     watermarkText: linkFields.watermarkText.optional().default(''),
     watermarkPosition: linkFields.watermarkPosition.optional().default('bottom-right'),
@@ -109,6 +112,7 @@ export const shareLinkUpdateSchema = z
     allowComment: linkFields.allowComment.optional(),
     allowApprove: linkFields.allowApprove.optional(),
     download: linkFields.download.optional(),
+    downloadsAfterApproval: linkFields.downloadsAfterApproval.optional(),
     watermark: linkFields.watermark.optional(),
     watermarkText: linkFields.watermarkText.optional(),
     watermarkPosition: linkFields.watermarkPosition.optional(),
@@ -177,6 +181,8 @@ export interface ShareLinkSummary {
   allowComment: boolean;
   allowApprove: boolean;
   download: ShareDownload;
+  /** Downloads open only once each item's current version is approved (issue 30). */
+  downloadsAfterApproval: boolean;
   watermark: boolean;
   watermarkText: string;
   watermarkPosition: WatermarkPosition;
@@ -252,8 +258,10 @@ export interface ShareItem extends Playback {
   thumbnailUrl: string | null;
   /** The image to show (images), watermarked when the link is. */
   imageUrl: string | null;
-  /** null when the link allows no download (or the preview is not made yet). */
+  /** null when the link allows no download (or the preview is not made yet, or downloads wait for approval). */
   downloadUrl: string | null;
+  /** Why the download is not offered yet (the link's downloads wait for approval, issue 30); null otherwise. */
+  downloadBlockedReason: string | null;
   durationSeconds: number | null;
   frameRate: number | null;
   /** Watermarked links: the preview is still being made. */
@@ -268,6 +276,7 @@ export interface ShareView {
   allowComment: boolean;
   allowApprove: boolean;
   download: ShareDownload;
+  downloadsAfterApproval: boolean;
   watermark: boolean;
   expiresAt: string | null;
   items: ShareItem[];

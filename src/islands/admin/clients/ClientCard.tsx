@@ -15,6 +15,25 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
   const [watermark, setWatermark] = useState(client.watermarkPreviews);
   const [saving, setSaving] = useState(false);
   useEffect(() => setWatermark(client.watermarkPreviews), [client.watermarkPreviews]);
+  const [gate, setGate] = useState(client.downloadsAfterApproval);
+  const [savingGate, setSavingGate] = useState(false);
+  useEffect(() => setGate(client.downloadsAfterApproval), [client.downloadsAfterApproval]);
+  async function toggleGate(on: boolean) {
+    setGate(on);
+    setSavingGate(true);
+    try {
+      await apiJson('PUT', `/api/clients/${client.id}/downloads`, { downloadsAfterApproval: on });
+      toast({
+        title: on ? 'Downloads wait for approval' : 'Downloads open',
+        description: on ? `${client.name} downloads an item only once its current version is approved.` : `${client.name} can download at any time again.`,
+      });
+    } catch (e) {
+      setGate(!on);
+      toast({ title: 'Could not change the downloads', description: errorMessage(e), variant: 'destructive' });
+    } finally {
+      setSavingGate(false);
+    }
+  }
   async function toggleWatermark(on: boolean) {
     setWatermark(on);
     setSaving(true);
@@ -77,6 +96,9 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
           <div className="border-t border-line pt-3">
             <Switch label="Watermarked previews only" description="Plays and downloads marked copies, never the clean files." checked={watermark} disabled={saving} onChange={toggleWatermark} />
             {watermark && !saving && <ClientWatermarkSettings clientId={client.id} clientName={client.name} />}
+            <div className="mt-3">
+              <Switch label="Downloads wait for approval" description="Files download only once the current version is approved." checked={gate} disabled={savingGate} onChange={toggleGate} />
+            </div>
           </div>
         )}
         {canEdit && (

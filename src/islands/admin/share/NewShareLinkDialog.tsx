@@ -55,6 +55,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
   const [allowComment, setAllowComment] = useState(true);
   const [allowApprove, setAllowApprove] = useState(false);
   const [download, setDownload] = useState<ShareDownload>('none');
+  const [afterApproval, setAfterApproval] = useState(false);
   const [watermark, setWatermark] = useState(false);
   const [wmText, setWmText] = useState('');
   const [position, setPosition] = useState<WatermarkPosition>('bottom-right');
@@ -75,6 +76,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
     setAllowComment(editing.allowComment);
     setAllowApprove(editing.allowApprove);
     setDownload(editing.download);
+    setAfterApproval(editing.downloadsAfterApproval);
     setWatermark(editing.watermark);
     setWmText(editing.watermarkText);
     setPosition(editing.watermarkPosition);
@@ -103,6 +105,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
     setWatermark(false);
     setWmText('');
     setDownload('none');
+    setAfterApproval(false);
     setAllowApprove(false);
     setAllowComment(true);
     setCreated(null);
@@ -131,6 +134,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
       allowComment,
       allowApprove,
       download,
+      downloadsAfterApproval: afterApproval,
       watermark,
       watermarkText: wmText,
       watermarkPosition: position,
@@ -156,6 +160,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
       allowComment,
       allowApprove,
       download,
+      downloadsAfterApproval: afterApproval,
       watermark,
       watermarkText: wmText,
       watermarkPosition: position,
@@ -279,6 +284,14 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
             onChange={(e) => setDownload(e.target.value as ShareDownload)}
             options={SHARE_DOWNLOADS.filter((d) => !(watermark && d === 'original')).map((d) => ({ value: d, label: SHARE_DOWNLOAD_LABELS[d] }))}
           />
+          {download !== 'none' && (
+            <Switch
+              label="Downloads wait for approval"
+              description="Files download only once the current version of the item is approved."
+              checked={afterApproval}
+              onChange={setAfterApproval}
+            />
+          )}
         </div>
         <div className="space-y-3 rounded-md border border-line p-3">
           <Switch

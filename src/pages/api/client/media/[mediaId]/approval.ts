@@ -1,5 +1,7 @@
 import { endpoint, json, parseId, readJson } from '../../../../../server/http.ts';
 import { requireClient } from '../../../../../server/auth/guard.ts';
+import { withClientDownloads } from '../../../../../server/review/download-gate.ts';
+import { forClient } from '../../../../../server/sharing/client-watermark.ts';
 import { setApproval } from '../../../../../server/review/approval.ts';
 import { approvalInputSchema } from '../../../../../shared/schemas/review.ts';
 
@@ -7,6 +9,9 @@ import { approvalInputSchema } from '../../../../../shared/schemas/review.ts';
 export const PUT = endpoint(async (ctx) => {
   const client = requireClient(ctx);
   const input = await readJson(ctx.request, approvalInputSchema);
-  const version = await setApproval(client, parseId(ctx.params.mediaId, 'Media'), input);
-  return json({ ...version, processingError: null });
+  const mediaId = parseId(ctx.params.mediaId, 'Media');
+  const version = await setApproval(client, mediaId, input);
+  // The version as the client's own lists show it: their preview when watermarked, and its download (issue 30).
+  const [shown] = await withClientDownloads(client.clientId, await forClient(client.clientId, [version], () => (version.mimeType.startsWith('image/') ? 'image' : 'video')), () => mediaId);
+  return json({ ...shown!, processingError: null });
 });
