@@ -81,19 +81,23 @@ export function framesToLabel(frames: number, rate: Rate): string {
   return `${pad(Math.floor(secs / 3600) % 24)}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}${rate.drop ? ';' : ':'}${pad(ff)}`;
 }
 
-/** `frames` frame durations as FCPXML rational seconds: `3600s`, `1001/24000s`, `0s`. */
-export function rationalSeconds(frames: number, rate: Rate): string {
-  const num = frames * rate.den;
-  if (num === 0) return '0s';
-  const g = gcd(num, rate.num);
-  const n = num / g;
-  const d = rate.num / g;
-  return d === 1 ? `${n}s` : `${n}/${d}s`;
+/** One frame's duration as Final Cut writes it in a format's `frameDuration`: `1001/24000s`, `100/2500s`. */
+export function frameDuration(rate: Rate): string {
+  const [n, d] = frameFraction(rate);
+  return `${n}/${d}s`;
 }
 
-/** One frame's duration as FCPXML writes it in a format's `frameDuration` (not reduced: `100/2500s`). */
-export function frameDuration(rate: Rate): string {
-  if (rate.den === 1001) return `1001/${rate.num}s`;
-  if (rate.den === 1) return `100/${rate.num * 100}s`;
-  return `${rate.den}/${rate.num}s`;
+function frameFraction(rate: Rate): [number, number] {
+  if (rate.den === 1) return [100, rate.num * 100];
+  return [rate.den, rate.num];
+}
+
+/**
+ * `frames` frame durations as FCPXML rational seconds over the frame duration's denominator, as
+ * Final Cut writes them: `3600s` when whole, else `86486400/24000s` (01:00:00:00 at 23.976), `0s`.
+ */
+export function rationalSeconds(frames: number, rate: Rate): string {
+  const [n, d] = frameFraction(rate);
+  const num = frames * n;
+  return num % d === 0 ? `${num / d}s` : `${num}/${d}s`;
 }
