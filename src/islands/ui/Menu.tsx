@@ -7,6 +7,8 @@ export interface MenuItem {
   icon?: ReactNode;
   destructive?: boolean;
   href?: string;
+  /** With `href`: a download link (the server's Content-Disposition names the file). */
+  download?: boolean;
   disabled?: boolean;
 }
 
@@ -174,7 +176,7 @@ export function Menu({
           )}
           {items.map((item) =>
             item.href ? (
-              <a key={item.label} role="menuitem" href={item.href} tabIndex={-1} className={ITEM_CLASS}>
+              <a key={item.label} role="menuitem" href={item.href} download={item.download || undefined} tabIndex={-1} onClick={() => item.download && setOpen(false)} className={ITEM_CLASS}>
                 {item.icon}
                 {item.label}
               </a>
