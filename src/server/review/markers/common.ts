@@ -24,7 +24,7 @@ export function place(version: MarkerVersion, notes: readonly MarkerNote[]): Pla
   const rate = rateOf(version.frameRate);
   const startFrames = labelToFrames(version.startTimecode, rate) ?? 0;
   const markers = [...notes]
-    .sort((a, b) => a.timestampMs - b.timestampMs || a.createdAt.localeCompare(b.createdAt) || a.id - b.id)
+    .sort((a, b) => a.timestampMs - b.timestampMs || (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0) || a.id - b.id)
     .map((note) => {
       const frame = frameAt(note.timestampMs, rate);
       const end = note.endMs != null ? frameAt(note.endMs, rate) : frame + 1;
@@ -44,12 +44,17 @@ export function byLine(note: MarkerNote): string {
 
 /** XML character data or an attribute value: & < > " ' escaped, line breaks kept as character references. */
 export function xmlEscape(text: string): string {
-  return stripInvalidXml(text.replace(/\r\n?/g, '\n')).replace(/[&<>"'\r\n\t]/g, (c) => XML_ENTITIES[c]!);
+  const clean = stripInvalidXml(text.replace(/\r\n?/g, '\n'));
+  return /[&<>"'\n\t]/.test(clean) ? clean.replace(/[&<>"'\n\t]/g, (c) => XML_ENTITIES[c]!) : clean;
 }
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;', '\n': '&#10;', '\t': '&#9;' };
 
 /** Characters XML 1.0 cannot carry at all (control characters other than tab and line breaks, lone surrogates). */
+const INVALID_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]/;
+
 function stripInvalidXml(text: string): string {
+  // Most text has none of them (a surrogate pair is checked below, so emoji stay).
+  if (!INVALID_XML.test(text)) return text;
   return text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '');
 }

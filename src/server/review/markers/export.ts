@@ -1,16 +1,16 @@
 // Export a version's notes as NLE markers (issue 30): which notes whoever asks may have, then
 // the pure writers. Staff (view:media) get every client's, staff and link visitor's note on the
 // version, internal staff notes only when asked; a client gets only their own notes, as CSV.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { db } from '../../../db/index.ts';
-import { media, mediaVersions, timelineNotes } from '../../../db/schema.ts';
+import { clientUsers, mediaVersions, shareComments, shareLinks, timelineNotes } from '../../../db/schema.ts';
 import { badRequest, notFound } from '../../http.ts';
 import { getMediaById, type MediaRow } from '../../media/queries.ts';
-import { listAdminTimelineNotes } from '../../media/admin-queries.ts';
 import { cleanName, contentDisposition } from '../../media/delivery.ts';
-import { safeTimestampMs } from '../../portal/timeline-notes.ts';
 import { getAssignedMedia } from '../../portal/media.ts';
+import { safeMs } from '../note-fields.ts';
 import { probeFacts } from '../versions.ts';
+import { MAX_TIMELINE_SECONDS } from '../../../shared/schemas/notes.ts';
 import { isMarkerFormat, MARKER_FORMATS, WRITERS, type MarkerFormat, type MarkerNote, type MarkerVersion } from './index.ts';
 
 /** `?format=` checked: 400 naming the parameter otherwise. */
@@ -21,31 +21,83 @@ export function parseFormat(value: string | null, allowed: readonly MarkerFormat
   return value;
 }
 
-async function versionOf(item: MediaRow, versionId: number): Promise<MarkerVersion & { id: number }> {
+type ExportVersion = MarkerVersion & { id: number; upperSeconds: number };
+
+async function versionOf(item: MediaRow, versionId: number): Promise<ExportVersion> {
   const [v] = await db.select().from(mediaVersions).where(eq(mediaVersions.id, versionId)).limit(1);
   if (!v || v.mediaId !== item.id) throw notFound(`Version not found: version ${versionId} is not a version of this media item`);
   const { frameRate, startTimecode } = probeFacts(v.probe);
-  return { id: v.id, title: item.title, versionNumber: v.number, frameRate, startTimecode, durationSeconds: v.durationSeconds, width: v.width, height: v.height };
+  // Times are clamped to the version's length as every note list does (safeTimestampMs).
+  const upperSeconds = v.durationSeconds ?? item.durationSeconds ?? MAX_TIMELINE_SECONDS;
+  return { id: v.id, upperSeconds, title: item.title, versionNumber: v.number, frameRate, startTimecode, durationSeconds: v.durationSeconds, width: v.width, height: v.height };
 }
 
-/** Staff: every note on the version; internal ones only with `internal`. */
+/**
+ * Staff: every note on the version, as the staff thread lists it (clients', staff and link
+ * visitors' notes: see listAdminTimelineNotes), internal ones only with `internal`. Its own lean
+ * query: no replies or drawings, which markers do not carry (1,000 notes within the 200 ms budget).
+ */
 export async function staffMarkers(mediaId: number, versionId: number, format: MarkerFormat, internal: boolean): Promise<Response> {
   const item = await getMediaById(mediaId);
   if (!item) throw notFound('Media not found');
   const version = await versionOf(item, versionId);
-  const notes = (await listAdminTimelineNotes(item.id, version.id))
-    .filter((n) => internal || !n.internal)
-    .map<MarkerNote>((n) => ({
-      id: n.id,
-      timestampMs: n.timestampMs,
-      endMs: n.endMs,
-      author: n.source === 'link' && n.linkName ? `${n.clientUsername} (link: ${n.linkName})` : n.clientUsername,
-      source: n.source,
-      internal: n.internal,
-      resolved: n.resolvedAt != null,
-      text: n.noteText,
-      createdAt: n.createdAt,
-    }));
+  const upper = sql`${version.upperSeconds}`;
+  const [rows, guests] = await Promise.all([
+    db
+      .select({
+        id: timelineNotes.id,
+        timestampMs: safeMs(timelineNotes.timestampMs, timelineNotes.timestampSeconds, upper),
+        endMs: timelineNotes.endMs,
+        byStaff: timelineNotes.byStaff,
+        authorName: timelineNotes.authorName,
+        clientUsername: clientUsers.username,
+        internal: timelineNotes.internal,
+        text: timelineNotes.noteText,
+        createdAt: timelineNotes.createdAt,
+        resolvedAt: timelineNotes.resolvedAt,
+      })
+      .from(timelineNotes)
+      .leftJoin(clientUsers, eq(clientUsers.id, timelineNotes.clientUserId))
+      .where(and(eq(timelineNotes.mediaId, item.id), eq(timelineNotes.versionId, version.id), internal ? undefined : eq(timelineNotes.internal, false))),
+    db
+      .select({
+        id: shareComments.id,
+        timestampMs: safeMs(shareComments.timestampMs, shareComments.timestampSeconds, upper),
+        endMs: shareComments.endMs,
+        guestName: shareComments.guestName,
+        linkName: shareLinks.name,
+        text: shareComments.text,
+        createdAt: shareComments.createdAt,
+        resolvedAt: shareComments.resolvedAt,
+      })
+      .from(shareComments)
+      .innerJoin(shareLinks, eq(shareLinks.id, shareComments.linkId))
+      .where(and(eq(shareComments.kind, 'note'), eq(shareComments.mediaId, item.id), eq(shareComments.versionId, version.id))),
+  ]);
+  const notes: MarkerNote[] = [
+    ...rows.map((r) => ({
+      id: r.id,
+      timestampMs: r.timestampMs,
+      endMs: r.endMs,
+      author: r.byStaff ? r.authorName : (r.clientUsername ?? ''),
+      source: r.byStaff ? ('staff' as const) : ('client' as const),
+      internal: r.internal,
+      resolved: r.resolvedAt != null,
+      text: r.text,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    ...guests.map((g) => ({
+      id: g.id,
+      timestampMs: g.timestampMs,
+      endMs: g.endMs,
+      author: g.linkName ? `${g.guestName} (link: ${g.linkName})` : (g.guestName ?? ''),
+      source: 'link' as const,
+      internal: false,
+      resolved: g.resolvedAt != null,
+      text: g.text,
+      createdAt: g.createdAt.toISOString(),
+    })),
+  ];
   return answer(version, notes, format);
 }
 
@@ -56,15 +108,13 @@ export async function clientMarkers(client: { id: number; clientId: number; user
   const rows = await db
     .select({
       id: timelineNotes.id,
-      timestampMs: safeTimestampMs(),
+      timestampMs: safeMs(timelineNotes.timestampMs, timelineNotes.timestampSeconds, sql`${version.upperSeconds}`),
       endMs: timelineNotes.endMs,
       text: timelineNotes.noteText,
       createdAt: timelineNotes.createdAt,
       resolvedAt: timelineNotes.resolvedAt,
     })
     .from(timelineNotes)
-    .innerJoin(media, eq(media.id, timelineNotes.mediaId))
-    .leftJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
     .where(and(eq(timelineNotes.mediaId, item.id), eq(timelineNotes.versionId, version.id), eq(timelineNotes.clientUserId, client.id), eq(timelineNotes.byStaff, false), eq(timelineNotes.internal, false)));
   const notes = rows.map<MarkerNote>((r) => ({
     id: r.id,
