@@ -157,6 +157,8 @@ export function Menu({
             if (e.key === 'Home') (e.preventDefault(), move(-Infinity));
             if (e.key === 'End') (e.preventDefault(), move(Infinity));
             if (e.key === 'Escape' || e.key === 'Tab') {
+              // Escape closes the menu only, not a <dialog> the menu sits in (its cancel is Escape's default).
+              if (e.key === 'Escape') e.preventDefault();
               setOpen(false);
               button.current?.focus();
             }
