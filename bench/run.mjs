@@ -6,7 +6,7 @@
 // build`; STUDIO_OUT_DIR picks another output folder). Optional benchmarks other areas own
 // (lighthouse, upload, download) run when their file exists; a line `BENCH_RESULT {json}` on
 // their output is collected, anything else is shown as printed.
-//   node bench/run.mjs [name ...]   run only these (ssr, admin-lists, portal-writes, lighthouse, …)
+//   node bench/run.mjs [name ...]   run only these (ssr, admin-lists, portal-writes, lighthouse, markers-export, …)
 //                                   and rewrite only their blocks (the others are kept as they are)
 //   node bench/run.mjs --check      check the blocks' checksums, run nothing
 //   BENCH_NO_WRITE=1                 print the report only
@@ -22,7 +22,7 @@ import { END, START, problemsIn, writeBlocks } from './blocks.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
-const BENCHES = ['ssr', 'admin-lists', 'portal-writes', 'lighthouse', 'upload', 'download', 'tus-upload', 'video', 'nginx', 'public-scale', 's3'];
+const BENCHES = ['ssr', 'admin-lists', 'portal-writes', 'lighthouse', 'upload', 'download', 'tus-upload', 'video', 'nginx', 'public-scale', 's3', 'markers-export'];
 const args = process.argv.slice(2);
 const only = args.filter((a) => !a.startsWith('--'));
 const MINE = new Set(['ssr', 'admin-lists', 'portal-writes']);

@@ -106,6 +106,13 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
               {tab === 'feedback' && <FeedbackTab item={item} version={shown} />}
               {tab === 'timeline' && <TimelineTab item={item} version={shown} timestamp={timestamp} onTimestampChange={setTimestamp} onSeek={seek} />}
             </Tabs>
+            {item.type === 'video' && shown && (
+              // Issue 30: the client's own notes on this version, as CSV (the server names the file).
+              <a href={`/api/client/media/${item.id}/versions/${shown.id}/markers?format=csv`} download className={buttonClass('outline', 'sm')} data-testid="download-my-notes">
+                <Download size={14} aria-hidden="true" />
+                Download my notes (CSV)
+              </a>
+            )}
           </div>
         </div>
       )}

@@ -7,6 +7,8 @@ export interface MenuItem {
   icon?: ReactNode;
   destructive?: boolean;
   href?: string;
+  /** With `href`: a download link (the server's Content-Disposition names the file). */
+  download?: boolean;
   disabled?: boolean;
 }
 
@@ -155,6 +157,8 @@ export function Menu({
             if (e.key === 'Home') (e.preventDefault(), move(-Infinity));
             if (e.key === 'End') (e.preventDefault(), move(Infinity));
             if (e.key === 'Escape' || e.key === 'Tab') {
+              // Escape closes the menu only, not a <dialog> the menu sits in (its cancel is Escape's default).
+              if (e.key === 'Escape') e.preventDefault();
               setOpen(false);
               button.current?.focus();
             }
@@ -174,7 +178,7 @@ export function Menu({
           )}
           {items.map((item) =>
             item.href ? (
-              <a key={item.label} role="menuitem" href={item.href} tabIndex={-1} className={ITEM_CLASS}>
+              <a key={item.label} role="menuitem" href={item.href} download={item.download || undefined} tabIndex={-1} onClick={() => item.download && setOpen(false)} className={ITEM_CLASS}>
                 {item.icon}
                 {item.label}
               </a>

@@ -22,6 +22,7 @@ import { NoteTime } from '../../review/NoteTime.tsx';
 import { NotesHeading } from '../../review/NotesHeading.tsx';
 import { ReplyThread } from '../../review/ReplyThread.tsx';
 import { VersionSwitcher } from '../../review/VersionSwitcher.tsx';
+import { ExportNotesMenu } from './ExportNotesMenu.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -165,6 +166,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           <span />
         )}
         <div className="flex flex-wrap items-center gap-2">
+          {item.type === 'video' && shown && <ExportNotesMenu mediaId={item.id} versionId={shown.id} versionNumber={shown.number} />}
           {canUpload && (
             <Button variant="outline" size="sm" onClick={() => onUploadVersion(item)}>
               <Upload size={14} aria-hidden="true" /> Upload new version
