@@ -14,6 +14,12 @@ describe('smpteTimecode', () => {
     ['29.97 drop-frame: labels ;00 and ;01 are skipped after a minute', 61, 30000 / 1001, null, '00:01:01;00'],
     ['29.97 drop-frame: ten minutes drop nothing at the tenth', 600, 30000 / 1001, null, '00:10:00;00'],
     ['23.976 counts 24 labels a second, no drop', 10, 24000 / 1001, null, '00:00:09:23'],
+    // A drop-frame start label names fewer frames than it reads (108 fewer at one hour).
+    ['29.97 drop-frame from 01:00:00;00: the first frame is the start', 0, 30000 / 1001, '01:00:00;00', '01:00:00;00'],
+    ['29.97 drop-frame from 01:00:00;00: 1.5 s', 1.5, 30000 / 1001, '01:00:00;00', '01:00:01;14'],
+    ['29.97 drop-frame from 01:00:00;00: past a dropped minute', 61, 30000 / 1001, '01:00:00;00', '01:01:01;00'],
+    ['29.97 drop-frame from 01:00:00;00: ten minutes on', 600, 30000 / 1001, '01:00:00;00', '01:10:00;00'],
+    ['59.94 drop-frame from 01:00:00;00: the first frame is the start', 0, 60000 / 1001, '01:00:00;00', '01:00:00;00'],
   ])('%s', (_name, seconds, fps, start, expected) => {
     expect(smpteTimecode(seconds, fps, start)).toBe(expected);
   });

@@ -174,11 +174,16 @@ export function smpteTimecode(seconds: number, fps: number | null, start: string
   const nominal = Math.round(fps);
   const drop = Math.abs(fps - nominal * (1000 / 1001)) < 0.01 && (nominal === 30 || nominal === 60);
   let frames = Math.floor(seconds * fps + 1e-6);
+  const dropN = nominal === 60 ? 4 : 2;
   const m = start ? /^(\d{1,2})[:;.](\d{2})[:;.](\d{2})[:;.](\d{2})$/.exec(start.trim()) : null;
-  if (m) frames += ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * nominal + Number(m[4]);
+  if (m) {
+    const minutes = Number(m[1]) * 60 + Number(m[2]);
+    frames += (minutes * 60 + Number(m[3])) * nominal + Number(m[4]);
+    // A drop-frame label skips frame numbers: the frames it names are fewer than it reads.
+    if (drop) frames -= dropN * (minutes - Math.floor(minutes / 10));
+  }
   if (drop) {
     // Drop-frame: frame numbers 0 and 1 (2 and 3 at 60) are skipped each minute except every tenth.
-    const dropN = nominal === 60 ? 4 : 2;
     const per10 = nominal * 600 - dropN * 9;
     const per1 = nominal * 60 - dropN;
     const d = Math.floor(frames / per10);
