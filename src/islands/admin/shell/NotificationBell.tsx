@@ -107,30 +107,38 @@ export default function NotificationBell() {
 
   const unread = data?.unread ?? 0;
   const ask = data?.askEmail ?? false;
-  const label = (unread ? `Notifications (${unread} unread)` : 'Notifications') + (ask ? ', a question for you' : '');
+  const label = unread ? `Notifications (${unread} unread)` : 'Notifications';
 
   return (
     <div className="relative">
+      {ask && (
+        <span id={`${askId}-hint`} className="sr-only">
+          There is a question for you inside.
+        </span>
+      )}
       <button
         ref={button}
         type="button"
         aria-label={label}
         aria-expanded={open}
         aria-controls={id}
+        aria-describedby={ask ? `${askId}-hint` : undefined}
         disabled={!hydrated}
         onClick={toggle}
         data-testid="notification-bell"
         className="relative inline-flex h-10 w-10 items-center justify-center rounded-md text-fg-muted hover:bg-muted hover:text-fg disabled:cursor-wait"
       >
         <Bell size={18} aria-hidden="true" />
-        {unread > 0 ? (
-          <span aria-hidden="true" className="absolute right-1 top-1 min-w-4 rounded-full bg-accent px-1 text-center text-[10px] font-semibold leading-4 text-accent-fg">
-            {unread > 99 ? '99+' : unread}
-          </span>
-        ) : (
-          ask && <span aria-hidden="true" className="absolute right-2 top-2 h-2 w-2 rounded-full bg-accent" />
-        )}
       </button>
+      {/* The badge sits over the button, outside it: the button's name says the count, and no
+          text inside it differs from its name (axe: label-content-name-mismatch). */}
+      {unread > 0 ? (
+        <span aria-hidden="true" className="pointer-events-none absolute right-1 top-1 min-w-4 rounded-full bg-accent px-1 text-center text-[10px] font-semibold leading-4 text-accent-fg">
+          {unread > 99 ? '99+' : unread}
+        </span>
+      ) : (
+        ask && <span aria-hidden="true" className="pointer-events-none absolute right-2 top-2 h-2 w-2 rounded-full bg-accent" />
+      )}
       {open && (
         <div
           ref={panel}
