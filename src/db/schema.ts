@@ -34,6 +34,10 @@ export const users = sqliteTable('users', {
   notifyMode: text('notify_mode', { enum: NOTIFY_MODES }).notNull().default('off'),
   // The newest staff event this user has seen in the bell (unread = newer ids).
   bellSeenId: integer('bell_seen_id').notNull().default(0),
+  // Issue 32: set when this user first uploads or assigns an item, so the bell asks once
+  // whether they want emails; notify_prompted_at records that they answered (or chose a mode).
+  notifyAskSince: integer('notify_ask_since', { mode: 'timestamp_ms' }),
+  notifyPromptedAt: integer('notify_prompted_at', { mode: 'timestamp_ms' }),
 });
 
 export const roles = sqliteTable('roles', {
@@ -244,6 +248,9 @@ export const mediaVersions = sqliteTable(
     // A decision made through a share link (issue 17): the guest's name and the link.
     approvalGuest: text('approval_guest'),
     approvalLinkId: integer('approval_link_id'),
+    // Issue 32: a video version added to an item waits for its conversion before its clients
+    // hear of it; `complete` clears this flag and records the 'new_version' event exactly once.
+    announceWhenReady: bool('announce_when_ready').notNull().default(false),
   },
   (t) => [
     uniqueIndex('media_versions_number_unique').on(t.mediaId, t.number),
@@ -768,6 +775,9 @@ export const notificationEvents = sqliteTable(
     // In-app link to the item (admin or portal).
     path: text('path').notNull(),
     audience: text('audience', { enum: NOTIFICATION_AUDIENCES }).notNull(),
+    // A timeline note's time (ms) and first line, for the bell (issue 32); null for other kinds.
+    noteMs: integer('note_ms'),
+    noteLine: text('note_line'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -53,7 +53,7 @@ async function marker(server: TestServer, admin: Session, mailbox: Mailbox, clie
 async function setMode(s: Session, url: string, mode: string) {
   const res = await s.json('PUT', url, { mode });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(res.body).toEqual({ mode });
+  expect(res.body).toMatchObject({ mode });
 }
 
 describe('with SMTP_URL', () => {
@@ -209,7 +209,7 @@ describe('with SMTP_URL', () => {
     const quiet = await createClientWithLogin(server, { name: 'Quiet Client' });
     const quietPortal = await clientSession(server.url, quiet.username, quiet.password);
     await setMode(quietPortal, '/api/client/notifications', 'off');
-    expect((await quietPortal.json('GET', '/api/client/notifications')).body).toEqual({ mode: 'off' });
+    expect((await quietPortal.json('GET', '/api/client/notifications')).body).toMatchObject({ mode: 'off' });
     const address = await loginEmail(server, quiet.clientUserId);
     const first = await createVideo(server, { title: 'Unheard Film' });
     await assign(admin, first.id, quiet.clientId);
@@ -378,10 +378,10 @@ describe('with SMTP_URL', () => {
     test('staff default to off and can choose each mode', async () => {
       const u = await createStaffUser(server, { permissions: [] });
       const s = await staffSession(server.url, u.username, u.password);
-      expect((await s.json('GET', '/api/user/notifications')).body).toEqual({ mode: 'off' });
+      expect((await s.json('GET', '/api/user/notifications')).body).toEqual({ mode: 'off', address: `${u.username}@studio.test` });
       for (const mode of ['digest', 'immediately', 'off']) {
         await setMode(s, '/api/user/notifications', mode);
-        expect((await s.json('GET', '/api/user/notifications')).body).toEqual({ mode });
+        expect((await s.json('GET', '/api/user/notifications')).body).toMatchObject({ mode });
       }
     });
   });

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
-import { NOTIFY_MODES, NOTIFY_MODE_LABELS, type NotifyMode } from '../../shared/schemas/notifications.ts';
+import { NOTIFY_MODES, NOTIFY_MODE_LABELS, type NotifyMode, type NotifyModeAnswer } from '../../shared/schemas/notifications.ts';
 import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 
@@ -25,6 +25,7 @@ export function NotifyModeDialog({
 }) {
   const [saved, setSaved] = useState<NotifyMode | null>(null);
   const [mode, setMode] = useState<NotifyMode | null>(null);
+  const [address, setAddress] = useState<string | null>(null);
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const name = useId();
@@ -32,8 +33,8 @@ export function NotifyModeDialog({
   useEffect(() => {
     if (!open) return;
     setStatus(null);
-    apiJson<{ mode: NotifyMode }>('GET', endpoint)
-      .then((r) => (setSaved(r.mode), setMode(r.mode)))
+    apiJson<NotifyModeAnswer>('GET', endpoint)
+      .then((r) => (setSaved(r.mode), setMode(r.mode), setAddress(r.address)))
       .catch((e) => setStatus({ text: errorMessage(e, 'Could not load your notification setting'), error: true }));
   }, [open, endpoint]);
 
@@ -41,8 +42,9 @@ export function NotifyModeDialog({
     if (!mode) return;
     setBusy(true);
     try {
-      const r = await apiJson<{ mode: NotifyMode }>('PUT', endpoint, { mode });
+      const r = await apiJson<NotifyModeAnswer>('PUT', endpoint, { mode });
       setSaved(r.mode);
+      setAddress(r.address);
       setStatus({ text: `Saved: ${NOTIFY_MODE_LABELS[r.mode].toLowerCase()}.`, error: false });
     } catch (e) {
       setStatus({ text: errorMessage(e, 'Could not save your notification setting'), error: true });
@@ -75,6 +77,11 @@ export function NotifyModeDialog({
         </>
       }
     >
+      {address !== null && (
+        <p className="mb-3 text-sm" data-testid="notify-address">
+          Emails go to <strong className="break-all font-medium">{address || 'no address on this account'}</strong>
+        </p>
+      )}
       <fieldset className="space-y-2" disabled={mode === null}>
         <legend className="mb-2 text-sm font-medium">Send me emails</legend>
         {NOTIFY_MODES.map((m) => (

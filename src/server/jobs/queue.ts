@@ -10,6 +10,7 @@ import { config } from '../config.ts';
 import { bumpSiteVersion } from '../site-version.ts';
 import { enqueueWatermarksOfVersion, WATERMARK } from '../sharing/watermark-jobs.ts';
 import { withoutPaths } from './failure-text.ts';
+import { recordEvent } from '../notifications/index.ts';
 
 type Executor = Pick<typeof db, 'update' | 'select' | 'insert' | 'delete'>;
 
@@ -137,7 +138,8 @@ export interface JobResult {
  * has none). False when the job was taken away meanwhile.
  */
 export async function complete(job: ClaimedJob, owner: string, result: JobResult | null): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  let announce: number | null = null;
+  const done = await db.transaction(async (tx) => {
     const mine = await tx
       .update(jobs)
       .set({ status: 'done', progress: 100, path: result?.path ?? null, finishedAt: new Date(), leaseOwner: null, lastError: null })
@@ -156,8 +158,21 @@ export async function complete(job: ClaimedJob, owner: string, result: JobResult
     await bumpSiteVersion(tx);
     // Watermarked share links wait for the clean renditions to make their previews from.
     await enqueueWatermarksOfVersion(tx, job.mediaId, job.versionId);
+    // A version added to an item is announced to its clients once it can play (issue 32). The
+    // flag is cleared in this transaction, and only the worker still holding the job gets
+    // here, so a retried or repeated conversion never announces it twice; a conversion that
+    // fails leaves it set and announces nothing (a later successful "Process again" does).
+    const [flagged] = await tx
+      .update(mediaVersions)
+      .set({ announceWhenReady: false })
+      .where(and(eq(mediaVersions.id, job.versionId), eq(mediaVersions.announceWhenReady, true)))
+      .returning({ number: mediaVersions.number });
+    announce = flagged?.number ?? null;
     return true;
   });
+  // After the commit, like every recordEvent (it never throws; the outbox does the sending).
+  if (done && announce != null) await recordEvent({ kind: 'new_version', mediaId: job.mediaId, versionNumber: announce });
+  return done;
 }
 
 /** Records a failed attempt: queued again after a backoff, or failed for good on the last one. */

@@ -7,17 +7,27 @@ import type { BellAnswer } from '../../shared/schemas/notifications.ts';
 
 export const BELL_SIZE = 50;
 
-async function seenId(userId: string): Promise<number> {
-  const [u] = await db.select({ seen: users.bellSeenId }).from(users).where(eq(users.id, userId)).limit(1);
-  return u?.seen ?? 0;
+async function bellState(userId: string) {
+  const [u] = await db
+    .select({ seen: users.bellSeenId, mode: users.notifyMode, askSince: users.notifyAskSince, prompted: users.notifyPromptedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return {
+    seen: u?.seen ?? 0,
+    // Asked once (issue 32): after their first upload or assignment, while emails are off and
+    // they have not answered (choosing any mode, "No thanks" included, is the answer).
+    askEmail: !!u && u.askSince != null && u.prompted == null && u.mode === 'off',
+  };
 }
 
 export async function bellFor(userId: string): Promise<BellAnswer> {
-  const seen = await seenId(userId);
+  const { seen, askEmail } = await bellState(userId);
   const staff = eq(notificationEvents.audience, 'staff');
   const rows = await db.select().from(notificationEvents).where(staff).orderBy(desc(notificationEvents.id)).limit(BELL_SIZE);
   const [unread] = await db.select({ n: count() }).from(notificationEvents).where(and(staff, gt(notificationEvents.id, seen)));
   return {
+    askEmail,
     unread: unread?.n ?? 0,
     events: rows.map((r) => ({
       id: r.id,
@@ -29,11 +39,13 @@ export async function bellFor(userId: string): Promise<BellAnswer> {
       versionNumber: r.versionNumber,
       createdAt: r.createdAt.toISOString(),
       unread: r.id > seen,
+      noteMs: r.noteMs,
+      noteLine: r.noteLine,
     })),
   };
 }
 
-/** Everything up to the newest staff event counts as seen. */
+/** "Mark all read": everything up to the newest staff event counts as seen. */
 export async function markBellSeen(userId: string): Promise<void> {
   const [newest] = await db.select({ id: max(notificationEvents.id) }).from(notificationEvents).where(eq(notificationEvents.audience, 'staff'));
   await db.update(users).set({ bellSeenId: newest?.id ?? 0 }).where(eq(users.id, userId));

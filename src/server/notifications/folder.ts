@@ -9,7 +9,7 @@ import { config } from '../config.ts';
 const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
 export interface MailMessage {
-  from: string;
+  from: string | { name: string; address: string };
   to: string;
   subject: string;
   text: string;

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { media, mediaVersions, notificationEvents, notificationOutbox } from '../../db/schema.ts';
 import { assignedClientIds, clientRecipients, staffRecipients, type Recipient } from './recipients.ts';
-import { coreOf, itemPath, subjectOf, summaryOf, withFooter } from './texts.ts';
+import { coreOf, firstLine, itemPath, subjectOf, summaryOf, withFooter } from './texts.ts';
 import type { Audience, EventFacts, NotificationEvent } from './types.ts';
 
 export type { NotificationEvent } from './types.ts';
@@ -51,6 +51,8 @@ async function record(e: NotificationEvent): Promise<void> {
         summary: summaryOf(facts),
         path: itemPath(audience, e.mediaId),
         audience,
+        noteMs: 'note' in e && e.note ? e.note.ms : null,
+        noteLine: 'note' in e && e.note ? firstLine(e.note.text) : null,
       })
       .returning({ id: notificationEvents.id });
     if (!recipients.length) return;

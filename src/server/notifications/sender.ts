@@ -9,7 +9,7 @@ import { smtpTransport } from '../mail/transport.ts';
 import { runDigestIfDue } from './digest.ts';
 import { writeMessageFile } from './folder.ts';
 import { claimDue, markAttemptFailed, markSent, markWritten, type ClaimedMessage } from './outbox.ts';
-import { senderAddress } from './texts.ts';
+import { studioIdentity, withSignature } from './studio.ts';
 import { oneLine } from '../mail/plain-text.ts';
 
 export interface Notifier {
@@ -25,7 +25,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 async function deliver(m: ClaimedMessage, owner: string, log: (line: string) => void): Promise<void> {
   // Rows queued by older releases are sent too: their subject is put on one line here as well.
-  const message = { from: senderAddress(), to: m.recipientAddress, subject: oneLine(m.subject), text: m.body };
+  // The sender name and the signature are the studio's as they are now (studio.ts).
+  const studio = await studioIdentity();
+  const message = { from: studio.from, to: m.recipientAddress, subject: oneLine(m.subject), text: withSignature(m.body, studio.signature) };
   const transport = smtpTransport();
   if (!transport) {
     const file = await writeMessageFile(m.id, message);

@@ -8,6 +8,9 @@ import type { Audience, EventFacts } from './types.ts';
 /** Names and titles come from people (and from rows older than the text rules): one short line. */
 const oneLine = (s: string, max = 120) => line(s, max);
 
+/** A note's first non-empty line, short enough for the bell. */
+export const firstLine = (text: string) => oneLine(text.split(/\r?\n/).find((l) => l.trim()) ?? '', 100);
+
 export function itemPath(audience: Audience, mediaId: number): string {
   return audience === 'staff' ? `/admin/media?item=${mediaId}` : `/client/dashboard?item=${mediaId}`;
 }
@@ -91,17 +94,4 @@ export function digestOf(audience: Audience, entries: { subject: string; body: s
     subject: `Daily digest: ${n} update${n === 1 ? '' : 's'}`,
     body: withFooter([`Here is what happened since your last digest (${n} update${n === 1 ? '' : 's'}).`, ...parts].join('\n\n----------\n\n'), audience),
   };
-}
-
-/** The From address: NOTIFY_FROM, else the enquiry sender, else no-reply at the site's host. */
-export function senderAddress(): string {
-  if (config.NOTIFY_FROM) return config.NOTIFY_FROM;
-  if (config.ENQUIRY_NOTIFY_FROM) return config.ENQUIRY_NOTIFY_FROM;
-  let host = 'localhost';
-  try {
-    host = new URL(config.siteUrl).hostname || host;
-  } catch {
-    /* the default */
-  }
-  return `Studio <no-reply@${host.includes('.') ? host : `${host}.localdomain`}>`;
 }

@@ -3,7 +3,16 @@
 export type NotificationEvent =
   | { kind: 'assigned'; mediaId: number; clientId: number }
   | { kind: 'new_version'; mediaId: number; versionNumber: number }
-  | { kind: 'feedback' | 'note' | 'approval'; mediaId: number; versionNumber: number; actor: string; via: 'client' | 'link'; detail: string };
+  | {
+      kind: 'feedback' | 'note' | 'approval';
+      mediaId: number;
+      versionNumber: number;
+      actor: string;
+      via: 'client' | 'link';
+      detail: string;
+      /** A timeline note's time and text, for the bell's entry (issue 32). */
+      note?: { ms: number; text: string };
+    };
 
 export type Audience = 'staff' | 'client';
 

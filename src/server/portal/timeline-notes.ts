@@ -114,6 +114,7 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
     actor: clientActor(user),
     via: 'client',
     detail: `At ${formatTimestamp(row!.timestampSeconds)}: ${row!.noteText}`,
+    note: { ms: row!.timestampMs ?? row!.timestampSeconds * 1000, text: row!.noteText },
   });
   return {
     id: row!.id,

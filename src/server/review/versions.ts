@@ -187,7 +187,7 @@ export async function addVersion(
           const [last] = await tx.select({ n: max(mediaVersions.number) }).from(mediaVersions).where(eq(mediaVersions.mediaId, mediaId));
           const [v] = await tx
             .insert(mediaVersions)
-            .values({ mediaId, number: (last?.n ?? 0) + 1, ...columns, uploadedBy: userId })
+            .values({ mediaId, number: (last?.n ?? 0) + 1, ...columns, uploadedBy: userId, announceWhenReady: item.type === 'video' })
             .returning();
           number = v!.number;
           // The item's upload date is its newest version's, so clients see it under Recent Uploads.
@@ -199,8 +199,11 @@ export async function addVersion(
           if (live.isPublic) await bumpSiteVersion(tx);
           return v!.id;
         });
-        // After the commit: the item's clients hear of it (the outbox does the sending).
-        await recordEvent({ kind: 'new_version', mediaId, versionNumber: number });
+        // After the commit: the item's clients hear of it (the outbox does the sending). An image
+        // is ready to see at once; a video is announced by the queue's `complete` when its
+        // conversion is done (announce_when_ready), so the email never links to a version that
+        // cannot play yet.
+        if (item.type !== 'video') await recordEvent({ kind: 'new_version', mediaId, versionNumber: number });
       } catch (e) {
         await storage.removeItem(storageKey).catch(() => {});
         await fs.rm(folder, { recursive: true, force: true });

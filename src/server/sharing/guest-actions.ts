@@ -48,6 +48,7 @@ async function addComment(ctx: APIContext, link: LinkRow, values: typeof shareCo
     actor: values.guestName,
     via: 'link',
     detail: values.kind === 'note' ? `At ${formatTimestamp(values.timestampSeconds ?? 0)}: ${values.text}` : `Rating: ${values.rating} out of 5\n\n${values.text}`,
+    ...(values.kind === 'note' ? { note: { ms: values.timestampMs ?? (values.timestampSeconds ?? 0) * 1000, text: values.text } } : {}),
   });
   return (await linkComments(link.id, [values.mediaId])).find((c) => c.id === row!.id)!;
 }

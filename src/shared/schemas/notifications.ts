@@ -28,10 +28,25 @@ export interface BellEvent {
   versionNumber: number | null;
   createdAt: string;
   unread: boolean;
+  /** A timeline note's time in the video (ms) and its first line; null for other kinds. */
+  noteMs: number | null;
+  noteLine: string | null;
 }
 
 /** GET /api/notifications. */
 export interface BellAnswer {
   unread: number;
   events: BellEvent[];
+  /**
+   * True until this user answers the one-time question "Get an email when clients respond?"
+   * (issue 32): asked once they have uploaded or assigned an item while their emails are off.
+   */
+  askEmail: boolean;
+}
+
+/** GET and PUT /api/user/notifications and /api/client/notifications. */
+export interface NotifyModeAnswer {
+  mode: NotifyMode;
+  /** Where the emails go: the account's own address. */
+  address: string;
 }

@@ -1,5 +1,6 @@
 import { endpoint, json } from '../../../server/http.ts';
 import { requireAnyPermission, requirePermission } from '../../../server/auth/guard.ts';
+import { noteStaffActed } from '../../../server/notifications/preferences.ts';
 import { adminMediaList } from '../../../server/media/list-cache.ts';
 import { createMediaFromUpload } from '../../../server/media/library.ts';
 import { finishUpload } from '../../../server/uploads/finish.ts';
@@ -32,5 +33,8 @@ export const GET = endpoint(async (ctx) => {
 export const POST = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'upload:media');
   const isJson = /^application\/json\b/i.test(ctx.request.headers.get('content-type') ?? '');
-  return json(isJson ? await finishUpload(ctx.request, user.id) : await createMediaFromUpload(ctx.request, user.id), 201);
+  const item = isJson ? await finishUpload(ctx.request, user.id) : await createMediaFromUpload(ctx.request, user.id);
+  // Their first upload: the bell asks once whether they want emails (issue 32).
+  await noteStaffActed(user.id);
+  return json(item, 201);
 });

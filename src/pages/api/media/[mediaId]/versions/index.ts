@@ -1,5 +1,6 @@
 import { endpoint, json, notFound, parseId, readJson } from '../../../../../server/http.ts';
 import { requirePermission } from '../../../../../server/auth/guard.ts';
+import { noteStaffActed } from '../../../../../server/notifications/preferences.ts';
 import { getMediaById } from '../../../../../server/media/queries.ts';
 import { addVersion, listVersions } from '../../../../../server/review/versions.ts';
 import { versionFinishSchema } from '../../../../../shared/schemas/review.ts';
@@ -17,5 +18,7 @@ export const POST = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'upload:media');
   const mediaId = parseId(ctx.params.mediaId, 'Media');
   const { uploadId } = await readJson(ctx.request, versionFinishSchema);
-  return json(await addVersion(mediaId, uploadId, { id: user.id, permissions: ctx.locals.permissions }), 201);
+  const added = await addVersion(mediaId, uploadId, { id: user.id, permissions: ctx.locals.permissions });
+  await noteStaffActed(user.id); // the bell asks once whether they want emails (issue 32)
+  return json(added, 201);
 });
