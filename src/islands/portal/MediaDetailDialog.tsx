@@ -82,7 +82,7 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
             {item.type === 'video' ? (
               // 250 px tall under 768 px, 500 px from there up (001 §2).
               <ReviewVideo
-                key={shown?.id ?? 'current'}
+                key={shown && !shown.current ? shown.id : 'current'}
                 item={playable ?? item}
                 frameRate={shown?.frameRate ?? null}
                 videoRef={video}

@@ -68,15 +68,22 @@ export function seekToNote(video: HTMLVideoElement | null, ms: number): void {
  * The note's time field, following the playhead: the text (seconds, to the millisecond) taken
  * on pause and on every seek or frame step while paused. A note begun while the video plays
  * (the note box focused or a key pressed in it) keeps that moment: a pause later does not move
- * it (a seek does). Leaving the box empty, or `release` after sending, lets go of it.
+ * it (a seek does). Leaving the box empty, or `release` after sending, lets go of it. A time
+ * typed by hand is kept when writing begins, and replaced by the next pause or seek.
  */
 export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial = '0') {
   const [text, setTextState] = useState(initial);
+  // Taken when writing began during playback: a pause does not move it (a seek does).
   const held = useRef(false);
-  const take = (v: HTMLVideoElement) => setTextState(secondsText(v.currentTime));
+  // Typed by hand: starting to write does not replace it (a pause or seek still does).
+  const typed = useRef(false);
+  const take = (v: HTMLVideoElement) => {
+    typed.current = false;
+    setTextState(secondsText(v.currentTime));
+  };
   const capture = () => {
     const v = video.current;
-    if (!v || v.paused || v.ended || held.current) return;
+    if (!v || v.paused || v.ended || held.current || typed.current) return;
     take(v);
     held.current = true;
   };
@@ -86,6 +93,7 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
     /** Typed by hand. */
     setText: (t: string) => {
       held.current = false;
+      typed.current = true;
       setTextState(t);
     },
     /** For the <video>. */
@@ -108,8 +116,10 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
         if (e.currentTarget.value.trim() === '') held.current = false;
       },
     },
+    /** After the note was sent. */
     release: () => {
       held.current = false;
+      typed.current = false;
     },
   };
 }

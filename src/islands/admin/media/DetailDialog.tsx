@@ -193,7 +193,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
       </div>
       {item.type === 'video' ? (
         <ReviewVideo
-          key={shown?.id ?? 'current'}
+          key={shown && !shown.current ? shown.id : 'current'}
           item={playable}
           videoRef={video}
           pollUrl={`/api/media/${item.id}/processing`}
