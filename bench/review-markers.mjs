@@ -9,7 +9,7 @@
 // and (c) the next frame after it (adds the wait for vsync and the paint, with whatever else the
 // opening dialog draws). Long tasks during the rounds are reported too. Start-to-commit includes
 // React's scheduling gap after the event, so the figures are upper bounds.
-//   node bench/review-markers.mjs        (needs a build; run.mjs runs it as `review-markers`)
+//   npx node bench/review-markers.mjs    (Node 24 from the project; needs a build; run.mjs runs it as `review-markers`)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
