@@ -103,6 +103,8 @@ test('a review round: changes requested on v1 at a moment, staff reply and uploa
     await upload.getByRole('button', { name: 'Upload version' }).click();
     await expect(staff.getByTestId('toast').filter({ hasText: 'Version v2 uploaded' })).toBeVisible({ timeout: 30_000 });
     await expect(card.getByTestId('card-version')).toHaveText('v2');
+    // The detail dialog, still open under the upload, moves to the new version.
+    await expect(detail.getByLabel('Version').locator('option:checked')).toHaveText(/^v2 \(current\)/);
     await expect(card.getByTestId('approval-status')).toHaveText('In review');
 
     // The client sees v2 as current, finds their note and the reply on v1, and approves v2.

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
 import { Download } from 'lucide-react';
 import type { ClientMedia } from '../../shared/schemas/portal.ts';
 import { Badge } from '../ui/Badge.tsx';
@@ -15,7 +16,9 @@ import { apiJson } from '../../shared/api.ts';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { VersionSwitcher } from '../review/VersionSwitcher.tsx';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
-import { loadMedia } from './store.ts';
+import { $notes, loadMedia } from './store.ts';
+import { seekToNote, useNoteClock } from '../review/player.tsx';
+import { noteMarkers } from '../review/markers.ts';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -27,8 +30,8 @@ const TABS: { value: Tab; label: string }[] = [
 /** Opened for one item; the parent remounts it (key) per item so state starts fresh. */
 export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null; onClose: () => void }) {
   const [tab, setTab] = useState<Tab>('details');
-  const [timestamp, setTimestamp] = useState('0');
   const video = useRef<HTMLVideoElement>(null);
+  const clock = useNoteClock(video);
   const [versions, setVersions] = useState<MediaVersion[] | null>(null);
   const [shownId, setShownId] = useState<number | null>(null);
 
@@ -45,6 +48,11 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
   }, [item?.id]);
   const shown = versions?.find((v) => v.id === shownId) ?? null;
   const playable = item && shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
+  const allNotes = useStore($notes);
+  const markers = useMemo(
+    () => noteMarkers(allNotes.filter((n) => item && n.mediaId === item.id && (!shown || n.versionId === shown.id)), (n) => ({ author: n.clientUsername, text: n.noteText })),
+    [allNotes, item?.id, shown?.id],
+  );
   const decided = (next: MediaVersion) => {
     setVersions((list) => list?.map((v) => (v.id === next.id ? next : v)) ?? null);
     void loadMedia();
@@ -65,12 +73,7 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
     );
   }, []);
 
-  function seek(seconds: number) {
-    const v = video.current;
-    if (!v) return;
-    v.currentTime = seconds;
-    v.focus();
-  }
+  const seek = (ms: number) => seekToNote(video.current, ms);
 
   return (
     <Dialog open={!!item} onClose={onClose} title={item?.title ?? 'Media'} size="2xl">
@@ -87,7 +90,8 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
                 frameRate={shown?.frameRate ?? null}
                 videoRef={video}
                 pollUrl={`/api/client/media/${item.id}/processing`}
-                onPause={(e) => setTimestamp(String(Math.round(e.currentTarget.currentTime * 100) / 100))}
+                {...clock.videoEvents}
+                markers={markers}
                 testId="portal-video"
                 className="h-[250px] md:h-[500px]"
               />
@@ -104,7 +108,7 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
             <Tabs tabs={TABS} value={tab} onChange={setTab} label="Media details">
               {tab === 'details' && <Details item={item} />}
               {tab === 'feedback' && <FeedbackTab item={item} version={shown} />}
-              {tab === 'timeline' && <TimelineTab item={item} version={shown} timestamp={timestamp} onTimestampChange={setTimestamp} onSeek={seek} />}
+              {tab === 'timeline' && <TimelineTab item={item} version={shown} clock={clock} onSeek={seek} />}
             </Tabs>
             {item.type === 'video' && shown && (
               // Issue 30: the client's own notes on this version, as CSV (the server names the file).

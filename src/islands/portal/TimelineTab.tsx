@@ -4,7 +4,6 @@ import { apiJson, errorMessage } from '../../shared/api.ts';
 import { MAX_PORTAL_TEXT, type ClientMedia, type ClientTimelineNote } from '../../shared/schemas/portal.ts';
 import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
-import { Field } from '../ui/Field.tsx';
 import { Textarea } from '../ui/Textarea.tsx';
 import { $notes } from './store.ts';
 import { formatTime } from './format.ts';
@@ -12,36 +11,37 @@ import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { NotesHeading } from '../review/NotesHeading.tsx';
 import { ReplyThread } from '../review/ReplyThread.tsx';
+import { NoteTimeField, type useNoteClock } from '../review/player.tsx';
+import { noteMs, noteTimeBody } from '../review/frames.ts';
 
 export function TimelineTab({
   item,
   version,
-  timestamp,
-  onTimestampChange,
+  clock,
   onSeek,
 }: {
   item: ClientMedia;
   /** The version shown in the dialog: notes are made on it and listed for it. */
   version: MediaVersion | null;
-  /** The input's text; the dialog fills it when the video is paused. */
-  timestamp: string;
-  onTimestampChange: (value: string) => void;
-  onSeek: (seconds: number) => void;
+  /** The time field, following the dialog's player (pause, seeks and frame steps while paused). */
+  clock: ReturnType<typeof useNoteClock>;
+  /** Pauses on a note's exact moment (milliseconds). */
+  onSeek: (ms: number) => void;
 }) {
   const all = useStore($notes);
   const [hideResolved, setHideResolved] = useState(false);
   const notes = all
     .filter((n) => n.mediaId === item.id && (!version || n.versionId === version.id) && !(hideResolved && n.resolvedAt))
-    .sort((a, b) => a.timestampSeconds - b.timestampSeconds || a.id - b.id);
+    .sort((a, b) => noteMs(a) - noteMs(b) || a.id - b.id);
   const duration = version?.durationSeconds ?? item.durationSeconds;
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const seconds = timestamp.trim() === '' ? 0 : Number(timestamp);
+  const ms = clock.ms;
   const timeError =
-    !Number.isFinite(seconds) || seconds < 0
+    ms === null
       ? 'Timestamp must be a number of seconds, 0 or more'
-      : duration != null && Math.floor(seconds) > duration
+      : duration != null && Math.floor(ms / 1000) > duration
         ? `Timestamp must not be beyond the end of the video (${formatTime(duration)})`
         : undefined;
 
@@ -51,19 +51,20 @@ export function TimelineTab({
       toast({ title: 'Please enter a note', variant: 'destructive' });
       return;
     }
-    if (timeError) return;
+    if (timeError || ms === null) return;
     setPending(true);
     setFailure(null);
     try {
       const created = await apiJson<ClientTimelineNote>('POST', `/api/client/media/${item.id}/timeline-notes`, {
         mediaId: item.id,
-        // Whole seconds, rounded down (001 §5).
-        timestampSeconds: Math.floor(seconds),
+        // The exact moment (issue 29), with the documented whole seconds (001 §5) beside it.
+        ...noteTimeBody(ms),
         noteText: text,
         ...(version ? { versionId: version.id } : {}),
       });
       $notes.set([...$notes.get(), created]);
       setText('');
+      clock.release();
       toast({ title: 'Timeline note added successfully' });
     } catch (err) {
       // 001 §8: no error toast for a failed submission; the values stay for another try.
@@ -76,29 +77,23 @@ export function TimelineTab({
   return (
     <div className="space-y-6">
       <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Add a timeline note">
-        <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
-          <Field
-            label="Timestamp (seconds)"
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step={0.1}
-            max={duration ?? undefined}
-            value={timestamp}
-            onChange={(e) => onTimestampChange(e.target.value)}
-            error={timeError}
-            hint={item.type === 'video' ? 'Pause the video to fill this in.' : undefined}
-          />
-          <p className="pb-2 text-sm text-fg-muted" aria-live="polite">
-            Time: <span data-testid="formatted-time" className="font-mono text-fg">{formatTime(timeError ? 0 : seconds)}</span>
-          </p>
-        </div>
+        <NoteTimeField
+          label="Timestamp (seconds)"
+          text={clock.text}
+          onText={clock.setText}
+          fps={version?.frameRate}
+          startTimecode={version?.startTimecode ?? null}
+          error={timeError}
+          hint={item.type === 'video' ? 'Pause, seek or step frames (, and .) to fill this in.' : undefined}
+          inputProps={{ type: 'number', min: 0, step: 'any', max: duration ?? undefined }}
+        />
         <Textarea
           label="Note"
           rows={3}
           value={text}
           maxLength={MAX_PORTAL_TEXT}
           onChange={(e) => setText(e.target.value)}
+          {...clock.draftEvents}
           placeholder="What should change at this moment?"
         />
         {failure && (
@@ -120,12 +115,12 @@ export function TimelineTab({
               <li key={n.id} className="rounded-lg border border-line p-3" data-resolved={n.resolvedAt ? 'true' : undefined}>
                 <button
                   type="button"
-                  onClick={() => onSeek(n.timestampSeconds)}
+                  onClick={() => onSeek(noteMs(n))}
                   disabled={item.type !== 'video'}
                   className="flex w-full gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
                 >
                   {/* Named by its content (time, text, state), so what is seen is what is announced. */}
-                  <NoteTime seconds={n.timestampSeconds} version={version} />
+                  <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} version={version} />
                   <span className={`min-w-0 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
                   {n.resolvedAt && <span className="sr-only"> (resolved)</span>}
                   {item.type === 'video' && <span className="sr-only"> (jump to this moment)</span>}

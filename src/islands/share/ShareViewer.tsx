@@ -1,7 +1,7 @@
 // A share link's page for a visitor without an account (issue 17): the link's items with only
 // the files it allows, and, when the link allows them, timeline notes and feedback under a
 // guest name typed once, the approval decision, and downloads.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Download, Film } from 'lucide-react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
 import { formatDateTime, formatTimestamp } from '../../shared/format.ts';
@@ -12,11 +12,14 @@ import { Button, buttonClass } from '../ui/Button.tsx';
 import { Field } from '../ui/Field.tsx';
 import { Textarea } from '../ui/Textarea.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';
-import { stepFrame } from '../ui/ReviewVideo.tsx';
 import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { BlockedDownload } from '../review/BlockedDownload.tsx';
 import { StarRating, Stars } from '../portal/StarRating.tsx';
+import { NoteTimeField, PlayerArea, seekToNote, useNoteClock } from '../review/player.tsx';
+import { NoteMarkers } from '../review/NoteMarkers.tsx';
+import { noteMs, noteTimeBody } from '../review/frames.ts';
+import { noteMarkers } from '../review/markers.ts';
 
 const POLL_MS = 4000;
 
@@ -77,14 +80,16 @@ export default function ShareViewer({ token, studio, initial }: { token: string;
 
 function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
   const videoRef = useRef<HTMLVideoElement>(null);
-  const [time, setTime] = useState('0');
+  const clock = useNoteClock(videoRef);
   const comments = shared.view.comments.filter((c) => c.mediaId === item.id);
-  const notes = comments.filter((c) => c.kind === 'note').sort((a, b) => (a.timestampSeconds ?? 0) - (b.timestampSeconds ?? 0) || a.id - b.id);
+  const notes = comments.filter((c) => c.kind === 'note').sort((a, b) => noteMs(a) - noteMs(b) || a.id - b.id);
   const feedback = comments.filter((c) => c.kind === 'feedback');
-  const seek = (s: number) => {
-    const v = videoRef.current;
-    if (v) v.currentTime = s;
-  };
+  const allComments = shared.view.comments;
+  const markers = useMemo(
+    () => noteMarkers(allComments.filter((c) => c.mediaId === item.id && c.kind === 'note'), (c) => ({ author: c.guestName, text: c.text })),
+    [allComments, item.id],
+  );
+  const seek = (ms: number) => seekToNote(videoRef.current, ms);
   return (
     <section aria-labelledby={`item-${item.id}`} className="space-y-4 rounded-xl border border-line bg-raised p-4 sm:p-6" data-testid="share-item">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -103,17 +108,17 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
           <BlockedDownload reason={item.downloadBlockedReason} size="sm" />
         ) : null}
       </div>
-      <Media item={item} videoRef={videoRef} onPause={(s) => setTime(String(Math.floor(s)))} />
+      <Media item={item} videoRef={videoRef} clock={clock} markers={markers} onSeek={seek} />
       {shared.view.allowApprove && <ApprovalForm item={item} shared={shared} />}
-      {shared.view.allowComment && item.type === 'video' && <NoteForm item={item} shared={shared} time={time} onTime={setTime} />}
+      {shared.view.allowComment && item.type === 'video' && <NoteForm item={item} shared={shared} clock={clock} />}
       {notes.length > 0 && (
         <div>
           <h3 className="mb-2 text-sm font-semibold">Timeline notes</h3>
           <ul className="divide-y divide-line rounded-md border border-line" aria-label={`Timeline notes on ${item.title}`}>
             {notes.map((n) => (
               <li key={`${n.source}-${n.id}`} className="flex items-start gap-3 p-3 text-sm">
-                <button type="button" onClick={() => seek(n.timestampSeconds ?? 0)} aria-label={`Go to ${formatTimestamp(n.timestampSeconds ?? 0)}`}>
-                  <NoteTime seconds={n.timestampSeconds ?? 0} version={{ frameRate: item.frameRate, startTimecode: null }} />
+                <button type="button" onClick={() => seek(noteMs(n))} aria-label={`Go to ${formatTimestamp(n.timestampSeconds ?? 0)}`} data-testid="note-seek">
+                  <NoteTime seconds={n.timestampSeconds ?? 0} ms={n.timestampMs} version={{ frameRate: item.frameRate, startTimecode: null }} />
                 </button>
                 <Comment c={n} />
               </li>
@@ -147,25 +152,52 @@ function Comment({ c }: { c: ShareComment }) {
   );
 }
 
-function Media({ item, videoRef, onPause }: { item: ShareItem; videoRef: React.RefObject<HTMLVideoElement | null>; onPause: (seconds: number) => void }) {
+function Media({
+  item,
+  videoRef,
+  clock,
+  markers,
+  onSeek,
+}: {
+  item: ShareItem;
+  videoRef: React.RefObject<HTMLVideoElement | null>;
+  clock: ReturnType<typeof useNoteClock>;
+  markers: ReturnType<typeof noteMarkers>;
+  onSeek: (ms: number) => void;
+}) {
+  const [duration, setDuration] = useState(item.durationSeconds ?? 0);
   if (item.type === 'image') {
     if (!item.imageUrl) return <Preparing />;
     return <img src={item.imageUrl} alt={item.title} className="max-h-[70vh] w-full rounded-lg bg-black object-contain" />;
   }
   if (!item.playbackUrl) return <Preparing />;
+  const onDuration = (e: React.SyntheticEvent<HTMLVideoElement>) => {
+    if (Number.isFinite(e.currentTarget.duration) && e.currentTarget.duration > 0) setDuration(e.currentTarget.duration);
+  };
   return (
-    <video
-      ref={videoRef}
-      src={item.playbackUrl}
-      poster={item.posterUrl ?? undefined}
-      controls
-      playsInline
-      preload="metadata"
-      data-testid="share-video"
-      className="aspect-video w-full rounded-lg bg-black"
-      onKeyDown={(e) => stepFrame(e, item.frameRate)}
-      onPause={(e) => onPause(e.currentTarget.currentTime)}
-    />
+    <PlayerArea videoRef={videoRef} fps={item.frameRate} label={`Player: ${item.title}`}>
+      <video
+        ref={videoRef}
+        src={item.playbackUrl}
+        poster={item.posterUrl ?? undefined}
+        controls
+        playsInline
+        preload="metadata"
+        data-testid="share-video"
+        className="aspect-video w-full rounded-lg bg-black"
+        onLoadedMetadata={onDuration}
+        onDurationChange={onDuration}
+        {...clock.videoEvents}
+      />
+      <p className="mt-1 text-xs text-fg-muted">
+        Paused: press <kbd className="rounded border border-line px-1 font-mono">,</kbd> or <kbd className="rounded border border-line px-1 font-mono">.</kbd> to step one frame.
+      </p>
+      {markers.length > 0 && duration > 0 && (
+        <div className="mt-1 rounded-lg bg-black/80 px-3 pb-1" data-testid="marker-bar">
+          <NoteMarkers notes={markers} duration={duration} fps={item.frameRate} onSeek={onSeek} />
+        </div>
+      )}
+    </PlayerArea>
   );
 }
 
@@ -188,27 +220,32 @@ async function send<T>(shared: Shared, method: string, path: string, body: Recor
   }
 }
 
-function NoteForm({ item, shared, time, onTime }: { item: ShareItem; shared: Shared; time: string; onTime: (t: string) => void }) {
+function NoteForm({ item, shared, clock }: { item: ShareItem; shared: Shared; clock: ReturnType<typeof useNoteClock> }) {
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
+  const timeError = clock.ms === null ? 'Time must be a number of seconds, 0 or more' : undefined;
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
+    if (clock.ms === null) return;
     setPending(true);
-    const created = await send<ShareComment>(shared, 'POST', `/media/${item.id}/timeline-notes`, { text, timestampSeconds: Number(time) || 0 });
+    const created = await send<ShareComment>(shared, 'POST', `/media/${item.id}/timeline-notes`, { text, ...noteTimeBody(clock.ms) });
     setPending(false);
     if (!created) return;
     setText('');
+    clock.release();
     shared.onChanged({ comments: [...shared.view.comments, created] });
     toast({ title: 'Note added' });
   }
   return (
-    <form onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-[8rem_1fr_auto] sm:items-end" aria-label={`Add a timeline note on ${item.title}`}>
-      <Field label="Time (seconds)" inputMode="decimal" value={time} onChange={(e) => onTime(e.target.value)} hint="Pause the video to fill this in." />
-      <Textarea label="Note" rows={2} maxLength={MAX_PORTAL_TEXT} value={text} onChange={(e) => setText(e.target.value)} />
-      <Button type="submit" disabled={pending}>
-        Add note
-      </Button>
+    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label={`Add a timeline note on ${item.title}`}>
+      <NoteTimeField label="Time (seconds)" text={clock.text} onText={clock.setText} fps={item.frameRate} error={timeError} hint="Pause, seek or step frames (, and .) to fill this in." />
+      <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
+        <Textarea label="Note" rows={2} maxLength={MAX_PORTAL_TEXT} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />
+        <Button type="submit" disabled={pending}>
+          Add note
+        </Button>
+      </div>
     </form>
   );
 }

@@ -1,10 +1,12 @@
 // The review player of the admin detail dialog and the portal dialog: the item's playable
 // file (a review proxy, quality menu, frame previews on the seek bar), or "Preparing
 // preview... 42%" while there is none yet, with the reason and Retry for staff on failure.
-import { useEffect, useState, type KeyboardEvent, type RefObject, type SyntheticEvent } from 'react';
+import { useEffect, useState, type RefObject, type SyntheticEvent } from 'react';
 import { toast } from '../../shared/toast.ts';
 import { errorMessage } from '../../shared/api.ts';
 import { PreparingPreview, ReviewBar, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
+import { PlayerArea, seekToNote } from '../review/player.tsx';
+import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
 
 interface Props<T extends PlayableItem> {
   item: T & { id: number; title: string; posterUrl: string | null };
@@ -16,23 +18,15 @@ interface Props<T extends PlayableItem> {
   className: string;
   testId?: string;
   onPause?: (e: SyntheticEvent<HTMLVideoElement>) => void;
+  /** A seek finished (the time field follows seeks and frame steps while paused). */
+  onSeeked?: (e: SyntheticEvent<HTMLVideoElement>) => void;
   /** The version's frames per second, for stepping one frame with , and . (else 25). */
   frameRate?: number | null;
+  /** Markers on the seek bar: the notes of the version shown (issue 29). */
+  markers?: MarkerNote[];
 }
 
-const FALLBACK_FPS = 25;
-
-/** `,` and `.` step one frame back or forward while paused (the review products' keys). */
-export function stepFrame(e: KeyboardEvent<HTMLVideoElement>, fps: number | null | undefined): void {
-  const v = e.currentTarget;
-  if (!v.paused || (e.key !== ',' && e.key !== '.') || e.ctrlKey || e.metaKey || e.altKey) return;
-  e.preventDefault();
-  const frame = 1 / (fps && fps > 0 ? fps : FALLBACK_FPS);
-  const end = Number.isFinite(v.duration) ? v.duration : Infinity;
-  v.currentTime = Math.min(end, Math.max(0, v.currentTime + (e.key === '.' ? frame : -frame)));
-}
-
-export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, frameRate }: Props<T>) {
+export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers }: Props<T>) {
   const [live, setLive] = useState<PlayableItem>(item);
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
@@ -47,7 +41,7 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
     : undefined;
   if (!quality.src) return <PreparingPreview item={live} onRetry={retry} className={`rounded-lg ${className}`} />;
   return (
-    <div>
+    <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`}>
       <video
         ref={videoRef}
         src={quality.src}
@@ -58,7 +52,7 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
         data-testid={testId}
         onLoadedMetadata={quality.onLoadedMetadata}
         onPause={onPause}
-        onKeyDown={(e) => stepFrame(e, frameRate)}
+        onSeeked={onSeeked}
         aria-label={`Video: ${item.title}`}
         className={`w-full rounded-lg bg-black object-contain ${className}`}
       />
@@ -66,12 +60,17 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
         Paused: press <kbd className="rounded border border-line px-1 font-mono">,</kbd> or <kbd className="rounded border border-line px-1 font-mono">.</kbd> to step one frame.
       </p>
       {live.processingStatus === 'ready' ? (
-        <ReviewBar video={videoRef} item={live} quality={quality} />
+        <ReviewBar
+          video={videoRef}
+          item={live}
+          quality={quality}
+          markers={markers?.length ? (duration) => <NoteMarkers notes={markers} duration={duration} fps={frameRate} onSeek={(ms) => seekToNote(videoRef.current, ms)} /> : undefined}
+        />
       ) : (
         <div className="mt-2">
           <PreparingPreview item={live} onRetry={retry} compact className="rounded-lg py-2" />
         </div>
       )}
-    </div>
+    </PlayerArea>
   );
 }

@@ -2,7 +2,7 @@
 // item's playbackUrl, or a chosen rendition: Auto picks by player size and Save-Data), the
 // quality menu, thumbnail previews over the seek bar (sprite + WebVTT map), and the
 // "Preparing preview... 42%" state with Retry for staff while the proxy is being made.
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { RotateCw } from 'lucide-react';
 import type { Playback, Rendition } from '../../shared/schemas/media.ts';
 import { apiGet, apiJson, apiRequest } from '../../shared/api.ts';
@@ -176,10 +176,13 @@ export function ReviewBar({
   video,
   item,
   quality,
+  markers,
 }: {
   video: RefObject<HTMLVideoElement | null>;
   item: PlayableItem;
   quality: ReturnType<typeof useQuality>;
+  /** Drawn under the seek bar, at its width (the review players' note markers). */
+  markers?: (duration: number) => ReactNode;
 }) {
   const [time, setTime] = useState(0);
   const [duration, setDuration] = useState(0);
@@ -221,6 +224,7 @@ export function ReviewBar({
           }}
           className="h-1 w-full cursor-pointer accent-gold-400"
         />
+        {markers?.(duration)}
       </div>
       <span className="text-xs tabular-nums" aria-hidden="true">
         {clock(duration)}

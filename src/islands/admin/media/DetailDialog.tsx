@@ -23,6 +23,9 @@ import { NotesHeading } from '../../review/NotesHeading.tsx';
 import { ReplyThread } from '../../review/ReplyThread.tsx';
 import { VersionSwitcher } from '../../review/VersionSwitcher.tsx';
 import { ExportNotesMenu } from './ExportNotesMenu.tsx';
+import { NoteTimeField, seekToNote, useNoteClock } from '../../review/player.tsx';
+import { noteMs, noteTimeBody } from '../../review/frames.ts';
+import { noteMarkers } from '../../review/markers.ts';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -96,17 +99,23 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   const [shownId, setShownId] = useState<number | null>(null);
   const [hideResolved, setHideResolved] = useState(false);
   const [deletingVersion, setDeletingVersion] = useState<MediaVersion | null>(null);
+  // The current version number the dialog last loaded: when it changes (a new version was
+  // uploaded, or the current one deleted), the dialog moves to the new current version.
+  const seenVersion = useRef<number | null>(null);
   const loadVersions = useCallback(() => {
     apiJson<MediaVersion[]>('GET', `/api/media/${item.id}/versions`).then(
       (list) => {
+        const moved = seenVersion.current !== item.version;
+        seenVersion.current = item.version;
         setVersions(list);
-        setShownId((cur) => (cur != null && list.some((v) => v.id === cur) ? cur : (list.find((v) => v.current)?.id ?? null)));
+        const current = list.find((v) => v.current)?.id ?? null;
+        setShownId((cur) => (!moved && cur != null && list.some((v) => v.id === cur) ? cur : current));
       },
       (e) => toast({ title: 'Could not load versions', description: errorMessage(e), variant: 'destructive' }),
     );
-  }, [item.id]);
+  }, [item.id, item.version]);
   // Reloaded when the item changes (a new version, a deletion, a decision seen in the list).
-  useEffect(loadVersions, [loadVersions, item.version, item.versionCount, item.approvalStatus]);
+  useEffect(loadVersions, [loadVersions, item.versionCount, item.approvalStatus]);
   const shown = versions?.find((v) => v.id === shownId) ?? null;
   const onVersion = (v: { versionId: number | null }) => !shown || v.versionId === shown.id;
   const mine = useMemo(() => (feedback ?? []).filter((f) => f.mediaId === item.id && onVersion(f)), [feedback, item.id, shown?.id]);
@@ -114,15 +123,20 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
     () =>
       (notes ?? [])
         .filter((n) => n.mediaId === item.id && onVersion(n) && !(hideResolved && n.resolvedAt))
-        .sort((a, b) => a.timestampSeconds - b.timestampSeconds || a.id - b.id),
+        .sort((a, b) => noteMs(a) - noteMs(b) || a.id - b.id),
     [notes, item.id, shown?.id, hideResolved],
   );
-  const seek = (t: number) => {
-    const v = video.current;
-    if (!v) return;
-    v.currentTime = t;
-    v.focus();
-  };
+  // Every note of the version shown, resolved ones too, on the seek bar.
+  const markers = useMemo(
+    () =>
+      noteMarkers(
+        (notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n)),
+        (n) => ({ author: `${n.clientUsername}${n.guest ? ' (share link)' : n.internal ? ' (internal)' : ''}`, text: n.noteText }),
+      ),
+    [notes, item.id, shown?.id],
+  );
+  const clock = useNoteClock(video);
+  const seek = (ms: number) => seekToNote(video.current, ms);
   const playable = shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const setLock = async (v: MediaVersion, locked: boolean) => {
     try {
@@ -187,6 +201,8 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           pollUrl={`/api/media/${item.id}/processing`}
           canRetry={canEdit && (!shown || shown.current)}
           frameRate={shown?.frameRate ?? null}
+          {...clock.videoEvents}
+          markers={markers}
           testId="detail-video"
           className="h-[clamp(200px,45vh,400px)]"
         />
@@ -237,6 +253,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           </ul>
         )}
       </section>
+      {item.type === 'video' && <StaffNoteForm item={item} version={shown} clock={clock} onAdded={onReviewsChanged} />}
       <section aria-labelledby="tl-heading" className="space-y-2">
         <NotesHeading id="tl-heading" hideResolved={hideResolved} onHideResolved={setHideResolved} />
         {notes === null ? (
@@ -250,12 +267,12 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                 <div className="flex items-start gap-3">
                   <button
                     type="button"
-                    onClick={() => seek(n.timestampSeconds)}
+                    onClick={() => seek(noteMs(n))}
                     disabled={item.type !== 'video'}
                     data-testid="note-seek"
                     className="flex min-w-0 flex-1 items-start gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
                   >
-                    <NoteTime seconds={n.timestampSeconds} version={shown} />
+                    <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} version={shown} />
                     <span className="min-w-0 flex-1">
                       <span className={`block text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
                       <span className="block text-xs text-fg-muted">{`${n.clientUsername}${n.guest ? ' (share link)' : n.internal ? ' (internal)' : ''} · ${formatDate(n.createdAt)}${n.resolvedAt ? ' · Resolved' : ''}`}</span>
@@ -288,6 +305,54 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
         onCancel={() => setDeletingVersion(null)}
       />
     </div>
+  );
+}
+
+/** A staff note at the player's moment (issue 29), shown to the item's clients unless internal. */
+function StaffNoteForm({ item, version, clock, onAdded }: { item: AdminMedia; version: MediaVersion | null; clock: ReturnType<typeof useNoteClock>; onAdded: () => void }) {
+  const [text, setText] = useState('');
+  const [internal, setInternal] = useState(false);
+  const [pending, setPending] = useState(false);
+  const duration = version?.durationSeconds ?? item.durationSeconds;
+  const ms = clock.ms;
+  const timeError =
+    ms === null ? 'Time must be a number of seconds, 0 or more' : duration != null && Math.floor(ms / 1000) > duration ? `Time must not be beyond the end of the video (${formatTimestamp(duration)})` : undefined;
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
+    if (timeError || ms === null) return;
+    setPending(true);
+    try {
+      await apiJson('POST', `/api/media/${item.id}/timeline-notes`, { text, ...noteTimeBody(ms), internal, ...(version ? { versionId: version.id } : {}) });
+      setText('');
+      clock.release();
+      toast({ title: internal ? 'Internal note added' : 'Note added' });
+      onAdded();
+    } catch (err) {
+      toast({ title: 'Could not add the note', description: errorMessage(err), variant: 'destructive' });
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-3 rounded-lg border border-line p-3" aria-label="Add a timeline note" data-testid="staff-note-form">
+      <NoteTimeField
+        label="Time (seconds)"
+        text={clock.text}
+        onText={clock.setText}
+        fps={version?.frameRate}
+        startTimecode={version?.startTimecode ?? null}
+        error={timeError}
+        hint="Pause, seek or step frames (, and .) to fill this in."
+      />
+      <Textarea label="Note" rows={2} maxLength={5000} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Switch label="Internal" description="Staff only: never shown to clients or link visitors" checked={internal} onChange={setInternal} />
+        <Button type="submit" size="sm" disabled={pending}>
+          {pending ? 'Adding...' : 'Add note'}
+        </Button>
+      </div>
+    </form>
   );
 }
 
