@@ -51,7 +51,7 @@ test('the portal download button says why before approval and works after', asyn
   await page.getByRole('button', { name: 'Open Gated cut' }).click();
   const dialog = page.getByRole('dialog', { name: 'Gated cut' });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole('link', { name: 'Download' })).toHaveCount(0);
+  await expect(dialog.getByRole('link', { name: 'Download', exact: true })).toHaveCount(0);
   const button = dialog.getByRole('button', { name: 'Download' });
   await expect(button).toBeDisabled();
   await expect(button).toHaveAccessibleDescription(MESSAGE);
@@ -60,7 +60,7 @@ test('the portal download button says why before approval and works after', asyn
 
   // Approving opens the download.
   await dialog.getByRole('button', { name: 'Approve' }).click();
-  const link = dialog.getByRole('link', { name: 'Download' });
+  const link = dialog.getByRole('link', { name: 'Download', exact: true });
   await expect(link).toHaveAttribute('href', `${item.url}?download=1`);
   await expect(dialog.getByTestId('download-blocked')).toHaveCount(0);
   const download = page.waitForEvent('download');

@@ -109,7 +109,7 @@ test.describe('client portal dashboard', () => {
     await expect(dialog.getByTestId('detail-size')).toHaveText(/^\d+\.\d\d MB$/);
     await expect(dialog.getByTestId('detail-stage')).toHaveText('Post-production');
     await expect(dialog.getByText('Second pass')).toBeVisible();
-    await expect(dialog.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /\/media\/[a-f0-9]{32}\/original\.mp4\?download=1$/);
+    await expect(dialog.getByRole('link', { name: 'Download', exact: true })).toHaveAttribute('href', /\/media\/[a-f0-9]{32}\/original\.mp4\?download=1$/);
 
     // Timeline tab: playing then pausing fills the timestamp with the current time.
     await dialog.getByRole('tab', { name: 'Timeline' }).click();

@@ -61,7 +61,7 @@ test('a visitor opens a protected watermarked link, notes and approves; staff se
     const player = page.getByTestId('share-video');
     await expect(player).toBeVisible({ timeout: 60_000 });
     await expect(player).toHaveAttribute('src', /\/lp-[a-f0-9]{24}\.mp4\?v=\d+$/);
-    await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /\/lp-[a-f0-9]{24}\.mp4\?v=\d+&download=1$/);
+    await expect(page.getByRole('link', { name: 'Download', exact: true })).toHaveAttribute('href', /\/lp-[a-f0-9]{24}\.mp4\?v=\d+&download=1$/);
     await player.evaluate(async (v: HTMLVideoElement) => {
       v.muted = true;
       await v.play();
