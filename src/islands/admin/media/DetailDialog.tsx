@@ -1,4 +1,4 @@
-import { LinkComments } from '../share/LinkComments.tsx';
+import { Badge } from '../../ui/Badge.tsx';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Lock, Star, Trash2, Unlock, Upload, X } from 'lucide-react';
 import { DETAIL_STAGES, parseTagText, type AdminFeedback, type AdminMedia, type AdminTimelineNote, type MediaUpdate } from '../../../shared/schemas/media.ts';
@@ -131,7 +131,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
     () =>
       noteMarkers(
         (notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n)),
-        (n) => ({ author: `${n.clientUsername}${n.guest ? ' (share link)' : n.internal ? ' (internal)' : ''}`, text: n.noteText }),
+        (n) => ({ author: `${n.clientUsername}${n.guest ? ' (guest)' : n.internal ? ' (internal)' : ''}`, text: n.noteText }),
       ),
     [notes, item.id, shown?.id],
   );
@@ -236,7 +236,10 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
             {mine.map((f) => (
               <li key={`${f.source}-${f.id}`} className="rounded-lg border border-line p-3">
                 <div className="flex flex-wrap items-center justify-between gap-2">
-                  <span className="text-sm font-medium">{f.guest ? `${f.clientUsername} (share link)` : f.clientUsername}</span>
+                  <span className="flex flex-wrap items-center gap-2 text-sm font-medium">
+                    {f.clientUsername}
+                    <SourceBadges guest={f.guest} linkName={f.linkName} />
+                  </span>
                   <Stars rating={f.rating} />
                 </div>
                 <p className="mt-1 whitespace-pre-line text-sm">{f.feedbackText}</p>
@@ -275,7 +278,10 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                     <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} version={shown} />
                     <span className="min-w-0 flex-1">
                       <span className={`block text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
-                      <span className="block text-xs text-fg-muted">{`${n.clientUsername}${n.guest ? ' (share link)' : n.internal ? ' (internal)' : ''} · ${formatDate(n.createdAt)}${n.resolvedAt ? ' · Resolved' : ''}`}</span>
+                      <span className="flex flex-wrap items-center gap-x-2 text-xs text-fg-muted">
+                        {`${n.clientUsername} · ${formatDate(n.createdAt)}${n.resolvedAt ? ' · Resolved' : ''}`}
+                        <SourceBadges guest={n.guest} linkName={n.linkName} internal={n.internal} />
+                      </span>
                     </span>
                   </button>
                   {canEdit && (
@@ -296,7 +302,6 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           </ol>
         )}
       </section>
-      <LinkComments mediaId={item.id} />
       <ConfirmDialog
         open={!!deletingVersion}
         title="Delete version"
@@ -517,5 +522,26 @@ function SettingsTab({ item, onChanged, onDelete }: { item: AdminMedia; onChange
         </Button>
       </div>
     </div>
+  );
+}
+
+/**
+ * Where a comment came from, in one thread (issue 29): a "Guest" badge for a share-link
+ * visitor (naming the link), "Internal" for a staff note clients never see.
+ */
+function SourceBadges({ guest, linkName, internal }: { guest?: boolean; linkName?: string | null; internal?: boolean }) {
+  return (
+    <>
+      {guest && (
+        <Badge tone="outline" className="whitespace-nowrap">
+          Guest{linkName ? ` · link “${linkName}”` : ''}
+        </Badge>
+      )}
+      {internal && (
+        <Badge tone="warning" className="whitespace-nowrap">
+          Internal
+        </Badge>
+      )}
+    </>
   );
 }
