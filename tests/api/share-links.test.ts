@@ -14,6 +14,7 @@ import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
 import { sampleVideo, upload, uploadImage } from '../helpers/media-uploads.ts';
 import { until } from '../helpers/until.ts';
+import { watermarkText } from '../../src/shared/schemas/share.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -363,6 +364,8 @@ describe('what a link allows', () => {
     const got = await fetchFile(v, items[0].downloadUrl);
     expect(got.status).toBe(200);
     expect(got.headers.get('content-disposition')).toContain('attachment');
+    // Named after the item, not the proxy's file name (issue 32).
+    expect(got.headers.get('content-disposition')).toBe(`attachment; filename="Transcoded cut (preview).mp4"; filename*=UTF-8''Transcoded%20cut%20%28preview%29.mp4`);
     expect((await v.get(`/s/${preview.token}/m/${webm.body.id}/original.webm?download=1`)).status).toBe(404);
     expect((await v.get(`/s/${preview.token}/m/${webm.body.id}/original.webm`)).status).toBe(404);
 
@@ -372,6 +375,7 @@ describe('what a link allows', () => {
     const file = await fetchFile(w, first.downloadUrl);
     expect(file.status).toBe(200);
     expect(Buffer.compare(file.bytes, sampleVideo('mp4'))).toBe(0);
+    expect(file.headers.get('content-disposition')).toContain('filename="Brand film.mp4"');
     const log = await logOf(original.id);
     expect(log.filter((l) => l.action === 'download')).toHaveLength(1);
     expect(log.find((l) => l.action === 'download')).toMatchObject({ detail: 'original', mediaTitle: 'Brand film', ip: expect.stringMatching(/127\.0\.0\.1/) });
@@ -483,6 +487,24 @@ describe('a watermarked link', () => {
     const download = await fetchFile(v, vid.downloadUrl);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toContain('attachment');
+    // The link's own `lp-{key}` copy downloads under the item's name, never the file key (issue 32).
+    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="Brand film (preview).mp4"; filename*=UTF-8''Brand%20film%20%28preview%29.mp4`);
+    expect(download.headers.get('content-disposition')).not.toContain(key);
+    const still = await fetchFile(v, img.downloadUrl);
+    expect(still.headers.get('content-disposition')).toContain('filename="Key still (preview).jpg"');
+  });
+
+  test('new links put the watermark top right, clear of the player controls; the default text never says "Preview" twice', async () => {
+    const fresh = await makeLink({ watermark: true, download: 'none', name: 'Brand film preview' });
+    const row = (await server.sql.execute({ sql: 'SELECT watermark_position FROM share_links WHERE id = ?', args: [fresh.id] })).rows[0]!;
+    expect(row.watermark_position).toBe('top-right');
+    expect(watermarkText('', 'Brand film preview')).toBe('Brand film preview');
+    expect(watermarkText('', 'Previews for Acme')).toBe('Previews for Acme');
+    expect(watermarkText('', 'Label review')).toBe('Preview - Label review');
+    expect(watermarkText('  Draft  ', 'Preview cut')).toBe('Draft');
+    // The link made above asked for bottom right and keeps it.
+    expect((await server.sql.execute({ sql: 'SELECT watermark_position FROM share_links WHERE id = ?', args: [link.id] })).rows[0]!.watermark_position).toBe('bottom-right');
+    await sharer.json('DELETE', `/api/share-links/${fresh.id}`);
   });
 
   test('no clean file is reachable by any address', async () => {

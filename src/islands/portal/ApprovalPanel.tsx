@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { CheckCircle2, MessageSquareWarning } from 'lucide-react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
-import { formatDate } from '../../shared/format.ts';
+import { formatDateTime } from '../../shared/format.ts';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
@@ -39,7 +39,7 @@ export function ApprovalPanel({ mediaId, version, onDecided }: { mediaId: number
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-sm font-medium">{`v${version.number}`}</span>
         <ApprovalBadge status={a.status} locked={a.locked} />
-        {a.by && a.at && <span className="text-xs text-fg-muted">{`${a.by} · ${formatDate(a.at)}`}</span>}
+        {a.by && a.at && <span className="text-xs text-fg-muted">{`${a.by} · ${formatDateTime(a.at)}`}</span>}
       </div>
       {a.note && <p className="whitespace-pre-line text-sm">{a.note}</p>}
       {!version.current ? (

@@ -17,6 +17,7 @@ import { isRecent, stageLabel } from './format.ts';
 import { $media, $mediaError, clearPortalCache, loadFeedback, loadMedia, loadNotes } from './store.ts';
 import { SearchInput } from '../ui/SearchInput.tsx';
 import { NotifyModeDialog } from '../notifications/NotifyModeDialog.tsx';
+import ThemeToggle from '../ThemeToggle.tsx';
 
 export interface PortalProfile {
   id: number;
@@ -130,6 +131,7 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
             <h1 className="truncate text-xl font-semibold sm:text-2xl">Welcome back, {profile.username}</h1>
           </div>
           <div className="flex flex-wrap items-center gap-2">
+            <ThemeToggle />
             <Button variant="outline" onClick={() => setNotifyOpen(true)}>
               <Bell size={16} aria-hidden="true" />
               Notifications

@@ -1,6 +1,6 @@
 import { Download } from 'lucide-react';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
-import { formatDate } from '../../shared/format.ts';
+import { formatDateTime } from '../../shared/format.ts';
 import { buttonClass } from '../ui/Button.tsx';
 import { Select } from '../ui/Select.tsx';
 import { BlockedDownload } from './BlockedDownload.tsx';
@@ -14,7 +14,7 @@ export function VersionSwitcher({ versions, value, onChange }: { versions: Media
   const shown = versions.find((v) => v.id === value);
   const options = [...versions]
     .reverse()
-    .map((v) => ({ value: String(v.id), label: `v${v.number}${v.current ? ' (current)' : ''} · ${formatDate(v.createdAt)}` }));
+    .map((v) => ({ value: String(v.id), label: `v${v.number}${v.current ? ' (current)' : ''} · ${formatDateTime(v.createdAt)}` }));
   return (
     <div className="flex flex-wrap items-end gap-2" data-testid="version-switcher">
       <div className="w-full max-w-xs">

@@ -2,7 +2,7 @@
 // the files it allows, and, when the link allows them, timeline notes and feedback under a
 // guest name typed once, the approval decision, and downloads.
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Download, Film } from 'lucide-react';
+import { CheckCircle2, Download, Film } from 'lucide-react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
 import { formatDateTime, formatTimestamp } from '../../shared/format.ts';
 import { toast } from '../../shared/toast.ts';
@@ -93,11 +93,11 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
   return (
     <section aria-labelledby={`item-${item.id}`} className="space-y-4 rounded-xl border border-line bg-raised p-4 sm:p-6" data-testid="share-item">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex items-center gap-2">
-          <h2 id={`item-${item.id}`} className="text-lg font-semibold">
+        <div className="flex min-w-0 flex-wrap items-center gap-2">
+          <h2 id={`item-${item.id}`} className="min-w-0 break-words text-lg font-semibold">
             {item.title}
           </h2>
-          <span className="rounded bg-muted px-1.5 py-0.5 text-xs font-medium">v{item.version}</span>
+          <span className="whitespace-nowrap rounded bg-muted px-1.5 py-0.5 text-xs font-medium">v{item.version}</span>
           <ApprovalBadge status={item.approval.status} locked={item.approval.locked} />
         </div>
         {item.downloadUrl ? (
@@ -299,15 +299,23 @@ function ApprovalForm({ item, shared }: { item: ShareItem; shared: Shared }) {
   }
   return (
     <div className="space-y-3 rounded-md border border-line p-3" role="group" aria-label={`Decision on ${item.title}`}>
-      {approval.status !== 'in_review' && approval.by && (
-        <p className="text-sm text-fg-muted">
-          {approval.status === 'approved' ? 'Approved' : 'Changes requested'} by {approval.by}
+      {approval.status !== 'in_review' && (
+        <p className="text-sm text-fg-muted" data-testid="share-decision">
+          {approval.status === 'approved' ? 'Approved' : 'Changes requested'}
+          {approval.by && <> by {approval.by}</>}
+          {approval.at && <> · {formatDateTime(approval.at)}</>}
         </p>
       )}
       <Textarea label="Note for the studio (required to request changes)" rows={2} maxLength={MAX_PORTAL_TEXT} value={note} onChange={(e) => setNote(e.target.value)} />
       <div className="flex flex-wrap gap-2">
-        <Button onClick={() => decide('approved')} disabled={pending}>
-          Approve v{item.version}
+        <Button onClick={() => decide('approved')} disabled={pending || approval.status === 'approved'}>
+          {approval.status === 'approved' ? (
+            <>
+              <CheckCircle2 size={16} aria-hidden="true" /> Approved v{item.version}
+            </>
+          ) : (
+            <>Approve v{item.version}</>
+          )}
         </Button>
         <Button variant="outline" onClick={() => decide('changes_requested')} disabled={pending}>
           Request changes

@@ -26,6 +26,8 @@ export interface Target {
   filename: string;
   title: string;
   isPublic: boolean;
+  /** The name a `?download=1` answer offers instead of `downloadName()` (share links: `linkDownloadName()`). */
+  downloadAs?: string;
 }
 
 const targetColumns = { id: media.id, type: media.type, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, isPublic: isPublicSql };
@@ -157,6 +159,20 @@ export function downloadName(target: Pick<Target, 'filename' | 'title'>, variant
   return `${stem}-${variant}`;
 }
 
+/**
+ * The name a share link's download is offered under (issue 32): named after the item as the
+ * visitor sees it (its title, else the uploaded file's name), never after the link's internal
+ * file key (`lp-{key}.mp4`). The original is "{title}.{ext}" (the stored type's extension);
+ * anything else the link gives (its preview, watermarked or not) is "{title} (preview).{ext}".
+ */
+export function linkDownloadName(target: Pick<Target, 'filename' | 'title'>, variant: string): string {
+  const base = target.filename.split(/[/\\]/).pop() ?? '';
+  const stem = cleanName(target.title) || cleanName(base.replace(/\.[^.]*$/, '')) || 'media';
+  if (variant.startsWith('original.')) return `${stem}.${variant.slice('original.'.length)}`;
+  const ext = /\.([a-z0-9]+)$/i.exec(variant)?.[1];
+  return ext ? `${stem} (preview).${ext}` : `${stem} (preview)`;
+}
+
 /** A web stream over part of a file that reads only when the Node response has room. */
 function fileStream(file: string, start: number, end: number, res: ServerResponse | null): ReadableStream<Uint8Array> {
   const stream = fs.createReadStream(file, { start, end, highWaterMark: CHUNK });
@@ -201,7 +217,7 @@ export interface ServeHooks {
 export async function serveStoredFile(ctx: APIContext, storageKey: string, variant: string, target: Target, hooks: ServeHooks = {}): Promise<Response> {
   const derivative = !variant.startsWith('original.');
   const contentType = contentTypeForVariant(variant, target.mimeType);
-  const disposition = ctx.url.searchParams.get('download') === '1' ? contentDisposition(downloadName(target, variant)) : null;
+  const disposition = ctx.url.searchParams.get('download') === '1' ? contentDisposition(target.downloadAs ?? downloadName(target, variant)) : null;
   const cacheControl = cacheControlFor(target.isPublic, derivative);
   if (config.MEDIA_STORAGE === 's3' && config.S3_DELIVERY === 'redirect' && ctx.request.method === 'GET') {
     const redirect = await redirectToS3(storageKey, variant, { contentType, isPublic: target.isPublic, disposition, cacheControl });

@@ -11,7 +11,7 @@ import { media, mediaVersions, shareComments, shareLinkItems, shareLinks, timeli
 import { readShapes, safeMs } from '../review/note-fields.ts';
 import { MAX_TIMELINE_SECONDS } from '../../shared/schemas/notes.ts';
 import { errorResponse } from '../http.ts';
-import { serveStoredFile } from '../media/delivery.ts';
+import { linkDownloadName, serveStoredFile } from '../media/delivery.ts';
 import { playbackFields } from '../media/playback.ts';
 import { linkPreviewVariant, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
 import type { ShareComment, ShareItem, ShareView } from '../../shared/schemas/share.ts';
@@ -277,5 +277,7 @@ export async function serveLinkFile(ctx: APIContext): Promise<Response> {
     await logAccess(ctx, link, 'download', { mediaId: id, guestName: visit.guestName, detail: download ? kind : `${kind} (played or fetched without ?download=1)` });
   };
   const { item, version } = cur;
-  return serveStoredFile(ctx, version.storageKey, file, { id: item.id, mimeType: version.mimeType, filename: version.filename, title: item.title, isPublic: false }, { onTransfer });
+  const target = { id: item.id, mimeType: version.mimeType, filename: version.filename, title: item.title, isPublic: false };
+  // Downloads keep the item's own name ("Brand film (preview).mp4"), not the link's file key.
+  return serveStoredFile(ctx, version.storageKey, file, { ...target, downloadAs: linkDownloadName(target, file) }, { onTransfer });
 }

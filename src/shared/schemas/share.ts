@@ -32,10 +32,24 @@ export const GUEST_NAME_MAX = 80;
 /** Links live at most a year; staff pick a date, or none for "until revoked". */
 export const SHARE_EXPIRY_MAX_DAYS = 365;
 
-/** "Preview - {name}" unless staff typed their own text. */
+/**
+ * "Preview - {name}" unless staff typed their own text; a name that already says "preview"
+ * ("Brand film preview") is used as it is, so the frame never reads "Preview - … preview".
+ */
 export function watermarkText(custom: string, linkName: string): string {
-  return custom.trim() || `Preview - ${linkName}`;
+  const own = custom.trim();
+  if (own) return own;
+  const name = linkName.trim();
+  return /\bpreviews?\b/i.test(name) ? name : `Preview - ${name}`;
 }
+
+/**
+ * Where a new link's watermark goes unless staff pick: top right, clear of the player's
+ * controls along the bottom (issue 32). The database column keeps its old default
+ * ('bottom-right', migration 0012) for rows written without a position; every new link is
+ * made through the API with this default, so existing links keep theirs.
+ */
+export const DEFAULT_WATERMARK_POSITION: WatermarkPosition = 'top-right';
 
 /**
  * A link's settings, one definition for making (POST) and editing (PATCH /api/share-links/{id},
@@ -88,7 +102,7 @@ export const shareLinkCreateSchema = z
     downloadsAfterApproval: linkFields.downloadsAfterApproval.optional().default(false),
     watermark: linkFields.watermark.optional().default(false),
     watermarkText: linkFields.watermarkText.optional().default(''),
-    watermarkPosition: linkFields.watermarkPosition.optional().default('bottom-right'),
+    watermarkPosition: linkFields.watermarkPosition.optional().default(DEFAULT_WATERMARK_POSITION),
     watermarkOpacity: linkFields.watermarkOpacity.optional().default(60),
   })
   .strict()

@@ -11,6 +11,7 @@ import {
   SHARE_DOWNLOAD_LABELS,
   SHARE_DOWNLOADS,
   WATERMARK_POSITION_LABELS,
+  DEFAULT_WATERMARK_POSITION,
   WATERMARK_POSITIONS,
   watermarkText,
   type ShareDownload,
@@ -58,7 +59,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
   const [afterApproval, setAfterApproval] = useState(false);
   const [watermark, setWatermark] = useState(false);
   const [wmText, setWmText] = useState('');
-  const [position, setPosition] = useState<WatermarkPosition>('bottom-right');
+  const [position, setPosition] = useState<WatermarkPosition>(DEFAULT_WATERMARK_POSITION);
   const [opacity, setOpacity] = useState(60);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -111,7 +112,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
     setCreated(null);
     setError(null);
     setRemovePassword(false);
-    setPosition('bottom-right');
+    setPosition(DEFAULT_WATERMARK_POSITION);
     setOpacity(60);
   }
 
