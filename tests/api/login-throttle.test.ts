@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
 import { adminSession, createClientAccount } from '../helpers/accounts.ts';
@@ -15,26 +14,7 @@ afterEach(() => server?.stop());
  * tests can play several client addresses without trusting any forwarding header.
  */
 function signIn(path: string, username: string, password: string, from = '127.0.0.1'): Promise<{ status: number; body: any }> {
-  const payload = JSON.stringify({ username, password });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${server.url}${path}`,
-      {
-        method: 'POST',
-        localAddress: from,
-        agent: false,
-        headers: { 'Content-Type': 'application/json', Origin: server.url, 'Content-Length': Buffer.byteLength(payload) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  return new Session(server.url, from).json('POST', path, { username, password });
 }
 const staff = (username: string, password: string, from?: string) => signIn('/api/login', username, password, from);
 

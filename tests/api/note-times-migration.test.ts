@@ -10,11 +10,11 @@ import { createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startServer, ROOT, type TestServer } from '../helpers/server.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
 import { clientSession, staffSession } from '../helpers/http.ts';
 import { sampleVideo } from '../helpers/portal-fixtures.ts';
+import { migrationsBefore } from '../helpers/migrations.ts';
 
-const MIGRATIONS = path.join(ROOT, 'src/db/migrations');
 const BEFORE = '0017_note_times';
 
 let server: TestServer;
@@ -24,18 +24,6 @@ let versionId = 0;
 const notes: { id: number; seconds: number; text: string }[] = [];
 let guestNoteId = 0;
 let guestFeedbackId = 0;
-
-function migrationsBefore(tag: string): string {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, 'meta/_journal.json'), 'utf8'));
-  const cut = journal.entries.findIndex((e: { tag: string }) => e.tag === tag);
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  fs.mkdirSync(path.join(out, 'meta'));
-  fs.writeFileSync(path.join(out, 'meta/_journal.json'), JSON.stringify(journal));
-  for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS, `${e.tag}.sql`), path.join(out, `${e.tag}.sql`));
-  return out;
-}
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-notes-upgrade-'));

@@ -18,6 +18,7 @@ import { sampleVideo } from '../helpers/media-uploads.ts';
 import { createUpload, patchUpload } from '../helpers/tus.ts';
 import { until } from '../helpers/until.ts';
 import { Mailbox, decodeHeader, parse, type Received } from '../helpers/mailbox.ts';
+import { assign, loginEmail, marker, subjects, to } from '../helpers/notify.ts';
 
 const SITE = 'https://harbour.example';
 const COMPANY = 'Brïght Harbour Films, Ltd';
@@ -34,32 +35,11 @@ function brokenFfmpeg(): string {
 /** The text body, its UTF-8 decoded (parse() leaves quoted-printable bytes as Latin-1). */
 const bodyOf = (m: Received) => Buffer.from(parse(m.raw).body, 'latin1').toString('utf8');
 
-const to = (mail: Received[], address: string) => mail.filter((m) => m.rcptTo.includes(address));
-const subjects = (mail: Received[], address: string) => to(mail, address).map((m) => decodeHeader(parse(m.raw).headers.get('subject') ?? ''));
-
 /** The From header's display name (decoded, unquoted) and address. */
 function fromOf(m: Received) {
   const value = decodeHeader(parse(m.raw).headers.get('from') ?? '');
   const match = /^(.*?)\s*<([^>]+)>$/.exec(value);
   return { name: (match?.[1] ?? '').replace(/^"|"$/g, '').replace(/\\(.)/g, '$1'), address: match?.[2] ?? value };
-}
-
-const loginEmail = async (server: TestServer, clientUserId: number) =>
-  String((await server.sql.execute({ sql: 'SELECT email FROM client_users WHERE id = ?', args: [clientUserId] })).rows[0]!.email);
-
-async function assign(admin: Session, mediaId: number, clientId: number) {
-  const res = await admin.json('POST', `/api/media/${mediaId}/clients/${clientId}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-}
-
-/**
- * A positive marker: shares a new item with the client and waits for that email. The outbox
- * is sent in order, so once it has arrived every message queued before it has been sent too.
- */
-async function marker(server: TestServer, admin: Session, mailbox: Mailbox, clientId: number, address: string, title: string) {
-  const item = await createVideo(server, { title });
-  await assign(admin, item.id, clientId);
-  await until(`the marker "${title}"`, async () => subjects(mailbox.received, address).includes(`New to review: ${title}`), 15_000);
 }
 
 async function setStudio(server: TestServer) {

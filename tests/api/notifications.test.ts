@@ -15,6 +15,7 @@ import { sampleVideo } from '../helpers/media-uploads.ts';
 import { createUpload, patchUpload } from '../helpers/tus.ts';
 import { until } from '../helpers/until.ts';
 import { Mailbox, parse, type Received } from '../helpers/mailbox.ts';
+import { assign, loginEmail, marker, to } from '../helpers/notify.ts';
 
 const SITE = 'https://studio.example';
 const FROM = 'Studio Reviews <reviews@studio.example>';
@@ -25,30 +26,9 @@ type Login = Awaited<ReturnType<typeof createClientWithLogin>>;
 const outboxOf = async (server: TestServer, where: string, args: (string | number)[] = []) =>
   (await server.sql.execute({ sql: `SELECT * FROM notification_outbox WHERE ${where} ORDER BY id`, args })).rows;
 
-const loginEmail = async (server: TestServer, clientUserId: number) =>
-  String((await server.sql.execute({ sql: 'SELECT email FROM client_users WHERE id = ?', args: [clientUserId] })).rows[0]!.email);
-
-const to = (mail: Received[], address: string) => mail.filter((m) => m.rcptTo.includes(address));
-
 /** Waits for `n` messages to `address` (digests to other people may arrive meanwhile). */
 const mailTo = (mailbox: Mailbox, address: string, n = 1, timeoutMs = 15_000) =>
   until(`${n} message(s) to ${address}`, async () => (to(mailbox.received, address).length >= n ? to(mailbox.received, address) : null), timeoutMs);
-
-async function assign(admin: Session, mediaId: number, clientId: number) {
-  const res = await admin.json('POST', `/api/media/${mediaId}/clients/${clientId}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-}
-
-/**
- * A positive marker: shares a new item with `clientId` and waits for that email to `address`.
- * The outbox is sent in order (due time, then id), so once it has arrived every message queued
- * before it has been sent too: whatever is missing by then was never queued.
- */
-async function marker(server: TestServer, admin: Session, mailbox: Mailbox, clientId: number, address: string, title: string) {
-  const item = await createVideo(server, { title });
-  await assign(admin, item.id, clientId);
-  await until(`the marker "${title}" to ${address}`, async () => to(mailbox.received, address).some((m) => parse(m.raw).headers.get('subject') === `New to review: ${title}`), 15_000);
-}
 
 async function setMode(s: Session, url: string, mode: string) {
   const res = await s.json('PUT', url, { mode });
