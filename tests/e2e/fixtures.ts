@@ -54,7 +54,19 @@ export const test = base.extend<{ baseURL: string; cookieConsent: boolean; serve
     },
     { scope: 'worker', timeout: 90_000 },
   ],
-  server: [async ({ fileServers }, use, testInfo) => use(await fileServers.forFile(testInfo.file)), { timeout: 90_000 }],
+  server: [
+    async ({ fileServers }, use, testInfo) => {
+      const server = await fileServers.forFile(testInfo.file);
+      const from = server.output().length;
+      await use(server);
+      // A failure in CI leaves only the report: keep what the server logged during the test.
+      if (testInfo.status !== testInfo.expectedStatus) {
+        await testInfo.attach('server-output', { body: server.output().slice(from).slice(-20_000), contentType: 'text/plain' });
+        console.log(`--- server output during "${testInfo.title}" ---\n${server.output().slice(from).slice(-8_000)}`);
+      }
+    },
+    { timeout: 90_000 },
+  ],
   baseURL: async ({ server }, use) => use(server.url),
 });
 

@@ -230,6 +230,27 @@ test.describe('client portal dashboard', () => {
     expect(Number(rows.rows[0]!.n)).toBe(0);
   });
 
+  test('notes that fail to load say so with Retry, never "No timeline notes yet"; Retry shows them', async ({ page, server }) => {
+    const ivy = await createClientWithPortalLogin(server, 'Ivy');
+    const film = await createVideo(server, { title: 'Loading cut', clientId: ivy.clientId });
+    // The page's network drops every notes list request until the test lets them through
+    // (page.request below is not routed).
+    let failing = true;
+    await page.route('**/api/client/media/timeline-notes', (route) => (failing ? route.abort('connectionreset') : route.continue()));
+    await signInClient(page, ivy);
+    const made = await page.request.post(`/api/client/media/${film.id}/timeline-notes`, { headers: { Origin: server.url }, data: { mediaId: film.id, timestampSeconds: 1, noteText: 'Note that is there' } });
+    expect(made.status()).toBe(201);
+    await page.getByRole('button', { name: 'Open Loading cut' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Loading cut' });
+    await dialog.getByRole('tab', { name: 'Timeline' }).click();
+    await expect(dialog.getByRole('alert')).toContainText(/could not|network|fetch/i);
+    await expect(dialog.getByText('No timeline notes yet.')).toHaveCount(0);
+    failing = false;
+    await dialog.getByRole('button', { name: 'Retry' }).click();
+    await expect(dialog.getByTestId('timeline-list')).toContainText('Note that is there');
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
+  });
+
   test('Download Selected with three items starts three downloads', async ({ page, server }) => {
     const eve = await createClientWithPortalLogin(server, 'Eve');
     for (const title of ['One', 'Two', 'Three']) await createVideo(server, { title, clientId: eve.clientId });

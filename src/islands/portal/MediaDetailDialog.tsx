@@ -16,7 +16,7 @@ import { apiJson } from '../../shared/api.ts';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { VersionSwitcher } from '../review/VersionSwitcher.tsx';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
-import { $notes, loadMedia } from './store.ts';
+import { $notes, loadMedia, loadNotes } from './store.ts';
 import { seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMarkers } from '../review/markers.ts';
 
@@ -35,9 +35,11 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
   const [versions, setVersions] = useState<MediaVersion[] | null>(null);
   const [shownId, setShownId] = useState<number | null>(null);
 
-  // Every version of the item (issue 16); the dialog opens on the current one.
+  // Every version of the item (issue 16); the dialog opens on the current one. The notes are
+  // fetched again too, so replies the studio wrote since the page loaded are there.
   useEffect(() => {
     if (!item) return;
+    void loadNotes();
     apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then(
       (list) => {
         setVersions(list);

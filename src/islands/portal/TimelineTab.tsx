@@ -5,7 +5,7 @@ import { MAX_PORTAL_TEXT, type ClientMedia, type ClientTimelineNote } from '../.
 import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
 import { Textarea } from '../ui/Textarea.tsx';
-import { $notes } from './store.ts';
+import { $notes, $notesError, loadNotes } from './store.ts';
 import { formatTime } from './format.ts';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { NoteTime } from '../review/NoteTime.tsx';
@@ -29,6 +29,7 @@ export function TimelineTab({
   onSeek: (ms: number) => void;
 }) {
   const all = useStore($notes);
+  const loadError = useStore($notesError);
   const [hideResolved, setHideResolved] = useState(false);
   const notes = all
     .filter((n) => n.mediaId === item.id && (!version || n.versionId === version.id) && !(hideResolved && n.resolvedAt))
@@ -107,7 +108,14 @@ export function TimelineTab({
       </form>
       <section aria-labelledby={`notes-${item.id}`} className="space-y-3">
         <NotesHeading id={`notes-${item.id}`} hideResolved={hideResolved} onHideResolved={setHideResolved} />
-        {notes.length === 0 ? (
+        {loadError && notes.length === 0 ? (
+          <div role="alert" className="flex flex-wrap items-center gap-3 text-sm text-danger">
+            <span>{loadError}</span>
+            <Button variant="outline" size="sm" onClick={() => void loadNotes()}>
+              Retry
+            </Button>
+          </div>
+        ) : notes.length === 0 ? (
           <p className="text-sm text-fg-muted">No timeline notes yet.</p>
         ) : (
           <ol className="space-y-2" data-testid="timeline-list">

@@ -7,6 +7,8 @@ export const $media = atom<ClientMedia[] | null>(null);
 export const $mediaError = atom<string | null>(null);
 export const $feedback = atom<ClientFeedback[]>([]);
 export const $notes = atom<ClientTimelineNote[]>([]);
+/** Why the notes could not be loaded: shown in place of "No timeline notes yet", with Retry. */
+export const $notesError = atom<string | null>(null);
 
 /** A 401 means the session ended: go back to sign-in. */
 function onSignedOut(): void {
@@ -30,8 +32,15 @@ export async function loadFeedback(): Promise<void> {
 }
 
 export async function loadNotes(): Promise<void> {
-  const list = await apiGet<ClientTimelineNote[]>('/api/client/media/timeline-notes', { on401: 'null' }).catch(() => null);
-  if (list) $notes.set(list);
+  try {
+    const list = await apiGet<ClientTimelineNote[]>('/api/client/media/timeline-notes', { on401: 'null' });
+    if (list === null) return onSignedOut();
+    $notes.set(list);
+    $notesError.set(null);
+  } catch (e) {
+    // An empty list would read as "no notes": say the list is missing instead.
+    $notesError.set(errorMessage(e, 'Could not load your timeline notes'));
+  }
 }
 
 export function clearPortalCache(): void {
@@ -39,4 +48,5 @@ export function clearPortalCache(): void {
   $mediaError.set(null);
   $feedback.set([]);
   $notes.set([]);
+  $notesError.set(null);
 }
