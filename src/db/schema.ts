@@ -130,6 +130,10 @@ export interface StoredRendition {
   height: number;
   /** The job that made it: a ?v= on its URL, so a reprocessed file is never served from an old cache. */
   version?: number;
+  /** The ladder it was made by (LADDER in jobs/transcode.ts); older ones are upgraded by the backfill. */
+  ladder?: number;
+  /** Written as fragmented MP4 with an HLS media playlist beside it (`720p.m3u8`); the version has `master.m3u8`. */
+  hls?: boolean;
 }
 
 export const media = sqliteTable(

@@ -55,15 +55,15 @@ interface Expectation {
 }
 
 const MATRIX: [SourceName, Expectation][] = [
-  ['ProRes 422 HQ MOV with PCM audio', { path: 'transcode', sizes: [['720p', 320, 180]], audio: true, originalPlayable: false }],
-  ['HEVC 10-bit MP4 with AAC', { path: 'transcode', sizes: [['720p', 320, 180]], audio: true, originalPlayable: false }],
-  ['MPEG-4 Part 2 AVI with PCM audio', { path: 'transcode', sizes: [['720p', 320, 180]], audio: true, originalPlayable: false }],
-  ['H.264 MKV without audio', { path: 'transcode', sizes: [['720p', 320, 180]], audio: false, originalPlayable: false }],
-  ['Portrait MP4 with rotation metadata', { path: 'transcode', sizes: [['720p', 180, 320]], audio: true, originalPlayable: true }],
-  ['HDR PQ HEVC', { path: 'transcode', sizes: [['720p', 320, 180]], audio: false, originalPlayable: false }],
-  ['H.264/AAC MP4 (remux)', { path: 'remux', sizes: [['720p', 320, 180]], audio: true, originalPlayable: true }],
-  ['H.264/AAC MP4, keyframe every 0.5 s (remux)', { path: 'remux', sizes: [['720p', 320, 180]], audio: true, originalPlayable: true }],
-  ['H.264 1080p MKV (two sizes)', { path: 'transcode', sizes: [['1080p', 1920, 1080], ['720p', 1280, 720]], audio: false, originalPlayable: false }],
+  ['ProRes 422 HQ MOV with PCM audio', { path: 'transcode', sizes: [['180p', 320, 180]], audio: true, originalPlayable: false }],
+  ['HEVC 10-bit MP4 with AAC', { path: 'transcode', sizes: [['180p', 320, 180]], audio: true, originalPlayable: false }],
+  ['MPEG-4 Part 2 AVI with PCM audio', { path: 'transcode', sizes: [['180p', 320, 180]], audio: true, originalPlayable: false }],
+  ['H.264 MKV without audio', { path: 'transcode', sizes: [['180p', 320, 180]], audio: false, originalPlayable: false }],
+  ['Portrait MP4 with rotation metadata', { path: 'transcode', sizes: [['180p', 180, 320]], audio: true, originalPlayable: true }],
+  ['HDR PQ HEVC', { path: 'transcode', sizes: [['180p', 320, 180]], audio: false, originalPlayable: false }],
+  ['H.264/AAC MP4 (remux)', { path: 'remux', sizes: [['180p', 320, 180]], audio: true, originalPlayable: true }],
+  ['H.264/AAC MP4, keyframe every 0.5 s (remux)', { path: 'remux', sizes: [['180p', 320, 180]], audio: true, originalPlayable: true }],
+  ['H.264 1080p MKV (three sizes)', { path: 'transcode', sizes: [['1080p', 1920, 1080], ['720p', 1280, 720], ['360p', 640, 360]], audio: false, originalPlayable: false }],
 ];
 
 describe('each source becomes playable review proxies', () => {

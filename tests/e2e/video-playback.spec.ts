@@ -46,7 +46,7 @@ async function expectPicture(video: Locator) {
 async function expectSpriteOnHover(page: Page) {
   const seek = page.getByTestId('review-seek');
   await expect(page.getByTestId('quality-menu')).toBeVisible();
-  await expect(page.getByTestId('quality-menu').locator('option')).toHaveText(['Auto', '720p']);
+  await expect(page.getByTestId('quality-menu').locator('option')).toHaveText(['Auto', '180p']);
   const box = (await seek.boundingBox())!;
   await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
   const preview = page.getByTestId('seek-preview');

@@ -48,7 +48,7 @@ export const SOURCES = {
     ext: 'mp4',
     args: [...PICTURE('320x180'), ...TONE(), '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '12', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
   },
-  'H.264 1080p MKV (two sizes)': {
+  'H.264 1080p MKV (three sizes)': {
     ext: 'mkv',
     args: [...PICTURE('1920x1080', 1, 10), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
   },
@@ -165,4 +165,20 @@ export function ffmpegProcessesFor(storageKey: string): number[] {
     if (argv.some((a) => /(^|\/)ffmpeg$/.test(a)) && cmd.includes(storageKey)) pids.push(Number(pid));
   }
   return pids;
+}
+
+/**
+ * A 1 s clip of `size` (e.g. '1280x720') at 10 fps with sound: MPEG-4 AVI, which is always
+ * transcoded, or H.264/AAC MP4 at most 1080p, which is remuxed (copied) and gets only the
+ * smaller rungs encoded.
+ */
+export function sizedSource(size: string, kind: 'avi' | 'remux' = 'avi'): string {
+  const key = `sized-${size}-${kind}`;
+  const hit = made.get(key);
+  if (hit) return hit;
+  const codec = kind === 'avi' ? ['-c:v', 'mpeg4', '-q:v', '8', '-c:a', 'pcm_s16le'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
+  const file = path.join(dir, `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`);
+  ffmpeg([...PICTURE(size, 1, 10), ...TONE(1), ...codec, file]);
+  made.set(key, file);
+  return file;
 }

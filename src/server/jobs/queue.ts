@@ -11,10 +11,16 @@ import { bumpSiteVersion } from '../site-version.ts';
 import { enqueueWatermarksOfVersion, WATERMARK } from '../sharing/watermark-jobs.ts';
 import { withoutPaths } from './failure-text.ts';
 import { recordEvent } from '../notifications/index.ts';
+import { LADDER } from './transcode.ts';
 
 type Executor = Pick<typeof db, 'update' | 'select' | 'insert' | 'delete'>;
 
 export const TRANSCODE = 'transcode';
+/**
+ * A ready video converted again because the ladder grew (LADDER in transcode.ts): its status
+ * and current files stay as they are, so it keeps playing, until the new set replaces them.
+ */
+export const UPGRADE = 'upgrade';
 /** A share link's watermarked preview of one version (issue 17); touches no version columns. */
 export { WATERMARK };
 
@@ -35,7 +41,7 @@ export interface ClaimedJob {
  * dropped (a running one is then stopped by its worker). Other versions' jobs carry on.
  */
 export async function enqueueProcessing(tx: Executor, mediaId: number, versionId: number): Promise<void> {
-  await tx.delete(jobs).where(and(eq(jobs.versionId, versionId), eq(jobs.kind, TRANSCODE)));
+  await tx.delete(jobs).where(and(eq(jobs.versionId, versionId), inArray(jobs.kind, [TRANSCODE, UPGRADE])));
   await tx.insert(jobs).values({ kind: TRANSCODE, mediaId, versionId });
   await updateVersionColumns(tx, versionId, { processingStatus: 'queued', processingProgress: 0, processingError: null });
 }
@@ -60,18 +66,27 @@ export async function reprocess(mediaId: number): Promise<void> {
 }
 
 /**
- * Queues every video that has no renditions and no live job: items from before this
- * feature, and items whose job was lost. Runs when a worker starts.
+ * Queues every video that has no renditions and no live job (items from before the pipeline,
+ * and items whose job was lost), and an upgrade of every ready video made by an older ladder
+ * (one whose upgrade failed for good waits for Retry). Runs when a worker starts.
  */
 export async function backfill(): Promise<number> {
   return db.transaction(async (tx) => {
+    const live = sql`SELECT 1 FROM jobs j WHERE j.version_id = v.id AND j.kind IN (${TRANSCODE}, ${UPGRADE}) AND j.status IN ('queued', 'running')`;
     const rows = await tx.all<{ id: number; media_id: number }>(sql`
       SELECT v.id, v.media_id FROM media_versions v JOIN media m ON m.id = v.media_id
       WHERE m.type = 'video'
         AND (v.processing_status IS NULL OR v.processing_status IN ('queued', 'processing'))
-        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = v.id AND j.kind = ${TRANSCODE} AND j.status IN ('queued', 'running'))`);
+        AND NOT EXISTS (${live})`);
     for (const r of rows) await enqueueProcessing(tx, r.media_id, r.id);
-    return rows.length;
+    const old = await tx.all<{ id: number; media_id: number }>(sql`
+      SELECT v.id, v.media_id FROM media_versions v JOIN media m ON m.id = v.media_id
+      WHERE m.type = 'video' AND v.processing_status = 'ready'
+        AND NOT EXISTS (SELECT 1 FROM json_each(coalesce(v.renditions, '[]')) r WHERE coalesce(json_extract(r.value, '$.ladder'), 0) >= ${LADDER})
+        AND NOT EXISTS (${live})
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = v.id AND j.kind = ${UPGRADE} AND j.status = 'failed')`);
+    for (const r of old) await tx.insert(jobs).values({ kind: UPGRADE, mediaId: r.media_id, versionId: r.id });
+    return rows.length + old.length;
   });
 }
 
@@ -146,6 +161,11 @@ export async function complete(job: ClaimedJob, owner: string, result: JobResult
       .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), eq(jobs.status, 'running')))
       .returning({ id: jobs.id });
     if (!mine.length) return false;
+    if (job.kind === UPGRADE && result) {
+      await updateVersionColumns(tx, job.versionId, { renditions: result.renditions, spriteUrl: result.spriteUrl });
+      await bumpSiteVersion(tx);
+      return true;
+    }
     if (job.kind !== TRANSCODE || !result) return true;
     await updateVersionColumns(tx, job.versionId, {
       processingStatus: 'ready',

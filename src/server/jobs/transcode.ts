@@ -5,19 +5,38 @@ import { stat, writeFile } from 'node:fs/promises';
 import type { StoredRendition } from '../../db/schema.ts';
 import { storage } from '../storage/index.ts';
 import { canRemux, isHdr, type VideoProbe } from '../media/probe.ts';
-import { mediaUrl, renditionVariant, VARIANTS } from '../storage/paths.ts';
+import { mediaUrl, playlistVariant, renditionVariant, VARIANTS } from '../storage/paths.ts';
 import { runFfmpeg } from './ffmpeg-run.ts';
 import { inputArgs, type MediaFile } from '../media/ffmpeg.ts';
 import { JOB_SCRATCH } from '../storage/markers.ts';
+import { FRAGMENTED_MOVFLAGS, fragmentIndex, masterPlaylist, mediaPlaylist, type Variant } from '../media/hls.ts';
+import { progressive } from '../media/playback.ts';
 
 export interface PlannedRendition extends StoredRendition {
   filters: string[];
+  /** The ladder rung it stands for (its file name): 2160, 1080, 720 or 360. */
+  rung: number;
+  /** A stream copy of the source (remux), not an encode. */
+  copy: boolean;
 }
 
 export interface Plan {
   path: 'remux' | 'transcode';
   renditions: PlannedRendition[];
 }
+
+/**
+ * The ladder's rungs, largest first. 2160 and 1080 only from sources at least that tall; 720 and
+ * 360 always, a smaller source keeping its own size. A file is named by its rung (`720p.mp4`),
+ * but labelled by its real short side, so a 640x360 source's one proxy is "360p".
+ */
+export const RUNGS = [2160, 1080, 720, 360] as const;
+
+/**
+ * Bumped when the ladder changes (2: 360p and 2160p, true labels; 3: fragmented, with HLS playlists): ready videos whose renditions carry an older mark are
+ * converted again by the backfill (an upgrade job, keeping the old files playing meanwhile).
+ */
+export const LADDER = 3;
 
 const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
 
@@ -41,26 +60,40 @@ function hdrFilters(p: VideoProbe): string[] {
   ];
 }
 
-export function plan(p: VideoProbe): Plan {
-  if (canRemux(p)) {
-    const label = Math.min(p.width, p.height) >= 1080 ? '1080p' : '720p';
-    return { path: 'remux', renditions: [{ label, variant: renditionVariant(label), width: p.width, height: p.height, filters: [] }] };
-  }
-  const shorts = Math.min(p.width, p.height) >= 1080 ? [1080, 720] : [720];
+const shortLabel = (size: { width: number; height: number }) => `${Math.min(size.width, size.height)}p`;
+
+function encoded(p: VideoProbe, rung: number, size: { width: number; height: number }): PlannedRendition {
+  const label = shortLabel(size);
   return {
-    path: 'transcode',
-    renditions: shorts.map((s) => {
-      const size = fit(p, s);
-      const label = `${s}p`;
-      return {
-        label,
-        variant: renditionVariant(label),
-        ...size,
-        // ffmpeg has already applied the rotation (autorotate) before these filters run.
-        filters: [...hdrFilters(p), `scale=${size.width}:${size.height}:flags=bicubic`, 'setsar=1', 'format=yuv420p'],
-      };
-    }),
+    label,
+    variant: renditionVariant(`${rung}p`),
+    rung,
+    copy: false,
+    ...size,
+    // ffmpeg has already applied the rotation (autorotate) before these filters run.
+    filters: [...hdrFilters(p), `scale=${size.width}:${size.height}:flags=bicubic`, 'setsar=1', 'format=yuv420p'],
   };
+}
+
+export function plan(p: VideoProbe): Plan {
+  const srcShort = Math.min(p.width, p.height);
+  const rungs = RUNGS.filter((r) => r <= 720 || srcShort >= r);
+  const out: PlannedRendition[] = [];
+  let path: Plan['path'] = 'transcode';
+  if (canRemux(p)) {
+    // The source itself (copied) is the top rung; only the smaller rungs are encoded.
+    path = 'remux';
+    const rung = srcShort >= 1080 ? 1080 : 720;
+    const size = { width: p.width, height: p.height };
+    out.push({ label: shortLabel(size), variant: renditionVariant(`${rung}p`), rung, copy: true, ...size, filters: [] });
+  }
+  for (const rung of rungs) {
+    const size = fit(p, rung);
+    // Never upscaled: a rung the source cannot fill collapses into the one above it.
+    if (out.some((r) => Math.min(r.width, r.height) <= Math.min(size.width, size.height))) continue;
+    out.push(encoded(p, rung, size));
+  }
+  return { path, renditions: out };
 }
 
 function encodeArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
@@ -74,12 +107,13 @@ function encodeArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
     '-force_key_frames', 'expr:gte(t,n_forced*2)',
     ...hdrTags,
     '-map_metadata', '-1', '-sn', '-dn',
-    '-movflags', '+faststart', '-f', 'mp4', out,
+    // Fragmented, moov and index first: plays as one file and as HLS byte ranges (hls.ts).
+    '-movflags', FRAGMENTED_MOVFLAGS, '-f', 'mp4', out,
   ];
 }
 
 function remuxArgs(p: VideoProbe, out: string): string[] {
-  return ['-map', '0:v:0', ...(p.hasAudio ? ['-map', '0:a:0'] : []), '-c', 'copy', '-sn', '-dn', '-movflags', '+faststart', '-f', 'mp4', out];
+  return ['-map', '0:v:0', ...(p.hasAudio ? ['-map', '0:a:0'] : []), '-c', 'copy', '-sn', '-dn', '-movflags', FRAGMENTED_MOVFLAGS, '-f', 'mp4', out];
 }
 
 // A job's scratch files carry this marker, so a retaken job can remove what a killed worker left.
@@ -87,9 +121,7 @@ export { JOB_SCRATCH };
 
 /** The one ffmpeg run that makes every rendition (exported for bench/video.mjs: the same command by hand). */
 export function conversionArgs(p: VideoProbe, thePlan: Plan, input: MediaFile, outputs: string[]): string[] {
-  return thePlan.path === 'remux'
-    ? [...inputArgs(input), ...remuxArgs(p, outputs[0]!)]
-    : [...inputArgs(input), ...thePlan.renditions.flatMap((r, i) => encodeArgs(p, r, outputs[i]!))];
+  return [...inputArgs(input), ...thePlan.renditions.flatMap((r, i) => (r.copy ? remuxArgs(p, outputs[i]!) : encodeArgs(p, r, outputs[i]!)))];
 }
 
 export function spriteArgs(input: string, layout: SpriteLayout, output: string, keyframesOnly = false): string[] {
@@ -150,23 +182,24 @@ export function spriteVtt(layout: SpriteLayout, durationSeconds: number, imageNa
   return cues.join('\n');
 }
 
-// Generous bit rates for crf 23 / veryfast output, so the space check errs towards refusing.
-const EXPECTED_VIDEO_BITS_PER_SECOND: Record<string, number> = { '1080p': 10_000_000, '720p': 6_000_000 };
+// Generous bit rates for crf 23 / veryfast output per rung, so the space check errs towards refusing.
+const EXPECTED_VIDEO_BITS_PER_SECOND: Record<number, number> = { 2160: 40_000_000, 1080: 10_000_000, 720: 6_000_000, 360: 2_000_000 };
 const EXPECTED_AUDIO_BITS_PER_SECOND = 128_000;
 const EXPECTED_SPRITE_BYTES = 2 * 1024 * 1024;
 
 /**
- * Bytes a job's outputs may take, for the free-space check before it starts: a remux copies
- * the original; a transcode is duration times a generous rate per rendition. Without a known
- * duration, the original's size stands in.
+ * Bytes a job's outputs may take, for the free-space check before it starts: a copied
+ * rendition (remux) is the original's size; an encoded one is duration times a generous rate
+ * for its rung. Without a known duration, the original's size stands in for each.
  */
 export function expectedOutputBytes(p: VideoProbe, originalBytes: number): number {
-  const thePlan = plan(p);
   const duration = p.durationSeconds;
-  if (thePlan.path === 'remux' || !duration || duration <= 0) return originalBytes + EXPECTED_SPRITE_BYTES;
   const audio = p.hasAudio ? EXPECTED_AUDIO_BITS_PER_SECOND : 0;
-  const bits = thePlan.renditions.reduce((sum, r) => sum + ((EXPECTED_VIDEO_BITS_PER_SECOND[r.label] ?? 10_000_000) + audio) * duration, 0);
-  return Math.ceil(bits / 8) + EXPECTED_SPRITE_BYTES;
+  const bytes = plan(p).renditions.reduce((sum, r) => {
+    if (r.copy || !duration || duration <= 0) return sum + originalBytes;
+    return sum + Math.ceil((((EXPECTED_VIDEO_BITS_PER_SECOND[r.rung] ?? 10_000_000) + audio) * duration) / 8);
+  }, 0);
+  return bytes + EXPECTED_SPRITE_BYTES;
 }
 
 export interface TranscodeOutcome {
@@ -192,6 +225,8 @@ export async function transcode(
   const scratch = thePlan.renditions.map(() => storage.scratch(storageKey, JOB_SCRATCH + '.mp4'));
   const spriteScratch = storage.scratch(storageKey, JOB_SCRATCH + '.jpg');
   const vttScratch = storage.scratch(storageKey, JOB_SCRATCH + '.vtt');
+  const playlistScratch = thePlan.renditions.map(() => storage.scratch(storageKey, JOB_SCRATCH + '.m3u8'));
+  const masterScratch = storage.scratch(storageKey, JOB_SCRATCH + '.m3u8');
   const duration = p.durationSeconds;
   try {
     await runFfmpeg({ args: conversionArgs(p, thePlan, input, scratch), durationSeconds: duration, signal, onProgress: (f) => onProgress(f * 0.9) });
@@ -208,19 +243,26 @@ export async function transcode(
         signal,
         onProgress: (f) => onProgress(0.9 + f * 0.09),
       }).then(() => nonEmpty(spriteScratch));
-    // A remux keeps the source's full resolution and GOP, so decoding every frame for 100 small
+    // A copied rendition keeps the source's full resolution and GOP, so decoding every frame for 100 small
     // tiles would cost most of the job: keyframes are enough. A source with too few keyframes to
     // fill the grid writes no image; then every frame is decoded after all. A clip whose frames
     // end long before its claimed duration fills no grid at all: one tile of its first frame.
     let layout: SpriteLayout | null = grid;
-    const made = (thePlan.path === 'remux' && (await sprite(grid, true))) || (await sprite(grid, false));
+    const made = (small.copy && (await sprite(grid, true))) || (await sprite(grid, false));
     if (!made) {
       layout = oneTile(grid, spriteDuration);
       if (grid.count === 1 || !(await sprite(layout, false))) layout = null;
     }
     if (layout) await writeFile(vttScratch, spriteVtt(layout, spriteDuration, `${VARIANTS.sprite}?v=${version}`));
 
-    for (let i = 0; i < scratch.length; i++) await storage.commit(storageKey, scratch[i]!, thePlan.renditions[i]!.variant);
+    await writePlaylists(thePlan, scratch, playlistScratch, masterScratch, version);
+
+    for (let i = 0; i < scratch.length; i++) {
+      await storage.commit(storageKey, scratch[i]!, thePlan.renditions[i]!.variant);
+      await storage.commit(storageKey, playlistScratch[i]!, playlistVariant(thePlan.renditions[i]!.variant));
+    }
+    // Last: a master never names a media playlist that is not in place yet.
+    await storage.commit(storageKey, masterScratch, VARIANTS.master);
     if (layout) {
       await storage.commit(storageKey, spriteScratch, VARIANTS.sprite);
       await storage.commit(storageKey, vttScratch, VARIANTS.spriteMap);
@@ -231,18 +273,37 @@ export async function transcode(
       for (const v of [VARIANTS.sprite, VARIANTS.spriteMap]) await storage.remove(storageKey, v).catch(() => {});
     }
     // A smaller plan than last time (reprocess): drop renditions no longer made.
-    for (const label of ['1080p', '720p']) {
-      if (!thePlan.renditions.some((r) => r.label === label)) await storage.remove(storageKey, renditionVariant(label)).catch(() => {});
+    for (const rung of RUNGS) {
+      const variant = renditionVariant(`${rung}p`);
+      if (thePlan.renditions.some((r) => r.variant === variant)) continue;
+      for (const v of [variant, playlistVariant(variant)]) await storage.remove(storageKey, v).catch(() => {});
     }
     return {
       path: thePlan.path,
-      renditions: thePlan.renditions.map(({ label, variant, width, height }) => ({ label, variant, width, height, version })),
+      renditions: thePlan.renditions.map(({ label, variant, width, height }) => ({ label, variant, width, height, version, ladder: LADDER, hls: true })),
       spriteUrl: layout ? `${mediaUrl(storageKey, VARIANTS.spriteMap)}?v=${version}` : null,
     };
   } catch (e) {
-    await storage.discard(...scratch, spriteScratch, vttScratch);
+    await storage.discard(...scratch, ...playlistScratch, masterScratch, spriteScratch, vttScratch);
     throw e;
   }
+}
+
+/**
+ * One media playlist per proxy (byte ranges of the file itself) and the version's master, the
+ * proxy players get by default first. Addresses are relative, so the same playlists work under
+ * /media/<key>/ and under a share link's /s/<token>/m/<id>/, each with its own access checks.
+ */
+async function writePlaylists(thePlan: Plan, proxies: string[], playlists: string[], master: string, version: number): Promise<void> {
+  const variants: Variant[] = [];
+  for (let i = 0; i < proxies.length; i++) {
+    const r = thePlan.renditions[i]!;
+    const index = await fragmentIndex(proxies[i]!);
+    await writeFile(playlists[i]!, mediaPlaylist(index, `${r.variant}?v=${version}`));
+    variants.push({ index, width: r.width, height: r.height, uri: `${playlistVariant(r.variant)}?v=${version}` });
+  }
+  const first = thePlan.renditions.indexOf(progressive(thePlan.renditions)!);
+  await writeFile(master, masterPlaylist([variants[first]!, ...variants.filter((_, i) => i !== first)]));
 }
 
 async function nonEmpty(file: string): Promise<boolean> {

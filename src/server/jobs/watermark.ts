@@ -86,9 +86,11 @@ export async function makeWatermark(
     // The source first: with S3 fetching it also makes the item's local working folder.
     let input: MediaFile;
     if (row.type === 'video') {
-      const proxies = [...(v.renditions ?? [])].sort((a, b) => a.width * a.height - b.width * b.height);
-      if (!proxies[0]) throw new Error('The video has no review proxy yet to make the preview from.');
-      input = { path: await storage.localPath(key, proxies[0].variant), mimeType: 'video/mp4' };
+      // The largest proxy up to 720p: the 360p rung is too soft to judge a cut by.
+      const proxies = [...(v.renditions ?? [])].sort((a, b) => b.width * b.height - a.width * a.height);
+      const source = proxies.find((r) => Math.min(r.width, r.height) <= 720) ?? proxies[proxies.length - 1];
+      if (!source) throw new Error('The video has no review proxy yet to make the preview from.');
+      input = { path: await storage.localPath(key, source.variant), mimeType: 'video/mp4' };
     } else if (v.webpUrl) {
       input = { path: await storage.localPath(key, VARIANTS.fullWebp), mimeType: 'image/webp' };
     } else {

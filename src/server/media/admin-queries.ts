@@ -118,16 +118,20 @@ const real = (column: string) => `iif(m.${column} IS NULL, NULL, json(printf('%!
 // rtrim(url, <url without '/'>) keeps the URL up to its last '/': the item's folder.
 const STATUS = `coalesce(m.processing_status, 'queued')`;
 const READY = `(${STATUS} = 'ready')`;
+const RENDITION_URL = `rtrim(m.url, replace(m.url, '/', '')) || json_extract(r.value, '$.variant') || iif(json_extract(r.value, '$.version'), '?v=' || json_extract(r.value, '$.version'), '')`;
 const RENDITIONS = `(SELECT json_group_array(json_object(
     'label', json_extract(r.value, '$.label'),
-    'url', rtrim(m.url, replace(m.url, '/', '')) || json_extract(r.value, '$.variant') || iif(json_extract(r.value, '$.version'), '?v=' || json_extract(r.value, '$.version'), ''),
+    'url', ${RENDITION_URL},
     'width', json_extract(r.value, '$.width'), 'height', json_extract(r.value, '$.height')))
   FROM json_each(coalesce(m.renditions, '[]')) r)`;
+// progressive() in playback.ts: the first (largest) proxy whose short side is at most 1080.
+const PROGRESSIVE_URL = `(SELECT ${RENDITION_URL} FROM json_each(coalesce(m.renditions, '[]')) r
+  ORDER BY min(json_extract(r.value, '$.width'), json_extract(r.value, '$.height')) > 1080, r.key LIMIT 1)`;
 const ORIGINAL_PLAYS = `iif(m.processing_status IS NULL, m.mime_type IN ('video/mp4', 'video/webm'), m.original_playable)`;
 const PLAYBACK_JSON = `'processingStatus', iif(m.type = 'video', ${STATUS}, NULL),
   'processingProgress', iif(m.type = 'video', iif(${READY}, 100, max(0, min(100, coalesce(m.processing_progress, 0)))), 0),
   'processingError', iif(m.type = 'video' AND ${STATUS} = 'failed', m.processing_error, NULL),
-  'playbackUrl', iif(m.type = 'video', coalesce(iif(${READY}, json_extract(${RENDITIONS}, '$[0].url'), NULL), iif(${ORIGINAL_PLAYS}, m.url, NULL)), NULL),
+  'playbackUrl', iif(m.type = 'video', coalesce(iif(${READY}, ${PROGRESSIVE_URL}, NULL), iif(${ORIGINAL_PLAYS}, m.url, NULL)), NULL),
   'renditions', json(iif(m.type = 'video' AND ${READY}, ${RENDITIONS}, '[]')),
   'spriteUrl', iif(m.type = 'video' AND ${READY}, m.sprite_url, NULL)`;
 const LIST_JSON = sql.raw(`WITH

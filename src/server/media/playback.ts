@@ -43,13 +43,24 @@ export function playbackFields(row: PlaybackColumns): Playback {
     processingStatus: status,
     processingProgress: ready ? 100 : Math.max(0, Math.min(100, row.processingProgress ?? 0)),
     processingError: status === 'failed' ? row.processingError : null,
-    playbackUrl: renditions[0]?.url ?? (originalPlays(row) ? row.url : null),
+    playbackUrl: progressive(renditions)?.url ?? (originalPlays(row) ? row.url : null),
     renditions,
     spriteUrl: ready ? row.spriteUrl : null,
   };
 }
 
-/** Section backgrounds: the 720p proxy (light enough for a muted loop), else what plays. */
+const shortSide = (r: { width: number; height: number }) => Math.min(r.width, r.height);
+
+/**
+ * The proxy played as one file (playbackUrl, watch pages, share previews): the largest up to
+ * 1080p. A 2160p proxy is for review players that pick it, too heavy as anyone's default.
+ * Renditions come largest first.
+ */
+export function progressive<R extends { width: number; height: number }>(renditions: readonly R[]): R | undefined {
+  return renditions.find((r) => shortSide(r) <= 1080) ?? renditions[0];
+}
+
+/** Section backgrounds: the largest proxy up to 720p (light enough for a muted loop), else what plays. */
 export function backgroundVideoUrl(p: Playback): string | null {
-  return p.renditions.find((r) => r.label === '720p')?.url ?? p.playbackUrl;
+  return p.renditions.find((r) => shortSide(r) <= 720)?.url ?? p.playbackUrl;
 }

@@ -24,8 +24,12 @@ export interface RedirectTarget {
   cacheControl: string;
 }
 
-/** Fetched by scripts (the seek bar's WebVTT map): kept same-origin, so the bucket needs no CORS rules. */
-const alwaysProxied = (variant: string) => variant.endsWith('.vtt');
+/**
+ * Fetched by scripts (the seek bar's WebVTT map, HLS playlists): kept same-origin, so the bucket
+ * needs no CORS rules, and a playlist's relative addresses keep resolving under the app (where
+ * access is checked), not under the bucket.
+ */
+const alwaysProxied = (variant: string) => variant.endsWith('.vtt') || variant.endsWith('.m3u8');
 
 /** The 302 to a presigned URL; null when this file is streamed instead. 404 when the object is missing. */
 export async function redirectToS3(storageKey: string, variant: string, t: RedirectTarget): Promise<Response | null> {

@@ -2,6 +2,7 @@
 // it plays, its description, and the absolute URLs search engines are given.
 import type { PublicMedia } from './queries.ts';
 import { watchPath } from './queries.ts';
+import { progressive } from './playback.ts';
 
 export { watchPath };
 
@@ -12,13 +13,13 @@ export interface WatchSource {
 }
 
 /**
- * The file a watch page plays and structured data names as contentUrl: the 1080p review
- * proxy, else 720p, else (before processing finishes) the original when a browser plays it.
+ * The file a watch page plays and structured data names as contentUrl: the largest review
+ * proxy up to 1080p, else (before processing finishes) the original when a browser plays it.
  * Only items on the public site reach here, whose files are public (delivery.ts).
  */
 export function watchSource(item: Pick<PublicMedia, 'type' | 'renditions' | 'playbackUrl' | 'width' | 'height'>): WatchSource | null {
   if (item.type !== 'video') return null;
-  const r = item.renditions.find((x) => x.label === '1080p') ?? item.renditions.find((x) => x.label === '720p') ?? item.renditions[0];
+  const r = progressive(item.renditions);
   if (r) return { url: r.url, width: r.width, height: r.height };
   return item.playbackUrl ? { url: item.playbackUrl, width: item.width, height: item.height } : null;
 }

@@ -12,7 +12,7 @@ import { readShapes, safeMs } from '../review/note-fields.ts';
 import { MAX_TIMELINE_SECONDS } from '../../shared/schemas/notes.ts';
 import { errorResponse } from '../http.ts';
 import { linkDownloadName, serveStoredFile } from '../media/delivery.ts';
-import { playbackFields } from '../media/playback.ts';
+import { playbackFields, progressive } from '../media/playback.ts';
 import { linkPreviewVariant, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
 import type { ShareComment, ShareItem, ShareView } from '../../shared/schemas/share.ts';
 import { logAccess, requireVisit, type VisitRow } from './access.ts';
@@ -82,7 +82,7 @@ function previewDownloadVariant(link: LinkRow, cur: Current): string | null {
   const { item, version } = cur;
   if (viaPreview(link, cur)) return linkPreviewVariant(link, item.type);
   if (item.type === 'image') return variantOf(version.webpUrl);
-  return version.processingStatus === 'ready' ? (version.renditions?.[0]?.variant ?? null) : null;
+  return version.processingStatus === 'ready' ? (progressive(version.renditions ?? [])?.variant ?? null) : null;
 }
 
 /**
@@ -147,7 +147,7 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
     }
     // While downloads wait for approval the original is not even played or shown (it is a download).
     const originalAllowed = link.download === 'original' && !waits;
-    const playbackUrl = playback.renditions[0] ? relink(playback.renditions[0].url) : originalAllowed ? relink(playback.playbackUrl) : null;
+    const playbackUrl = playback.renditions[0] ? relink(progressive(playback.renditions)!.url) : originalAllowed ? relink(playback.playbackUrl) : null;
     const previewVariant = previewDownloadVariant(link, cur);
     return {
       ...shared,

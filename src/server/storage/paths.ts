@@ -14,15 +14,22 @@ export const VARIANTS = {
   posterWebp: 'poster.webp',
   sprite: 'sprite.jpg',
   spriteMap: 'sprite.vtt',
+  /** A version's HLS master playlist (issue 33), beside one media playlist per proxy. */
+  master: 'master.m3u8',
 } as const;
 
-/** A review proxy's file name: `720p.mp4`, `1080p.mp4`. */
+/** A review proxy's file name, by its ladder rung: `360p.mp4`, `720p.mp4`, `1080p.mp4`, `2160p.mp4`. */
 export function renditionVariant(label: string): string {
   return `${label}.mp4`;
 }
 
+/** The HLS media playlist of a proxy: `720p.mp4` → `720p.m3u8`. */
+export function playlistVariant(renditionVariant: string): string {
+  return renditionVariant.replace(/\.mp4$/, '.m3u8');
+}
+
 export const STORAGE_KEY_RE = /^[a-f0-9]{32}$/;
-export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(720|1080)p\.mp4|sprite\.jpg|sprite\.vtt|lp-[a-f0-9]{24}\.(mp4|jpg))$/;
+export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(360|720|1080|2160)p\.(mp4|m3u8)|master\.m3u8|sprite\.jpg|sprite\.vtt|lp-[a-f0-9]{24}\.(mp4|jpg))$/;
 
 /** A link preview's file name: never one of the item's own files (see previewOwnerKey). */
 export const LINK_PREVIEW_RE = /^lp-([a-f0-9]{24})\.(mp4|jpg)$/;
@@ -48,6 +55,7 @@ export function contentTypeForVariant(variant: string, originalMime: string): st
   if (variant.endsWith('.jpg')) return 'image/jpeg';
   if (variant.endsWith('.mp4')) return 'video/mp4';
   if (variant.endsWith('.vtt')) return 'text/vtt; charset=utf-8';
+  if (variant.endsWith('.m3u8')) return 'application/vnd.apple.mpegurl';
   return 'application/octet-stream';
 }
 
