@@ -1,12 +1,25 @@
 // The review player of the admin detail dialog and the portal dialog: the item's playable
 // file (a review proxy, quality menu, frame previews on the seek bar), or "Preparing
 // preview... 42%" while there is none yet, with the reason and Retry for staff on failure.
-import { useEffect, useState, type RefObject, type SyntheticEvent } from 'react';
-import { toast } from '../../shared/toast.ts';
-import { errorMessage } from '../../shared/api.ts';
-import { PreparingPreview, ReviewBar, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
-import { PlayerArea, seekToNote } from '../review/player.tsx';
-import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
+import {
+  useEffect,
+  useState,
+  type ReactNode,
+  type RefObject,
+  type SyntheticEvent,
+} from "react";
+import { toast } from "../../shared/toast.ts";
+import { errorMessage } from "../../shared/api.ts";
+import {
+  PreparingPreview,
+  ReviewBar,
+  retryProcessing,
+  useProcessingPoll,
+  useQuality,
+  type PlayableItem,
+} from "./playback.tsx";
+import { PlayerArea, seekToNote } from "../review/player.tsx";
+import { NoteMarkers, type MarkerNote } from "../review/NoteMarkers.tsx";
 
 interface Props<T extends PlayableItem> {
   item: T & { id: number; title: string; posterUrl: string | null };
@@ -24,9 +37,23 @@ interface Props<T extends PlayableItem> {
   frameRate?: number | null;
   /** Markers on the seek bar: the notes of the version shown (issue 29). */
   markers?: MarkerNote[];
+  /** Laid over the video in a positioned box (the drawing layer, issue 29). */
+  overlay?: ReactNode;
 }
 
-export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers }: Props<T>) {
+export function ReviewVideo<T extends PlayableItem>({
+  item,
+  videoRef,
+  pollUrl,
+  canRetry = false,
+  className,
+  testId,
+  onPause,
+  onSeeked,
+  frameRate,
+  markers,
+  overlay,
+}: Props<T>) {
   const [live, setLive] = useState<PlayableItem>(item);
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
@@ -35,40 +62,78 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
     ? () => {
         retryProcessing(item.id).then(
           (next) => setLive((cur) => ({ ...cur, ...next })),
-          (e) => toast({ title: 'Could not retry', description: errorMessage(e), variant: 'destructive' }),
+          (e) =>
+            toast({
+              title: "Could not retry",
+              description: errorMessage(e),
+              variant: "destructive",
+            }),
         );
       }
     : undefined;
-  if (!quality.src) return <PreparingPreview item={live} onRetry={retry} className={`rounded-lg ${className}`} />;
-  return (
-    <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`}>
-      <video
-        ref={videoRef}
-        src={quality.src}
-        poster={item.posterUrl ?? undefined}
-        controls
-        playsInline
-        preload="metadata"
-        data-testid={testId}
-        onLoadedMetadata={quality.onLoadedMetadata}
-        onPause={onPause}
-        onSeeked={onSeeked}
-        aria-label={`Video: ${item.title}`}
-        className={`w-full rounded-lg bg-black object-contain ${className}`}
+  if (!quality.src)
+    return (
+      <PreparingPreview
+        item={live}
+        onRetry={retry}
+        className={`rounded-lg ${className}`}
       />
+    );
+  return (
+    <PlayerArea
+      videoRef={videoRef}
+      fps={frameRate}
+      label={`Player: ${item.title}`}
+    >
+      <div className="relative">
+        <video
+          ref={videoRef}
+          src={quality.src}
+          poster={item.posterUrl ?? undefined}
+          controls
+          playsInline
+          preload="metadata"
+          data-testid={testId}
+          onLoadedMetadata={quality.onLoadedMetadata}
+          onPause={onPause}
+          onSeeked={onSeeked}
+          aria-label={`Video: ${item.title}`}
+          className={`w-full rounded-lg bg-black object-contain ${className}`}
+        />
+        {overlay}
+      </div>
       <p className="mt-1 text-xs text-fg-muted">
-        Paused: press <kbd className="rounded border border-line px-1 font-mono">,</kbd> or <kbd className="rounded border border-line px-1 font-mono">.</kbd> to step one frame.
+        Paused: press{" "}
+        <kbd className="rounded border border-line px-1 font-mono">,</kbd> or{" "}
+        <kbd className="rounded border border-line px-1 font-mono">.</kbd> to
+        step one frame.
       </p>
-      {live.processingStatus === 'ready' ? (
+      {live.processingStatus === "ready" ? (
         <ReviewBar
           video={videoRef}
           item={live}
           quality={quality}
-          markers={markers?.length ? (duration) => <NoteMarkers notes={markers} duration={duration} fps={frameRate} onSeek={(ms) => seekToNote(videoRef.current, ms)} /> : undefined}
+          markers={
+            markers?.length
+              ? (duration) => (
+                  <NoteMarkers
+                    notes={markers}
+                    duration={duration}
+                    fps={frameRate}
+                    onSeek={(ms) => seekToNote(videoRef.current, ms)}
+                  />
+                )
+              : undefined
+          }
         />
       ) : (
         <div className="mt-2">
-          <PreparingPreview item={live} onRetry={retry} compact className="rounded-lg py-2" />
+          <PreparingPreview
+            item={live}
+            onRetry={retry}
+            compact
+            className="rounded-lg py-2"
+          />
         </div>
       )}
     </PlayerArea>
