@@ -27,9 +27,7 @@ async function uploadClip(page: Page, server: TestServer, title: string, clientI
     });
     expect(res.status()).toBe(201);
     const id = (await res.json()).id as number;
-    await expect
-      .poll(async () => (await (await page.request.get(`/api/media/${id}/processing`)).json()).processingStatus, { timeout: 60_000 })
-      .toBe('ready');
+    await expect.poll(async () => (await (await page.request.get(`/api/media/${id}/processing`)).json()).processingStatus, { timeout: 60_000 }).toBe('ready');
     return id;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -160,7 +158,13 @@ test('portal: Draw pauses, an arrow dragged on the picture is sent with the note
   expect(shapes).toHaveLength(1);
   expect(shapes[0]).toMatchObject({ kind: 'arrow', color: 'blue' });
   const [[x1, y1], [x2, y2]] = shapes[0].points;
-  for (const [got, want] of [[x1, 0.25], [y1, 0.25], [x2, 0.75], [y2, 0.75]]) expect(Math.abs(got - want)).toBeLessThan(TOLERANCE);
+  for (const [got, want] of [
+    [x1, 0.25],
+    [y1, 0.25],
+    [x2, 0.75],
+    [y2, 0.75],
+  ])
+    expect(Math.abs(got - want)).toBeLessThan(TOLERANCE);
 
   // The list shows a preview and says so in words.
   const item = list.getByRole('listitem').filter({ hasText: 'Look at this corner' });
@@ -184,7 +188,13 @@ test('portal: Draw pauses, an arrow dragged on the picture is sent with the note
   const rel = (x: number, y: number) => [(x - again.x) / again.width, (y - again.y) / again.height];
   const [a1, b1] = rel(line!.x1, line!.y1);
   const [a2, b2] = rel(line!.x2, line!.y2);
-  for (const [got, want] of [[a1, 0.25], [b1, 0.25], [a2, 0.75], [b2, 0.75]]) expect(Math.abs(got! - want!)).toBeLessThan(TOLERANCE);
+  for (const [got, want] of [
+    [a1, 0.25],
+    [b1, 0.25],
+    [a2, 0.75],
+    [b2, 0.75],
+  ])
+    expect(Math.abs(got! - want!)).toBeLessThan(TOLERANCE);
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {
@@ -197,7 +207,20 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const mediaId = await uploadClip(page, server, title, login.clientId);
     const res = await page.request.post(`/api/media/${mediaId}/timeline-notes`, {
       headers: { Origin: server.url },
-      data: { text: 'Studio drawing', timestampMs: 1000, shapes: [{ kind: 'ellipse', color: 'yellow', points: [[0.2, 0.2], [0.6, 0.5]] }] },
+      data: {
+        text: 'Studio drawing',
+        timestampMs: 1000,
+        shapes: [
+          {
+            kind: 'ellipse',
+            color: 'yellow',
+            points: [
+              [0.2, 0.2],
+              [0.6, 0.5],
+            ],
+          },
+        ],
+      },
     });
     expect(res.status()).toBe(201);
     await page.context().clearCookies();

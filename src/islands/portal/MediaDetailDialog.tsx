@@ -1,46 +1,36 @@
-import { useEffect, useMemo, useRef, useState } from "react";
-import { useStore } from "@nanostores/react";
-import { Download } from "lucide-react";
-import type { ClientMedia } from "../../shared/schemas/portal.ts";
-import { Badge } from "../ui/Badge.tsx";
-import { buttonClass } from "../ui/Button.tsx";
-import { Dialog } from "../ui/Dialog.tsx";
-import { Tabs } from "../ui/Tabs.tsx";
-import { tryAutoplay } from "../ui/autoplay.ts";
-import { ReviewVideo } from "../ui/ReviewVideo.tsx";
-import { FeedbackTab } from "./FeedbackTab.tsx";
-import { TimelineTab } from "./TimelineTab.tsx";
-import { formatDate, formatSize, stageLabel } from "./format.ts";
-import { BlockedDownload } from "../review/BlockedDownload.tsx";
-import { apiJson } from "../../shared/api.ts";
-import type { MediaVersion } from "../../shared/schemas/review.ts";
-import { VersionSwitcher } from "../review/VersionSwitcher.tsx";
-import { ApprovalPanel } from "./ApprovalPanel.tsx";
-import { $notes, loadMedia, loadNotes } from "./store.ts";
-import { seekToNote, useNoteClock } from "../review/player.tsx";
-import { noteMarkers } from "../review/markers.ts";
-import {
-  DrawingLayer,
-  noteDrawings,
-  useDrawing,
-} from "../review/DrawingLayer.tsx";
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { Download } from 'lucide-react';
+import type { ClientMedia } from '../../shared/schemas/portal.ts';
+import { Badge } from '../ui/Badge.tsx';
+import { buttonClass } from '../ui/Button.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Tabs } from '../ui/Tabs.tsx';
+import { tryAutoplay } from '../ui/autoplay.ts';
+import { ReviewVideo } from '../ui/ReviewVideo.tsx';
+import { FeedbackTab } from './FeedbackTab.tsx';
+import { TimelineTab } from './TimelineTab.tsx';
+import { formatDate, formatSize, stageLabel } from './format.ts';
+import { BlockedDownload } from '../review/BlockedDownload.tsx';
+import { apiJson } from '../../shared/api.ts';
+import type { MediaVersion } from '../../shared/schemas/review.ts';
+import { VersionSwitcher } from '../review/VersionSwitcher.tsx';
+import { ApprovalPanel } from './ApprovalPanel.tsx';
+import { $notes, loadMedia, loadNotes } from './store.ts';
+import { seekToNote, useNoteClock } from '../review/player.tsx';
+import { noteMarkers } from '../review/markers.ts';
+import { DrawingLayer, noteDrawings, useDrawing } from '../review/DrawingLayer.tsx';
 
-type Tab = "details" | "feedback" | "timeline";
+type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
-  { value: "details", label: "Details" },
-  { value: "feedback", label: "Feedback" },
-  { value: "timeline", label: "Timeline" },
+  { value: 'details', label: 'Details' },
+  { value: 'feedback', label: 'Feedback' },
+  { value: 'timeline', label: 'Timeline' },
 ];
 
 /** Opened for one item; the parent remounts it (key) per item so state starts fresh. */
-export function MediaDetailDialog({
-  item,
-  onClose,
-}: {
-  item: ClientMedia | null;
-  onClose: () => void;
-}) {
-  const [tab, setTab] = useState<Tab>("details");
+export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null; onClose: () => void }) {
+  const [tab, setTab] = useState<Tab>('details');
   const video = useRef<HTMLVideoElement>(null);
   const clock = useNoteClock(video);
   const [versions, setVersions] = useState<MediaVersion[] | null>(null);
@@ -51,10 +41,7 @@ export function MediaDetailDialog({
   useEffect(() => {
     if (!item) return;
     void loadNotes();
-    apiJson<MediaVersion[]>(
-      "GET",
-      `/api/client/media/${item.id}/versions`,
-    ).then(
+    apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then(
       (list) => {
         setVersions(list);
         setShownId(list.find((v) => v.current)?.id ?? null);
@@ -63,53 +50,19 @@ export function MediaDetailDialog({
     );
   }, [item?.id]);
   const shown = versions?.find((v) => v.id === shownId) ?? null;
-  const playable =
-    item && shown && !shown.current
-      ? {
-          ...item,
-          ...shown,
-          id: item.id,
-          title: `${item.title} (v${shown.number})`,
-        }
-      : item;
+  const playable = item && shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const allNotes = useStore($notes);
-  const shownNotes = useMemo(
-    () =>
-      allNotes.filter(
-        (n) =>
-          item && n.mediaId === item.id && (!shown || n.versionId === shown.id),
-      ),
-    [allNotes, item?.id, shown?.id],
-  );
-  const markers = useMemo(
-    () =>
-      noteMarkers(shownNotes, (n) => ({
-        author: n.clientUsername,
-        text: n.noteText,
-      })),
-    [shownNotes],
-  );
+  const shownNotes = useMemo(() => allNotes.filter((n) => item && n.mediaId === item.id && (!shown || n.versionId === shown.id)), [allNotes, item?.id, shown?.id]);
+  const markers = useMemo(() => noteMarkers(shownNotes, (n) => ({ author: n.clientUsername, text: n.noteText })), [shownNotes]);
   const drawings = useMemo(() => noteDrawings(shownNotes), [shownNotes]);
   const drawing = useDrawing();
   // The pointer draws only while the tools (on the Timeline tab) are in view.
-  const layer = (
-    <DrawingLayer
-      notes={drawings}
-      fps={shown?.frameRate}
-      drawing={tab === "timeline" ? drawing : null}
-    />
-  );
+  const layer = <DrawingLayer notes={drawings} fps={shown?.frameRate} drawing={tab === 'timeline' ? drawing : null} />;
   const decided = (next: MediaVersion) => {
-    setVersions(
-      (list) => list?.map((v) => (v.id === next.id ? next : v)) ?? null,
-    );
+    setVersions((list) => list?.map((v) => (v.id === next.id ? next : v)) ?? null);
     void loadMedia();
     // A decision can open (or keep closed) the downloads of every version (issue 30).
-    if (item)
-      apiJson<MediaVersion[]>(
-        "GET",
-        `/api/client/media/${item.id}/versions`,
-      ).then(setVersions, () => undefined);
+    if (item) apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then(setVersions, () => undefined);
   };
 
   // The video plays as the dialog opens (001 §4). Mounted once per item, so this runs once.
@@ -128,27 +81,16 @@ export function MediaDetailDialog({
   const seek = (ms: number) => seekToNote(video.current, ms);
 
   return (
-    <Dialog
-      open={!!item}
-      onClose={onClose}
-      title={item?.title ?? "Media"}
-      size="2xl"
-    >
+    <Dialog open={!!item} onClose={onClose} title={item?.title ?? 'Media'} size="2xl">
       {item && (
         // Side by side on wide screens, so the video stays in view while writing notes.
         <div className="space-y-5 lg:grid lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start lg:gap-6 lg:space-y-0">
           <div className="space-y-3 lg:sticky lg:top-0">
-            {versions && shown && (
-              <VersionSwitcher
-                versions={versions}
-                value={shown.id}
-                onChange={setShownId}
-              />
-            )}
-            {item.type === "video" ? (
+            {versions && shown && <VersionSwitcher versions={versions} value={shown.id} onChange={setShownId} />}
+            {item.type === 'video' ? (
               // 250 px tall under 768 px, 500 px from there up (001 §2).
               <ReviewVideo
-                key={shown && !shown.current ? shown.id : "current"}
+                key={shown && !shown.current ? shown.id : 'current'}
                 item={playable ?? item}
                 frameRate={shown?.frameRate ?? null}
                 videoRef={video}
@@ -161,53 +103,22 @@ export function MediaDetailDialog({
               />
             ) : (
               <img
-                src={
-                  shown && !shown.current
-                    ? (shown.webpUrl ?? shown.url)
-                    : (item.webpUrl ?? item.url)
-                }
+                src={shown && !shown.current ? (shown.webpUrl ?? shown.url) : (item.webpUrl ?? item.url)}
                 alt={item.title}
                 className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
               />
             )}
           </div>
           <div className="space-y-4">
-            {shown && (
-              <ApprovalPanel
-                mediaId={item.id}
-                version={shown}
-                onDecided={decided}
-              />
-            )}
-            <Tabs
-              tabs={TABS}
-              value={tab}
-              onChange={setTab}
-              label="Media details"
-            >
-              {tab === "details" && <Details item={item} />}
-              {tab === "feedback" && (
-                <FeedbackTab item={item} version={shown} />
-              )}
-              {tab === "timeline" && (
-                <TimelineTab
-                  item={item}
-                  version={shown}
-                  clock={clock}
-                  onSeek={seek}
-                  drawing={drawing}
-                  video={video}
-                />
-              )}
+            {shown && <ApprovalPanel mediaId={item.id} version={shown} onDecided={decided} />}
+            <Tabs tabs={TABS} value={tab} onChange={setTab} label="Media details">
+              {tab === 'details' && <Details item={item} />}
+              {tab === 'feedback' && <FeedbackTab item={item} version={shown} />}
+              {tab === 'timeline' && <TimelineTab item={item} version={shown} clock={clock} onSeek={seek} drawing={drawing} video={video} />}
             </Tabs>
-            {item.type === "video" && shown && (
+            {item.type === 'video' && shown && (
               // Issue 30: the client's own notes on this version, as CSV (the server names the file).
-              <a
-                href={`/api/client/media/${item.id}/versions/${shown.id}/markers?format=csv`}
-                download
-                className={buttonClass("outline", "sm")}
-                data-testid="download-my-notes"
-              >
+              <a href={`/api/client/media/${item.id}/versions/${shown.id}/markers?format=csv`} download className={buttonClass('outline', 'sm')} data-testid="download-my-notes">
                 <Download size={14} aria-hidden="true" />
                 Download my notes (CSV)
               </a>
@@ -221,10 +132,10 @@ export function MediaDetailDialog({
 
 function Details({ item }: { item: ClientMedia }) {
   const rows: [string, string][] = [
-    ["Type", item.type === "video" ? "Video" : "Image"],
-    ["Size", formatSize(item.fileSize)],
-    ["Created", formatDate(item.createdAt)],
-    ["Stage", stageLabel(item.projectStage)],
+    ['Type', item.type === 'video' ? 'Video' : 'Image'],
+    ['Size', formatSize(item.fileSize)],
+    ['Created', formatDate(item.createdAt)],
+    ['Stage', stageLabel(item.projectStage)],
   ];
   return (
     <div className="space-y-5">
@@ -232,21 +143,14 @@ function Details({ item }: { item: ClientMedia }) {
         {rows.map(([k, v]) => (
           <div key={k}>
             <dt className="text-fg-muted">{k}</dt>
-            <dd
-              className="font-medium"
-              data-testid={`detail-${k.toLowerCase()}`}
-            >
+            <dd className="font-medium" data-testid={`detail-${k.toLowerCase()}`}>
               {v}
             </dd>
           </div>
         ))}
       </dl>
       {item.downloadUrl ? (
-        <a
-          href={item.downloadUrl}
-          download={item.filename || ""}
-          className={buttonClass("primary", "md")}
-        >
+        <a href={item.downloadUrl} download={item.filename || ''} className={buttonClass('primary', 'md')}>
           <Download size={16} aria-hidden="true" />
           Download
         </a>
@@ -269,9 +173,7 @@ function Details({ item }: { item: ClientMedia }) {
       </div>
       <div className="space-y-2">
         <h3 className="text-sm font-semibold">Notes</h3>
-        <p className="whitespace-pre-wrap break-words text-sm text-fg-muted">
-          {item.notes?.trim() || "No notes"}
-        </p>
+        <p className="whitespace-pre-wrap break-words text-sm text-fg-muted">{item.notes?.trim() || 'No notes'}</p>
       </div>
     </div>
   );

@@ -1,28 +1,19 @@
-import { useState, type FormEvent, type RefObject } from "react";
-import { useStore } from "@nanostores/react";
-import { apiJson, errorMessage } from "../../shared/api.ts";
-import {
-  MAX_PORTAL_TEXT,
-  type ClientMedia,
-  type ClientTimelineNote,
-} from "../../shared/schemas/portal.ts";
-import { toast } from "../../shared/toast.ts";
-import { Button } from "../ui/Button.tsx";
-import { Textarea } from "../ui/Textarea.tsx";
-import { $notes, $notesError, loadNotes } from "./store.ts";
-import { formatTime } from "./format.ts";
-import type { MediaVersion } from "../../shared/schemas/review.ts";
-import { NoteTime } from "../review/NoteTime.tsx";
-import { NotesHeading } from "../review/NotesHeading.tsx";
-import { ReplyThread } from "../review/ReplyThread.tsx";
-import { NoteTimeField, type useNoteClock } from "../review/player.tsx";
-import { noteMs, noteTimeBody } from "../review/frames.ts";
-import {
-  DrawingText,
-  DrawingTools,
-  ShapesPreview,
-  type Drawing,
-} from "../review/DrawingLayer.tsx";
+import { useState, type FormEvent, type RefObject } from 'react';
+import { useStore } from '@nanostores/react';
+import { apiJson, errorMessage } from '../../shared/api.ts';
+import { MAX_PORTAL_TEXT, type ClientMedia, type ClientTimelineNote } from '../../shared/schemas/portal.ts';
+import { toast } from '../../shared/toast.ts';
+import { Button } from '../ui/Button.tsx';
+import { Textarea } from '../ui/Textarea.tsx';
+import { $notes, $notesError, loadNotes } from './store.ts';
+import { formatTime } from './format.ts';
+import type { MediaVersion } from '../../shared/schemas/review.ts';
+import { NoteTime } from '../review/NoteTime.tsx';
+import { NotesHeading } from '../review/NotesHeading.tsx';
+import { ReplyThread } from '../review/ReplyThread.tsx';
+import { NoteTimeField, type useNoteClock } from '../review/player.tsx';
+import { noteMs, noteTimeBody } from '../review/frames.ts';
+import { DrawingText, DrawingTools, ShapesPreview, type Drawing } from '../review/DrawingLayer.tsx';
 
 export function TimelineTab({
   item,
@@ -47,21 +38,16 @@ export function TimelineTab({
   const loadError = useStore($notesError);
   const [hideResolved, setHideResolved] = useState(false);
   const notes = all
-    .filter(
-      (n) =>
-        n.mediaId === item.id &&
-        (!version || n.versionId === version.id) &&
-        !(hideResolved && n.resolvedAt),
-    )
+    .filter((n) => n.mediaId === item.id && (!version || n.versionId === version.id) && !(hideResolved && n.resolvedAt))
     .sort((a, b) => noteMs(a) - noteMs(b) || a.id - b.id);
   const duration = version?.durationSeconds ?? item.durationSeconds;
-  const [text, setText] = useState("");
+  const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const ms = clock.ms;
   const timeError =
     ms === null
-      ? "Timestamp must be a number of seconds, 0 or more"
+      ? 'Timestamp must be a number of seconds, 0 or more'
       : duration != null && Math.floor(ms / 1000) > duration
         ? `Timestamp must not be beyond the end of the video (${formatTime(duration)})`
         : undefined;
@@ -69,30 +55,26 @@ export function TimelineTab({
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!text.trim()) {
-      toast({ title: "Please enter a note", variant: "destructive" });
+      toast({ title: 'Please enter a note', variant: 'destructive' });
       return;
     }
     if (timeError || ms === null) return;
     setPending(true);
     setFailure(null);
     try {
-      const created = await apiJson<ClientTimelineNote>(
-        "POST",
-        `/api/client/media/${item.id}/timeline-notes`,
-        {
-          mediaId: item.id,
-          // The exact moment (issue 29), with the documented whole seconds (001 §5) beside it.
-          ...noteTimeBody(ms),
-          noteText: text,
-          ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
-          ...(version ? { versionId: version.id } : {}),
-        },
-      );
+      const created = await apiJson<ClientTimelineNote>('POST', `/api/client/media/${item.id}/timeline-notes`, {
+        mediaId: item.id,
+        // The exact moment (issue 29), with the documented whole seconds (001 §5) beside it.
+        ...noteTimeBody(ms),
+        noteText: text,
+        ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
+        ...(version ? { versionId: version.id } : {}),
+      });
       $notes.set([...$notes.get(), created]);
-      setText("");
+      setText('');
       clock.release();
       drawing.reset();
-      toast({ title: "Timeline note added successfully" });
+      toast({ title: 'Timeline note added successfully' });
     } catch (err) {
       // 001 §8: no error toast for a failed submission; the values stay for another try.
       setFailure(errorMessage(err));
@@ -103,12 +85,7 @@ export function TimelineTab({
 
   return (
     <div className="space-y-6">
-      <form
-        onSubmit={onSubmit}
-        noValidate
-        className="space-y-4"
-        aria-label="Add a timeline note"
-      >
+      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Add a timeline note">
         <NoteTimeField
           label="Timestamp (seconds)"
           text={clock.text}
@@ -116,17 +93,8 @@ export function TimelineTab({
           fps={version?.frameRate}
           startTimecode={version?.startTimecode ?? null}
           error={timeError}
-          hint={
-            item.type === "video"
-              ? "Pause, seek or step frames (, and .) to fill this in."
-              : undefined
-          }
-          inputProps={{
-            type: "number",
-            min: 0,
-            step: "any",
-            max: duration ?? undefined,
-          }}
+          hint={item.type === 'video' ? 'Pause, seek or step frames (, and .) to fill this in.' : undefined}
+          inputProps={{ type: 'number', min: 0, step: 'any', max: duration ?? undefined }}
         />
         <Textarea
           label="Note"
@@ -144,26 +112,15 @@ export function TimelineTab({
           </p>
         )}
         <Button type="submit" disabled={pending}>
-          {pending ? "Adding..." : "Add Note"}
+          {pending ? 'Adding...' : 'Add Note'}
         </Button>
       </form>
       <section aria-labelledby={`notes-${item.id}`} className="space-y-3">
-        <NotesHeading
-          id={`notes-${item.id}`}
-          hideResolved={hideResolved}
-          onHideResolved={setHideResolved}
-        />
+        <NotesHeading id={`notes-${item.id}`} hideResolved={hideResolved} onHideResolved={setHideResolved} />
         {loadError && notes.length === 0 ? (
-          <div
-            role="alert"
-            className="flex flex-wrap items-center gap-3 text-sm text-danger"
-          >
+          <div role="alert" className="flex flex-wrap items-center gap-3 text-sm text-danger">
             <span>{loadError}</span>
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => void loadNotes()}
-            >
+            <Button variant="outline" size="sm" onClick={() => void loadNotes()}>
               Retry
             </Button>
           </div>
@@ -172,50 +129,26 @@ export function TimelineTab({
         ) : (
           <ol className="space-y-2" data-testid="timeline-list">
             {notes.map((n) => (
-              <li
-                key={n.id}
-                className="rounded-lg border border-line p-3"
-                data-resolved={n.resolvedAt ? "true" : undefined}
-              >
+              <li key={n.id} className="rounded-lg border border-line p-3" data-resolved={n.resolvedAt ? 'true' : undefined}>
                 <button
                   type="button"
                   onClick={() => onSeek(noteMs(n))}
-                  disabled={item.type !== "video"}
+                  disabled={item.type !== 'video'}
                   className="flex w-full gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
                 >
                   {/* Named by its content (time, text, state), so what is seen is what is announced. */}
-                  <NoteTime
-                    seconds={n.timestampSeconds}
-                    ms={n.timestampMs}
-                    version={version}
-                  />
-                  <span
-                    className={`min-w-0 flex-1 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? "text-fg-muted line-through" : ""}`}
-                  >
-                    {n.noteText}
-                  </span>
+                  <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} version={version} />
+                  <span className={`min-w-0 flex-1 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
                   <ShapesPreview shapes={n.shapes} />
                   <DrawingText shapes={n.shapes} />
                   {n.resolvedAt && <span className="sr-only"> (resolved)</span>}
-                  {item.type === "video" && (
-                    <span className="sr-only"> (jump to this moment)</span>
-                  )}
+                  {item.type === 'video' && <span className="sr-only"> (jump to this moment)</span>}
                 </button>
                 <ReplyThread
                   replies={n.replies}
                   postUrl={`/api/client/media/timeline-notes/${n.id}/replies`}
                   label={`Reply to the studio about the note at ${formatTime(n.timestampSeconds)}`}
-                  onReplied={(r) =>
-                    $notes.set(
-                      $notes
-                        .get()
-                        .map((x) =>
-                          x.id === n.id
-                            ? { ...x, replies: [...x.replies, r] }
-                            : x,
-                        ),
-                    )
-                  }
+                  onReplied={(r) => $notes.set($notes.get().map((x) => (x.id === n.id ? { ...x, replies: [...x.replies, r] } : x)))}
                 />
               </li>
             ))}

@@ -1,25 +1,12 @@
 // The review player of the admin detail dialog and the portal dialog: the item's playable
 // file (a review proxy, quality menu, frame previews on the seek bar), or "Preparing
 // preview... 42%" while there is none yet, with the reason and Retry for staff on failure.
-import {
-  useEffect,
-  useState,
-  type ReactNode,
-  type RefObject,
-  type SyntheticEvent,
-} from "react";
-import { toast } from "../../shared/toast.ts";
-import { errorMessage } from "../../shared/api.ts";
-import {
-  PreparingPreview,
-  ReviewBar,
-  retryProcessing,
-  useProcessingPoll,
-  useQuality,
-  type PlayableItem,
-} from "./playback.tsx";
-import { PlayerArea, seekToNote } from "../review/player.tsx";
-import { NoteMarkers, type MarkerNote } from "../review/NoteMarkers.tsx";
+import { useEffect, useState, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
+import { toast } from '../../shared/toast.ts';
+import { errorMessage } from '../../shared/api.ts';
+import { PreparingPreview, ReviewBar, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
+import { PlayerArea, seekToNote } from '../review/player.tsx';
+import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
 
 interface Props<T extends PlayableItem> {
   item: T & { id: number; title: string; posterUrl: string | null };
@@ -41,19 +28,7 @@ interface Props<T extends PlayableItem> {
   overlay?: ReactNode;
 }
 
-export function ReviewVideo<T extends PlayableItem>({
-  item,
-  videoRef,
-  pollUrl,
-  canRetry = false,
-  className,
-  testId,
-  onPause,
-  onSeeked,
-  frameRate,
-  markers,
-  overlay,
-}: Props<T>) {
+export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers, overlay }: Props<T>) {
   const [live, setLive] = useState<PlayableItem>(item);
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
@@ -62,29 +37,13 @@ export function ReviewVideo<T extends PlayableItem>({
     ? () => {
         retryProcessing(item.id).then(
           (next) => setLive((cur) => ({ ...cur, ...next })),
-          (e) =>
-            toast({
-              title: "Could not retry",
-              description: errorMessage(e),
-              variant: "destructive",
-            }),
+          (e) => toast({ title: 'Could not retry', description: errorMessage(e), variant: 'destructive' }),
         );
       }
     : undefined;
-  if (!quality.src)
-    return (
-      <PreparingPreview
-        item={live}
-        onRetry={retry}
-        className={`rounded-lg ${className}`}
-      />
-    );
+  if (!quality.src) return <PreparingPreview item={live} onRetry={retry} className={`rounded-lg ${className}`} />;
   return (
-    <PlayerArea
-      videoRef={videoRef}
-      fps={frameRate}
-      label={`Player: ${item.title}`}
-    >
+    <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`}>
       <div className="relative">
         <video
           ref={videoRef}
@@ -103,37 +62,18 @@ export function ReviewVideo<T extends PlayableItem>({
         {overlay}
       </div>
       <p className="mt-1 text-xs text-fg-muted">
-        Paused: press{" "}
-        <kbd className="rounded border border-line px-1 font-mono">,</kbd> or{" "}
-        <kbd className="rounded border border-line px-1 font-mono">.</kbd> to
-        step one frame.
+        Paused: press <kbd className="rounded border border-line px-1 font-mono">,</kbd> or <kbd className="rounded border border-line px-1 font-mono">.</kbd> to step one frame.
       </p>
-      {live.processingStatus === "ready" ? (
+      {live.processingStatus === 'ready' ? (
         <ReviewBar
           video={videoRef}
           item={live}
           quality={quality}
-          markers={
-            markers?.length
-              ? (duration) => (
-                  <NoteMarkers
-                    notes={markers}
-                    duration={duration}
-                    fps={frameRate}
-                    onSeek={(ms) => seekToNote(videoRef.current, ms)}
-                  />
-                )
-              : undefined
-          }
+          markers={markers?.length ? (duration) => <NoteMarkers notes={markers} duration={duration} fps={frameRate} onSeek={(ms) => seekToNote(videoRef.current, ms)} /> : undefined}
         />
       ) : (
         <div className="mt-2">
-          <PreparingPreview
-            item={live}
-            onRetry={retry}
-            compact
-            className="rounded-lg py-2"
-          />
+          <PreparingPreview item={live} onRetry={retry} compact className="rounded-lg py-2" />
         </div>
       )}
     </PlayerArea>
