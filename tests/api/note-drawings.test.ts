@@ -34,7 +34,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-type Post = (mediaId: number, body: Record<string, unknown>) => ReturnType<Session['json']>;
+type Post = (mediaId: number, body: Record<string, unknown>) => Promise<{ status: number; body: any }>;
 const writers: [string, Post, string][] = [
   ['client', (id, body) => portal.json('POST', `/api/client/media/${id}/timeline-notes`, { mediaId: id, noteText: 'n', ...body }), 'timeline_notes'],
   ['link visitor', (id, body) => guest.json('POST', `/api/share/${token}/media/${id}/timeline-notes`, { text: 'g', ...body }), 'share_comments'],

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import sharp from 'sharp';
 import { test, expect, ADMIN } from './fixtures.ts';
 import { islandsReady, signInAs, tempDir } from './admin-helpers.ts';
 import { seriousViolations } from './public-helpers.ts';
@@ -59,6 +60,8 @@ async function pauseAt(player: Locator, seconds: number) {
  * size (object-fit: contain), not read from the layer under test.
  */
 async function pictureBox(media: Locator) {
+  // The tools sit under the picture: bring it back into view (the mouse draws on the screen).
+  await media.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   return media.evaluate((el: HTMLVideoElement | HTMLImageElement) => {
     const r = el.getBoundingClientRect();
     const [w, h] = el instanceof HTMLVideoElement ? [el.videoWidth, el.videoHeight] : [el.naturalWidth, el.naturalHeight];
@@ -241,3 +244,111 @@ for (const colorScheme of ['light', 'dark'] as const) {
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
+
+test('admin: a rectangle drawn on an image (letterboxed) is sent with a staff note at 0 and drawn over the picture at the same place', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
+  const dir = tempDir();
+  let mediaId: number;
+  try {
+    // Portrait, so the picture is narrower than the dialog's image box.
+    const file = path.join(dir, 'portrait.jpg');
+    await sharp({ create: { width: 300, height: 400, channels: 3, background: { r: 40, g: 90, b: 160 } } }).jpeg().toFile(file);
+    const res = await page.request.post('/api/media', {
+      headers: { Origin: server.url },
+      multipart: { title: 'Drawn Still', isFeatured: 'false', showInPortfolio: 'false', file: { name: 'portrait.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(file) } },
+    });
+    expect(res.status()).toBe(201);
+    mediaId = (await res.json()).id;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  await page.goto('/admin/media');
+  await islandsReady(page);
+  await page.getByRole('button', { name: 'Open Drawn Still' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Drawn Still' });
+  const image = dialog.getByTestId('detail-image');
+  await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0);
+  const form = dialog.getByTestId('staff-note-form');
+  // An image has no time field: its notes are at 0.
+  await expect(form.getByLabel('Time (seconds)')).toHaveCount(0);
+  await form.getByRole('button', { name: 'Draw', exact: true }).click();
+  await form.getByRole('button', { name: 'Rectangle', exact: true }).click();
+  await form.getByRole('button', { name: 'Green', exact: true }).click();
+  const box = await pictureBox(image);
+  expect(box.width).toBeLessThan(box.elWidth - 50);
+  await drag(page, box, [0.2, 0.3], [0.6, 0.7]);
+  await expect(form.getByTestId('drawing-summary')).toHaveText('Note with a drawing: 1 rectangle');
+  await form.getByRole('textbox', { name: 'Note' }).fill('Crop here');
+  await form.getByRole('button', { name: 'Add note', exact: true }).click();
+  await expect(dialog.getByTestId('timeline-notes')).toContainText('Crop here');
+
+  const row = (await server.sql.execute({ sql: 'SELECT shapes, timestamp_ms FROM timeline_notes WHERE media_id = ?', args: [mediaId] })).rows[0]!;
+  expect(Number(row.timestamp_ms)).toBe(0);
+  const [shape] = JSON.parse(String(row.shapes));
+  expect(shape).toMatchObject({ kind: 'rect', color: 'green' });
+  const [[x1, y1], [x2, y2]] = shape.points;
+  for (const [got, want] of [[x1, 0.2], [y1, 0.3], [x2, 0.6], [y2, 0.7]]) expect(Math.abs(got - want)).toBeLessThan(TOLERANCE);
+
+  // Drawn over the image from the stored note (the draft is gone), where it was drawn.
+  const layer = dialog.getByTestId('drawing-layer');
+  await expect(layer.locator('g[data-note="draft"]')).toHaveCount(0);
+  const rect = layer.locator('g[data-kind="rect"] rect');
+  await expect(rect).toHaveCount(1);
+  const again = await pictureBox(image);
+  const placed = await rect.evaluate((r: SVGRectElement) => {
+    const s = r.ownerSVGElement!.getBoundingClientRect();
+    const a = (n: string) => Number(r.getAttribute(n));
+    return { left: s.left + a('x'), top: s.top + a('y'), right: s.left + a('x') + a('width'), bottom: s.top + a('y') + a('height') };
+  });
+  expect(Math.abs((placed.left - again.x) / again.width - 0.2)).toBeLessThan(TOLERANCE);
+  expect(Math.abs((placed.top - again.y) / again.height - 0.3)).toBeLessThan(TOLERANCE);
+  expect(Math.abs((placed.right - again.x) / again.width - 0.6)).toBeLessThan(TOLERANCE);
+  expect(Math.abs((placed.bottom - again.y) / again.height - 0.7)).toBeLessThan(TOLERANCE);
+  await expect(dialog.getByTestId('timeline-notes').getByTestId('note-seek')).toHaveAccessibleName(/with a drawing: 1 rectangle/);
+});
+
+test('share page: a visitor on a link allowing comments draws freehand on the video; a link without comments has no tools', async ({ page, server, browser }) => {
+  test.setTimeout(120_000);
+  const login = await createClientWithPortalLogin(server, 'Share Draw Co');
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
+  const mediaId = await uploadClip(page, server, 'Shared Draw', login.clientId);
+  const open = await page.request.post('/api/share-links', { headers: { Origin: server.url }, data: { name: 'Drawing link', mediaIds: [mediaId], allowComment: true } });
+  const closed = await page.request.post('/api/share-links', { headers: { Origin: server.url }, data: { name: 'Look only', mediaIds: [mediaId] } });
+  expect(open.status()).toBe(201);
+  expect(closed.status()).toBe(201);
+  const guest = await browser.newContext({ baseURL: server.url });
+  try {
+    const visitor = await guest.newPage();
+    await visitor.goto((await closed.json()).url);
+    await islandsReady(visitor);
+    await expect(visitor.getByTestId('share-video')).toBeVisible();
+    await expect(visitor.getByTestId('drawing-tools')).toHaveCount(0);
+
+    await visitor.goto((await open.json()).url);
+    await islandsReady(visitor);
+    const share = visitor.getByTestId('share-item');
+    const video = share.getByTestId('share-video');
+    await pauseAt(video, 1);
+    await share.getByRole('button', { name: 'Draw', exact: true }).click();
+    await share.getByRole('button', { name: 'Freehand', exact: true }).click();
+    const box = await pictureBox(video);
+    await drag(visitor, box, [0.3, 0.5], [0.7, 0.5]);
+    await expect(share.getByTestId('drawing-summary')).toHaveText('Note with a drawing: 1 freehand line');
+    await visitor.getByLabel('Your name').fill('Guest Grace');
+    await share.getByRole('textbox', { name: 'Note', exact: true }).fill('Underline this');
+    await share.getByRole('button', { name: 'Add note', exact: true }).click();
+    await expect(share.getByRole('list', { name: /Timeline notes/ })).toContainText('Underline this');
+    const row = (await server.sql.execute({ sql: "SELECT shapes FROM share_comments WHERE text = 'Underline this'", args: [] })).rows[0]!;
+    const [shape] = JSON.parse(String(row.shapes));
+    expect(shape).toMatchObject({ kind: 'freehand', color: 'red' });
+    expect(shape.points.length).toBeGreaterThan(2);
+    expect(Math.abs(shape.points[0][0] - 0.3)).toBeLessThan(TOLERANCE);
+    expect(Math.abs(shape.points.at(-1)[0] - 0.7)).toBeLessThan(TOLERANCE);
+    for (const [, y] of shape.points) expect(Math.abs(y - 0.5)).toBeLessThan(TOLERANCE);
+    await expect(share.getByRole('list', { name: /Timeline notes/ })).toContainText('with a drawing: 1 freehand line');
+    await expect(share.getByTestId('drawing-layer').locator('g[data-kind="freehand"]')).toHaveCount(1);
+  } finally {
+    await guest.close();
+  }
+});

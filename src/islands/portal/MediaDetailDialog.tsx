@@ -19,7 +19,7 @@ import { ApprovalPanel } from './ApprovalPanel.tsx';
 import { $notes, loadMedia, loadNotes } from './store.ts';
 import { seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMarkers } from '../review/markers.ts';
-import { DrawingLayer, noteDrawings, useDrawing } from '../review/DrawingLayer.tsx';
+import { DrawingLayer, PictureFrame, noteDrawings, useDrawing } from '../review/DrawingLayer.tsx';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -102,11 +102,14 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
                 className="h-[250px] md:h-[500px]"
               />
             ) : (
-              <img
-                src={shown && !shown.current ? (shown.webpUrl ?? shown.url) : (item.webpUrl ?? item.url)}
-                alt={item.title}
-                className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
-              />
+              <PictureFrame overlay={layer}>
+                <img
+                  src={shown && !shown.current ? (shown.webpUrl ?? shown.url) : (item.webpUrl ?? item.url)}
+                  alt={item.title}
+                  data-testid="portal-image"
+                  className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
+                />
+              </PictureFrame>
             )}
           </div>
           <div className="space-y-4">

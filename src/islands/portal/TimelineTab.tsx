@@ -44,7 +44,9 @@ export function TimelineTab({
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const ms = clock.ms;
+  // An image has no time: its notes are at 0 (issue 29, drawings on the picture).
+  const isVideo = item.type === 'video';
+  const ms = isVideo ? clock.ms : 0;
   const timeError =
     ms === null
       ? 'Timestamp must be a number of seconds, 0 or more'
@@ -86,16 +88,18 @@ export function TimelineTab({
   return (
     <div className="space-y-6">
       <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Add a timeline note">
-        <NoteTimeField
-          label="Timestamp (seconds)"
-          text={clock.text}
-          onText={clock.setText}
-          fps={version?.frameRate}
-          startTimecode={version?.startTimecode ?? null}
-          error={timeError}
-          hint={item.type === 'video' ? 'Pause, seek or step frames (, and .) to fill this in.' : undefined}
-          inputProps={{ type: 'number', min: 0, step: 'any', max: duration ?? undefined }}
-        />
+        {isVideo && (
+          <NoteTimeField
+            label="Timestamp (seconds)"
+            text={clock.text}
+            onText={clock.setText}
+            fps={version?.frameRate}
+            startTimecode={version?.startTimecode ?? null}
+            error={timeError}
+            hint="Pause, seek or step frames (, and .) to fill this in."
+            inputProps={{ type: 'number', min: 0, step: 'any', max: duration ?? undefined }}
+          />
+        )}
         <Textarea
           label="Note"
           rows={3}
