@@ -201,7 +201,7 @@ test('portal: Draw pauses, an arrow dragged on the picture is sent with the note
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`${colorScheme}: the portal dialog with the drawing tools open and a drawing shown is axe clean`, async ({ page, server }) => {
+  test(`${colorScheme}: the admin and portal dialogs with the drawing tools open and a drawing shown are axe clean`, async ({ page, server }) => {
     test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme });
     const login = await createClientWithPortalLogin(server, `Draw axe ${colorScheme}`);
@@ -226,6 +226,15 @@ for (const colorScheme of ['light', 'dark'] as const) {
       },
     });
     expect(res.status()).toBe(201);
+    // The admin dialog with its tools open.
+    await page.goto('/admin/media');
+    await islandsReady(page);
+    await page.getByRole('button', { name: `Open ${title}` }).click();
+    const detail = page.getByRole('dialog', { name: title });
+    await detail.getByRole('button', { name: 'Draw', exact: true }).click();
+    await expect(detail.getByRole('button', { name: 'Ellipse', exact: true })).toBeVisible();
+    await expect(detail.getByTestId('timeline-notes').getByTestId('drawing-preview')).toHaveCount(1);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.context().clearCookies();
 
     await signInClient(page, login);
@@ -332,6 +341,7 @@ test('share page: a visitor on a link allowing comments draws freehand on the vi
     await pauseAt(video, 1);
     await share.getByRole('button', { name: 'Draw', exact: true }).click();
     await share.getByRole('button', { name: 'Freehand', exact: true }).click();
+    expect(await seriousViolations(visitor)).toEqual([]);
     const box = await pictureBox(video);
     await drag(visitor, box, [0.3, 0.5], [0.7, 0.5]);
     await expect(share.getByTestId('drawing-summary')).toHaveText('Note with a drawing: 1 freehand line');
