@@ -319,13 +319,13 @@ function typesText(t: EventTarget | null): boolean {
 
 /**
  * "Draw" (pauses the video), then the four tools, six colours, undo, redo and clear. Ctrl+Z and
- * Ctrl+Shift+Z (or Ctrl+Y) undo and redo while there is something to undo, except in a text
+ * Ctrl+Shift+Z (or Ctrl+Y) undo and redo while Draw is on, except in a text
  * field, whose own undo they stay.
  */
 export function DrawingTools({ drawing, video }: { drawing: Drawing; video?: RefObject<HTMLVideoElement | null> }) {
   const { active, canUndo, canRedo, undo, redo } = drawing;
   useEffect(() => {
-    if (!active && !canUndo && !canRedo) return;
+    if (!active) return;
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey || typesText(e.target)) return;
       const k = e.key.toLowerCase();
@@ -336,7 +336,7 @@ export function DrawingTools({ drawing, video }: { drawing: Drawing; video?: Ref
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [active, canUndo, canRedo, undo, redo]);
+  }, [active, undo, redo]);
 
   const toggle = () => {
     if (!active) video?.current?.pause();
