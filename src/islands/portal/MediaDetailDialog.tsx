@@ -19,6 +19,7 @@ import { ApprovalPanel } from './ApprovalPanel.tsx';
 import { $notes, loadMedia, loadNotes } from './store.ts';
 import { seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMarkers } from '../review/markers.ts';
+import { DrawingLayer, PictureFrame, noteDrawings, useDrawing } from '../review/DrawingLayer.tsx';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -51,10 +52,12 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
   const shown = versions?.find((v) => v.id === shownId) ?? null;
   const playable = item && shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const allNotes = useStore($notes);
-  const markers = useMemo(
-    () => noteMarkers(allNotes.filter((n) => item && n.mediaId === item.id && (!shown || n.versionId === shown.id)), (n) => ({ author: n.clientUsername, text: n.noteText })),
-    [allNotes, item?.id, shown?.id],
-  );
+  const shownNotes = useMemo(() => allNotes.filter((n) => item && n.mediaId === item.id && (!shown || n.versionId === shown.id)), [allNotes, item?.id, shown?.id]);
+  const markers = useMemo(() => noteMarkers(shownNotes, (n) => ({ author: n.clientUsername, text: n.noteText })), [shownNotes]);
+  const drawings = useMemo(() => noteDrawings(shownNotes), [shownNotes]);
+  const drawing = useDrawing();
+  // The pointer draws only while the tools (on the Timeline tab) are in view.
+  const layer = <DrawingLayer notes={drawings} fps={shown?.frameRate} drawing={tab === 'timeline' ? drawing : null} />;
   const decided = (next: MediaVersion) => {
     setVersions((list) => list?.map((v) => (v.id === next.id ? next : v)) ?? null);
     void loadMedia();
@@ -94,15 +97,19 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
                 pollUrl={`/api/client/media/${item.id}/processing`}
                 {...clock.videoEvents}
                 markers={markers}
+                overlay={layer}
                 testId="portal-video"
                 className="h-[250px] md:h-[500px]"
               />
             ) : (
-              <img
-                src={shown && !shown.current ? (shown.webpUrl ?? shown.url) : (item.webpUrl ?? item.url)}
-                alt={item.title}
-                className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
-              />
+              <PictureFrame overlay={layer}>
+                <img
+                  src={shown && !shown.current ? (shown.webpUrl ?? shown.url) : (item.webpUrl ?? item.url)}
+                  alt={item.title}
+                  data-testid="portal-image"
+                  className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
+                />
+              </PictureFrame>
             )}
           </div>
           <div className="space-y-4">
@@ -110,7 +117,7 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
             <Tabs tabs={TABS} value={tab} onChange={setTab} label="Media details">
               {tab === 'details' && <Details item={item} />}
               {tab === 'feedback' && <FeedbackTab item={item} version={shown} />}
-              {tab === 'timeline' && <TimelineTab item={item} version={shown} clock={clock} onSeek={seek} />}
+              {tab === 'timeline' && <TimelineTab item={item} version={shown} clock={clock} onSeek={seek} drawing={drawing} video={video} />}
             </Tabs>
             {item.type === 'video' && shown && (
               // Issue 30: the client's own notes on this version, as CSV (the server names the file).

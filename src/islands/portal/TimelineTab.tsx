@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type RefObject } from 'react';
 import { useStore } from '@nanostores/react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
 import { MAX_PORTAL_TEXT, type ClientMedia, type ClientTimelineNote } from '../../shared/schemas/portal.ts';
@@ -13,12 +13,15 @@ import { NotesHeading } from '../review/NotesHeading.tsx';
 import { ReplyThread } from '../review/ReplyThread.tsx';
 import { NoteTimeField, type useNoteClock } from '../review/player.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
+import { DrawingText, DrawingTools, ShapesPreview, type Drawing } from '../review/DrawingLayer.tsx';
 
 export function TimelineTab({
   item,
   version,
   clock,
   onSeek,
+  drawing,
+  video,
 }: {
   item: ClientMedia;
   /** The version shown in the dialog: notes are made on it and listed for it. */
@@ -27,6 +30,9 @@ export function TimelineTab({
   clock: ReturnType<typeof useNoteClock>;
   /** Pauses on a note's exact moment (milliseconds). */
   onSeek: (ms: number) => void;
+  /** The drawing that goes with the next note (issue 29), laid over the dialog's picture. */
+  drawing: Drawing;
+  video: RefObject<HTMLVideoElement | null>;
 }) {
   const all = useStore($notes);
   const loadError = useStore($notesError);
@@ -38,7 +44,9 @@ export function TimelineTab({
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const ms = clock.ms;
+  // An image has no time: its notes are at 0 (issue 29, drawings on the picture).
+  const isVideo = item.type === 'video';
+  const ms = isVideo ? clock.ms : 0;
   const timeError =
     ms === null
       ? 'Timestamp must be a number of seconds, 0 or more'
@@ -61,11 +69,13 @@ export function TimelineTab({
         // The exact moment (issue 29), with the documented whole seconds (001 §5) beside it.
         ...noteTimeBody(ms),
         noteText: text,
+        ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
         ...(version ? { versionId: version.id } : {}),
       });
       $notes.set([...$notes.get(), created]);
       setText('');
       clock.release();
+      drawing.reset();
       toast({ title: 'Timeline note added successfully' });
     } catch (err) {
       // 001 §8: no error toast for a failed submission; the values stay for another try.
@@ -78,16 +88,18 @@ export function TimelineTab({
   return (
     <div className="space-y-6">
       <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Add a timeline note">
-        <NoteTimeField
-          label="Timestamp (seconds)"
-          text={clock.text}
-          onText={clock.setText}
-          fps={version?.frameRate}
-          startTimecode={version?.startTimecode ?? null}
-          error={timeError}
-          hint={item.type === 'video' ? 'Pause, seek or step frames (, and .) to fill this in.' : undefined}
-          inputProps={{ type: 'number', min: 0, step: 'any', max: duration ?? undefined }}
-        />
+        {isVideo && (
+          <NoteTimeField
+            label="Timestamp (seconds)"
+            text={clock.text}
+            onText={clock.setText}
+            fps={version?.frameRate}
+            startTimecode={version?.startTimecode ?? null}
+            error={timeError}
+            hint="Pause, seek or step frames (, and .) to fill this in."
+            inputProps={{ type: 'number', min: 0, step: 'any', max: duration ?? undefined }}
+          />
+        )}
         <Textarea
           label="Note"
           rows={3}
@@ -97,6 +109,7 @@ export function TimelineTab({
           {...clock.draftEvents}
           placeholder="What should change at this moment?"
         />
+        <DrawingTools drawing={drawing} video={video} />
         {failure && (
           <p role="alert" className="text-sm text-danger">
             {failure}
@@ -129,7 +142,9 @@ export function TimelineTab({
                 >
                   {/* Named by its content (time, text, state), so what is seen is what is announced. */}
                   <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} version={version} />
-                  <span className={`min-w-0 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
+                  <span className={`min-w-0 flex-1 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
+                  <ShapesPreview shapes={n.shapes} />
+                  <DrawingText shapes={n.shapes} />
                   {n.resolvedAt && <span className="sr-only"> (resolved)</span>}
                   {item.type === 'video' && <span className="sr-only"> (jump to this moment)</span>}
                 </button>

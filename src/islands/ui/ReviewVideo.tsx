@@ -1,7 +1,7 @@
 // The review player of the admin detail dialog and the portal dialog: the item's playable
 // file (a review proxy, quality menu, frame previews on the seek bar), or "Preparing
 // preview... 42%" while there is none yet, with the reason and Retry for staff on failure.
-import { useEffect, useState, type RefObject, type SyntheticEvent } from 'react';
+import { useEffect, useState, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import { toast } from '../../shared/toast.ts';
 import { errorMessage } from '../../shared/api.ts';
 import { PreparingPreview, ReviewBar, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
@@ -24,9 +24,11 @@ interface Props<T extends PlayableItem> {
   frameRate?: number | null;
   /** Markers on the seek bar: the notes of the version shown (issue 29). */
   markers?: MarkerNote[];
+  /** Laid over the video in a positioned box (the drawing layer, issue 29). */
+  overlay?: ReactNode;
 }
 
-export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers }: Props<T>) {
+export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers, overlay }: Props<T>) {
   const [live, setLive] = useState<PlayableItem>(item);
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
@@ -42,20 +44,23 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
   if (!quality.src) return <PreparingPreview item={live} onRetry={retry} className={`rounded-lg ${className}`} />;
   return (
     <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`}>
-      <video
-        ref={videoRef}
-        src={quality.src}
-        poster={item.posterUrl ?? undefined}
-        controls
-        playsInline
-        preload="metadata"
-        data-testid={testId}
-        onLoadedMetadata={quality.onLoadedMetadata}
-        onPause={onPause}
-        onSeeked={onSeeked}
-        aria-label={`Video: ${item.title}`}
-        className={`w-full rounded-lg bg-black object-contain ${className}`}
-      />
+      <div className="relative">
+        <video
+          ref={videoRef}
+          src={quality.src}
+          poster={item.posterUrl ?? undefined}
+          controls
+          playsInline
+          preload="metadata"
+          data-testid={testId}
+          onLoadedMetadata={quality.onLoadedMetadata}
+          onPause={onPause}
+          onSeeked={onSeeked}
+          aria-label={`Video: ${item.title}`}
+          className={`w-full rounded-lg bg-black object-contain ${className}`}
+        />
+        {overlay}
+      </div>
       <p className="mt-1 text-xs text-fg-muted">
         Paused: press <kbd className="rounded border border-line px-1 font-mono">,</kbd> or <kbd className="rounded border border-line px-1 font-mono">.</kbd> to step one frame.
       </p>
