@@ -19,6 +19,7 @@ import { MediaCard, type CardAction } from './MediaCard.tsx';
 import { deleteMedia, fetchClients, fetchFeedback, fetchMedia, fetchTimelineNotes, type ClientOption } from './media-api.ts';
 import { UploadDialog } from './UploadDialog.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
+import { $finished } from '../uploads/queue.ts';
 
 /** Cards rendered per step; more appear as the sentinel scrolls into view. */
 const PAGE = 60;
@@ -38,6 +39,8 @@ export default function MediaManager({ permissions }: { permissions: string[] })
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [limit, setLimit] = useState(PAGE);
   const [uploadOpen, setUploadOpen] = useState(false);
+  // The dialog's auto-close after its uploads finished runs in an effect keyed on this.
+  const closeUpload = useCallback(() => setUploadOpen(false), []);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [editId, setEditId] = useState<number | null>(null);
   const [detail, setDetail] = useState<{ id: number; tab: DetailTab } | null>(null);
@@ -59,6 +62,10 @@ export default function MediaManager({ permissions }: { permissions: string[] })
       toast({ title: 'Failed to load media', description: errorMessage(e), variant: 'destructive' });
     }
   }, []);
+
+  // Uploads finish in the background (the tray), perhaps while this page was away: each one
+  // that became an item reloads the list.
+  useEffect(() => $finished.listen(() => void reload()), [reload]);
 
   const loadReviews = useCallback(() => {
     fetchFeedback().then(setFeedback, () => setFeedback([]));
@@ -290,7 +297,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         </>
       )}
 
-      <UploadDialog open={uploadOpen} onClose={() => setUploadOpen(false)} clients={clients} onUploaded={reload} />
+      <UploadDialog open={uploadOpen} onClose={closeUpload} clients={clients} />
       <EditDialog item={byId(editId)} clients={clients} onClose={() => setEditId(null)} onSaved={reload} />
       {/* Bulk assignment PUTs each item, so it needs edit:media as well as assign:client. */}
       <BulkDialog open={bulkOpen} items={selectedItems} clients={clients} canAssign={canAssign && canEdit} onClose={() => setBulkOpen(false)} onDone={reload} />
