@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
 import { PROJECT_STAGES } from '../../../shared/schemas/media.ts';
@@ -36,6 +36,7 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
   /** Titles kept with interrupted uploads, for files chosen together (each titled on its own). */
   const [keptTitles, setKeptTitles] = useState<Record<string, string>>({});
   const [batch, setBatch] = useState<number | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const all = useStore($uploads);
   const items = batch === null ? null : all.filter((it) => it.batch === batch);
   const uploading = items !== null && items.length > 0;
@@ -50,8 +51,14 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
       setResumable({});
       setKeptTitles({});
       setBatch(null);
-    } else if (initialFiles?.length) {
+    } else if (initialFiles?.length && batch === null) {
       chooseFiles(initialFiles);
+      // Dropped files show in the file field too, as if chosen there.
+      if (fileInput.current) {
+        const dt = new DataTransfer();
+        for (const f of initialFiles) dt.items.add(f);
+        fileInput.current.files = dt.files;
+      }
     }
     // chooseFiles reads only setters and the values it is handed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -178,6 +185,7 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
             </label>
             <input
               id="upload-file"
+              ref={fileInput}
               name="file"
               type="file"
               multiple
@@ -200,7 +208,7 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
                   </p>
                 ) : null;
               })}
-              {!files.length && <p className="text-xs text-fg-muted">Choose one file or several. Interrupted uploads continue where they stopped.</p>}
+              {!files.length && <p className="text-xs text-fg-muted">Choose one file or several, or drop files and folders anywhere on the page. Interrupted uploads continue where they stopped.</p>}
             </div>
             {errors.file && <p className="text-sm text-danger">{errors.file}</p>}
           </div>
