@@ -1,7 +1,17 @@
 // What staff typed for a file (title, notes, tags, client, …) kept in localStorage beside its
 // resumable upload, under the same identity tus-js-client gives the file (name, size,
 // last-modified), so choosing the file again after a reload brings the fields back.
-import type { UploadFields } from './queue.ts';
+
+/** What the upload dialog asks for one file (the fields of POST /api/media as typed). */
+export interface UploadFields {
+  title: string;
+  projectStage: string;
+  notes: string;
+  clientId: string;
+  tags: string;
+  isFeatured: boolean;
+  showInPortfolio: boolean;
+}
 
 const PREFIX = 'studio-upload-fields::';
 /** Unfinished uploads expire on the server after 24 h (UPLOAD_EXPIRY_SECONDS): so do their fields. */

@@ -8,20 +8,12 @@ import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 import { putMediaWithPoster } from '../media/media-api.ts';
 import { ResumableUpload, type Phase } from '../media/resumable.ts';
-import { forgetFields, rememberFields } from './kept-fields.ts';
+import { forgetFields, rememberFields, type UploadFields } from './kept-fields.ts';
+
+export type { UploadFields };
 
 /** Files sent at the same time (the server allows 5 unfinished uploads per user). */
 export const PARALLEL = 3;
-
-export interface UploadFields {
-  title: string;
-  projectStage: string;
-  notes: string;
-  clientId: string;
-  tags: string;
-  isFeatured: boolean;
-  showInPortfolio: boolean;
-}
 
 export type ItemPhase = 'waiting' | Phase | 'finishing' | 'done' | 'failed';
 
