@@ -178,6 +178,32 @@ test('files dropped anywhere on the media page open the dialog with them chosen'
   await expect(page.getByTestId('media-card').filter({ hasText: 'dropped still' })).toBeVisible({ timeout: 20_000 });
 });
 
+test('a failed finish shows its error in the tray with Retry, which finishes the same upload', async ({ page, server }) => {
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  let finishes = 0;
+  await page.route(/\/api\/media$/, async (route) => {
+    if (route.request().method() === 'POST' && ++finishes === 1) return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'The library is busy, try again' }) });
+    await route.continue();
+  });
+  let creations = 0;
+  page.on('request', (r) => r.method() === 'POST' && /\/api\/uploads$/.test(r.url()) && creations++);
+  const dialog = await openUpload(page);
+  await dialog.getByLabel('File').setInputFiles(await makeImage(dir, 'retry-me.jpg'));
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Continue in background' }).click();
+  const item = tray(page).getByTestId('upload-item');
+  await expect(item).toHaveAttribute('data-phase', 'failed');
+  await expect(item.getByRole('alert')).toHaveText('The library is busy, try again');
+  await expect(tray(page)).toContainText('1 upload failed');
+  await tray(page).getByRole('button', { name: 'Retry upload of retry-me.jpg' }).click();
+  await expect(item).toHaveAttribute('data-phase', 'done');
+  await expect(page.getByTestId('media-card').filter({ hasText: 'retry me' })).toBeVisible();
+  // The bytes were sent once; only the finishing call was repeated.
+  expect(creations).toBe(1);
+  expect(finishes).toBe(2);
+  expect(Number((await server.sql.execute("SELECT count(*) AS n FROM media WHERE title = 'retry me'")).rows[0]!.n)).toBe(1);
+});
+
 for (const theme of ['light', 'dark'] as const) {
   test(`the upload tray is axe-clean in the ${theme} theme`, async ({ page, server }) => {
     await page.context().addCookies([{ name: 'studio-theme', value: theme, url: server.url }]);

@@ -29,7 +29,13 @@ export default function UploadTray() {
 
   if (!items.length) return null;
   const done = items.filter((it) => !isRunning(it));
-  const summary = running ? `Uploading ${running} ${running === 1 ? 'file' : 'files'}` : `${items.length} ${items.length === 1 ? 'upload' : 'uploads'} finished`;
+  const failed = items.filter((it) => it.phase === 'failed').length;
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const summary = running
+    ? `Uploading ${plural(running, 'file', 'files')}`
+    : failed
+      ? `${plural(failed, 'upload', 'uploads')} failed`
+      : `${plural(items.length, 'upload', 'uploads')} finished`;
   return (
     <section
       aria-labelledby="upload-tray-title"
