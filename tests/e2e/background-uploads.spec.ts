@@ -54,6 +54,9 @@ test('three files: the dialog closes, the tray carries them to Clients and back,
   const files = [await makeImage(dir, 'bg-one.jpg'), await makeImage(dir, 'bg-two.jpg'), await makeImage(dir, 'bg-three.jpg')];
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
   await slowPatches(page, 2500);
+  // The client router runs the next page's scripts under the first page's policy.
+  const cspReports: string[] = [];
+  page.on('console', (m) => /Content Security Policy/i.test(m.text()) && cspReports.push(m.text()));
   // Survives only as long as the document does: a full page load would lose it.
   await page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
 
@@ -73,12 +76,19 @@ test('three files: the dialog closes, the tray carries them to Clients and back,
   for (const name of ['bg-one.jpg', 'bg-two.jpg', 'bg-three.jpg']) await expect(tray(page).getByRole('progressbar', { name: `Upload progress: ${name}` })).toBeVisible();
   expect(await tray(page).locator('[data-testid="upload-item"]:not([data-phase="done"])').count()).toBeGreaterThan(0);
 
+  // Every other admin page keeps the tray too, and runs its scripts under the router.
+  for (const [name, url] of [['Dashboard', 'dashboard'], ['Share links', 'share-links'], ['Enquiries', 'enquiries'], ['Website', 'website-customization'], ['Roles', 'roles'], ['Users', 'users']]) {
+    await nav(page).getByRole('link', { name, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/${url}$`));
+    await expect(tray(page).getByTestId('upload-item')).toHaveCount(3);
+  }
   await nav(page).getByRole('link', { name: 'Media' }).click();
   await expect(page).toHaveURL(/\/admin\/media$/);
   await expect(tray(page)).toContainText('3 uploads finished', { timeout: 30_000 });
   await expect(tray(page).locator('[data-testid="upload-item"][data-phase="done"]')).toHaveCount(3);
   for (const title of ['bg one', 'bg two', 'bg three']) await expect(page.getByTestId('media-card').filter({ hasText: title })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
+  expect(cspReports).toEqual([]);
   const rows = (await server.sql.execute("SELECT title, tags FROM media WHERE title LIKE 'bg %' ORDER BY title")).rows;
   expect(rows.map((r) => r.title)).toEqual(['bg one', 'bg three', 'bg two']);
   expect(rows.every((r) => JSON.parse(String(r.tags))[0] === 'background')).toBe(true);

@@ -63,7 +63,7 @@ export default function UploadTray() {
               item={it}
               labelled
               actions={
-                isRunning(it) ? (
+                it.phase === 'finishing' ? null : isRunning(it) ? (
                   <Button variant="ghost" size="sm" aria-label={`Cancel upload of ${it.file.name}`} onClick={() => void cancel([it.id])}>
                     Cancel
                   </Button>

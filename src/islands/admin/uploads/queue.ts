@@ -167,7 +167,8 @@ export function dismiss(ids: number[]) {
 
 /** Stops the items and deletes what the server holds of them (tus termination). */
 export async function cancel(ids: number[]) {
-  const targets = $uploads.get().filter((it) => ids.includes(it.id) && it.phase !== 'done');
+  // A file being finished is on the server already and becomes an item whatever happens here.
+  const targets = $uploads.get().filter((it) => ids.includes(it.id) && it.phase !== 'done' && it.phase !== 'finishing');
   if (!targets.length) return;
   $uploads.set($uploads.get().filter((it) => !targets.includes(it)));
   const running = targets.map((it) => handles.get(it.id)).filter((h): h is ResumableUpload => !!h);
