@@ -214,6 +214,19 @@ test('a failed finish shows its error in the tray with Retry, which finishes the
   expect(Number((await server.sql.execute("SELECT count(*) AS n FROM media WHERE title = 'retry me'")).rows[0]!.n)).toBe(1);
 });
 
+test('the theme chosen in the browser stays through a page change by the client router', async ({ page }) => {
+  // No theme cookie: the server renders the admin area dark (system), the browser's script
+  // makes it light; the router then swaps in the next page's <html> attributes.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  await expect(page.locator('html')).not.toHaveClass(/dark/);
+  await nav(page).getByRole('link', { name: 'Clients' }).click();
+  await expect(page).toHaveURL(/\/admin\/clients$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Client');
+  await expect(page.locator('html')).not.toHaveClass(/dark/);
+  expect(await page.evaluate(() => document.documentElement.style.colorScheme)).toBe('light');
+});
+
 for (const theme of ['light', 'dark'] as const) {
   test(`the upload tray is axe-clean in the ${theme} theme`, async ({ page, server }) => {
     await page.context().addCookies([{ name: 'studio-theme', value: theme, url: server.url }]);
