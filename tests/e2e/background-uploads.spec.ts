@@ -252,6 +252,13 @@ for (const theme of ['light', 'dark'] as const) {
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Enter');
     await expect(tray(page).getByTestId('upload-item').first()).toBeVisible();
+    // The same file again while it uploads would write to the same server upload: refused.
+    const again = await openUpload(page);
+    await again.getByLabel('File').setInputFiles(path.join(dir, `axe-${theme}-a.jpg`));
+    await again.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expect(again.getByText(`axe-${theme}-a.jpg is already uploading (see the upload tray at the bottom right)`)).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(tray(page).getByTestId('upload-item')).toHaveCount(2);
     await tray(page).getByRole('button', { name: `Cancel upload of axe-${theme}-a.jpg` }).click();
     await expect(tray(page).getByTestId('upload-item')).toHaveCount(1);
     await page.unrouteAll({ behavior: 'ignoreErrors' });

@@ -113,7 +113,9 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
       return;
     }
     const errs: Record<string, string> = {};
-    const fileError = files.map((f) => checkUploadFile(f)).find(Boolean);
+    // Two uploads of one file would write to the same server upload: the running one goes on.
+    const busy = files.find((f) => $uploads.get().some((it) => isRunning(it) && fileKey(it.file) === fileKey(f)));
+    const fileError = files.map((f) => checkUploadFile(f)).find(Boolean) ?? (busy ? `${busy.name} is already uploading (see the upload tray at the bottom right)` : null);
     if (fileError) errs.file = fileError;
     if (single && !values.title.trim()) errs.title = 'Title is required';
     if (poster && single) {
