@@ -94,19 +94,24 @@ describe('offsets', () => {
 
 describe('syncAction', () => {
   test.each([
-    // drift (s), fps, expected
-    ['in step', 0, 25, { kind: 'hold' }],
-    ['under half a frame ahead', 0.019, 25, { kind: 'hold' }],
-    ['under half a frame behind', -0.019, 25, { kind: 'hold' }],
-    ['one frame ahead: slower', 0.04, 25, { kind: 'rate', rate: 0.92 }],
-    ['one frame behind: faster', -0.04, 25, { kind: 'rate', rate: 1.08 }],
-    ['a quarter second ahead: at most 10 % slower', 0.25, 25, { kind: 'rate', rate: 0.9 }],
-    ['a quarter second behind: at most 10 % faster', -0.25, 25, { kind: 'rate', rate: 1.1 }],
-    ['half a frame at 60 fps is less time', 0.01, 60, { kind: 'rate', rate: 0.98 }],
-    ['beyond half a second: seek', 0.6, 25, { kind: 'seek', to: 7 }],
-    ['beyond half a second behind: seek', -2, 25, { kind: 'seek', to: 7 }],
-  ])('%s', (_name, drift, fps, expected) => {
-    expect(syncAction(drift, 7, fps)).toEqual(expected);
+    // drift (s), fps, the follower's speed now, expected
+    ['in step', 0, 25, 1, { kind: 'hold' }],
+    ['under a quarter frame ahead', 0.0099, 25, 1, { kind: 'hold' }],
+    ['under a quarter frame behind', -0.0099, 25, 1, { kind: 'hold' }],
+    ['half a frame ahead: slower before it shows', 0.02, 25, 1, { kind: 'rate', rate: 0.9 }],
+    ['one frame behind: faster', -0.04, 25, 1, { kind: 'rate', rate: 1.1 }],
+    ['three frames ahead: 25 % slower', 0.12, 25, 1, { kind: 'rate', rate: 0.75 }],
+    ['three frames behind: 25 % faster', -0.12, 25, 1, { kind: 'rate', rate: 1.25 }],
+    ['a quarter frame at 60 fps is less time', 0.005, 60, 1, { kind: 'rate', rate: 0.9 }],
+    ['correcting: kept on under a quarter frame', 0.005, 25, 0.9, { kind: 'rate', rate: 0.9 }],
+    ['correcting: stops once nearly gone', 0.0015, 25, 0.9, { kind: 'hold' }],
+    ['correcting: stops once it changed side', -0.005, 25, 0.9, { kind: 'hold' }],
+    ['correcting behind: stops once it changed side', 0.005, 25, 1.1, { kind: 'hold' }],
+    ['correcting: faster still when it grew past two frames', -0.1, 25, 1.1, { kind: 'rate', rate: 1.25 }],
+    ['beyond half a second: seek', 0.6, 25, 1, { kind: 'seek', to: 7 }],
+    ['beyond half a second behind, while correcting: seek', -2, 25, 1.1, { kind: 'seek', to: 7 }],
+  ])('%s', (_name, drift, fps, rate, expected) => {
+    expect(syncAction(drift, 7, fps, rate)).toEqual(expected);
   });
 
   test.each([

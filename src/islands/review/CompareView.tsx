@@ -10,7 +10,7 @@ import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Select } from '../ui/Select.tsx';
 import { fpsOf, formatFrameTime } from './frames.ts';
-import { clampTime, followerTarget, formatOffset, pickPair, sideTime, stepFrame, syncAction, timelineOf, wipeFromPointer, wipeKey, type Side } from './compare-sync.ts';
+import { clampTime, driftFrames, followerTarget, HOLD_FRAMES, formatOffset, pickPair, sideTime, stepFrame, syncAction, timelineOf, wipeFromPointer, wipeKey, type Side } from './compare-sync.ts';
 
 type Mode = 'side' | 'wipe';
 type Which = 'left' | 'right';
@@ -193,7 +193,7 @@ function Stage({
   );
 }
 
-/** Both videos and their one transport. The left video leads; the right follows it. */
+/** Both videos and their one transport. The seek bar and frame steps count on the left video's time. */
 function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion; right: MediaVersion; mode: Mode; wipe: number; onWipe: (v: number) => void }) {
   const lv = useRef<HTMLVideoElement>(null);
   const rv = useRef<HTMLVideoElement>(null);
@@ -202,6 +202,8 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
   const [duration, setDuration] = useState(0);
+  /** The leader's time as play was pressed: it has started once its time moved from there. */
+  const startedAt = useRef(0);
   const sides = useRef<{ left: Side; right: Side }>({
     left: { offset: 0, fps: left.frameRate },
     right: { offset: 0, fps: right.frameRate },
@@ -224,39 +226,44 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
     setTime(Math.max(0, t));
   };
 
-  // While playing: after every frame the left video shows (or every animation frame where
-  // requestVideoFrameCallback is missing), the right video is brought back when it drifted.
+  /** The side heard leads; the muted one follows it. */
+  const pairOf = (lead: Which) => {
+    const follow: Which = lead === 'left' ? 'right' : 'left';
+    return { lead, follow, leader: (lead === 'left' ? lv : rv).current, follower: (follow === 'left' ? lv : rv).current };
+  };
+
+  // While playing, at every animation frame the follower is brought back when it drifts. Not
+  // the leader's requestVideoFrameCallback: the heard side starts later (its sound output opens
+  // first), and the muted one would run ahead meanwhile with no frame of the leader to correct
+  // it by; an animation frame sees the leader still standing and slows the follower at once.
   useEffect(() => {
-    const l = lv.current;
-    const r = rv.current;
-    if (!playing || !l || !r) return;
+    const { lead, follow, leader, follower } = pairOf(sound);
+    if (!playing || !leader || !follower) return;
     let stopped = false;
     let handle = 0;
-    const rvfc = typeof l.requestVideoFrameCallback === 'function';
     const tick = () => {
       if (stopped) return;
-      const target = followerTarget(l.currentTime, sides.current.left, sides.current.right);
-      // Out of the right video's range (an offset past an end): it waits at its edge.
-      if (target >= 0 && target < (Number.isFinite(r.duration) ? r.duration : Infinity) && !r.seeking && !r.ended) {
-        const action = syncAction(r.currentTime - target, target, sides.current.right.fps);
-        if (action.kind === 'seek') r.currentTime = action.to;
+      const target = followerTarget(leader.currentTime, sides.current[lead], sides.current[follow]);
+      // Out of the follower's range (an offset past an end): it waits at its edge.
+      if (target >= 0 && target < (Number.isFinite(follower.duration) ? follower.duration : Infinity) && !follower.seeking && !follower.ended) {
+        const action = syncAction(follower.currentTime - target, target, sides.current[follow].fps, follower.playbackRate);
+        if (action.kind === 'seek') follower.currentTime = action.to;
         const rate = action.kind === 'rate' ? action.rate : 1;
-        if (r.playbackRate !== rate) r.playbackRate = rate;
-        if (r.paused && !l.paused) void r.play().catch(() => {});
+        if (follower.playbackRate !== rate) follower.playbackRate = rate;
+        if (follower.paused && !leader.paused && leader.currentTime !== startedAt.current) void follower.play().catch(() => {});
       }
       schedule();
     };
     const schedule = () => {
-      handle = rvfc ? l.requestVideoFrameCallback(tick) : requestAnimationFrame(tick);
+      handle = requestAnimationFrame(tick);
     };
     schedule();
     return () => {
       stopped = true;
-      if (rvfc) l.cancelVideoFrameCallback(handle);
-      else cancelAnimationFrame(handle);
-      r.playbackRate = 1;
+      cancelAnimationFrame(handle);
+      follower.playbackRate = 1;
     };
-  }, [playing]);
+  }, [playing, sound]);
 
   // The sound from one side only.
   useEffect(() => {
@@ -279,10 +286,17 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
     const r = rv.current;
     if (!l || !r) return;
     if (l.ended) place(0);
-    r.currentTime = clampTime(followerTarget(l.currentTime, sides.current.left, sides.current.right), r.duration);
+    const { lead, follow, leader, follower } = pairOf(sound);
+    const target = clampTime(followerTarget(leader!.currentTime, sides.current[lead], sides.current[follow]), follower!.duration);
+    // Only when it is off: any seek, even to where it is, stalls the follower as playback starts.
+    if (Math.abs(driftFrames(follower!.currentTime, target, sides.current[follow].fps)) > HOLD_FRAMES) follower!.currentTime = target;
     setPlaying(true);
     try {
-      await Promise.all([l.play(), r.play()]);
+      // The follower starts once the leader moves (the sync loop below): the heard side starts
+      // later (its clock waits for the sound output to open), and a follower started with it
+      // would run ahead meanwhile.
+      startedAt.current = leader!.currentTime;
+      await leader!.play();
     } catch {
       // Refused (or interrupted by a pause): both stay paused, as the button says.
       l.pause();

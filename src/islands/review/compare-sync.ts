@@ -1,7 +1,8 @@
 // Compare versions (issue 30): the pure arithmetic behind the compare view, kept apart from
 // React so it can be tested table by table. One timeline drives both sides: each side shows
-// the timeline's time plus its own offset in whole frames (a cut that moved), and the left
-// video leads: the right one is kept on the left's time, corrected when they drift apart.
+// the timeline's time plus its own offset in whole frames (a cut that moved). The side whose
+// sound is heard leads (its speed is never touched, so the sound never wavers); the muted one
+// is kept on the leader's time, corrected before the two drift half a frame apart.
 import { fpsOf } from './frames.ts';
 
 /** What picking versions needs of one (MediaVersion has more). */
@@ -90,29 +91,41 @@ export function driftFrames(followerTime: number, target: number, fps: number | 
   return (followerTime - target) * fpsOf(fps);
 }
 
-/** Within this (in frames) the two pictures show the same frame: nothing is done. */
-export const HOLD_FRAMES = 0.5;
+/**
+ * Within this (in frames) nothing is done. A quarter, not the half frame the pictures may be
+ * apart: the correction starts early enough that the drift never reaches half a frame.
+ */
+export const HOLD_FRAMES = 0.25;
+/** A correction under way ends once the drift is this small (in frames), or changed side. */
+export const SETTLE_FRAMES = 0.05;
 /** Beyond this (seconds) the follower jumps; below it, it catches up by changing speed. */
 export const SEEK_SECONDS = 0.5;
-/** A drift is made up over about this long when the speed is changed. */
-export const CATCH_UP_SECONDS = 0.5;
-/** The speed change is kept small so the picture (and the sound, if it comes from the follower) does not stutter. */
-export const MAX_RATE_CHANGE = 0.1;
+/** The speed change for a drift up to two frames, and beyond (the follower is muted, so only the picture could show it). */
+export const SLOW_CHANGE = 0.1;
+export const FAST_CHANGE = 0.25;
 
 export type SyncAction = { kind: 'hold' } | { kind: 'rate'; rate: number } | { kind: 'seek'; to: number };
 
 /**
  * What to do with the following video during playback, from its drift (seconds, positive when
- * ahead of `target`). Under half a frame: play at normal speed. Up to half a second: play a
- * little slower or faster until it is back (a seek during playback stalls the video while it
- * decodes from a keyframe, which would make a new drift of its own). Beyond: seek.
+ * ahead of `target`) and the speed it plays at now. Beyond half a second: seek. Otherwise it
+ * plays 10 % (25 % beyond two frames) slower or faster until the drift is gone, then at normal
+ * speed again; a drift under a quarter frame is left alone. The speed takes few distinct values
+ * and changes only when the drift crosses those lines: every speed change restarts the video's
+ * sound renderer (muted or not), which costs the follower a little time, so a speed set afresh
+ * at every frame would make the drift it is meant to remove. A seek during playback stalls the
+ * video while it decodes from a keyframe, so it is kept for large drifts.
  */
-export function syncAction(drift: number, target: number, fps: number | null | undefined): SyncAction {
+export function syncAction(drift: number, target: number, fps: number | null | undefined, rate = 1): SyncAction {
   const frame = 1 / fpsOf(fps);
-  if (Math.abs(drift) <= HOLD_FRAMES * frame) return { kind: 'hold' };
-  if (Math.abs(drift) > SEEK_SECONDS) return { kind: 'seek', to: target };
-  const change = Math.max(-MAX_RATE_CHANGE, Math.min(MAX_RATE_CHANGE, drift / CATCH_UP_SECONDS));
-  return { kind: 'rate', rate: Math.round((1 - change) * 1000) / 1000 };
+  const size = Math.abs(drift);
+  if (size > SEEK_SECONDS) return { kind: 'seek', to: target };
+  const correcting = rate !== 1;
+  // Correcting: until the drift is (nearly) gone or has changed side.
+  if (correcting && (size <= SETTLE_FRAMES * frame || Math.sign(drift) === Math.sign(rate - 1))) return { kind: 'hold' };
+  if (!correcting && size <= HOLD_FRAMES * frame) return { kind: 'hold' };
+  const change = size > 2 * frame ? FAST_CHANGE : SLOW_CHANGE;
+  return { kind: 'rate', rate: drift > 0 ? 1 - change : 1 + change };
 }
 
 /**
