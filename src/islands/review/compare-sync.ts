@@ -100,7 +100,7 @@ export const HOLD_FRAMES = 0.25;
 export const SETTLE_FRAMES = 0.05;
 /** Beyond this (seconds) the follower jumps; below it, it catches up by changing speed. */
 export const SEEK_SECONDS = 0.5;
-/** The speed change for a drift up to two frames, and beyond (the follower is muted, so only the picture could show it). */
+/** The speed change for a drift up to a frame, and beyond (the follower is muted, so only the picture could show it). */
 export const SLOW_CHANGE = 0.1;
 export const FAST_CHANGE = 0.25;
 
@@ -109,7 +109,7 @@ export type SyncAction = { kind: 'hold' } | { kind: 'rate'; rate: number } | { k
 /**
  * What to do with the following video during playback, from its drift (seconds, positive when
  * ahead of `target`) and the speed it plays at now. Beyond half a second: seek. Otherwise it
- * plays 10 % (25 % beyond two frames) slower or faster until the drift is gone, then at normal
+ * plays 10 % (25 % beyond a frame) slower or faster until the drift is gone, then at normal
  * speed again; a drift under a quarter frame is left alone. The speed takes few distinct values
  * and changes only when the drift crosses those lines: every speed change restarts the video's
  * sound renderer (muted or not), which costs the follower a little time, so a speed set afresh
@@ -124,7 +124,7 @@ export function syncAction(drift: number, target: number, fps: number | null | u
   // Correcting: until the drift is (nearly) gone or has changed side.
   if (correcting && (size <= SETTLE_FRAMES * frame || Math.sign(drift) === Math.sign(rate - 1))) return { kind: 'hold' };
   if (!correcting && size <= HOLD_FRAMES * frame) return { kind: 'hold' };
-  const change = size > 2 * frame ? FAST_CHANGE : SLOW_CHANGE;
+  const change = size > frame ? FAST_CHANGE : SLOW_CHANGE;
   return { kind: 'rate', rate: drift > 0 ? 1 - change : 1 + change };
 }
 
