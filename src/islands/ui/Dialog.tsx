@@ -27,9 +27,15 @@ export function Dialog({ open, onClose, title, description, children, footer, si
   return (
     <dialog
       ref={ref}
-      onClose={onClose}
+      // React passes a dialog's close and cancel on to the dialogs around it (a dialog opened
+      // from a dialog): they end here, so closing the inner one leaves the outer one open.
+      onClose={(e) => {
+        e.stopPropagation();
+        onClose();
+      }}
       onCancel={(e) => {
         e.preventDefault();
+        e.stopPropagation();
         onClose();
       }}
       onClick={(e) => {

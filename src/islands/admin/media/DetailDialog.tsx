@@ -22,6 +22,7 @@ import { NoteTime } from '../../review/NoteTime.tsx';
 import { NotesHeading } from '../../review/NotesHeading.tsx';
 import { ReplyThread } from '../../review/ReplyThread.tsx';
 import { VersionSwitcher } from '../../review/VersionSwitcher.tsx';
+import { CompareDialog } from '../../review/CompareView.tsx';
 import { ExportNotesMenu } from './ExportNotesMenu.tsx';
 import { NoteTimeField, seekToNote, useNoteClock } from '../../review/player.tsx';
 import { noteMs, noteTimeBody } from '../../review/frames.ts';
@@ -45,6 +46,8 @@ interface Props {
   onClose: () => void;
   onChanged: () => void;
   onDelete: (item: AdminMedia) => void;
+  /** `?compare=` of the page's address: the feedback tab opens the compare view at once (issue 30). */
+  compare?: string | null;
 }
 
 /** The media detail dialog (001 §2): Feedback, Edit, Assign and Settings tabs. */
@@ -76,6 +79,7 @@ export function DetailDialog(props: Props) {
               onReviewsChanged={props.onReviewsChanged}
               onChanged={props.onChanged}
               onUploadVersion={props.onUploadVersion}
+              compare={props.compare ?? null}
             />
           )}
         </Tabs>
@@ -94,8 +98,9 @@ function Stars({ rating }: { rating: number }) {
   );
 }
 
-function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChanged, onChanged, onUploadVersion }: FeedbackTabProps) {
+function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChanged, onChanged, onUploadVersion, compare }: FeedbackTabProps) {
   const video = useRef<HTMLVideoElement>(null);
+  const [comparing, setComparing] = useState<string | null>(compare);
   const [versions, setVersions] = useState<MediaVersion[] | null>(null);
   const [shownId, setShownId] = useState<number | null>(null);
   const [hideResolved, setHideResolved] = useState(false);
@@ -180,7 +185,15 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
         {versions && shown ? (
-          <VersionSwitcher versions={versions} value={shown.id} onChange={setShownId} />
+          <VersionSwitcher
+            versions={versions}
+            value={shown.id}
+            onChange={setShownId}
+            onCompare={() => {
+              video.current?.pause();
+              setComparing('');
+            }}
+          />
         ) : (
           <span />
         )}
@@ -312,6 +325,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           </ol>
         )}
       </section>
+      <CompareDialog title={item.title} type={item.type} versions={versions} request={comparing} onClose={() => setComparing(null)} />
       <ConfirmDialog
         open={!!deletingVersion}
         title="Delete version"
@@ -406,6 +420,7 @@ interface FeedbackTabProps {
   onReviewsChanged: () => void;
   onChanged: () => void;
   onUploadVersion: (item: AdminMedia) => void;
+  compare: string | null;
 }
 
 function EditTab({ item, onChanged }: { item: AdminMedia; onChanged: () => void }) {

@@ -95,7 +95,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
   }, [canUpload]);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [editId, setEditId] = useState<number | null>(null);
-  const [detail, setDetail] = useState<{ id: number; tab: DetailTab } | null>(null);
+  const [detail, setDetail] = useState<{ id: number; tab: DetailTab; compare?: string | null } | null>(null);
   const [deleting, setDeleting] = useState<AdminMedia | null>(null);
   const [versionFor, setVersionFor] = useState<AdminMedia | null>(null);
   const [deletePending, setDeletePending] = useState(false);
@@ -138,7 +138,8 @@ export default function MediaManager({ permissions }: { permissions: string[] })
     if (Number.isSafeInteger(item) && item > 0) {
       // The feedback tab reads the review lists, which a card's own button loads first.
       loadReviews();
-      setDetail({ id: item, tab: 'feedback' });
+      // &compare=2,3 opens those two versions in the compare view (issue 30).
+      setDetail({ id: item, tab: 'feedback', compare: params.get('compare') });
       history.replaceState(history.state, '', '/admin/media');
     }
     if (params.get('upload') === 'true') {
@@ -367,7 +368,8 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         tab={detail?.tab ?? 'feedback'}
         onTab={(tab) => {
           if (tab === 'feedback') loadReviews();
-          setDetail((d) => (d ? { ...d, tab } : d));
+          // The address's compare request is used once: not again when the tab comes back.
+          setDetail((d) => (d ? { ...d, tab, compare: null } : d));
         }}
         feedback={feedback}
         notes={notes}
@@ -380,6 +382,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         onClose={() => setDetail(null)}
         onChanged={reload}
         onDelete={setDeleting}
+        compare={detail?.compare ?? null}
       />
       <VersionUploadDialog item={versionFor} onClose={() => setVersionFor(null)} onUploaded={reload} />
       <ConfirmDialog
