@@ -167,6 +167,8 @@ test('leaving while an upload runs asks first (beforeunload); a reload, then cho
 test('files dropped anywhere on the media page open the dialog with them chosen', async ({ page }) => {
   const bytes = fs.readFileSync(await makeImage(dir, 'dropped-still.jpg')).toString('base64');
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  // The drop listeners belong to the media island: a drag before it hydrates meets nothing.
+  await islandsReady(page);
   const transfer = await page.evaluateHandle((b64) => {
     const dt = new DataTransfer();
     const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
