@@ -93,6 +93,7 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
                 videoRef={video}
                 pollUrl={`/api/client/media/${item.id}/processing`}
                 {...clock.videoEvents}
+                clock={clock}
                 markers={markers}
                 testId="portal-video"
                 className="h-[250px] md:h-[500px]"

@@ -23,7 +23,7 @@ import { NotesHeading } from '../../review/NotesHeading.tsx';
 import { ReplyThread } from '../../review/ReplyThread.tsx';
 import { VersionSwitcher } from '../../review/VersionSwitcher.tsx';
 import { ExportNotesMenu } from './ExportNotesMenu.tsx';
-import { NoteTimeField, seekToNote, useNoteClock } from '../../review/player.tsx';
+import { LoopNoteButton, NoteRangeField, NoteTimeField, noteEndBody, rangeError, seekToNote, useNoteClock } from '../../review/player.tsx';
 import { noteMs, noteTimeBody } from '../../review/frames.ts';
 import { noteMarkers } from '../../review/markers.ts';
 
@@ -202,6 +202,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           canRetry={canEdit && (!shown || shown.current)}
           frameRate={shown?.frameRate ?? null}
           {...clock.videoEvents}
+          clock={clock}
           markers={markers}
           testId="detail-video"
           className="h-[clamp(200px,45vh,400px)]"
@@ -275,7 +276,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                     data-testid="note-seek"
                     className="flex min-w-0 flex-1 items-start gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
                   >
-                    <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} version={shown} />
+                    <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} endMs={n.endMs} version={shown} />
                     <span className="min-w-0 flex-1">
                       <span className={`block text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
                       <span className="flex flex-wrap items-center gap-x-2 text-xs text-fg-muted">
@@ -284,6 +285,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                       </span>
                     </span>
                   </button>
+                  {item.type === 'video' && n.endMs != null && n.endMs > noteMs(n) && <LoopNoteButton clock={clock} fromMs={noteMs(n)} toMs={n.endMs} fps={shown?.frameRate} />}
                   {canEdit && (
                     <Button variant="ghost" size="sm" onClick={() => resolve(n, !n.resolvedAt)}>
                       {n.resolvedAt ? 'Reopen' : 'Resolve'}
@@ -322,13 +324,14 @@ function StaffNoteForm({ item, version, clock, onAdded }: { item: AdminMedia; ve
   const ms = clock.ms;
   const timeError =
     ms === null ? 'Time must be a number of seconds, 0 or more' : duration != null && Math.floor(ms / 1000) > duration ? `Time must not be beyond the end of the video (${formatTimestamp(duration)})` : undefined;
+  const endError = rangeError(clock, duration);
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
-    if (timeError || ms === null) return;
+    if (timeError || endError || ms === null) return;
     setPending(true);
     try {
-      await apiJson('POST', `/api/media/${item.id}/timeline-notes`, { text, ...noteTimeBody(ms), internal, ...(version ? { versionId: version.id } : {}) });
+      await apiJson('POST', `/api/media/${item.id}/timeline-notes`, { text, ...noteTimeBody(ms), ...noteEndBody(clock), internal, ...(version ? { versionId: version.id } : {}) });
       setText('');
       clock.release();
       toast({ title: internal ? 'Internal note added' : 'Note added' });
@@ -350,6 +353,7 @@ function StaffNoteForm({ item, version, clock, onAdded }: { item: AdminMedia; ve
         error={timeError}
         hint="Pause, seek or step frames (, and .) to fill this in."
       />
+      <NoteRangeField clock={clock} fps={version?.frameRate} error={endError} />
       <Textarea label="Note" rows={2} maxLength={5000} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Switch label="Internal" description="Staff only: never shown to clients or link visitors" checked={internal} onChange={setInternal} />
