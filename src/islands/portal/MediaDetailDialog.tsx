@@ -112,6 +112,7 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
                 videoRef={video}
                 pollUrl={`/api/client/media/${item.id}/processing`}
                 {...clock.videoEvents}
+                clock={clock}
                 markers={markers}
                 overlay={layer}
                 testId="portal-video"

@@ -11,7 +11,7 @@ import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { NotesHeading } from '../review/NotesHeading.tsx';
 import { ReplyThread } from '../review/ReplyThread.tsx';
-import { NoteTimeField, type useNoteClock } from '../review/player.tsx';
+import { LoopNoteButton, NoteRangeField, NoteTimeField, noteEndBody, rangeError, type NoteClock } from '../review/player.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { DrawingText, DrawingTools, ShapesPreview, type Drawing } from '../review/DrawingLayer.tsx';
 
@@ -27,7 +27,7 @@ export function TimelineTab({
   /** The version shown in the dialog: notes are made on it and listed for it. */
   version: MediaVersion | null;
   /** The time field, following the dialog's player (pause, seeks and frame steps while paused). */
-  clock: ReturnType<typeof useNoteClock>;
+  clock: NoteClock;
   /** Pauses on a note's exact moment (milliseconds). */
   onSeek: (ms: number) => void;
   /** The drawing that goes with the next note (issue 29), laid over the dialog's picture. */
@@ -53,6 +53,7 @@ export function TimelineTab({
       : duration != null && Math.floor(ms / 1000) > duration
         ? `Timestamp must not be beyond the end of the video (${formatTime(duration)})`
         : undefined;
+  const endError = item.type === 'video' ? rangeError(clock, duration) : undefined;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -60,7 +61,7 @@ export function TimelineTab({
       toast({ title: 'Please enter a note', variant: 'destructive' });
       return;
     }
-    if (timeError || ms === null) return;
+    if (timeError || endError || ms === null) return;
     setPending(true);
     setFailure(null);
     try {
@@ -68,6 +69,7 @@ export function TimelineTab({
         mediaId: item.id,
         // The exact moment (issue 29), with the documented whole seconds (001 §5) beside it.
         ...noteTimeBody(ms),
+        ...(item.type === 'video' ? noteEndBody(clock) : {}),
         noteText: text,
         ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
         ...(version ? { versionId: version.id } : {}),
@@ -100,6 +102,7 @@ export function TimelineTab({
             inputProps={{ type: 'number', min: 0, step: 'any', max: duration ?? undefined }}
           />
         )}
+        {isVideo && <NoteRangeField clock={clock} fps={version?.frameRate} error={endError} />}
         <Textarea
           label="Note"
           rows={3}
@@ -134,20 +137,23 @@ export function TimelineTab({
           <ol className="space-y-2" data-testid="timeline-list">
             {notes.map((n) => (
               <li key={n.id} className="rounded-lg border border-line p-3" data-resolved={n.resolvedAt ? 'true' : undefined}>
-                <button
-                  type="button"
-                  onClick={() => onSeek(noteMs(n))}
-                  disabled={item.type !== 'video'}
-                  className="flex w-full gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
-                >
-                  {/* Named by its content (time, text, state), so what is seen is what is announced. */}
-                  <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} version={version} />
-                  <span className={`min-w-0 flex-1 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
-                  <ShapesPreview shapes={n.shapes} />
-                  <DrawingText shapes={n.shapes} />
-                  {n.resolvedAt && <span className="sr-only"> (resolved)</span>}
-                  {item.type === 'video' && <span className="sr-only"> (jump to this moment)</span>}
-                </button>
+                <div className="flex items-start gap-2">
+                  <button
+                    type="button"
+                    onClick={() => onSeek(noteMs(n))}
+                    disabled={item.type !== 'video'}
+                    className="flex min-w-0 flex-1 gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
+                  >
+                    {/* Named by its content (time, text, state), so what is seen is what is announced. */}
+                    <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} endMs={n.endMs} version={version} />
+                    <span className={`min-w-0 flex-1 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
+                    <ShapesPreview shapes={n.shapes} />
+                    <DrawingText shapes={n.shapes} />
+                    {n.resolvedAt && <span className="sr-only"> (resolved)</span>}
+                    {item.type === 'video' && <span className="sr-only"> (jump to this moment)</span>}
+                  </button>
+                  {item.type === 'video' && n.endMs != null && n.endMs > noteMs(n) && <LoopNoteButton clock={clock} fromMs={noteMs(n)} toMs={n.endMs} fps={version?.frameRate} />}
+                </div>
                 <ReplyThread
                   replies={n.replies}
                   postUrl={`/api/client/media/timeline-notes/${n.id}/replies`}

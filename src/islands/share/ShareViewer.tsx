@@ -16,7 +16,7 @@ import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { BlockedDownload } from '../review/BlockedDownload.tsx';
 import { StarRating, Stars } from '../portal/StarRating.tsx';
-import { NoteTimeField, PlayerArea, seekToNote, useNoteClock } from '../review/player.tsx';
+import { LoopNoteButton, NoteRangeField, NoteTimeField, PlayerArea, noteEndBody, rangeError, seekToNote, useNoteClock } from '../review/player.tsx';
 import { NoteMarkers } from '../review/NoteMarkers.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { noteMarkers } from '../review/markers.ts';
@@ -123,10 +123,11 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
             {notes.map((n) => (
               <li key={`${n.source}-${n.id}`} className="flex items-start gap-3 p-3 text-sm">
                 <button type="button" onClick={() => seek(noteMs(n))} aria-label={`Go to ${formatTimestamp(n.timestampSeconds ?? 0)}`} data-testid="note-seek">
-                  <NoteTime seconds={n.timestampSeconds ?? 0} ms={n.timestampMs} version={{ frameRate: item.frameRate, startTimecode: null }} />
+                  <NoteTime seconds={n.timestampSeconds ?? 0} ms={n.timestampMs} endMs={n.endMs} version={{ frameRate: item.frameRate, startTimecode: null }} />
                 </button>
                 <Comment c={n} />
                 <ShapesPreview shapes={n.shapes} />
+                {n.endMs != null && n.endMs > noteMs(n) && <LoopNoteButton clock={clock} fromMs={noteMs(n)} toMs={n.endMs} fps={item.frameRate} />}
               </li>
             ))}
           </ul>
@@ -190,7 +191,7 @@ function Media({
     if (Number.isFinite(e.currentTarget.duration) && e.currentTarget.duration > 0) setDuration(e.currentTarget.duration);
   };
   return (
-    <PlayerArea videoRef={videoRef} fps={item.frameRate} label={`Player: ${item.title}`}>
+    <PlayerArea videoRef={videoRef} fps={item.frameRate} label={`Player: ${item.title}`} clock={clock}>
       <PictureFrame overlay={overlay}>
         <video
           ref={videoRef}
@@ -206,9 +207,6 @@ function Media({
           {...clock.videoEvents}
         />
       </PictureFrame>
-      <p className="mt-1 text-xs text-fg-muted">
-        Paused: press <kbd className="rounded border border-line px-1 font-mono">,</kbd> or <kbd className="rounded border border-line px-1 font-mono">.</kbd> to step one frame.
-      </p>
       {markers.length > 0 && duration > 0 && (
         <div className="mt-1 rounded-lg bg-black/80 px-3 pb-1" data-testid="marker-bar">
           <NoteMarkers notes={markers} duration={duration} fps={item.frameRate} onSeek={onSeek} />
@@ -256,12 +254,18 @@ function NoteForm({
   const isVideo = item.type === 'video';
   const ms = isVideo ? clock.ms : 0;
   const timeError = ms === null ? 'Time must be a number of seconds, 0 or more' : undefined;
+  const endError = isVideo ? rangeError(clock, item.durationSeconds) : undefined;
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
-    if (ms === null) return;
+    if (ms === null || endError) return;
     setPending(true);
-    const created = await send<ShareComment>(shared, 'POST', `/media/${item.id}/timeline-notes`, { text, ...noteTimeBody(ms), ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}) });
+    const created = await send<ShareComment>(shared, 'POST', `/media/${item.id}/timeline-notes`, {
+      text,
+      ...noteTimeBody(ms),
+      ...(isVideo ? noteEndBody(clock) : {}),
+      ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
+    });
     setPending(false);
     if (!created) return;
     setText('');
@@ -273,6 +277,7 @@ function NoteForm({
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label={`Add a timeline note on ${item.title}`}>
       {isVideo && <NoteTimeField label="Time (seconds)" text={clock.text} onText={clock.setText} fps={item.frameRate} error={timeError} hint="Pause, seek or step frames (, and .) to fill this in." />}
+      {isVideo && <NoteRangeField clock={clock} fps={item.frameRate} error={endError} />}
       <DrawingTools drawing={drawing} video={videoRef} />
       <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
         <Textarea label="Note" rows={2} maxLength={MAX_PORTAL_TEXT} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />

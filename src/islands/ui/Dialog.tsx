@@ -27,13 +27,15 @@ export function Dialog({ open, onClose, title, description, children, footer, si
   return (
     <dialog
       ref={ref}
-      // React passes a dialog's close and cancel on to the dialogs around it (a dialog opened
-      // from a dialog): they end here, so closing the inner one leaves the outer one open.
+      // React passes close and cancel up its tree: a dialog opened inside this one (the player's
+      // keys list, the compare view) must not close this one too.
       onClose={(e) => {
+        if (e.target !== ref.current) return;
         e.stopPropagation();
         onClose();
       }}
       onCancel={(e) => {
+        if (e.target !== ref.current) return;
         e.preventDefault();
         e.stopPropagation();
         onClose();

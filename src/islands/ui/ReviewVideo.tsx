@@ -5,7 +5,7 @@ import { useEffect, useState, type ReactNode, type RefObject, type SyntheticEven
 import { toast } from '../../shared/toast.ts';
 import { errorMessage } from '../../shared/api.ts';
 import { PreparingPreview, ReviewBar, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
-import { PlayerArea, seekToNote } from '../review/player.tsx';
+import { PlayerArea, seekToNote, type NoteClock } from '../review/player.tsx';
 import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
 
 interface Props<T extends PlayableItem> {
@@ -26,9 +26,11 @@ interface Props<T extends PlayableItem> {
   markers?: MarkerNote[];
   /** Laid over the video in a positioned box (the drawing layer, issue 29). */
   overlay?: ReactNode;
+  /** The note form's clock: the player's I and O keys mark its range, and it says what to loop. */
+  clock?: NoteClock;
 }
 
-export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers, overlay }: Props<T>) {
+export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers, overlay, clock }: Props<T>) {
   const [live, setLive] = useState<PlayableItem>(item);
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
@@ -43,7 +45,7 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
     : undefined;
   if (!quality.src) return <PreparingPreview item={live} onRetry={retry} className={`rounded-lg ${className}`} />;
   return (
-    <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`}>
+    <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`} clock={clock}>
       <div className="relative">
         <video
           ref={videoRef}
@@ -61,9 +63,6 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
         />
         {overlay}
       </div>
-      <p className="mt-1 text-xs text-fg-muted">
-        Paused: press <kbd className="rounded border border-line px-1 font-mono">,</kbd> or <kbd className="rounded border border-line px-1 font-mono">.</kbd> to step one frame.
-      </p>
       {live.processingStatus === 'ready' ? (
         <ReviewBar
           video={videoRef}

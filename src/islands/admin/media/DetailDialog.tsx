@@ -24,7 +24,7 @@ import { ReplyThread } from '../../review/ReplyThread.tsx';
 import { VersionSwitcher } from '../../review/VersionSwitcher.tsx';
 import { CompareDialog } from '../../review/CompareView.tsx';
 import { ExportNotesMenu } from './ExportNotesMenu.tsx';
-import { NoteTimeField, seekToNote, useNoteClock } from '../../review/player.tsx';
+import { LoopNoteButton, NoteRangeField, NoteTimeField, noteEndBody, rangeError, seekToNote, useNoteClock } from '../../review/player.tsx';
 import { noteMs, noteTimeBody } from '../../review/frames.ts';
 import { noteMarkers } from '../../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../../review/DrawingLayer.tsx';
@@ -220,6 +220,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           canRetry={canEdit && (!shown || shown.current)}
           frameRate={shown?.frameRate ?? null}
           {...clock.videoEvents}
+          clock={clock}
           markers={markers}
           overlay={layer}
           testId="detail-video"
@@ -296,7 +297,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                     data-testid="note-seek"
                     className="flex min-w-0 flex-1 items-start gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
                   >
-                    <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} version={shown} />
+                    <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} endMs={n.endMs} version={shown} />
                     <span className="min-w-0 flex-1">
                       <span className={`block text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
                       <DrawingText shapes={n.shapes} />
@@ -307,6 +308,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                     </span>
                     <ShapesPreview shapes={n.shapes} />
                   </button>
+                  {item.type === 'video' && n.endMs != null && n.endMs > noteMs(n) && <LoopNoteButton clock={clock} fromMs={noteMs(n)} toMs={n.endMs} fps={shown?.frameRate} />}
                   {canEdit && (
                     <Button variant="ghost" size="sm" onClick={() => resolve(n, !n.resolvedAt)}>
                       {n.resolvedAt ? 'Reopen' : 'Resolve'}
@@ -362,15 +364,17 @@ function StaffNoteForm({
   const ms = isVideo ? clock.ms : 0;
   const timeError =
     ms === null ? 'Time must be a number of seconds, 0 or more' : duration != null && Math.floor(ms / 1000) > duration ? `Time must not be beyond the end of the video (${formatTimestamp(duration)})` : undefined;
+  const endError = isVideo ? rangeError(clock, duration) : undefined;
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
-    if (timeError || ms === null) return;
+    if (timeError || endError || ms === null) return;
     setPending(true);
     try {
       await apiJson('POST', `/api/media/${item.id}/timeline-notes`, {
         text,
         ...noteTimeBody(ms),
+        ...(isVideo ? noteEndBody(clock) : {}),
         internal,
         ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
         ...(version ? { versionId: version.id } : {}),
@@ -399,6 +403,7 @@ function StaffNoteForm({
           hint="Pause, seek or step frames (, and .) to fill this in."
         />
       )}
+      {isVideo && <NoteRangeField clock={clock} fps={version?.frameRate} error={endError} />}
       <DrawingTools drawing={drawing} video={video} />
       <Textarea label="Note" rows={2} maxLength={5000} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />
       <div className="flex flex-wrap items-center justify-between gap-3">
