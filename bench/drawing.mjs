@@ -9,12 +9,11 @@
 // there), the budget, and (c) the next frame after it (adds the wait for vsync and the paint).
 // Start-to-commit includes React's scheduling gap after the event, so the figures are upper bounds.
 //   npx node bench/drawing.mjs    (Node 24 from the project; needs a build; run.mjs runs it as `drawing`)
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { ADMIN, emit, main, ms, signIn, startServer } from './lib.mjs';
+import { ADMIN, uploadReadyClip, emit, main, ms, signIn, startServer } from './lib.mjs';
 
 const CHROME = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SHAPES = 50;
@@ -44,27 +43,12 @@ function heaviestDrawing() {
 
 main(async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawing-bench-'));
-  const clip = path.join(dir, 'clip.mp4');
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25:duration=4', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', clip]);
   const server = await startServer();
   const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   try {
     const cookie = await signIn(server.url, 'staff', ADMIN.username, ADMIN.password);
     const headers = { Cookie: cookie, Origin: server.url };
-    const form = new FormData();
-    form.set('title', 'Drawing bench');
-    form.set('isFeatured', 'false');
-    form.set('showInPortfolio', 'false');
-    form.set('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), 'clip.mp4');
-    const made = await fetch(`${server.url}/api/media`, { method: 'POST', headers, body: form });
-    if (made.status !== 201) throw new Error(`upload: ${made.status} ${await made.text()}`);
-    const id = (await made.json()).id;
-    for (let i = 0; ; i++) {
-      const p = await (await fetch(`${server.url}/api/media/${id}/processing`, { headers })).json();
-      if (p.processingStatus === 'ready') break;
-      if (p.processingStatus === 'failed' || i > 600) throw new Error(`processing: ${p.processingStatus}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const id = await uploadReadyClip(server, headers, { title: 'Drawing bench', seconds: 4, dir });
     const shapes = heaviestDrawing();
     const points = shapes.reduce((n, s) => n + s.points.length, 0);
     const note = await fetch(`${server.url}/api/media/${id}/timeline-notes`, {

@@ -4,7 +4,6 @@
 // a click on the note shows the arrow again at the same place over the picture; the note list
 // says "with a drawing" to screen readers; axe clean in both themes with the tools open. The clip
 // is portrait (3:4) in a wide player, so the letterbox matters.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -12,48 +11,14 @@ import sharp from 'sharp';
 import { test, expect, ADMIN } from './fixtures.ts';
 import { islandsReady, signInAs, tempDir } from './admin-helpers.ts';
 import { seriousViolations } from './public-helpers.ts';
-import { createClientWithPortalLogin, type ClientLogin } from '../helpers/portal-fixtures.ts';
+import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
+import { pauseAt, signInClient, uploadClip } from './review-helpers.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 const TOLERANCE = 0.02;
 
-async function uploadClip(page: Page, server: TestServer, title: string, clientId: number): Promise<number> {
-  const dir = tempDir();
-  try {
-    const file = path.join(dir, 'portrait.mp4');
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=240x320:rate=25:duration=4', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', file]);
-    const res = await page.request.post('/api/media', {
-      headers: { Origin: server.url },
-      multipart: { title, clientId: String(clientId), isFeatured: 'false', showInPortfolio: 'false', file: { name: 'portrait.mp4', mimeType: 'video/mp4', buffer: fs.readFileSync(file) } },
-    });
-    expect(res.status()).toBe(201);
-    const id = (await res.json()).id as number;
-    await expect.poll(async () => (await (await page.request.get(`/api/media/${id}/processing`)).json()).processingStatus, { timeout: 60_000 }).toBe('ready');
-    return id;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function signInClient(page: Page, login: ClientLogin) {
-  const res = await page.request.post('/api/client/login', { data: { username: login.username, password: login.password } });
-  expect(res.status()).toBe(200);
-  await page.goto('/client/dashboard');
-  await islandsReady(page);
-}
-
-async function pauseAt(player: Locator, seconds: number) {
-  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThan(0);
-  await player.evaluate(
-    (v: HTMLVideoElement, t) =>
-      new Promise<void>((resolve) => {
-        v.pause();
-        v.addEventListener('seeked', () => resolve(), { once: true });
-        v.currentTime = t;
-      }),
-    seconds,
-  );
-}
+/** The portrait (3:4) clip, so the player letterboxes it left and right. */
+const uploadPortraitClip = (page: Page, server: TestServer, title: string, clientId: number) => uploadClip(page, server, title, clientId, '240x320');
 
 /**
  * The picture's box on the page, worked out here from the element's box and the picture's own
@@ -96,7 +61,7 @@ test('portal: Draw pauses, an arrow dragged on the picture is sent with the note
   test.setTimeout(120_000);
   const login = await createClientWithPortalLogin(server, 'Drawing Co');
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
-  const mediaId = await uploadClip(page, server, 'Draw Cut', login.clientId);
+  const mediaId = await uploadPortraitClip(page, server, 'Draw Cut', login.clientId);
   await page.context().clearCookies();
 
   await signInClient(page, login);
@@ -207,7 +172,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const login = await createClientWithPortalLogin(server, `Draw axe ${colorScheme}`);
     await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
     const title = `Draw axe ${colorScheme}`;
-    const mediaId = await uploadClip(page, server, title, login.clientId);
+    const mediaId = await uploadPortraitClip(page, server, title, login.clientId);
     const res = await page.request.post(`/api/media/${mediaId}/timeline-notes`, {
       headers: { Origin: server.url },
       data: {
@@ -321,7 +286,7 @@ test('share page: a visitor on a link allowing comments draws freehand on the vi
   test.setTimeout(120_000);
   const login = await createClientWithPortalLogin(server, 'Share Draw Co');
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
-  const mediaId = await uploadClip(page, server, 'Shared Draw', login.clientId);
+  const mediaId = await uploadPortraitClip(page, server, 'Shared Draw', login.clientId);
   const open = await page.request.post('/api/share-links', { headers: { Origin: server.url }, data: { name: 'Drawing link', mediaIds: [mediaId], allowComment: true } });
   const closed = await page.request.post('/api/share-links', { headers: { Origin: server.url }, data: { name: 'Look only', mediaIds: [mediaId] } });
   expect(open.status()).toBe(201);

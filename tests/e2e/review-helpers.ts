@@ -14,19 +14,22 @@ export const FPS = 25;
 export const FRAME = 1 / FPS;
 export const SECONDS = 6;
 
-function clip25(dir: string): string {
+function clip25(dir: string, size: string): string {
   const file = path.join(dir, 'frames-25.mp4');
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=320x180:rate=${FPS}:duration=${SECONDS}`, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', file]);
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${FPS}:duration=${SECONDS}`, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', file]);
   return file;
 }
 
-/** Uploads the 25 fps clip (assigned to a client when given) and waits until it is converted. */
-export async function uploadClip(page: Page, server: TestServer, title: string, clientId?: number): Promise<number> {
+/**
+ * Uploads the 25 fps clip (assigned to a client when given) and waits until it is converted.
+ * `size` makes it another shape (a portrait clip letterboxed in a wide player).
+ */
+export async function uploadClip(page: Page, server: TestServer, title: string, clientId?: number, size = '320x180'): Promise<number> {
   const dir = tempDir();
   try {
     const res = await page.request.post('/api/media', {
       headers: { Origin: server.url },
-      multipart: { title, ...(clientId ? { clientId: String(clientId) } : {}), isFeatured: 'false', showInPortfolio: 'false', file: { name: 'frames-25.mp4', mimeType: 'video/mp4', buffer: fs.readFileSync(clip25(dir)) } },
+      multipart: { title, ...(clientId ? { clientId: String(clientId) } : {}), isFeatured: 'false', showInPortfolio: 'false', file: { name: 'frames-25.mp4', mimeType: 'video/mp4', buffer: fs.readFileSync(clip25(dir, size)) } },
     });
     expect(res.status()).toBe(201);
     const id = (await res.json()).id as number;

@@ -11,7 +11,7 @@ import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { NotesHeading } from '../review/NotesHeading.tsx';
 import { ReplyThread } from '../review/ReplyThread.tsx';
-import { LoopNoteButton, NoteRangeField, NoteTimeField, noteEndBody, rangeError, type NoteClock } from '../review/player.tsx';
+import { LoopNoteButton, NoteMomentFields, noteEndBody, rangeError, type NoteClock } from '../review/player.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { DrawingText, DrawingTools, ShapesPreview, type Drawing } from '../review/DrawingLayer.tsx';
 
@@ -91,18 +91,16 @@ export function TimelineTab({
     <div className="space-y-6">
       <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Add a timeline note">
         {isVideo && (
-          <NoteTimeField
+          <NoteMomentFields
             label="Timestamp (seconds)"
-            text={clock.text}
-            onText={clock.setText}
+            clock={clock}
             fps={version?.frameRate}
             startTimecode={version?.startTimecode ?? null}
-            error={timeError}
-            hint="Pause, seek or step frames (, and .) to fill this in."
+            timeError={timeError}
+            rangeError={endError}
             inputProps={{ type: 'number', min: 0, step: 'any', max: duration ?? undefined }}
           />
         )}
-        {isVideo && <NoteRangeField clock={clock} fps={version?.frameRate} error={endError} />}
         <Textarea
           label="Note"
           rows={3}

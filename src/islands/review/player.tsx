@@ -478,6 +478,44 @@ export function LoopNoteButton({ clock, fromMs, toMs, fps }: { clock: NoteClock;
   );
 }
 
+/**
+ * A note's moment in the three review forms: the time field that follows the playhead and, below
+ * it, the in and out points of a range. Videos only (a note on an image is at 0).
+ */
+export function NoteMomentFields({
+  label,
+  clock,
+  fps,
+  startTimecode = null,
+  timeError,
+  rangeError,
+  inputProps,
+}: {
+  label: string;
+  clock: NoteClock;
+  fps: number | null | undefined;
+  startTimecode?: string | null;
+  timeError?: string;
+  rangeError?: string;
+  inputProps?: Omit<React.InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>;
+}) {
+  return (
+    <>
+      <NoteTimeField
+        label={label}
+        text={clock.text}
+        onText={clock.setText}
+        fps={fps}
+        startTimecode={startTimecode}
+        error={timeError}
+        hint="Pause, seek or step frames (, and .) to fill this in."
+        inputProps={inputProps}
+      />
+      <NoteRangeField clock={clock} fps={fps} error={rangeError} />
+    </>
+  );
+}
+
 /** The time field with the time as mm:ss.ff (frames at the version's rate) and its SMPTE timecode. */
 export function NoteTimeField({
   label,

@@ -16,7 +16,7 @@ import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { BlockedDownload } from '../review/BlockedDownload.tsx';
 import { StarRating, Stars } from '../portal/StarRating.tsx';
-import { LoopNoteButton, NoteRangeField, NoteTimeField, PlayerArea, noteEndBody, rangeError, seekToNote, useNoteClock } from '../review/player.tsx';
+import { LoopNoteButton, NoteMomentFields, PlayerArea, noteEndBody, rangeError, seekToNote, useNoteClock } from '../review/player.tsx';
 import { NoteMarkers } from '../review/NoteMarkers.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { noteMarkers } from '../review/markers.ts';
@@ -276,8 +276,7 @@ function NoteForm({
   }
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label={`Add a timeline note on ${item.title}`}>
-      {isVideo && <NoteTimeField label="Time (seconds)" text={clock.text} onText={clock.setText} fps={item.frameRate} error={timeError} hint="Pause, seek or step frames (, and .) to fill this in." />}
-      {isVideo && <NoteRangeField clock={clock} fps={item.frameRate} error={endError} />}
+      {isVideo && <NoteMomentFields label="Time (seconds)" clock={clock} fps={item.frameRate} timeError={timeError} rangeError={endError} />}
       <DrawingTools drawing={drawing} video={videoRef} />
       <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
         <Textarea label="Note" rows={2} maxLength={MAX_PORTAL_TEXT} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />

@@ -7,6 +7,7 @@ import { errorMessage } from '../../shared/api.ts';
 import { PreparingPreview, ReviewBar, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
 import { PlayerArea, seekToNote, type NoteClock } from '../review/player.tsx';
 import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
+import { PictureFrame } from '../review/DrawingLayer.tsx';
 
 interface Props<T extends PlayableItem> {
   item: T & { id: number; title: string; posterUrl: string | null };
@@ -46,7 +47,7 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
   if (!quality.src) return <PreparingPreview item={live} onRetry={retry} className={`rounded-lg ${className}`} />;
   return (
     <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`} clock={clock}>
-      <div className="relative">
+      <PictureFrame overlay={overlay}>
         <video
           ref={videoRef}
           src={quality.src}
@@ -61,8 +62,7 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
           aria-label={`Video: ${item.title}`}
           className={`w-full rounded-lg bg-black object-contain ${className}`}
         />
-        {overlay}
-      </div>
+      </PictureFrame>
       {live.processingStatus === 'ready' ? (
         <ReviewBar
           video={videoRef}

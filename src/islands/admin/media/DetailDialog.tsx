@@ -24,7 +24,7 @@ import { ReplyThread } from '../../review/ReplyThread.tsx';
 import { VersionSwitcher } from '../../review/VersionSwitcher.tsx';
 import { CompareDialog } from '../../review/CompareView.tsx';
 import { ExportNotesMenu } from './ExportNotesMenu.tsx';
-import { LoopNoteButton, NoteRangeField, NoteTimeField, noteEndBody, rangeError, seekToNote, useNoteClock } from '../../review/player.tsx';
+import { LoopNoteButton, NoteMomentFields, noteEndBody, rangeError, seekToNote, useNoteClock } from '../../review/player.tsx';
 import { noteMs, noteTimeBody } from '../../review/frames.ts';
 import { noteMarkers } from '../../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../../review/DrawingLayer.tsx';
@@ -392,18 +392,7 @@ function StaffNoteForm({
   }
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3 rounded-lg border border-line p-3" aria-label="Add a timeline note" data-testid="staff-note-form">
-      {isVideo && (
-        <NoteTimeField
-          label="Time (seconds)"
-          text={clock.text}
-          onText={clock.setText}
-          fps={version?.frameRate}
-          startTimecode={version?.startTimecode ?? null}
-          error={timeError}
-          hint="Pause, seek or step frames (, and .) to fill this in."
-        />
-      )}
-      {isVideo && <NoteRangeField clock={clock} fps={version?.frameRate} error={endError} />}
+      {isVideo && <NoteMomentFields label="Time (seconds)" clock={clock} fps={version?.frameRate} startTimecode={version?.startTimecode ?? null} timeError={timeError} rangeError={endError} />}
       <DrawingTools drawing={drawing} video={video} />
       <Textarea label="Note" rows={2} maxLength={5000} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />
       <div className="flex flex-wrap items-center justify-between gap-3">
