@@ -120,6 +120,32 @@ export async function spawnBareServer(script, cleanup = () => {}) {
 }
 
 /** One machine-readable line per benchmark; run.mjs collects them for BENCHMARKS.md. */
+/**
+ * A short 320x180 25 fps clip (ffmpeg), uploaded as a staff member and converted: the review
+ * benches' item. Answers its id.
+ */
+export async function uploadReadyClip(server, headers, { title, seconds, dir }) {
+  const { execFileSync } = await import('node:child_process');
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const clip = path.join(dir, 'clip.mp4');
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=320x180:rate=25:duration=${seconds}`, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', clip]);
+  const form = new FormData();
+  form.set('title', title);
+  form.set('isFeatured', 'false');
+  form.set('showInPortfolio', 'false');
+  form.set('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), 'clip.mp4');
+  const made = await fetch(`${server.url}/api/media`, { method: 'POST', headers, body: form });
+  if (made.status !== 201) throw new Error(`upload: ${made.status} ${await made.text()}`);
+  const id = (await made.json()).id;
+  for (let i = 0; ; i++) {
+    const p = await (await fetch(`${server.url}/api/media/${id}/processing`, { headers })).json();
+    if (p.processingStatus === 'ready') return id;
+    if (p.processingStatus === 'failed' || i > 600) throw new Error(`processing: ${p.processingStatus}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 export function emit(name, data) {
   console.log(`BENCH_RESULT ${JSON.stringify({ name, ...data })}`);
 }

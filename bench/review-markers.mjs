@@ -10,12 +10,11 @@
 // opening dialog draws). Long tasks during the rounds are reported too. Start-to-commit includes
 // React's scheduling gap after the event, so the figures are upper bounds.
 //   npx node bench/review-markers.mjs    (Node 24 from the project; needs a build; run.mjs runs it as `review-markers`)
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { ADMIN, emit, main, ms, signIn, startServer } from './lib.mjs';
+import { ADMIN, uploadReadyClip, emit, main, ms, signIn, startServer } from './lib.mjs';
 
 const CHROME = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const NOTES = 500;
@@ -26,27 +25,12 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 10
 
 main(async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'review-markers-'));
-  const clip = path.join(dir, 'clip.mp4');
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25:duration=6', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', clip]);
   const server = await startServer();
   const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   try {
     const cookie = await signIn(server.url, 'staff', ADMIN.username, ADMIN.password);
     const headers = { Cookie: cookie, Origin: server.url };
-    const form = new FormData();
-    form.set('title', 'Marker bench');
-    form.set('isFeatured', 'false');
-    form.set('showInPortfolio', 'false');
-    form.set('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), 'clip.mp4');
-    const made = await fetch(`${server.url}/api/media`, { method: 'POST', headers, body: form });
-    if (made.status !== 201) throw new Error(`upload: ${made.status} ${await made.text()}`);
-    const id = (await made.json()).id;
-    for (let i = 0; ; i++) {
-      const p = await (await fetch(`${server.url}/api/media/${id}/processing`, { headers })).json();
-      if (p.processingStatus === 'ready') break;
-      if (p.processingStatus === 'failed' || i > 600) throw new Error(`processing: ${p.processingStatus}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const id = await uploadReadyClip(server, headers, { title: 'Marker bench', seconds: 6, dir });
     const t0 = performance.now();
     for (let i = 0; i < NOTES; i++) {
       const at = Math.floor((i * 5900) / NOTES);

@@ -125,14 +125,32 @@ function serialised(inner: Client): Client {
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
 
+/**
+ * Runs `statement` again while the file is locked, for up to BUSY_TIMEOUT_MS: switching to WAL
+ * answers SQLITE_BUSY at once, without the busy handler, while another process starting on
+ * the same new file holds its lock (two processes started together; multi-process.test.ts).
+ */
+async function untilUnlocked<T>(statement: () => Promise<T>): Promise<T> {
+  const end = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return await statement();
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > end) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 export async function openDatabase(url: string, authToken?: string): Promise<{ db: Database; client: Client }> {
   ensureDirFor(url);
   const embedded = isEmbedded(url);
   const raw = createClient(embedded ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url, authToken });
   if (embedded) {
-    await raw.execute('PRAGMA journal_mode = WAL');
-    await raw.execute('PRAGMA synchronous = NORMAL');
+    // busy_timeout first, so the statements after it wait for a lock rather than fail.
     for (const p of PRAGMAS) await raw.execute(p);
+    await untilUnlocked(() => raw.execute('PRAGMA journal_mode = WAL'));
+    await raw.execute('PRAGMA synchronous = NORMAL');
   }
   const client = embedded ? serialised(raw) : raw;
   const db = drizzle(client, { schema }) as unknown as Database;

@@ -418,6 +418,12 @@ export const brandingSettings = sqliteTable('branding_settings', {
   openGraphImageId: integer('open_graph_image_id').references(() => media.id, { onDelete: 'set null' }),
   // How many featured items the home page's What We Do grid shows, newest first (issue 23).
   featuredLimit: integer('featured_limit').notNull().default(9),
+  // The portfolio filter's categories, in order (JSON list of names; issue 32). The documents'
+  // four until staff change them.
+  portfolioCategories: text('portfolio_categories', { mode: 'json' })
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'["Commercial","Documentary","Corporate","Music Video"]'`),
   updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
     .notNull()

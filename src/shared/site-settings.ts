@@ -38,6 +38,8 @@ export interface BrandingSettings {
   faviconImageId: number | null;
   openGraphImageId: number | null;
   featuredLimit: number;
+  /** The portfolio filter's categories after "All" (issue 32; the documents' four by default). */
+  portfolioCategories: string[];
   logoLightImage: MediaRef | null;
   logoDarkImage: MediaRef | null;
   faviconImage: MediaRef | null;

@@ -136,6 +136,7 @@ const fixtures: Record<string, () => Fixture> = {
     validStatus: 200,
   }),
   'PUT /api/branding-settings': () => ({ valid: { companyName: 'Fuzz Studio', showCompanyText: true }, optional: ['showCompanyText'], breaker: { showCompanyText: 'yes' }, validStatus: 200 }),
+  'PUT /api/portfolio-categories': () => ({ valid: { categories: ['Commercial', 'Events'] }, breaker: { categories: 'Events' }, validStatus: 200 }),
   'PUT /api/contact-info': () => ({
     valid: { contactEmail: 'hi@fuzz.test', contactPhone: '+44 1234 567', contactAddress: '1 Road, Leeds', instagramUrl: 'https://instagram.com/fuzz', facebookUrl: '', linkedinUrl: '' },
     optional: ['contactEmail', 'contactPhone', 'contactAddress', 'instagramUrl', 'facebookUrl', 'linkedinUrl'],

@@ -139,7 +139,7 @@ describe('the /portfolio page', () => {
     const want = await portfolioOrder("AND EXISTS (SELECT 1 FROM json_each(tags) WHERE value = 'corporate')");
     const html = await (await fetch(`${server.url}/portfolio?category=corporate`)).text();
     expect(titlesIn(html)).toEqual(want.slice(0, 24));
-    expect(html).toMatch(/<a[^>]*href="\/portfolio\?category=corporate"[^>]*aria-current="page"|<a[^>]*aria-current="page"[^>]*href="\/portfolio\?category=corporate"/);
+    expect(html).toMatch(/<a[^>]*href="\/portfolio\?category=corporate#gallery"[^>]*aria-current="page"|<a[^>]*aria-current="page"[^>]*href="\/portfolio\?category=corporate#gallery"/);
     expect((await fetch(`${server.url}/portfolio?category=weddings`)).status).toBe(404);
   });
 });

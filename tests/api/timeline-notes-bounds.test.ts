@@ -40,7 +40,8 @@ describe('POST /api/client/media/{id}/timeline-notes bounds', () => {
     ['1e308 on a video of unknown length', () => unknownLength, '1e308', /timestampSeconds/],
     ['just over 24 hours on a video of unknown length', () => unknownLength, '86401', /timestampSeconds/],
     ['a huge integer on a 10-second video', () => tenSeconds, '9007199254740993', /timestampSeconds/],
-    ['any timestamp on an image', () => picture, '1', /only .*videos/i],
+    // Issue 29: an image takes notes (drawings on the picture), at 0 only.
+    ['a timestamp other than 0 on an image', () => picture, '1', /^timestampSeconds: .*image has no time/],
     ['a huge integer on an image', () => picture, '9007199254740993', /timestampSeconds/],
   ])('%s → 400, nothing stored', async (_label, pick, ts, message) => {
     const before = await count();

@@ -4,67 +4,13 @@
 // the seek bar carries a marker per note (placed by time, click seeks); the `,` and `.` keys
 // step a frame with focus anywhere in the player area; axe clean in both themes. The clip is
 // made by ffmpeg at 25 fps, so one frame is 40 ms.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, ADMIN } from './fixtures.ts';
-import { islandsReady, signInAs, tempDir } from './admin-helpers.ts';
+import { islandsReady, signInAs } from './admin-helpers.ts';
 import { seriousViolations } from './public-helpers.ts';
-import { createClientWithPortalLogin, type ClientLogin } from '../helpers/portal-fixtures.ts';
+import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
-
-const FPS = 25;
-const FRAME = 1 / FPS;
-const SECONDS = 6;
-
-function clip25(dir: string): string {
-  const file = path.join(dir, 'frames-25.mp4');
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=320x180:rate=${FPS}:duration=${SECONDS}`, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', file]);
-  return file;
-}
-
-/** Uploads the 25 fps clip (assigned to a client when given) and waits until it is converted. */
-async function uploadClip(page: Page, server: TestServer, title: string, clientId?: number): Promise<number> {
-  const dir = tempDir();
-  try {
-    const res = await page.request.post('/api/media', {
-      headers: { Origin: server.url },
-      multipart: { title, ...(clientId ? { clientId: String(clientId) } : {}), isFeatured: 'false', showInPortfolio: 'false', file: { name: 'frames-25.mp4', mimeType: 'video/mp4', buffer: fs.readFileSync(clip25(dir)) } },
-    });
-    expect(res.status()).toBe(201);
-    const id = (await res.json()).id as number;
-    await expect
-      .poll(async () => (await (await page.request.get(`/api/media/${id}/processing`)).json()).processingStatus, { timeout: 60_000 })
-      .toBe('ready');
-    return id;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function signInClient(page: Page, login: ClientLogin) {
-  const res = await page.request.post('/api/client/login', { data: { username: login.username, password: login.password } });
-  expect(res.status()).toBe(200);
-  await page.goto('/client/dashboard');
-  await islandsReady(page);
-}
-
-const currentTime = (player: Locator) => player.evaluate((v: HTMLVideoElement) => v.currentTime);
-
-/** Pauses and seeks the element directly (as the native controls would), waiting for the seek. */
-async function pauseAt(player: Locator, seconds: number) {
-  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThan(0);
-  await player.evaluate(
-    (v: HTMLVideoElement, t) =>
-      new Promise<void>((resolve) => {
-        v.pause();
-        v.addEventListener('seeked', () => resolve(), { once: true });
-        v.currentTime = t;
-      }),
-    seconds,
-  );
-}
+import { FPS, FRAME, currentTime, pauseAt, signInClient, uploadClip } from './review-helpers.ts';
 
 async function notesOf(server: TestServer, mediaId: number) {
   const r = await server.sql.execute({ sql: 'SELECT note_text, timestamp_seconds, timestamp_ms FROM timeline_notes WHERE media_id = ? ORDER BY id', args: [mediaId] });

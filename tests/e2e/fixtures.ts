@@ -60,7 +60,7 @@ export const test = base.extend<{ baseURL: string; cookieConsent: boolean; serve
       const from = server.output().length;
       await use(server);
       // A failure in CI leaves only the report: keep what the server logged during the test.
-      if (testInfo.status !== testInfo.expectedStatus) {
+      if (testInfo.status !== testInfo.expectedStatus && server.output().length > from) {
         await testInfo.attach('server-output', { body: server.output().slice(from).slice(-20_000), contentType: 'text/plain' });
         console.log(`--- server output during "${testInfo.title}" ---\n${server.output().slice(from).slice(-8_000)}`);
       }

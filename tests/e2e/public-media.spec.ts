@@ -42,7 +42,9 @@ test('the filter appears only above 12 items; tags match the lowercased category
   const cases: [string, string, number][] = [['Commercial', '?category=commercial', 5], ['Documentary', '?category=documentary', 3], ['Music Video', '?category=music-video', 2], ['All', '', 13]];
   for (const [category, query, count] of cases) {
     await filter.getByRole('link', { name: category }).click();
-    await expect(page).toHaveURL(new RegExp(`/portfolio${query.replace('?', '\\?')}$`));
+    // #gallery: the page opens at the filter, where the visitor was (issue 32).
+    await expect(page).toHaveURL(new RegExp(`/portfolio${query.replace('?', '\\?')}#gallery$`));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await expect(filter.getByRole('link', { name: category })).toHaveAttribute('aria-current', 'page');
     await expect(cards).toHaveCount(count);
   }

@@ -104,7 +104,7 @@ test('a review round: changes requested on v1 at a moment, staff reply and uploa
     await expect(staff.getByTestId('toast').filter({ hasText: 'Version v2 uploaded' })).toBeVisible({ timeout: 30_000 });
     await expect(card.getByTestId('card-version')).toHaveText('v2');
     // The detail dialog, still open under the upload, moves to the new version.
-    await expect(detail.getByLabel('Version').locator('option:checked')).toHaveText(/^v2 \(current\)/);
+    await expect(detail.getByLabel('Version', { exact: true }).locator('option:checked')).toHaveText(/^v2 \(current\)/);
     await expect(card.getByTestId('approval-status')).toHaveText('In review');
 
     // The client sees v2 as current, finds their note and the reply on v1, and approves v2.
@@ -112,7 +112,7 @@ test('a review round: changes requested on v1 at a moment, staff reply and uploa
     await islandsReady(portal);
     await portal.getByRole('button', { name: 'Open Brand Film' }).click();
     dialog = portal.getByRole('dialog', { name: 'Brand Film' });
-    const switcher = dialog.getByLabel('Version');
+    const switcher = dialog.getByLabel('Version', { exact: true });
     await expect(switcher).toHaveValue(/\d+/);
     await expect(switcher.locator('option:checked')).toHaveText(/^v2 \(current\)/);
     await dialog.getByRole('tab', { name: 'Timeline' }).click();

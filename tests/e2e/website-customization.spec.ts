@@ -1,6 +1,7 @@
 // Website Customization (001 §2, §3, §5, §8) end to end: the admin screen saves, the public
 // pages (seen by an anonymous visitor, through the page cache) show it on the next request.
 import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -293,3 +294,58 @@ test('Branding: "Company name is required" clears as soon as a name is typed', a
   await name.pressSequentially('N');
   await expect(page.getByText('Company name is required')).toBeHidden();
 });
+
+test('portfolio categories edited under Website → Portfolio become the public filter; a category change lands at the grid', async ({ page, server, browser, baseURL }) => {
+  // 13 portfolio items (the filter shows above 12): three of them events.
+  for (let i = 0; i < 13; i++) await insertImage(server, `Work ${i}`, i < 3 ? ['events'] : ['commercial']);
+  await server.sql.execute('UPDATE media SET show_in_portfolio = 1');
+  await openScreen(page, 'Portfolio');
+  const card = page.getByRole('form', { name: 'Portfolio categories' });
+  const names = () => card.getByRole('textbox').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  expect(await names()).toEqual(['Commercial', 'Documentary', 'Corporate', 'Music Video']);
+
+  // A second name for an existing category is caught before sending.
+  await card.getByRole('button', { name: 'Add category' }).click();
+  await card.getByLabel('Category 5', { exact: true }).fill('commercial');
+  let sent = 0;
+  page.on('request', (r) => r.url().includes('/api/portfolio-categories') && r.method() === 'PUT' && sent++);
+  await card.getByRole('button', { name: 'Save Categories' }).click();
+  await expect(card.getByText('"commercial" is the same category as "Commercial"')).toBeVisible();
+  expect(sent).toBe(0);
+  await card.getByLabel('Category 5', { exact: true }).fill('Events');
+  await expect(card.getByText('is the same category')).toHaveCount(0);
+  await card.getByRole('button', { name: 'Remove Corporate' }).click();
+  await card.getByRole('button', { name: 'Move Events up' }).click();
+  expect(await names()).toEqual(['Commercial', 'Documentary', 'Events', 'Music Video']);
+  await save(page, 'Save Categories', '/api/portfolio-categories', 'Portfolio categories updated');
+  await page.reload();
+  await page.getByRole('tab', { name: 'Portfolio', exact: true }).click();
+  expect(await names()).toEqual(['Commercial', 'Documentary', 'Events', 'Music Video']);
+
+  const v = await visitor(browser, baseURL!);
+  await v.page.goto('/portfolio');
+  const filter = v.page.getByRole('navigation', { name: 'Filter by category' });
+  await expect(filter.getByRole('link')).toHaveText(['All', 'Commercial', 'Documentary', 'Events', 'Music Video']);
+  await filter.getByRole('link', { name: 'Events' }).click();
+  await expect(v.page).toHaveURL(/\/portfolio\?category=events#gallery$/);
+  await expect(v.page.getByTestId('media-card')).toHaveCount(3);
+  // Landed at the filter, not the top of the page: the filter is in view below the header.
+  expect(await v.page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+  await expect(filter).toBeInViewport();
+  await v.close();
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the Portfolio tab with its categories is axe clean in the ${theme} theme`, async ({ page, server }) => {
+    await page.context().addCookies([{ name: 'studio-theme', value: theme, url: server.url }]);
+    await page.addInitScript((t) => localStorage.setItem('studio-theme', t), theme);
+    await openScreen(page, 'Portfolio');
+    const card = page.getByRole('form', { name: 'Portfolio categories' });
+    await card.getByRole('button', { name: 'Add category' }).click();
+    await card.getByRole('button', { name: 'Save Categories' }).click();
+    await expect(card.getByText('Category is required')).toBeVisible();
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations.filter((x) => x.impact === 'serious' || x.impact === 'critical');
+    expect(serious.map((x) => `${x.id}: ${x.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+}

@@ -15,10 +15,12 @@ import { BlockedDownload } from '../review/BlockedDownload.tsx';
 import { apiJson } from '../../shared/api.ts';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { VersionSwitcher } from '../review/VersionSwitcher.tsx';
+import { CompareDialog } from '../review/CompareView.tsx';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
 import { $notes, loadMedia, loadNotes } from './store.ts';
 import { seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMarkers } from '../review/markers.ts';
+import { DrawingLayer, PictureFrame, noteDrawings, useDrawing } from '../review/DrawingLayer.tsx';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -27,13 +29,17 @@ const TABS: { value: Tab; label: string }[] = [
   { value: 'timeline', label: 'Timeline' },
 ];
 
-/** Opened for one item; the parent remounts it (key) per item so state starts fresh. */
-export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null; onClose: () => void }) {
+/**
+ * Opened for one item; the parent remounts it (key) per item so state starts fresh. `compare`
+ * (the page's `?compare=2,3`) opens the compare view at once (issue 30).
+ */
+export function MediaDetailDialog({ item, onClose, compare = null }: { item: ClientMedia | null; onClose: () => void; compare?: string | null }) {
   const [tab, setTab] = useState<Tab>('details');
   const video = useRef<HTMLVideoElement>(null);
   const clock = useNoteClock(video);
   const [versions, setVersions] = useState<MediaVersion[] | null>(null);
   const [shownId, setShownId] = useState<number | null>(null);
+  const [comparing, setComparing] = useState<string | null>(compare);
 
   // Every version of the item (issue 16); the dialog opens on the current one. The notes are
   // fetched again too, so replies the studio wrote since the page loaded are there.
@@ -51,10 +57,12 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
   const shown = versions?.find((v) => v.id === shownId) ?? null;
   const playable = item && shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const allNotes = useStore($notes);
-  const markers = useMemo(
-    () => noteMarkers(allNotes.filter((n) => item && n.mediaId === item.id && (!shown || n.versionId === shown.id)), (n) => ({ author: n.clientUsername, text: n.noteText })),
-    [allNotes, item?.id, shown?.id],
-  );
+  const shownNotes = useMemo(() => allNotes.filter((n) => item && n.mediaId === item.id && (!shown || n.versionId === shown.id)), [allNotes, item?.id, shown?.id]);
+  const markers = useMemo(() => noteMarkers(shownNotes, (n) => ({ author: n.clientUsername, text: n.noteText })), [shownNotes]);
+  const drawings = useMemo(() => noteDrawings(shownNotes), [shownNotes]);
+  const drawing = useDrawing();
+  // The pointer draws only while the tools (on the Timeline tab) are in view.
+  const layer = <DrawingLayer notes={drawings} fps={shown?.frameRate} drawing={tab === 'timeline' ? drawing : null} />;
   const decided = (next: MediaVersion) => {
     setVersions((list) => list?.map((v) => (v.id === next.id ? next : v)) ?? null);
     void loadMedia();
@@ -65,7 +73,8 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
   // The video plays as the dialog opens (001 §4). Mounted once per item, so this runs once.
   useEffect(() => {
     const v = video.current;
-    if (!v) return;
+    // Opened to compare: the item's own player stays quiet behind it.
+    if (!v || comparing !== null) return;
     // Blocked: the native controls show the paused state (no rewind: a refusal can also be a
     // pause the viewer pressed before playback began).
     tryAutoplay(
@@ -83,7 +92,17 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
         // Side by side on wide screens, so the video stays in view while writing notes.
         <div className="space-y-5 lg:grid lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start lg:gap-6 lg:space-y-0">
           <div className="space-y-3 lg:sticky lg:top-0">
-            {versions && shown && <VersionSwitcher versions={versions} value={shown.id} onChange={setShownId} />}
+            {versions && shown && (
+              <VersionSwitcher
+                versions={versions}
+                value={shown.id}
+                onChange={setShownId}
+                onCompare={() => {
+                  video.current?.pause();
+                  setComparing('');
+                }}
+              />
+            )}
             {item.type === 'video' ? (
               // 250 px tall under 768 px, 500 px from there up (001 §2).
               <ReviewVideo
@@ -93,16 +112,21 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
                 videoRef={video}
                 pollUrl={`/api/client/media/${item.id}/processing`}
                 {...clock.videoEvents}
+                clock={clock}
                 markers={markers}
+                overlay={layer}
                 testId="portal-video"
                 className="h-[250px] md:h-[500px]"
               />
             ) : (
-              <img
-                src={shown && !shown.current ? (shown.webpUrl ?? shown.url) : (item.webpUrl ?? item.url)}
-                alt={item.title}
-                className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
-              />
+              <PictureFrame overlay={layer}>
+                <img
+                  src={shown && !shown.current ? (shown.webpUrl ?? shown.url) : (item.webpUrl ?? item.url)}
+                  alt={item.title}
+                  data-testid="portal-image"
+                  className="h-[250px] w-full rounded-lg bg-black object-contain md:h-[500px]"
+                />
+              </PictureFrame>
             )}
           </div>
           <div className="space-y-4">
@@ -110,7 +134,7 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
             <Tabs tabs={TABS} value={tab} onChange={setTab} label="Media details">
               {tab === 'details' && <Details item={item} />}
               {tab === 'feedback' && <FeedbackTab item={item} version={shown} />}
-              {tab === 'timeline' && <TimelineTab item={item} version={shown} clock={clock} onSeek={seek} />}
+              {tab === 'timeline' && <TimelineTab item={item} version={shown} clock={clock} onSeek={seek} drawing={drawing} video={video} />}
             </Tabs>
             {item.type === 'video' && shown && (
               // Issue 30: the client's own notes on this version, as CSV (the server names the file).
@@ -122,6 +146,7 @@ export function MediaDetailDialog({ item, onClose }: { item: ClientMedia | null;
           </div>
         </div>
       )}
+      {item && <CompareDialog title={item.title} type={item.type} versions={versions} request={comparing} onClose={() => setComparing(null)} />}
     </Dialog>
   );
 }

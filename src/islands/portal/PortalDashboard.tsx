@@ -51,14 +51,18 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
   const [stage, setStage] = useState('all');
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [openId, setOpenId] = useState<number | null>(null);
+  // ?compare=2,3 beside ?item= (issue 30): that item opens in the compare view.
+  const [compareRequest, setCompareRequest] = useState<string | null>(null);
   const [loggingOut, setLoggingOut] = useState(false);
   const [notifyOpen, setNotifyOpen] = useState(false);
 
   useEffect(() => {
     // ?item={id} (the link in notification emails) opens that item once the list is here.
-    const item = Number(new URLSearchParams(location.search).get('item'));
+    const params = new URLSearchParams(location.search);
+    const item = Number(params.get('item'));
     if (Number.isSafeInteger(item) && item > 0) {
       setOpenId(item);
+      setCompareRequest(params.get('compare'));
       history.replaceState(history.state, '', location.pathname);
     }
     void loadMedia();
@@ -234,7 +238,11 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
           ) : (
             <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-label="Media">
               {filtered.map((m) => (
-                <MediaCard key={m.id} item={m} selected={selected.has(m.id)} onToggle={(on) => toggle(m.id, on)} onOpen={() => setOpenId(m.id)} />
+                <MediaCard key={m.id} item={m} selected={selected.has(m.id)} onToggle={(on) => toggle(m.id, on)} onOpen={() => {
+                    setOpenId(m.id);
+                    setCompareRequest(null);
+                  }}
+                />
               ))}
             </ul>
           )}
@@ -243,7 +251,15 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
         <NeedHelp contact={contact} />
       </main>
 
-      <MediaDetailDialog key={openItem?.id ?? 'closed'} item={openItem} onClose={() => setOpenId(null)} />
+      <MediaDetailDialog
+        key={openItem?.id ?? 'closed'}
+        item={openItem}
+        compare={compareRequest}
+        onClose={() => {
+          setOpenId(null);
+          setCompareRequest(null);
+        }}
+      />
       <NotifyModeDialog
         open={notifyOpen}
         onClose={() => setNotifyOpen(false)}

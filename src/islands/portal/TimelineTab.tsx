@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type RefObject } from 'react';
 import { useStore } from '@nanostores/react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
 import { MAX_PORTAL_TEXT, type ClientMedia, type ClientTimelineNote } from '../../shared/schemas/portal.ts';
@@ -11,22 +11,28 @@ import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { NotesHeading } from '../review/NotesHeading.tsx';
 import { ReplyThread } from '../review/ReplyThread.tsx';
-import { NoteTimeField, type useNoteClock } from '../review/player.tsx';
+import { LoopNoteButton, NoteMomentFields, noteEndBody, rangeError, type NoteClock } from '../review/player.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
+import { DrawingText, DrawingTools, ShapesPreview, type Drawing } from '../review/DrawingLayer.tsx';
 
 export function TimelineTab({
   item,
   version,
   clock,
   onSeek,
+  drawing,
+  video,
 }: {
   item: ClientMedia;
   /** The version shown in the dialog: notes are made on it and listed for it. */
   version: MediaVersion | null;
   /** The time field, following the dialog's player (pause, seeks and frame steps while paused). */
-  clock: ReturnType<typeof useNoteClock>;
+  clock: NoteClock;
   /** Pauses on a note's exact moment (milliseconds). */
   onSeek: (ms: number) => void;
+  /** The drawing that goes with the next note (issue 29), laid over the dialog's picture. */
+  drawing: Drawing;
+  video: RefObject<HTMLVideoElement | null>;
 }) {
   const all = useStore($notes);
   const loadError = useStore($notesError);
@@ -38,13 +44,16 @@ export function TimelineTab({
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const ms = clock.ms;
+  // An image has no time: its notes are at 0 (issue 29, drawings on the picture).
+  const isVideo = item.type === 'video';
+  const ms = isVideo ? clock.ms : 0;
   const timeError =
     ms === null
       ? 'Timestamp must be a number of seconds, 0 or more'
       : duration != null && Math.floor(ms / 1000) > duration
         ? `Timestamp must not be beyond the end of the video (${formatTime(duration)})`
         : undefined;
+  const endError = item.type === 'video' ? rangeError(clock, duration) : undefined;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -52,7 +61,7 @@ export function TimelineTab({
       toast({ title: 'Please enter a note', variant: 'destructive' });
       return;
     }
-    if (timeError || ms === null) return;
+    if (timeError || endError || ms === null) return;
     setPending(true);
     setFailure(null);
     try {
@@ -60,12 +69,15 @@ export function TimelineTab({
         mediaId: item.id,
         // The exact moment (issue 29), with the documented whole seconds (001 §5) beside it.
         ...noteTimeBody(ms),
+        ...(item.type === 'video' ? noteEndBody(clock) : {}),
         noteText: text,
+        ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
         ...(version ? { versionId: version.id } : {}),
       });
       $notes.set([...$notes.get(), created]);
       setText('');
       clock.release();
+      drawing.reset();
       toast({ title: 'Timeline note added successfully' });
     } catch (err) {
       // 001 §8: no error toast for a failed submission; the values stay for another try.
@@ -78,16 +90,17 @@ export function TimelineTab({
   return (
     <div className="space-y-6">
       <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Add a timeline note">
-        <NoteTimeField
-          label="Timestamp (seconds)"
-          text={clock.text}
-          onText={clock.setText}
-          fps={version?.frameRate}
-          startTimecode={version?.startTimecode ?? null}
-          error={timeError}
-          hint={item.type === 'video' ? 'Pause, seek or step frames (, and .) to fill this in.' : undefined}
-          inputProps={{ type: 'number', min: 0, step: 'any', max: duration ?? undefined }}
-        />
+        {isVideo && (
+          <NoteMomentFields
+            label="Timestamp (seconds)"
+            clock={clock}
+            fps={version?.frameRate}
+            startTimecode={version?.startTimecode ?? null}
+            timeError={timeError}
+            rangeError={endError}
+            inputProps={{ type: 'number', min: 0, step: 'any', max: duration ?? undefined }}
+          />
+        )}
         <Textarea
           label="Note"
           rows={3}
@@ -97,6 +110,7 @@ export function TimelineTab({
           {...clock.draftEvents}
           placeholder="What should change at this moment?"
         />
+        <DrawingTools drawing={drawing} video={video} />
         {failure && (
           <p role="alert" className="text-sm text-danger">
             {failure}
@@ -121,18 +135,23 @@ export function TimelineTab({
           <ol className="space-y-2" data-testid="timeline-list">
             {notes.map((n) => (
               <li key={n.id} className="rounded-lg border border-line p-3" data-resolved={n.resolvedAt ? 'true' : undefined}>
-                <button
-                  type="button"
-                  onClick={() => onSeek(noteMs(n))}
-                  disabled={item.type !== 'video'}
-                  className="flex w-full gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
-                >
-                  {/* Named by its content (time, text, state), so what is seen is what is announced. */}
-                  <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} version={version} />
-                  <span className={`min-w-0 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
-                  {n.resolvedAt && <span className="sr-only"> (resolved)</span>}
-                  {item.type === 'video' && <span className="sr-only"> (jump to this moment)</span>}
-                </button>
+                <div className="flex items-start gap-2">
+                  <button
+                    type="button"
+                    onClick={() => onSeek(noteMs(n))}
+                    disabled={item.type !== 'video'}
+                    className="flex min-w-0 flex-1 gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
+                  >
+                    {/* Named by its content (time, text, state), so what is seen is what is announced. */}
+                    <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} endMs={n.endMs} version={version} />
+                    <span className={`min-w-0 flex-1 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
+                    <ShapesPreview shapes={n.shapes} />
+                    <DrawingText shapes={n.shapes} />
+                    {n.resolvedAt && <span className="sr-only"> (resolved)</span>}
+                    {item.type === 'video' && <span className="sr-only"> (jump to this moment)</span>}
+                  </button>
+                  {item.type === 'video' && n.endMs != null && n.endMs > noteMs(n) && <LoopNoteButton clock={clock} fromMs={noteMs(n)} toMs={n.endMs} fps={version?.frameRate} />}
+                </div>
                 <ReplyThread
                   replies={n.replies}
                   postUrl={`/api/client/media/timeline-notes/${n.id}/replies`}

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { MediaCard, isPlainClick, toGridMedia, useMediaDialog, type GridMedia } from './media.tsx';
-import { PORTFOLIO_PAGE_SIZE, categorySlug, portfolioHref, type Category } from '../../shared/portfolio.ts';
+import { ALL, PORTFOLIO_PAGE_SIZE, categorySlug, portfolioHref, type Category } from '../../shared/portfolio.ts';
 import type { PortfolioPageResponse } from '../../shared/schemas/portfolio.ts';
 import type { PublicMedia } from '../../shared/public-media.ts';
 import { apiGet, errorMessage } from '../../shared/api.ts';
@@ -105,7 +105,7 @@ export default function GridEnhancer({ gridId, items: first, previews = false, p
     setError(null);
     try {
       const q = new URLSearchParams({ limit: String(PORTFOLIO_PAGE_SIZE), cursor });
-      if (paging.category !== 'All') q.set('category', categorySlug(paging.category));
+      if (paging.category !== ALL) q.set('category', categorySlug(paging.category));
       const res = await apiGet<PortfolioPageResponse<PublicMedia>>(`/api/media/portfolio?${q}`);
       if (!res) return;
       setExtra((list) => [...list, ...res.items.map(toGridMedia).filter((n) => !all.current.has(n.id))]);

@@ -1,34 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Tooltip } from '../ui/Tooltip.tsx';
-import { Maximize, Minimize, Pause, Play, RotateCcw, RotateCw, Volume2, VolumeX, X } from 'lucide-react';
+import { useCallback, useLayoutEffect, useRef } from 'react';
+import { X } from 'lucide-react';
 import type { GridMedia } from '../../shared/public-media.ts';
-import { tryAutoplay } from '../ui/autoplay.ts';
-import { PreparingPreview, QualityMenu, useQuality, useSeekPreview, useSprite } from '../ui/playback.tsx';
+import { useIsMobile, VideoStage } from './VideoStage.tsx';
 
-// 000 §9 player constants.
-export const SEEK_STEP = 0.1;
-export const SKIP_SECONDS = 10;
-export const VOLUME_STEP = 0.01;
-export const CONTROLS_HIDE_MS = 3000;
-export const MOBILE_QUERY = '(max-width: 767px)';
-
-function clock(t: number): string {
-  if (!Number.isFinite(t) || t < 0) t = 0;
-  const m = Math.floor(t / 60);
-  const s = Math.floor(t % 60);
-  return `${m}:${String(s).padStart(2, '0')}`;
-}
-
-function useIsMobile(): boolean {
-  const [mobile, setMobile] = useState(() => matchMedia(MOBILE_QUERY).matches);
-  useEffect(() => {
-    const mq = matchMedia(MOBILE_QUERY);
-    const on = () => setMobile(mq.matches);
-    mq.addEventListener('change', on);
-    return () => mq.removeEventListener('change', on);
-  }, []);
-  return mobile;
-}
+export { CONTROLS_HIDE_MS, MOBILE_QUERY, SEEK_STEP, SKIP_SECONDS, VOLUME_STEP } from './VideoStage.tsx';
 
 /**
  * The media player dialog (000 §2, §9): an image, or a video with play/pause, seek, skip
@@ -37,102 +12,27 @@ function useIsMobile(): boolean {
  */
 export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const stage = useRef<HTMLDivElement>(null);
-  const video = useRef<HTMLVideoElement>(null);
-  const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const mobile = useIsMobile();
-  const [playing, setPlaying] = useState(false);
-  const [current, setCurrent] = useState(0);
-  const [duration, setDuration] = useState(0);
-  const [muted, setMuted] = useState(false);
-  const [volume, setVolume] = useState(1);
-  const [controlsVisible, setControlsVisible] = useState(true);
-  const [fullscreen, setFullscreen] = useState(false);
-  const quality = useQuality(item, video);
-  const cues = useSprite(item.type === 'video' ? item.spriteUrl : null);
-  const seekPreview = useSeekPreview(cues, duration);
 
-  const reset = useCallback(() => {
-    const v = video.current;
+  const close = useCallback(() => {
+    // Stops the film and rewinds it (it stays mounted until the parent drops the dialog).
+    const v = dialog.current?.querySelector('video');
     if (v) {
       v.pause();
       v.currentTime = 0;
     }
-    setPlaying(false);
-    setCurrent(0);
-  }, []);
-
-  const close = useCallback(() => {
-    reset();
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
     dialog.current?.close();
     onClose();
-  }, [onClose, reset]);
+  }, [onClose]);
 
-  const revealControls = useCallback(() => {
-    setControlsVisible(true);
-    clearTimeout(hideTimer.current);
-    hideTimer.current = setTimeout(() => setControlsVisible(false), CONTROLS_HIDE_MS);
+  // A layout effect, so the dialog is open before the player's own effect focuses it.
+  useLayoutEffect(() => {
+    dialog.current?.showModal();
   }, []);
 
-  useEffect(() => {
-    dialog.current?.showModal();
-    // Keyboard focus on the video area, so Space and the arrows act on the player.
-    stage.current?.focus();
-    const v = video.current;
-    if (v) {
-      // Metadata may already be in by the time this runs.
-      if (v.readyState >= 1 && Number.isFinite(v.duration)) setDuration(v.duration);
-      tryAutoplay(
-        v,
-        () => setPlaying(true),
-        () => setPlaying(false),
-      );
-    }
-    revealControls();
-    const onFs = () => setFullscreen(!!document.fullscreenElement);
-    document.addEventListener('fullscreenchange', onFs);
-    return () => {
-      clearTimeout(hideTimer.current);
-      document.removeEventListener('fullscreenchange', onFs);
-    };
-  }, [revealControls]);
-
-  const toggle = () => {
-    const v = video.current;
-    if (!v) return;
-    if (v.paused) v.play().catch((err: unknown) => console.log('Playback was blocked:', err));
-    else v.pause();
-  };
-  const skip = (delta: number) => {
-    const v = video.current;
-    if (!v) return;
-    v.currentTime = Math.min(Math.max(0, v.currentTime + delta), Number.isFinite(v.duration) ? v.duration : v.currentTime + delta);
-    setCurrent(v.currentTime);
-  };
-  const toggleFullscreen = () => {
-    if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
-    else void stage.current?.requestFullscreen().catch(() => {});
-  };
-
-  const onKeyDown = (e: React.KeyboardEvent) => {
-    if (!video.current) return;
-    const t = e.target as HTMLElement;
-    const onRange = t instanceof HTMLInputElement && t.type === 'range';
-    if (e.key === ' ' && !(t instanceof HTMLButtonElement)) {
-      e.preventDefault();
-      toggle();
-      revealControls();
-    } else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && !onRange) {
-      e.preventDefault();
-      skip(e.key === 'ArrowLeft' ? -SKIP_SECONDS : SKIP_SECONDS);
-      revealControls();
-    }
-  };
-
-  const iconBtn = 'inline-flex h-10 w-10 items-center justify-center rounded-full text-white hover:bg-white/15';
   const isVideo = item.type === 'video';
-  const showControls = controlsVisible || !playing;
+  const iconBtn = 'inline-flex h-10 w-10 items-center justify-center rounded-full text-white hover:bg-white/15';
 
   return (
     <dialog
@@ -144,7 +44,6 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
         close();
       }}
       onClick={(e) => e.target === dialog.current && close()}
-      onKeyDown={onKeyDown}
       className={`m-auto overflow-hidden bg-black p-0 text-white backdrop:bg-black/85 ${
         mobile ? 'h-dvh max-h-none w-screen max-w-none' : 'w-[min(92vw,1200px)] max-w-none rounded-xl'
       }`}
@@ -155,142 +54,8 @@ export default function MediaPlayer({ item, onClose }: { item: GridMedia; onClos
           <X size={20} aria-hidden="true" />
         </button>
       </div>
-      {isVideo && !quality.src ? (
-        <PreparingPreview item={item} className="aspect-video w-full" />
-      ) : isVideo ? (
-        <div
-          ref={stage}
-          className={`relative bg-black ${mobile ? 'flex h-[calc(100dvh-4rem)] items-center' : ''} ${!showControls ? 'cursor-none' : ''}`}
-          onMouseMove={mobile ? undefined : revealControls}
-          tabIndex={-1}
-          aria-label="Video: Space plays or pauses, arrow keys skip 10 seconds"
-        >
-          <video
-            ref={video}
-            src={quality.src ?? undefined}
-            poster={item.posterUrl ?? undefined}
-            playsInline
-            preload="auto"
-            controls={mobile}
-            className="aspect-video max-h-[80dvh] w-full bg-black"
-            data-testid="player-video"
-            onClick={mobile ? undefined : toggle}
-            onPlay={() => setPlaying(true)}
-            onPause={() => setPlaying(false)}
-            onTimeUpdate={(e) => {
-              const el = e.currentTarget;
-              setCurrent(el.currentTime);
-              if (Number.isFinite(el.duration)) setDuration(el.duration);
-            }}
-            onLoadedMetadata={(e) => {
-              if (Number.isFinite(e.currentTarget.duration)) setDuration(e.currentTarget.duration);
-              quality.onLoadedMetadata();
-            }}
-            onDurationChange={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
-            onVolumeChange={(e) => {
-              setMuted(e.currentTarget.muted);
-              setVolume(e.currentTarget.volume);
-            }}
-          />
-          {!mobile && (
-            <div
-              data-testid="player-controls"
-              data-visible={showControls ? 'true' : 'false'}
-              className={`absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/90 to-transparent px-4 pb-3 pt-10 transition-opacity duration-300 ${
-                showControls ? 'opacity-100' : 'pointer-events-none opacity-0'
-              }`}
-              onFocus={revealControls}
-            >
-              <div className="flex items-center gap-3 text-xs tabular-nums">
-                <span aria-hidden="true">{clock(current)}</span>
-                <div className="relative flex flex-1 items-center" {...seekPreview.bind}>
-                {seekPreview.preview}
-                <input
-                  type="range"
-                  aria-label="Seek"
-                  min={0}
-                  max={duration || 0}
-                  step={SEEK_STEP}
-                  value={Math.min(current, duration || 0)}
-                  aria-valuetext={`${clock(current)} of ${clock(duration)}`}
-                  onChange={(e) => {
-                    const v = video.current;
-                    if (v) v.currentTime = Number(e.target.value);
-                    setCurrent(Number(e.target.value));
-                  }}
-                  className="h-1 w-full cursor-pointer accent-gold-400"
-                />
-                </div>
-                <span aria-hidden="true">{clock(duration)}</span>
-              </div>
-              <div className="mt-2 flex items-center gap-1">
-                <Tooltip label="Back 10 seconds" side="top">
-                  <button type="button" onClick={() => skip(-SKIP_SECONDS)} aria-label="Back 10 seconds" className={iconBtn}>
-                    <RotateCcw size={18} aria-hidden="true" />
-                  </button>
-                </Tooltip>
-                <Tooltip label={playing ? 'Pause' : 'Play'} side="top">
-                  <button type="button" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} className={iconBtn}>
-                    {playing ? <Pause size={20} aria-hidden="true" /> : <Play size={20} aria-hidden="true" />}
-                  </button>
-                </Tooltip>
-                <Tooltip label="Forward 10 seconds" side="top">
-                  <button type="button" onClick={() => skip(SKIP_SECONDS)} aria-label="Forward 10 seconds" className={iconBtn}>
-                    <RotateCw size={18} aria-hidden="true" />
-                  </button>
-                </Tooltip>
-                <Tooltip label={muted ? 'Unmute' : 'Mute'} side="top">
-                  <button
-                    type="button"
-                    onClick={() => {
-                      const v = video.current;
-                      if (!v) return;
-                      const next = !v.muted;
-                      v.muted = next;
-                      // Unmuting at volume 0 would still be silent: bring the sound back.
-                      if (!next && v.volume === 0) v.volume = 1;
-                      // State now, as the slider does: volumechange arrives later, and the slider
-                      // would meanwhile still show the old (muted) value.
-                      setMuted(next);
-                      setVolume(v.volume);
-                    }}
-                    aria-label={muted ? 'Unmute' : 'Mute'}
-                    className={iconBtn}
-                  >
-                    {muted || volume === 0 ? <VolumeX size={18} aria-hidden="true" /> : <Volume2 size={18} aria-hidden="true" />}
-                  </button>
-                </Tooltip>
-                <input
-                  type="range"
-                  aria-label="Volume"
-                  min={0}
-                  max={1}
-                  step={VOLUME_STEP}
-                  value={muted ? 0 : volume}
-                  onChange={(e) => {
-                    const v = video.current;
-                    if (!v) return;
-                    const next = Number(e.target.value);
-                    v.volume = next;
-                    v.muted = next === 0;
-                    // Set state now: volumechange arrives later, and a re-render before it
-                    // would put the controlled slider back to the old value.
-                    setVolume(next);
-                    setMuted(next === 0);
-                  }}
-                  className="h-1 w-24 cursor-pointer accent-gold-400"
-                />
-                <span className="flex-1" />
-                <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} />
-                <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} side="top" align="end">
-                  <button type="button" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} className={iconBtn}>
-                    {fullscreen ? <Minimize size={18} aria-hidden="true" /> : <Maximize size={18} aria-hidden="true" />}
-                  </button>
-                </Tooltip>
-              </div>
-            </div>
-          )}
-        </div>
+      {isVideo ? (
+        <VideoStage item={item} autoplay layout="dialog" preload="auto" testId="player-video" />
       ) : (
         <picture>
           {item.webpUrl && <source type="image/webp" srcSet={item.webpUrl} />}

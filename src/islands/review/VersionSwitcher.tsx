@@ -1,7 +1,7 @@
-import { Download } from 'lucide-react';
+import { Columns2, Download } from 'lucide-react';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { formatDateTime } from '../../shared/format.ts';
-import { buttonClass } from '../ui/Button.tsx';
+import { Button, buttonClass } from '../ui/Button.tsx';
 import { Select } from '../ui/Select.tsx';
 import { BlockedDownload } from './BlockedDownload.tsx';
 
@@ -9,7 +9,18 @@ import { BlockedDownload } from './BlockedDownload.tsx';
  * Picks which version of an item the dialog shows (the current one is marked), with a download
  * of the version picked: older versions stay viewable and downloadable (issue 16).
  */
-export function VersionSwitcher({ versions, value, onChange }: { versions: MediaVersion[]; value: number; onChange: (id: number) => void }) {
+export function VersionSwitcher({
+  versions,
+  value,
+  onChange,
+  onCompare,
+}: {
+  versions: MediaVersion[];
+  value: number;
+  onChange: (id: number) => void;
+  /** Opens the compare view (issue 30); offered, like the switcher, from two versions on. */
+  onCompare?: () => void;
+}) {
   if (versions.length < 2) return null;
   const shown = versions.find((v) => v.id === value);
   const options = [...versions]
@@ -28,6 +39,12 @@ export function VersionSwitcher({ versions, value, onChange }: { versions: Media
       ) : shown?.downloadBlockedReason ? (
         <BlockedDownload reason={shown.downloadBlockedReason} label={`Download v${shown.number}`} />
       ) : null}
+      {onCompare && (
+        <Button variant="outline" onClick={onCompare} data-testid="compare-open">
+          <Columns2 size={16} aria-hidden="true" />
+          Compare
+        </Button>
+      )}
     </div>
   );
 }

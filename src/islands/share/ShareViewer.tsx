@@ -16,10 +16,11 @@ import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { BlockedDownload } from '../review/BlockedDownload.tsx';
 import { StarRating, Stars } from '../portal/StarRating.tsx';
-import { NoteTimeField, PlayerArea, seekToNote, useNoteClock } from '../review/player.tsx';
+import { LoopNoteButton, NoteMomentFields, PlayerArea, noteEndBody, rangeError, seekToNote, useNoteClock } from '../review/player.tsx';
 import { NoteMarkers } from '../review/NoteMarkers.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { noteMarkers } from '../review/markers.ts';
+import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../review/DrawingLayer.tsx';
 
 const POLL_MS = 4000;
 
@@ -89,6 +90,10 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
     () => noteMarkers(allComments.filter((c) => c.mediaId === item.id && c.kind === 'note'), (c) => ({ author: c.guestName, text: c.text })),
     [allComments, item.id],
   );
+  const drawings = useMemo(() => noteDrawings(allComments.filter((c) => c.mediaId === item.id && c.kind === 'note')), [allComments, item.id]);
+  const drawing = useDrawing();
+  // Visitors draw only on links that allow comments; everyone sees the notes' drawings.
+  const layer = <DrawingLayer notes={drawings} fps={item.frameRate} drawing={shared.view.allowComment ? drawing : null} />;
   const seek = (ms: number) => seekToNote(videoRef.current, ms);
   return (
     <section aria-labelledby={`item-${item.id}`} className="space-y-4 rounded-xl border border-line bg-raised p-4 sm:p-6" data-testid="share-item">
@@ -108,9 +113,9 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
           <BlockedDownload reason={item.downloadBlockedReason} size="sm" />
         ) : null}
       </div>
-      <Media item={item} videoRef={videoRef} clock={clock} markers={markers} onSeek={seek} />
+      <Media item={item} videoRef={videoRef} clock={clock} markers={markers} onSeek={seek} overlay={layer} />
       {shared.view.allowApprove && <ApprovalForm item={item} shared={shared} />}
-      {shared.view.allowComment && item.type === 'video' && <NoteForm item={item} shared={shared} clock={clock} />}
+      {shared.view.allowComment && <NoteForm item={item} shared={shared} clock={clock} drawing={drawing} videoRef={videoRef} />}
       {notes.length > 0 && (
         <div>
           <h3 className="mb-2 text-sm font-semibold">Timeline notes</h3>
@@ -118,9 +123,11 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
             {notes.map((n) => (
               <li key={`${n.source}-${n.id}`} className="flex items-start gap-3 p-3 text-sm">
                 <button type="button" onClick={() => seek(noteMs(n))} aria-label={`Go to ${formatTimestamp(n.timestampSeconds ?? 0)}`} data-testid="note-seek">
-                  <NoteTime seconds={n.timestampSeconds ?? 0} ms={n.timestampMs} version={{ frameRate: item.frameRate, startTimecode: null }} />
+                  <NoteTime seconds={n.timestampSeconds ?? 0} ms={n.timestampMs} endMs={n.endMs} version={{ frameRate: item.frameRate, startTimecode: null }} />
                 </button>
                 <Comment c={n} />
+                <ShapesPreview shapes={n.shapes} />
+                {n.endMs != null && n.endMs > noteMs(n) && <LoopNoteButton clock={clock} fromMs={noteMs(n)} toMs={n.endMs} fps={item.frameRate} />}
               </li>
             ))}
           </ul>
@@ -144,7 +151,10 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
 function Comment({ c }: { c: ShareComment }) {
   return (
     <div className="min-w-0 flex-1">
-      <p className="whitespace-pre-wrap break-words">{c.text}</p>
+      <p className="whitespace-pre-wrap break-words">
+        {c.text}
+        <DrawingText shapes={c.shapes} />
+      </p>
       <p className="mt-1 text-xs text-fg-muted">
         {c.guestName} · {formatDateTime(c.createdAt)}
       </p>
@@ -158,40 +168,45 @@ function Media({
   clock,
   markers,
   onSeek,
+  overlay,
 }: {
   item: ShareItem;
   videoRef: React.RefObject<HTMLVideoElement | null>;
   clock: ReturnType<typeof useNoteClock>;
   markers: ReturnType<typeof noteMarkers>;
   onSeek: (ms: number) => void;
+  overlay: React.ReactNode;
 }) {
   const [duration, setDuration] = useState(item.durationSeconds ?? 0);
   if (item.type === 'image') {
     if (!item.imageUrl) return <Preparing />;
-    return <img src={item.imageUrl} alt={item.title} className="max-h-[70vh] w-full rounded-lg bg-black object-contain" />;
+    return (
+      <PictureFrame overlay={overlay}>
+        <img src={item.imageUrl} alt={item.title} data-testid="share-image" className="max-h-[70vh] w-full rounded-lg bg-black object-contain" />
+      </PictureFrame>
+    );
   }
   if (!item.playbackUrl) return <Preparing />;
   const onDuration = (e: React.SyntheticEvent<HTMLVideoElement>) => {
     if (Number.isFinite(e.currentTarget.duration) && e.currentTarget.duration > 0) setDuration(e.currentTarget.duration);
   };
   return (
-    <PlayerArea videoRef={videoRef} fps={item.frameRate} label={`Player: ${item.title}`}>
-      <video
-        ref={videoRef}
-        src={item.playbackUrl}
-        poster={item.posterUrl ?? undefined}
-        controls
-        playsInline
-        preload="metadata"
-        data-testid="share-video"
-        className="aspect-video w-full rounded-lg bg-black"
-        onLoadedMetadata={onDuration}
-        onDurationChange={onDuration}
-        {...clock.videoEvents}
-      />
-      <p className="mt-1 text-xs text-fg-muted">
-        Paused: press <kbd className="rounded border border-line px-1 font-mono">,</kbd> or <kbd className="rounded border border-line px-1 font-mono">.</kbd> to step one frame.
-      </p>
+    <PlayerArea videoRef={videoRef} fps={item.frameRate} label={`Player: ${item.title}`} clock={clock}>
+      <PictureFrame overlay={overlay}>
+        <video
+          ref={videoRef}
+          src={item.playbackUrl}
+          poster={item.posterUrl ?? undefined}
+          controls
+          playsInline
+          preload="metadata"
+          data-testid="share-video"
+          className="aspect-video w-full rounded-lg bg-black object-contain"
+          onLoadedMetadata={onDuration}
+          onDurationChange={onDuration}
+          {...clock.videoEvents}
+        />
+      </PictureFrame>
       {markers.length > 0 && duration > 0 && (
         <div className="mt-1 rounded-lg bg-black/80 px-3 pb-1" data-testid="marker-bar">
           <NoteMarkers notes={markers} duration={duration} fps={item.frameRate} onSeek={onSeek} />
@@ -220,26 +235,49 @@ async function send<T>(shared: Shared, method: string, path: string, body: Recor
   }
 }
 
-function NoteForm({ item, shared, clock }: { item: ShareItem; shared: Shared; clock: ReturnType<typeof useNoteClock> }) {
+function NoteForm({
+  item,
+  shared,
+  clock,
+  drawing,
+  videoRef,
+}: {
+  item: ShareItem;
+  shared: Shared;
+  clock: ReturnType<typeof useNoteClock>;
+  drawing: Drawing;
+  videoRef: React.RefObject<HTMLVideoElement | null>;
+}) {
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
-  const timeError = clock.ms === null ? 'Time must be a number of seconds, 0 or more' : undefined;
+  // An image has no time: its notes are at 0 (issue 29, drawings on the picture).
+  const isVideo = item.type === 'video';
+  const ms = isVideo ? clock.ms : 0;
+  const timeError = ms === null ? 'Time must be a number of seconds, 0 or more' : undefined;
+  const endError = isVideo ? rangeError(clock, item.durationSeconds) : undefined;
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
-    if (clock.ms === null) return;
+    if (ms === null || endError) return;
     setPending(true);
-    const created = await send<ShareComment>(shared, 'POST', `/media/${item.id}/timeline-notes`, { text, ...noteTimeBody(clock.ms) });
+    const created = await send<ShareComment>(shared, 'POST', `/media/${item.id}/timeline-notes`, {
+      text,
+      ...noteTimeBody(ms),
+      ...(isVideo ? noteEndBody(clock) : {}),
+      ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
+    });
     setPending(false);
     if (!created) return;
     setText('');
     clock.release();
+    drawing.reset();
     shared.onChanged({ comments: [...shared.view.comments, created] });
     toast({ title: 'Note added' });
   }
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label={`Add a timeline note on ${item.title}`}>
-      <NoteTimeField label="Time (seconds)" text={clock.text} onText={clock.setText} fps={item.frameRate} error={timeError} hint="Pause, seek or step frames (, and .) to fill this in." />
+      {isVideo && <NoteMomentFields label="Time (seconds)" clock={clock} fps={item.frameRate} timeError={timeError} rangeError={endError} />}
+      <DrawingTools drawing={drawing} video={videoRef} />
       <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
         <Textarea label="Note" rows={2} maxLength={MAX_PORTAL_TEXT} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />
         <Button type="submit" disabled={pending}>

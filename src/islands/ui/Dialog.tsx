@@ -27,9 +27,17 @@ export function Dialog({ open, onClose, title, description, children, footer, si
   return (
     <dialog
       ref={ref}
-      onClose={onClose}
+      // React passes close and cancel up its tree: a dialog opened inside this one (the player's
+      // keys list, the compare view) must not close this one too.
+      onClose={(e) => {
+        if (e.target !== ref.current) return;
+        e.stopPropagation();
+        onClose();
+      }}
       onCancel={(e) => {
+        if (e.target !== ref.current) return;
         e.preventDefault();
+        e.stopPropagation();
         onClose();
       }}
       onClick={(e) => {

@@ -1,12 +1,13 @@
 // The review player of the admin detail dialog and the portal dialog: the item's playable
 // file (a review proxy, quality menu, frame previews on the seek bar), or "Preparing
 // preview... 42%" while there is none yet, with the reason and Retry for staff on failure.
-import { useEffect, useState, type RefObject, type SyntheticEvent } from 'react';
+import { useEffect, useState, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import { toast } from '../../shared/toast.ts';
 import { errorMessage } from '../../shared/api.ts';
 import { PreparingPreview, ReviewBar, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
-import { PlayerArea, seekToNote } from '../review/player.tsx';
+import { PlayerArea, seekToNote, type NoteClock } from '../review/player.tsx';
 import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
+import { PictureFrame } from '../review/DrawingLayer.tsx';
 
 interface Props<T extends PlayableItem> {
   item: T & { id: number; title: string; posterUrl: string | null };
@@ -24,9 +25,13 @@ interface Props<T extends PlayableItem> {
   frameRate?: number | null;
   /** Markers on the seek bar: the notes of the version shown (issue 29). */
   markers?: MarkerNote[];
+  /** Laid over the video in a positioned box (the drawing layer, issue 29). */
+  overlay?: ReactNode;
+  /** The note form's clock: the player's I and O keys mark its range, and it says what to loop. */
+  clock?: NoteClock;
 }
 
-export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers }: Props<T>) {
+export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers, overlay, clock }: Props<T>) {
   const [live, setLive] = useState<PlayableItem>(item);
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
@@ -41,24 +46,23 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
     : undefined;
   if (!quality.src) return <PreparingPreview item={live} onRetry={retry} className={`rounded-lg ${className}`} />;
   return (
-    <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`}>
-      <video
-        ref={videoRef}
-        src={quality.src}
-        poster={item.posterUrl ?? undefined}
-        controls
-        playsInline
-        preload="metadata"
-        data-testid={testId}
-        onLoadedMetadata={quality.onLoadedMetadata}
-        onPause={onPause}
-        onSeeked={onSeeked}
-        aria-label={`Video: ${item.title}`}
-        className={`w-full rounded-lg bg-black object-contain ${className}`}
-      />
-      <p className="mt-1 text-xs text-fg-muted">
-        Paused: press <kbd className="rounded border border-line px-1 font-mono">,</kbd> or <kbd className="rounded border border-line px-1 font-mono">.</kbd> to step one frame.
-      </p>
+    <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`} clock={clock}>
+      <PictureFrame overlay={overlay}>
+        <video
+          ref={videoRef}
+          src={quality.src}
+          poster={item.posterUrl ?? undefined}
+          controls
+          playsInline
+          preload="metadata"
+          data-testid={testId}
+          onLoadedMetadata={quality.onLoadedMetadata}
+          onPause={onPause}
+          onSeeked={onSeeked}
+          aria-label={`Video: ${item.title}`}
+          className={`w-full rounded-lg bg-black object-contain ${className}`}
+        />
+      </PictureFrame>
       {live.processingStatus === 'ready' ? (
         <ReviewBar
           video={videoRef}

@@ -1,5 +1,5 @@
 // Demo media for a fresh install (DEMO_CONTENT): a few generated stills (sharp) and short
-// test-pattern clips (ffmpeg, skipped when it is not on the PATH), run through the same
+// clips that look like footage (ffmpeg, skipped when it is not on the PATH), run through the same
 // derivative code as real uploads. Loaded by the start script under Node's type stripping,
 // hence explicit .ts imports and no database handle of its own.
 import fs from 'node:fs/promises';
@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import type { Database } from '../../db/client.ts';
 import { media, mediaClients } from '../../db/schema.ts';
 import { makeImageDerivatives, makeVideoDerivatives } from './derivatives.ts';
-import { generateTestClip } from './ffmpeg.ts';
+import { generateDemoClip } from './ffmpeg.ts';
 import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant } from '../storage/paths.ts';
 import { storage } from '../storage/index.ts';
 
@@ -26,7 +26,10 @@ interface DemoImage extends DemoItem {
 }
 
 interface DemoVideo extends DemoItem {
+  /** The test pattern used only when ffmpeg lacks the filters for the footage look. */
   pattern: string;
+  /** The footage look: two colours drifting under the title (issue 32). */
+  colours: [string, string];
 }
 
 const IMAGES: DemoImage[] = [
@@ -37,9 +40,9 @@ const IMAGES: DemoImage[] = [
 ];
 
 const VIDEOS: DemoVideo[] = [
-  { title: 'Studio Showreel Teaser', tags: ['commercial', 'music video'], stage: 'delivered', notes: 'Ten-second cut for social.', featured: true, portfolio: true, assign: false, pattern: 'testsrc2' },
-  { title: 'Corporate Brand Film Rough Cut', tags: ['corporate'], stage: 'post-production', notes: 'First assembly for client review.', featured: false, portfolio: false, assign: true, pattern: 'smptebars' },
-  { title: 'Coastal Communities Documentary Trailer', tags: ['documentary'], stage: 'completed', notes: 'Festival trailer.', featured: false, portfolio: true, assign: false, pattern: 'rgbtestsrc' },
+  { title: 'Studio Showreel Teaser', tags: ['commercial', 'music video'], stage: 'delivered', notes: 'Ten-second cut for social.', featured: true, portfolio: true, assign: false, pattern: 'testsrc2', colours: ['#0b1026', '#c2410c'] },
+  { title: 'Corporate Brand Film Rough Cut', tags: ['corporate'], stage: 'post-production', notes: 'First assembly for client review.', featured: false, portfolio: false, assign: true, pattern: 'smptebars', colours: ['#0f172a', '#1d4ed8'] },
+  { title: 'Coastal Communities Documentary Trailer', tags: ['documentary'], stage: 'completed', notes: 'Festival trailer.', featured: false, portfolio: true, assign: false, pattern: 'rgbtestsrc', colours: ['#042f2e', '#f4c28a'] },
 ];
 
 function still([bg, mid, accent]: [string, string, string], seed: number): Buffer {
@@ -103,7 +106,7 @@ async function prepareVideo(item: DemoVideo): Promise<FileFacts | null> {
   try {
     const variant = originalVariant('mp4');
     const original = mediaFilePath(key, variant);
-    if (!(await generateTestClip(original, { seconds: 3, width: 480, height: 270, pattern: item.pattern }))) {
+    if (!(await generateDemoClip(original, { seconds: 3, width: 480, height: 270, look: { colours: item.colours, title: item.title }, fallbackPattern: item.pattern }))) {
       await fs.rm(mediaFolder(key), { recursive: true, force: true });
       return null;
     }

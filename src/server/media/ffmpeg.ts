@@ -132,10 +132,44 @@ export async function extractFrame(file: MediaFile, out: string, atSeconds = 2):
   return false;
 }
 
-/** For the demo seed: a short test-pattern clip. */
-export async function generateTestClip(out: string, opts: { seconds: number; width: number; height: number; pattern: string }): Promise<boolean> {
+/** Fonts drawtext may use for demo titles (Debian's fonts-dejavu-core first). */
+const TITLE_FONTS = ['/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf', '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'];
+
+export interface DemoClipLook {
+  /** Two gradient colours (hex, "#rrggbb") drifting across the frame. */
+  colours: [string, string];
+  /** The title drawn in the middle, fading in. */
+  title: string;
+}
+
+/**
+ * For the demo seed: a short clip that reads as footage (a drifting two-colour gradient with
+ * a soft vignette, film grain and the title fading in), not a test card (issue 32). Falls back
+ * to no title without a font, and to a plain test pattern where the filters are missing.
+ */
+export async function generateDemoClip(out: string, opts: { seconds: number; width: number; height: number; look: DemoClipLook; fallbackPattern: string }): Promise<boolean> {
   if (!(await hasTool('ffmpeg'))) return false;
-  const src = `${opts.pattern}=duration=${opts.seconds}:size=${opts.width}x${opts.height}:rate=24`;
-  const r = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', src, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out]).catch(() => null);
-  return r?.code === 0;
+  const { seconds, width, height, look } = opts;
+  const hex = (c: string) => `0x${c.replace('#', '')}`;
+  const base = `gradients=s=${width}x${height}:r=24:d=${seconds}:c0=${hex(look.colours[0])}:c1=${hex(look.colours[1])}:x0=0:y0=0:x1=${width}:y1=${height}:speed=0.03,vignette=PI/5,noise=alls=7:allf=t`;
+  const { access, rm, writeFile } = await import('node:fs/promises');
+  let font: string | null = null;
+  for (const f of TITLE_FONTS) if (await access(f).then(() => true, () => false)) (font ??= f);
+  // The title goes through a file: any quote, colon or percent in it stays text (expansion off).
+  const titleFile = `${out}.title.txt`;
+  if (font) await writeFile(titleFile, look.title);
+  const title = font ? `,drawtext=fontfile=${font}:textfile=${titleFile}:expansion=none:fontcolor=white:fontsize=h/12:x=(w-text_w)/2:y=(h-text_h)/2:alpha='min(1,t/1.2)':shadowcolor=black@0.6:shadowx=2:shadowy=2` : '';
+  const encode = (src: string) =>
+    run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', src, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out]).then(
+      (r) => r.code === 0,
+      () => false,
+    );
+  try {
+    for (const src of [base + title, base, `${opts.fallbackPattern}=duration=${seconds}:size=${width}x${height}:rate=24`]) {
+      if (await encode(src)) return true;
+    }
+    return false;
+  } finally {
+    await rm(titleFile, { force: true });
+  }
 }

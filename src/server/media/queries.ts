@@ -5,7 +5,7 @@ import { media, mediaSlugHistory } from '../../db/schema.ts';
 import { ensureSlugs } from './slugs.ts';
 import type { PublicMedia } from '../../shared/public-media.ts';
 import { playbackFields } from './playback.ts';
-import { categoryTag, type Category } from '../../shared/portfolio.ts';
+import { ALL, categoryTag, type Category } from '../../shared/portfolio.ts';
 
 export type { PublicMedia } from '../../shared/public-media.ts';
 
@@ -131,7 +131,7 @@ const inCategory = (c: Category): SQL => sql`exists (select 1 from json_each(${m
 export async function listPortfolioPage(opts: { limit: number; cursor?: { at: number; id: number } | null; offset?: number; category?: Category | null }): Promise<PortfolioPage> {
   await ensureSlugs(db);
   const inPortfolio = eq(media.showInPortfolio, true);
-  const scope = opts.category && opts.category !== 'All' ? and(inPortfolio, inCategory(opts.category))! : inPortfolio;
+  const scope = opts.category && opts.category !== ALL ? and(inPortfolio, inCategory(opts.category))! : inPortfolio;
   const after = opts.cursor ? sql`(${media.createdAt} < ${opts.cursor.at} or (${media.createdAt} = ${opts.cursor.at} and ${media.id} < ${opts.cursor.id}))` : undefined;
   const [rows, [{ n: total }], [{ n: allTotal }]] = await Promise.all([
     db

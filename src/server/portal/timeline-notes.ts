@@ -4,11 +4,10 @@ import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { clientUsers, media, mediaVersions, timelineNotes } from '../../db/schema.ts';
 import { assignedTo } from './assigned.ts';
-import { checkAgainstDuration, readShapes, safeMs, storeShapes } from '../review/note-fields.ts';
+import { checkAgainstDuration, checkNoteTarget, readShapes, safeMs, storeShapes } from '../review/note-fields.ts';
 import { resolveNoteTime } from '../../shared/schemas/notes.ts';
 import { repliesFor } from '../review/replies.ts';
 import { reviewedVersion } from './reviewed-version.ts';
-import { badRequest } from '../http.ts';
 import { MAX_TIMELINE_SECONDS, type ClientTimelineNote, type TimelineNoteInput } from '../../shared/schemas/portal.ts';
 import { getAssignedMedia } from './media.ts';
 import { formatTimestamp } from '../../shared/format.ts';
@@ -90,9 +89,9 @@ export async function listOwnTimelineNotes(clientUserId: number, clientId?: numb
 /** `timestampMs` wins over `timestampSeconds`; the stored seconds are floor(ms / 1000). */
 export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteInput): Promise<ClientTimelineNote> {
   const item = await getAssignedMedia(user.clientId, input.mediaId);
-  if (item.type !== 'video') throw badRequest('timestampSeconds: Timeline notes can only be added to videos');
   const version = await reviewedVersion(item, input.versionId);
   const time = resolveNoteTime(input);
+  checkNoteTarget(item.type, input, time);
   checkAgainstDuration(input, time, version.durationSeconds);
   const [row] = await db
     .insert(timelineNotes)

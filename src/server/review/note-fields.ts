@@ -44,3 +44,13 @@ export function checkAgainstDuration(input: NoteTimeInput, time: NoteTime, durat
     throw badRequest(`endMs: The end must not be beyond the end of the video (${durationSeconds} seconds)`);
   }
 }
+
+/**
+ * Where a note may go (issue 29): any moment of a video; on an image (drawings on the picture)
+ * only at 0 and without a range, since a picture has no time. Names the field sent.
+ */
+export function checkNoteTarget(type: string, input: NoteTimeInput, time: NoteTime): void {
+  if (type === 'video') return;
+  if (time.timestampMs !== 0) throw badRequest(`${input.timestampMs != null ? 'timestampMs' : 'timestampSeconds'}: A note on an image is at 0 (an image has no time)`);
+  if (time.endMs != null) throw badRequest('endMs: A note on an image has no range');
+}

@@ -4,10 +4,10 @@
 // staff note (so none can reach a client's or visitor's email).
 import { db } from '../../db/index.ts';
 import { timelineNotes } from '../../db/schema.ts';
-import { badRequest, notFound } from '../http.ts';
+import { notFound } from '../http.ts';
 import { getMediaById } from '../media/queries.ts';
 import { reviewedVersion } from '../portal/reviewed-version.ts';
-import { checkAgainstDuration, storeShapes } from './note-fields.ts';
+import { checkAgainstDuration, checkNoteTarget, storeShapes } from './note-fields.ts';
 import { resolveNoteTime } from '../../shared/schemas/notes.ts';
 import type { z } from '../../shared/zod.ts';
 import type { staffNoteInputSchema } from '../../shared/schemas/review.ts';
@@ -17,9 +17,9 @@ import type { StaffUser } from '../auth/principals.ts';
 export async function addStaffNote(mediaId: number, user: StaffUser, input: z.output<typeof staffNoteInputSchema>): Promise<AdminTimelineNote> {
   const item = await getMediaById(mediaId);
   if (!item) throw notFound('Media not found');
-  if (item.type !== 'video') throw badRequest('timestampSeconds: Timeline notes can only be added to videos');
   const version = await reviewedVersion(item, input.versionId);
   const time = resolveNoteTime(input);
+  checkNoteTarget(item.type, input, time);
   checkAgainstDuration(input, time, version.durationSeconds);
   const authorName = user.displayName || user.username;
   const [row] = await db

@@ -2,6 +2,7 @@
 // GET endpoints return the same objects.
 import { eq, inArray } from 'drizzle-orm';
 import { FEATURED_LIMIT_DEFAULT } from '../../shared/schemas/settings.ts';
+import { DEFAULT_CATEGORIES } from '../../shared/portfolio.ts';
 import { db } from '../../db/index.ts';
 import { brandingSettings, contactInfo, media, seoSettings, websiteSettings } from '../../db/schema.ts';
 import { DEFAULT_COMPANY_NAME } from '../../db/seed-data.ts';
@@ -71,12 +72,24 @@ export async function getBrandingSettings(): Promise<BrandingSettings> {
     faviconImageId: row?.faviconImageId ?? null,
     openGraphImageId: row?.openGraphImageId ?? null,
     featuredLimit: row?.featuredLimit ?? FEATURED_LIMIT_DEFAULT,
+    portfolioCategories: categoriesOf(row?.portfolioCategories),
     logoLightImage: pick(row?.logoLightImageId),
     logoDarkImage: pick(row?.logoDarkImageId),
     faviconImage: pick(row?.faviconImageId),
     openGraphImage: pick(row?.openGraphImageId),
     updatedAt: row?.updatedAt.toISOString() ?? null,
   };
+}
+
+/** A stored list that is not a list of names (edited by hand) falls back to the documents' four. */
+function categoriesOf(stored: unknown): string[] {
+  return Array.isArray(stored) && stored.length > 0 && stored.every((c) => typeof c === 'string' && c.trim()) ? stored : [...DEFAULT_CATEGORIES];
+}
+
+/** The portfolio filter's categories, in order (issue 32). */
+export async function getPortfolioCategories(): Promise<string[]> {
+  const [row] = await db.select({ list: brandingSettings.portfolioCategories }).from(brandingSettings).where(eq(brandingSettings.id, 1)).limit(1);
+  return categoriesOf(row?.list);
 }
 
 export async function getSeoSettings(): Promise<SeoSettings> {

@@ -4,10 +4,10 @@ import { inArray } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { brandingSettings, contactInfo, media, seoSettings, WEBSITE_SECTIONS, websiteSettings, type WebsiteSection } from '../../db/schema.ts';
 import { DEFAULT_COMPANY_NAME } from '../../db/seed-data.ts';
-import type { BrandingInput, ContactInfoInput, SectionBackgroundInput, SeoInput } from '../../shared/schemas/settings.ts';
+import type { BrandingInput, ContactInfoInput, PortfolioCategoriesInput, SectionBackgroundInput, SeoInput } from '../../shared/schemas/settings.ts';
 import { badRequest } from '../http.ts';
 import { bumpSiteVersion } from '../site-version.ts';
-import { getBrandingSettings, getContactInfo, getSeoSettings, getWebsiteSettings, type WebsiteSectionEntry } from './read.ts';
+import { getBrandingSettings, getContactInfo, getPortfolioCategories, getSeoSettings, getWebsiteSettings, type WebsiteSectionEntry } from './read.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 
@@ -72,6 +72,22 @@ export async function updateBranding(input: BrandingInput, userId: string) {
     await bumpSiteVersion(tx);
   });
   return getBrandingSettings();
+}
+
+/**
+ * Saves the portfolio's categories (issue 32). Items keep their tags: a renamed category
+ * shows the items tagged with its new name.
+ */
+export async function updatePortfolioCategories(input: PortfolioCategoriesInput, userId: string): Promise<string[]> {
+  await db.transaction(async (tx) => {
+    const values = { portfolioCategories: input.categories, updatedBy: userId, updatedAt: new Date() };
+    await tx
+      .insert(brandingSettings)
+      .values({ id: 1, companyName: DEFAULT_COMPANY_NAME, ...values })
+      .onConflictDoUpdate({ target: brandingSettings.id, set: values });
+    await bumpSiteVersion(tx);
+  });
+  return getPortfolioCategories();
 }
 
 export async function updateSeo(input: Partial<SeoInput>, userId: string) {

@@ -11,6 +11,7 @@ import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
 import { linkPreviewVariant, mediaUrl, newFileKey, STORAGE_KEY_RE } from '../storage/paths.ts';
 import type { Playback } from '../../shared/schemas/media.ts';
 import type { ClientWatermark, ClientWatermarkInput } from '../../shared/schemas/clients.ts';
+import { DEFAULT_WATERMARK_POSITION } from '../../shared/schemas/share.ts';
 import type { LinkRow } from './links.ts';
 import { assignedTo } from '../portal/assigned.ts';
 import { enqueueAllVersions, previewStates, type PreviewState } from './watermark-jobs.ts';
@@ -36,7 +37,7 @@ async function assignedMediaIds(tx: Pick<typeof db, 'select'>, clientId: number)
 function settingsOf(link: LinkRow | null): ClientWatermark {
   return link
     ? { watermark: true, text: link.watermarkText, position: link.watermarkPosition, opacity: link.watermarkOpacity }
-    : { watermark: false, text: '', position: 'bottom-right', opacity: 60 };
+    : { watermark: false, text: '', position: DEFAULT_WATERMARK_POSITION, opacity: 60 };
 }
 
 async function findClient(clientId: number) {

@@ -14,7 +14,7 @@ import type { shareApprovalSchema, shareFeedbackSchema, shareNoteSchema } from '
 import { logAccess, requireVisit, setGuestName, type VisitRow } from './access.ts';
 import type { LinkRow } from './links.ts';
 import { linkComments, linkItem } from './viewer.ts';
-import { checkAgainstDuration, storeShapes } from '../review/note-fields.ts';
+import { checkAgainstDuration, checkNoteTarget, storeShapes } from '../review/note-fields.ts';
 import { resolveNoteTime } from '../../shared/schemas/notes.ts';
 
 export const NO_COMMENTS = 'This link does not allow comments.';
@@ -61,8 +61,8 @@ export async function addGuestFeedback(ctx: APIContext, mediaId: number, input: 
 
 export async function addGuestNote(ctx: APIContext, mediaId: number, input: z.output<typeof shareNoteSchema>): Promise<ShareComment> {
   const { link, visit, cur } = await target(ctx, mediaId, 'comment');
-  if (cur.item.type !== 'video') throw badRequest('Timeline notes are for videos');
   const time = resolveNoteTime(input);
+  checkNoteTarget(cur.item.type, input, time);
   checkAgainstDuration(input, time, cur.version.durationSeconds);
   const guestName = await guestNameFor(visit, input.name);
   return addComment(ctx, link, {

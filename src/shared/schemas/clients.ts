@@ -1,6 +1,6 @@
 // Client payloads (001 §5, §7), shared by /api/clients and the Client Management screen.
 import { z } from '../zod.ts';
-import { WATERMARK_POSITIONS } from './share.ts';
+import { DEFAULT_WATERMARK_POSITION, WATERMARK_POSITIONS } from './share.ts';
 import { multilineText, plainText } from './text.ts';
 import { email, password, username } from './users.ts';
 
@@ -50,7 +50,8 @@ export const clientWatermarkSchema = z
   .object({
     watermark: z.boolean({ error: 'watermark must be true or false' }),
     text: plainText('Text', 120).optional().default(''),
-    position: z.enum(WATERMARK_POSITIONS, { error: 'Unknown watermark position' }).optional().default('bottom-right'),
+    // Top right by default, clear of the player's controls, as for share links (issue 32).
+    position: z.enum(WATERMARK_POSITIONS, { error: 'Unknown watermark position' }).optional().default(DEFAULT_WATERMARK_POSITION),
     opacity: z.number({ error: 'opacity must be a number' }).int('opacity must be a whole number').min(10, 'opacity must be from 10 to 100').max(100, 'opacity must be from 10 to 100').optional().default(60),
   })
   .strict();

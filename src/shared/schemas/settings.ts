@@ -4,6 +4,7 @@
 import { z } from '../zod.ts';
 import type { WebsiteSection } from '../../db/schema.ts';
 import { multilineText, plainText, textProblem } from './text.ts';
+import { ALL, categorySlug } from '../portfolio.ts';
 
 /** Section cards per tab of the Website Customization screen (001 §2). */
 export const SECTION_TABS = {
@@ -77,6 +78,27 @@ export const brandingSchema = z.object({
     .optional(),
 });
 export type BrandingInput = z.infer<typeof brandingSchema>;
+
+/** Portfolio categories (issue 32): the filter's buttons, in order, after "All". */
+export const MAX_CATEGORIES = 12;
+export const MAX_CATEGORY_LENGTH = 40;
+export const portfolioCategoriesSchema = z.object({
+  categories: z
+    .array(plainText('Category', MAX_CATEGORY_LENGTH, { required: true }), { error: 'categories must be a list of names' })
+    .min(1, 'Keep at least one category')
+    .max(MAX_CATEGORIES, `At most ${MAX_CATEGORIES} categories`)
+    .superRefine((list, ctx) => {
+      const seen = new Map<string, string>();
+      list.forEach((name, i) => {
+        const slug = categorySlug(name);
+        if (!slug) ctx.addIssue({ code: 'custom', path: [i], message: `Category "${name}" needs a letter or a digit` });
+        else if (slug === categorySlug(ALL)) ctx.addIssue({ code: 'custom', path: [i], message: '"All" is always first in the filter; choose another name' });
+        else if (seen.has(slug)) ctx.addIssue({ code: 'custom', path: [i], message: `"${name}" is the same category as "${seen.get(slug)}"` });
+        else seen.set(slug, name);
+      });
+    }),
+});
+export type PortfolioCategoriesInput = z.infer<typeof portfolioCategoriesSchema>;
 
 export const contactInfoSchema = z.object({
   contactEmail: emailOrEmpty('Email'),

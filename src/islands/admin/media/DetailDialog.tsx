@@ -1,5 +1,5 @@
 import { Badge } from '../../ui/Badge.tsx';
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Lock, Star, Trash2, Unlock, Upload, X } from 'lucide-react';
 import { DETAIL_STAGES, parseTagText, type AdminFeedback, type AdminMedia, type AdminTimelineNote, type MediaUpdate } from '../../../shared/schemas/media.ts';
 import { toast } from '../../../shared/toast.ts';
@@ -22,10 +22,12 @@ import { NoteTime } from '../../review/NoteTime.tsx';
 import { NotesHeading } from '../../review/NotesHeading.tsx';
 import { ReplyThread } from '../../review/ReplyThread.tsx';
 import { VersionSwitcher } from '../../review/VersionSwitcher.tsx';
+import { CompareDialog } from '../../review/CompareView.tsx';
 import { ExportNotesMenu } from './ExportNotesMenu.tsx';
-import { NoteTimeField, seekToNote, useNoteClock } from '../../review/player.tsx';
+import { LoopNoteButton, NoteMomentFields, noteEndBody, rangeError, seekToNote, useNoteClock } from '../../review/player.tsx';
 import { noteMs, noteTimeBody } from '../../review/frames.ts';
 import { noteMarkers } from '../../review/markers.ts';
+import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../../review/DrawingLayer.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -44,6 +46,8 @@ interface Props {
   onClose: () => void;
   onChanged: () => void;
   onDelete: (item: AdminMedia) => void;
+  /** `?compare=` of the page's address: the feedback tab opens the compare view at once (issue 30). */
+  compare?: string | null;
 }
 
 /** The media detail dialog (001 §2): Feedback, Edit, Assign and Settings tabs. */
@@ -75,6 +79,7 @@ export function DetailDialog(props: Props) {
               onReviewsChanged={props.onReviewsChanged}
               onChanged={props.onChanged}
               onUploadVersion={props.onUploadVersion}
+              compare={props.compare ?? null}
             />
           )}
         </Tabs>
@@ -93,8 +98,9 @@ function Stars({ rating }: { rating: number }) {
   );
 }
 
-function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChanged, onChanged, onUploadVersion }: FeedbackTabProps) {
+function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChanged, onChanged, onUploadVersion, compare }: FeedbackTabProps) {
   const video = useRef<HTMLVideoElement>(null);
+  const [comparing, setComparing] = useState<string | null>(compare);
   const [versions, setVersions] = useState<MediaVersion[] | null>(null);
   const [shownId, setShownId] = useState<number | null>(null);
   const [hideResolved, setHideResolved] = useState(false);
@@ -135,6 +141,10 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
       ),
     [notes, item.id, shown?.id],
   );
+  // Drawings of every note of the version shown (issue 29), and the one being made.
+  const drawings = useMemo(() => noteDrawings((notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n))), [notes, item.id, shown?.id]);
+  const drawing = useDrawing();
+  const layer = <DrawingLayer notes={drawings} fps={shown?.frameRate} drawing={drawing} />;
   const clock = useNoteClock(video);
   const seek = (ms: number) => seekToNote(video.current, ms);
   const playable = shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
@@ -175,7 +185,15 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
         {versions && shown ? (
-          <VersionSwitcher versions={versions} value={shown.id} onChange={setShownId} />
+          <VersionSwitcher
+            versions={versions}
+            value={shown.id}
+            onChange={setShownId}
+            onCompare={() => {
+              video.current?.pause();
+              setComparing('');
+            }}
+          />
         ) : (
           <span />
         )}
@@ -202,12 +220,16 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           canRetry={canEdit && (!shown || shown.current)}
           frameRate={shown?.frameRate ?? null}
           {...clock.videoEvents}
+          clock={clock}
           markers={markers}
+          overlay={layer}
           testId="detail-video"
           className="h-[clamp(200px,45vh,400px)]"
         />
       ) : (
-        <img src={shown?.url ?? item.webpUrl ?? item.url} alt={item.title} className="max-h-[400px] w-full rounded-lg bg-muted object-contain" />
+        <PictureFrame overlay={layer}>
+          <img src={shown?.url ?? item.webpUrl ?? item.url} alt={item.title} data-testid="detail-image" className="max-h-[400px] w-full rounded-lg bg-muted object-contain" />
+        </PictureFrame>
       )}
       {shown && (
         <section aria-label="Client approval" className="flex flex-wrap items-center gap-3 rounded-lg border border-line p-3" data-testid="approval-panel">
@@ -256,7 +278,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           </ul>
         )}
       </section>
-      {item.type === 'video' && <StaffNoteForm item={item} version={shown} clock={clock} onAdded={onReviewsChanged} />}
+      <StaffNoteForm item={item} version={shown} clock={clock} drawing={drawing} video={video} onAdded={onReviewsChanged} />
       <section aria-labelledby="tl-heading" className="space-y-2">
         <NotesHeading id="tl-heading" hideResolved={hideResolved} onHideResolved={setHideResolved} />
         {notes === null ? (
@@ -275,15 +297,18 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                     data-testid="note-seek"
                     className="flex min-w-0 flex-1 items-start gap-3 rounded text-left hover:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
                   >
-                    <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} version={shown} />
+                    <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} endMs={n.endMs} version={shown} />
                     <span className="min-w-0 flex-1">
                       <span className={`block text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
+                      <DrawingText shapes={n.shapes} />
                       <span className="flex flex-wrap items-center gap-x-2 text-xs text-fg-muted">
                         {`${n.clientUsername} · ${formatDate(n.createdAt)}${n.resolvedAt ? ' · Resolved' : ''}`}
                         <SourceBadges guest={n.guest} linkName={n.linkName} internal={n.internal} />
                       </span>
                     </span>
+                    <ShapesPreview shapes={n.shapes} />
                   </button>
+                  {item.type === 'video' && n.endMs != null && n.endMs > noteMs(n) && <LoopNoteButton clock={clock} fromMs={noteMs(n)} toMs={n.endMs} fps={shown?.frameRate} />}
                   {canEdit && (
                     <Button variant="ghost" size="sm" onClick={() => resolve(n, !n.resolvedAt)}>
                       {n.resolvedAt ? 'Reopen' : 'Resolve'}
@@ -302,6 +327,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           </ol>
         )}
       </section>
+      <CompareDialog title={item.title} type={item.type} versions={versions} request={comparing} onClose={() => setComparing(null)} />
       <ConfirmDialog
         open={!!deletingVersion}
         title="Delete version"
@@ -314,23 +340,48 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
 }
 
 /** A staff note at the player's moment (issue 29), shown to the item's clients unless internal. */
-function StaffNoteForm({ item, version, clock, onAdded }: { item: AdminMedia; version: MediaVersion | null; clock: ReturnType<typeof useNoteClock>; onAdded: () => void }) {
+function StaffNoteForm({
+  item,
+  version,
+  clock,
+  drawing,
+  video,
+  onAdded,
+}: {
+  item: AdminMedia;
+  version: MediaVersion | null;
+  clock: ReturnType<typeof useNoteClock>;
+  drawing: Drawing;
+  video: RefObject<HTMLVideoElement | null>;
+  onAdded: () => void;
+}) {
   const [text, setText] = useState('');
   const [internal, setInternal] = useState(false);
   const [pending, setPending] = useState(false);
   const duration = version?.durationSeconds ?? item.durationSeconds;
-  const ms = clock.ms;
+  // An image has no time: its notes are at 0 (issue 29, drawings on the picture).
+  const isVideo = item.type === 'video';
+  const ms = isVideo ? clock.ms : 0;
   const timeError =
     ms === null ? 'Time must be a number of seconds, 0 or more' : duration != null && Math.floor(ms / 1000) > duration ? `Time must not be beyond the end of the video (${formatTimestamp(duration)})` : undefined;
+  const endError = isVideo ? rangeError(clock, duration) : undefined;
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
-    if (timeError || ms === null) return;
+    if (timeError || endError || ms === null) return;
     setPending(true);
     try {
-      await apiJson('POST', `/api/media/${item.id}/timeline-notes`, { text, ...noteTimeBody(ms), internal, ...(version ? { versionId: version.id } : {}) });
+      await apiJson('POST', `/api/media/${item.id}/timeline-notes`, {
+        text,
+        ...noteTimeBody(ms),
+        ...(isVideo ? noteEndBody(clock) : {}),
+        internal,
+        ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
+        ...(version ? { versionId: version.id } : {}),
+      });
       setText('');
       clock.release();
+      drawing.reset();
       toast({ title: internal ? 'Internal note added' : 'Note added' });
       onAdded();
     } catch (err) {
@@ -341,15 +392,8 @@ function StaffNoteForm({ item, version, clock, onAdded }: { item: AdminMedia; ve
   }
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3 rounded-lg border border-line p-3" aria-label="Add a timeline note" data-testid="staff-note-form">
-      <NoteTimeField
-        label="Time (seconds)"
-        text={clock.text}
-        onText={clock.setText}
-        fps={version?.frameRate}
-        startTimecode={version?.startTimecode ?? null}
-        error={timeError}
-        hint="Pause, seek or step frames (, and .) to fill this in."
-      />
+      {isVideo && <NoteMomentFields label="Time (seconds)" clock={clock} fps={version?.frameRate} startTimecode={version?.startTimecode ?? null} timeError={timeError} rangeError={endError} />}
+      <DrawingTools drawing={drawing} video={video} />
       <Textarea label="Note" rows={2} maxLength={5000} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Switch label="Internal" description="Staff only: never shown to clients or link visitors" checked={internal} onChange={setInternal} />
@@ -370,6 +414,7 @@ interface FeedbackTabProps {
   onReviewsChanged: () => void;
   onChanged: () => void;
   onUploadVersion: (item: AdminMedia) => void;
+  compare: string | null;
 }
 
 function EditTab({ item, onChanged }: { item: AdminMedia; onChanged: () => void }) {

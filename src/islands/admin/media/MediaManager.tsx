@@ -19,6 +19,8 @@ import { MediaCard, type CardAction } from './MediaCard.tsx';
 import { deleteMedia, fetchClients, fetchFeedback, fetchMedia, fetchTimelineNotes, type ClientOption } from './media-api.ts';
 import { UploadDialog } from './UploadDialog.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
+import { $finished } from '../uploads/queue.ts';
+import { dragsFiles, droppedFiles } from '../uploads/dropped-files.ts';
 
 /** Cards rendered per step; more appear as the sentinel scrolls into view. */
 const PAGE = 60;
@@ -38,9 +40,62 @@ export default function MediaManager({ permissions }: { permissions: string[] })
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [limit, setLimit] = useState(PAGE);
   const [uploadOpen, setUploadOpen] = useState(false);
+  // The dialog's auto-close after its uploads finished runs in an effect keyed on this.
+  const closeUpload = useCallback(() => {
+    setUploadOpen(false);
+    setDropped(null);
+  }, []);
+  const [dropped, setDropped] = useState<File[] | null>(null);
+  const [dragging, setDragging] = useState(false);
+
+  // Files dragged anywhere over the page can be dropped to upload (issue 32).
+  useEffect(() => {
+    if (!canUpload) return;
+    let depth = 0;
+    const enter = (e: DragEvent) => {
+      if (!dragsFiles(e)) return;
+      depth++;
+      setDragging(true);
+    };
+    const leave = (e: DragEvent) => {
+      if (!dragsFiles(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (!depth) setDragging(false);
+    };
+    const over = (e: DragEvent) => {
+      if (!dragsFiles(e)) return;
+      // Without this the browser would open the file in place of the page.
+      e.preventDefault();
+      e.dataTransfer!.dropEffect = 'copy';
+    };
+    const drop = (e: DragEvent) => {
+      if (!dragsFiles(e)) return;
+      e.preventDefault();
+      depth = 0;
+      setDragging(false);
+      droppedFiles(e.dataTransfer!).then(
+        (files) => {
+          if (!files.length) return toast({ title: 'Nothing to upload', description: 'The dropped folder holds no images or videos.', variant: 'destructive' });
+          setDropped(files);
+          setUploadOpen(true);
+        },
+        (err) => toast({ title: 'Could not read the dropped files', description: errorMessage(err), variant: 'destructive' }),
+      );
+    };
+    addEventListener('dragenter', enter);
+    addEventListener('dragleave', leave);
+    addEventListener('dragover', over);
+    addEventListener('drop', drop);
+    return () => {
+      removeEventListener('dragenter', enter);
+      removeEventListener('dragleave', leave);
+      removeEventListener('dragover', over);
+      removeEventListener('drop', drop);
+    };
+  }, [canUpload]);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [editId, setEditId] = useState<number | null>(null);
-  const [detail, setDetail] = useState<{ id: number; tab: DetailTab } | null>(null);
+  const [detail, setDetail] = useState<{ id: number; tab: DetailTab; compare?: string | null } | null>(null);
   const [deleting, setDeleting] = useState<AdminMedia | null>(null);
   const [versionFor, setVersionFor] = useState<AdminMedia | null>(null);
   const [deletePending, setDeletePending] = useState(false);
@@ -59,6 +114,10 @@ export default function MediaManager({ permissions }: { permissions: string[] })
       toast({ title: 'Failed to load media', description: errorMessage(e), variant: 'destructive' });
     }
   }, []);
+
+  // Uploads finish in the background (the tray), perhaps while this page was away: each one
+  // that became an item reloads the list.
+  useEffect(() => $finished.listen(() => void reload()), [reload]);
 
   const loadReviews = useCallback(() => {
     fetchFeedback().then(setFeedback, () => setFeedback([]));
@@ -79,7 +138,8 @@ export default function MediaManager({ permissions }: { permissions: string[] })
     if (Number.isSafeInteger(item) && item > 0) {
       // The feedback tab reads the review lists, which a card's own button loads first.
       loadReviews();
-      setDetail({ id: item, tab: 'feedback' });
+      // &compare=2,3 opens those two versions in the compare view (issue 30).
+      setDetail({ id: item, tab: 'feedback', compare: params.get('compare') });
       history.replaceState(history.state, '', '/admin/media');
     }
     if (params.get('upload') === 'true') {
@@ -290,7 +350,16 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         </>
       )}
 
-      <UploadDialog open={uploadOpen} onClose={() => setUploadOpen(false)} clients={clients} onUploaded={reload} />
+      <UploadDialog open={uploadOpen} onClose={closeUpload} clients={clients} initialFiles={dropped} />
+      {dragging && (
+        <div className="pointer-events-none fixed inset-0 z-[60] flex items-center justify-center bg-bg/80 p-6 backdrop-blur-sm" data-testid="drop-overlay">
+          <div className="rounded-2xl border-2 border-dashed border-accent bg-raised px-10 py-8 text-center shadow-2xl">
+            <Upload size={32} aria-hidden="true" className="mx-auto text-accent" />
+            <p className="mt-3 text-lg font-semibold">Drop files to upload</p>
+            <p className="mt-1 text-sm text-fg-muted">Images, videos and whole folders</p>
+          </div>
+        </div>
+      )}
       <EditDialog item={byId(editId)} clients={clients} onClose={() => setEditId(null)} onSaved={reload} />
       {/* Bulk assignment PUTs each item, so it needs edit:media as well as assign:client. */}
       <BulkDialog open={bulkOpen} items={selectedItems} clients={clients} canAssign={canAssign && canEdit} onClose={() => setBulkOpen(false)} onDone={reload} />
@@ -299,7 +368,8 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         tab={detail?.tab ?? 'feedback'}
         onTab={(tab) => {
           if (tab === 'feedback') loadReviews();
-          setDetail((d) => (d ? { ...d, tab } : d));
+          // The address's compare request is used once: not again when the tab comes back.
+          setDetail((d) => (d ? { ...d, tab, compare: null } : d));
         }}
         feedback={feedback}
         notes={notes}
@@ -312,6 +382,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         onClose={() => setDetail(null)}
         onChanged={reload}
         onDelete={setDeleting}
+        compare={detail?.compare ?? null}
       />
       <VersionUploadDialog item={versionFor} onClose={() => setVersionFor(null)} onUploaded={reload} />
       <ConfirmDialog

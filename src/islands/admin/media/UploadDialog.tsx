@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
 import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
-import { PROJECT_STAGES, type AdminMedia } from '../../../shared/schemas/media.ts';
-import { apiJson, errorMessage } from '../../../shared/api.ts';
+import { PROJECT_STAGES } from '../../../shared/schemas/media.ts';
 import { toast } from '../../../shared/toast.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -10,55 +10,36 @@ import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { Textarea } from '../../ui/Textarea.tsx';
 import { formatBytes, stageLabel } from './format.ts';
-import { putMediaWithPoster, type ClientOption } from './media-api.ts';
+import type { ClientOption } from './media-api.ts';
 import { ACCEPT_ATTR, checkPosterFile, checkUploadFile } from './upload.ts';
-import { CONNECTION_LOST, ResumableUpload, findResumable, type Phase, type ResumeInfo } from './resumable.ts';
+import { findResumable, type ResumeInfo } from './resumable.ts';
+import { $uploads, cancel, enqueue, fileKey, isRunning, type UploadFields } from '../uploads/queue.ts';
+import { forgetFields, keptFields } from '../uploads/kept-fields.ts';
+import { UploadRow } from '../uploads/UploadRow.tsx';
 
-const EMPTY = { title: '', projectStage: '', notes: '', clientId: '', tags: '', isFeatured: false, showInPortfolio: false };
-/** Files sent at the same time (the server allows 5 unfinished uploads per user). */
-const PARALLEL = 3;
+const EMPTY: UploadFields = { title: '', projectStage: '', notes: '', clientId: '', tags: '', isFeatured: false, showInPortfolio: false };
 
-type ItemPhase = 'waiting' | Phase | 'finishing' | 'done' | 'failed';
-
-interface Item {
-  key: string;
-  file: File;
-  title: string;
-  sent: number;
-  total: number;
-  phase: ItemPhase;
-  /** Bytes per second over the last few seconds, when known. */
-  speed: number | null;
-  error?: string;
-}
-
-const titleFromName = (name: string) => name.replace(/\.[^.]+$/, '').replace(/[-_]+/g, ' ').trim();
-const fileKey = (f: File) => `${f.name}\u0000${f.size}\u0000${f.lastModified}`;
-
-function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return '';
-  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s left`;
-  if (seconds < 3600) return `${Math.round(seconds / 60)} min left`;
-  const h = Math.floor(seconds / 3600);
-  return `${h} h ${Math.round((seconds - h * 3600) / 60)} min left`;
-}
+export const titleFromName = (name: string) => name.replace(/\.[^.]+$/, '').replace(/[-_]+/g, ' ').trim();
 
 /**
- * 'Upload New Media' (001 §2, §5): checks type and size first, then sends each file as a
- * resumable upload (src/islands/admin/media/resumable.ts) with its own progress, speed, time
- * left and pause/resume, and finishes it with POST /api/media { uploadId, ...fields }.
+ * 'Upload New Media' (001 §2, §5): checks type and size first, then hands the files to the
+ * upload queue (../uploads/queue.ts), which sends each as a resumable upload and finishes it
+ * with POST /api/media { uploadId, ...fields }. The dialog shows its files' progress and may be
+ * closed at any time: the uploads go on in the tray (issue 32).
  */
-export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boolean; onClose: () => void; clients: ClientOption[]; onUploaded: () => void }) {
+export function UploadDialog({ open, onClose, clients, initialFiles }: { open: boolean; onClose: () => void; clients: ClientOption[]; initialFiles?: File[] | null }) {
   const [values, setValues] = useState(EMPTY);
   const [files, setFiles] = useState<File[]>([]);
   const [poster, setPoster] = useState<File | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [resumable, setResumable] = useState<Record<string, ResumeInfo>>({});
-  const [items, setItems] = useState<Item[] | null>(null);
-  const handles = useRef(new Map<string, ResumableUpload>());
-  const samples = useRef(new Map<string, { t: number; bytes: number }[]>());
-  const cancelled = useRef(false);
-  const uploading = items !== null;
+  /** Titles kept with interrupted uploads, for files chosen together (each titled on its own). */
+  const [keptTitles, setKeptTitles] = useState<Record<string, string>>({});
+  const [batch, setBatch] = useState<number | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const all = useStore($uploads);
+  const items = batch === null ? null : all.filter((it) => it.batch === batch);
+  const uploading = items !== null && items.length > 0;
   const single = files.length <= 1;
 
   useEffect(() => {
@@ -68,81 +49,63 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
       setPoster(null);
       setErrors({});
       setResumable({});
-      setItems(null);
+      setKeptTitles({});
+      setBatch(null);
+    } else if (initialFiles?.length && batch === null) {
+      chooseFiles(initialFiles);
+      // Dropped files show in the file field too, as if chosen there.
+      if (fileInput.current) {
+        const dt = new DataTransfer();
+        for (const f of initialFiles) dt.items.add(f);
+        fileInput.current.files = dt.files;
+      }
     }
-  }, [open]);
+    // chooseFiles reads only setters and the values it is handed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, initialFiles]);
 
-  const set = <K extends keyof typeof EMPTY>(k: K, v: (typeof EMPTY)[K]) => setValues((s) => ({ ...s, [k]: v }));
+  // Cancelling every file of the batch brings the form back, as before anything was sent.
+  useEffect(() => {
+    if (batch !== null && items && items.length === 0) setBatch(null);
+  }, [batch, items]);
+
+  const finished = uploading && items.every((it) => !isRunning(it));
+  const allDone = finished && items.every((it) => it.phase === 'done');
+  useEffect(() => {
+    if (!allDone) return;
+    const t = setTimeout(onClose, 400);
+    return () => clearTimeout(t);
+  }, [allDone, onClose]);
+
+  const set = <K extends keyof UploadFields>(k: K, v: UploadFields[K]) => setValues((s) => ({ ...s, [k]: v }));
   useClearFixedErrors({ title: values.title }, (v): Record<string, string> => (v.title.trim() ? {} : { title: 'Title is required' }), setErrors);
-  const patchItem = (key: string, patch: Partial<Item>) => setItems((list) => list?.map((it) => (it.key === key ? { ...it, ...patch } : it)) ?? list);
 
   function chooseFiles(list: File[]) {
     setFiles(list);
     const problem = list.map((f) => checkUploadFile(f)).find(Boolean) ?? '';
     setErrors((e) => ({ ...e, file: problem }));
     // A refused file names nothing that will be uploaded, so it does not fill the title.
-    if (list.length === 1 && !problem && !values.title.trim()) set('title', titleFromName(list[0]!.name));
+    if (list.length === 1 && !problem) setValues((v) => (v.title.trim() ? v : { ...v, title: titleFromName(list[0]!.name) }));
     setResumable({});
-    // An interrupted upload of the same file (same name, size, date) continues where it stopped.
+    setKeptTitles({});
+    // An interrupted upload of the same file (same name, size, date) continues where it
+    // stopped, with the fields typed for it then.
     for (const f of list) {
       if (checkUploadFile(f)) continue;
       findResumable(f)
-        .then((info) => info && setResumable((r) => ({ ...r, [fileKey(f)]: info })))
+        .then((info) => {
+          if (!info) return forgetFields(f);
+          setResumable((r) => ({ ...r, [fileKey(f)]: info }));
+          const kept = keptFields(f);
+          if (!kept) return;
+          if (list.length === 1) setValues(kept);
+          else setKeptTitles((t) => ({ ...t, [fileKey(f)]: kept.title }));
+        })
         .catch(() => undefined);
     }
   }
 
-  function track(key: string, sent: number, total: number) {
-    const now = performance.now();
-    const list = samples.current.get(key) ?? [];
-    // A resume may start below the last figure (the server kept less than was sent): restart the window.
-    if (list.length && sent < list[list.length - 1]!.bytes) list.length = 0;
-    list.push({ t: now, bytes: sent });
-    while (list.length > 2 && now - list[0]!.t > 5000) list.shift();
-    samples.current.set(key, list);
-    const first = list[0]!;
-    const speed = now - first.t > 400 ? ((sent - first.bytes) * 1000) / (now - first.t) : null;
-    patchItem(key, { sent, total, speed });
-  }
-
-  async function runOne(item: Item, fields: typeof EMPTY, withPoster: File | null): Promise<boolean> {
-    const upload = new ResumableUpload(item.file, {
-      onProgress: (sent, total) => track(item.key, sent, total),
-      onPhase: (phase) => patchItem(item.key, { phase, ...(phase === 'uploading' ? {} : { speed: null }) }),
-    });
-    handles.current.set(item.key, upload);
-    patchItem(item.key, { phase: 'uploading' });
-    try {
-      await upload.start();
-      const uploadId = await upload.done;
-      patchItem(item.key, { phase: 'finishing', sent: item.file.size, total: item.file.size, speed: null });
-      const created = await apiJson<AdminMedia>('POST', '/api/media', {
-        uploadId,
-        title: item.title,
-        projectStage: fields.projectStage || null,
-        notes: fields.notes,
-        clientId: fields.clientId ? Number(fields.clientId) : null,
-        tags: fields.tags,
-        isFeatured: fields.isFeatured,
-        showInPortfolio: fields.showInPortfolio,
-      });
-      if (withPoster && created.type === 'video') await putMediaWithPoster(created.id, {}, withPoster);
-      patchItem(item.key, { phase: 'done' });
-      toast({ title: 'Media uploaded', description: `"${item.title}" has been uploaded.` });
-      return true;
-    } catch (err) {
-      if (cancelled.current) return false;
-      const message = errorMessage(err, 'Upload failed');
-      patchItem(item.key, { phase: 'failed', error: message, speed: null });
-      toast({ title: 'Upload failed', description: message || 'Upload failed', variant: 'destructive' });
-      return false;
-    } finally {
-      handles.current.delete(item.key);
-      samples.current.delete(item.key);
-    }
-  }
-
-  async function onSubmit(e: FormEvent) {
+  function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!files.length) {
       setErrors({ file: 'Please select a file', ...(values.title.trim() || !single ? {} : { title: 'Title is required' }) });
@@ -150,7 +113,9 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
       return;
     }
     const errs: Record<string, string> = {};
-    const fileError = files.map((f) => checkUploadFile(f)).find(Boolean);
+    // Two uploads of one file would write to the same server upload: the running one goes on.
+    const busy = files.find((f) => $uploads.get().some((it) => isRunning(it) && fileKey(it.file) === fileKey(f)));
+    const fileError = files.map((f) => checkUploadFile(f)).find(Boolean) ?? (busy ? `${busy.name} is already uploading (see the upload tray at the bottom right)` : null);
     if (fileError) errs.file = fileError;
     if (single && !values.title.trim()) errs.title = 'Title is required';
     if (poster && single) {
@@ -160,46 +125,14 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
     setErrors(errs);
     if (Object.keys(errs).length) return;
 
-    const fields = { ...values };
-    const queue: Item[] = files.map((file) => ({
-      key: fileKey(file),
+    const entries = files.map((file) => ({
       file,
-      title: single ? values.title.trim() : titleFromName(file.name) || file.name,
+      title: single ? values.title.trim() : keptTitles[fileKey(file)] || titleFromName(file.name) || file.name,
       sent: resumable[fileKey(file)]?.offset ?? 0,
-      total: file.size,
-      phase: 'waiting',
-      speed: null,
     }));
-    cancelled.current = false;
-    setItems(queue);
-    const withPoster = single ? poster : null;
-
-    let next = 0;
-    let ok = 0;
-    const worker = async () => {
-      while (next < queue.length && !cancelled.current) {
-        const item = queue[next++]!;
-        if (await runOne(item, fields, withPoster)) ok++;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, worker));
-    if (cancelled.current) return;
-    if (ok) onUploaded();
-    if (ok === queue.length) {
-      await new Promise((r) => setTimeout(r, 400));
-      onClose();
-    }
+    setBatch(enqueue(entries, { ...values }, single ? poster : null));
   }
 
-  async function cancelAll() {
-    cancelled.current = true;
-    const running = [...handles.current.values()];
-    setItems(null);
-    await Promise.all(running.map((h) => h.cancel()));
-    toast({ title: 'Upload cancelled', description: 'Nothing was saved.' });
-  }
-
-  const finished = items?.every((it) => it.phase === 'done' || it.phase === 'failed') ?? false;
   const resumeNote = (f: File) => {
     const info = resumable[fileKey(f)];
     if (!info) return null;
@@ -210,33 +143,29 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
   return (
     <Dialog
       open={open}
-      onClose={() => (uploading && !finished ? undefined : onClose())}
+      onClose={onClose}
       title="Upload New Media"
       description="Images and videos (JPG, PNG, GIF, MP4, MOV, AVI, MKV), up to 2500MB."
       size="lg"
       footer={
-        items ? (
-          <div className="flex w-full flex-col gap-3 sm:flex-row sm:items-end">
-            <ul className="min-w-0 flex-1 space-y-3" aria-label="Uploads">
+        uploading ? (
+          <div className="flex w-full flex-col gap-3">
+            <ul className="min-w-0 space-y-3" aria-label="Uploads">
               {items.map((it) => (
-                <UploadRow
-                  key={it.key}
-                  item={it}
-                  labelled={items.length > 1}
-                  onPause={() => handles.current.get(it.key)?.pause()}
-                  onResume={() => handles.current.get(it.key)?.resume()}
-                />
+                <UploadRow key={it.id} item={it} labelled={items.length > 1} />
               ))}
             </ul>
-            {finished ? (
-              <Button variant="outline" onClick={onClose}>
-                Close
+            <div className="flex flex-wrap items-center justify-end gap-2">
+              {!finished && <p className="mr-auto text-xs text-fg-muted">You can close this window: uploads continue in the background.</p>}
+              {!finished && (
+                <Button variant="outline" onClick={() => void cancel(items.map((it) => it.id))}>
+                  Cancel Upload
+                </Button>
+              )}
+              <Button variant={finished ? 'outline' : 'primary'} onClick={onClose}>
+                {finished ? 'Close' : 'Continue in background'}
               </Button>
-            ) : (
-              <Button variant="outline" onClick={() => void cancelAll()}>
-                Cancel Upload
-              </Button>
-            )}
+            </div>
           </div>
         ) : (
           <>
@@ -258,6 +187,7 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
             </label>
             <input
               id="upload-file"
+              ref={fileInput}
               name="file"
               type="file"
               multiple
@@ -280,7 +210,7 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
                   </p>
                 ) : null;
               })}
-              {!files.length && <p className="text-xs text-fg-muted">Choose one file or several. Interrupted uploads continue where they stopped.</p>}
+              {!files.length && <p className="text-xs text-fg-muted">Choose one file or several, or drop files and folders anywhere on the page. Interrupted uploads continue where they stopped.</p>}
             </div>
             {errors.file && <p className="text-sm text-danger">{errors.file}</p>}
           </div>
@@ -325,67 +255,5 @@ export function UploadDialog({ open, onClose, clients, onUploaded }: { open: boo
         </fieldset>
       </form>
     </Dialog>
-  );
-}
-
-function UploadRow({ item, labelled, onPause, onResume }: { item: Item; labelled: boolean; onPause: () => void; onResume: () => void }) {
-  const pct = item.phase === 'finishing' || item.phase === 'done' ? 100 : item.total ? Math.min(100, Math.floor((item.sent / item.total) * 100)) : 0;
-  const status =
-    item.phase === 'waiting'
-      ? 'Waiting…'
-      : item.phase === 'finishing'
-        ? '100% · Processing…'
-        : item.phase === 'done'
-          ? '100% · Done'
-          : item.phase === 'failed'
-            ? `${pct}% · Failed`
-            : item.phase === 'paused'
-              ? `${pct}% · Paused`
-              : `${pct}%`;
-  const rate =
-    item.phase === 'uploading' && item.speed && item.speed > 0
-      ? `${formatBytes(item.speed)}/s · ${formatDuration((item.total - item.sent) / item.speed)}`
-      : '';
-  const canPause = item.phase === 'uploading' || item.phase === 'retrying';
-  return (
-    <li className="flex items-end gap-2" data-testid="upload-item" data-phase={item.phase}>
-      <div className="min-w-0 flex-1 space-y-1.5" data-testid="upload-progress">
-        {labelled && <p className="truncate text-sm font-medium">{item.file.name}</p>}
-        <div
-          role="progressbar"
-          aria-label={labelled ? `Upload progress: ${item.file.name}` : 'Upload progress'}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={pct}
-          className="h-2.5 w-full overflow-hidden rounded-full bg-muted"
-        >
-          <div
-            className={`h-full transition-[width] duration-150 ${item.phase === 'failed' ? 'bg-danger' : item.phase === 'paused' || item.phase === 'retrying' ? 'bg-fg-muted' : 'bg-accent'}`}
-            style={{ width: `${pct}%` }}
-          />
-        </div>
-        <p className="flex flex-wrap justify-between gap-x-3 gap-y-0.5 text-xs text-fg-muted" aria-live="polite">
-          <span data-testid="upload-percent">{status}</span>
-          {item.phase === 'retrying' && (
-            <span className="font-medium text-fg" role="status">
-              {CONNECTION_LOST}
-            </span>
-          )}
-          {rate && <span data-testid="upload-rate">{rate}</span>}
-          <span>{`${formatBytes(item.sent)} of ${formatBytes(item.total)}`}</span>
-        </p>
-        {item.error && <p className="text-xs text-danger">{item.error}</p>}
-      </div>
-      {canPause && (
-        <Button variant="ghost" size="sm" onClick={onPause} aria-label={`Pause upload of ${item.file.name}`}>
-          Pause
-        </Button>
-      )}
-      {item.phase === 'paused' && (
-        <Button variant="ghost" size="sm" onClick={onResume} aria-label={`Resume upload of ${item.file.name}`}>
-          Resume
-        </Button>
-      )}
-    </li>
   );
 }

@@ -7,6 +7,7 @@ import type { PlaceholderField } from '../../../components/content.ts';
 import { BrandingForm } from './BrandingForm.tsx';
 import { ContactForm } from './ContactForm.tsx';
 import { SectionBackgrounds } from './SectionBackgrounds.tsx';
+import { PortfolioCategories } from './PortfolioCategories.tsx';
 import { SeoForm } from './SeoForm.tsx';
 import { SitemapCard } from './SitemapCard.tsx';
 import type { BrandingSettings, ContactInfo, SeoSettings, WebsiteSectionEntry } from './settings-api.ts';
@@ -38,8 +39,12 @@ export default function WebsiteCustomization(props: {
 
   return (
     <Tabs tabs={TABS} value={tab} onChange={setTab} label="Website areas">
-      {(tab === 'homepage' || tab === 'portfolio' || tab === 'about' || tab === 'services') && (
-        <SectionBackgrounds sections={SECTION_TABS[tab]} entries={sections} onSaved={onSaved} />
+      {(tab === 'homepage' || tab === 'about' || tab === 'services') && <SectionBackgrounds sections={SECTION_TABS[tab]} entries={sections} onSaved={onSaved} />}
+      {tab === 'portfolio' && (
+        <div className="space-y-6">
+          <SectionBackgrounds sections={SECTION_TABS.portfolio} entries={sections} onSaved={onSaved} />
+          <PortfolioCategories initial={props.branding.portfolioCategories} />
+        </div>
       )}
       {tab === 'branding' && <BrandingForm initial={props.branding} />}
       {tab === 'seo' && <SeoForm initial={props.seo} sitemap={<SitemapCard />} />}

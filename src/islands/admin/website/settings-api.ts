@@ -55,3 +55,10 @@ export const generateSitemap = () =>
     (r) => ({ title: 'Sitemap generated successfully', description: `${r.pages} pages and ${r.videos} videos included.` }),
     'Failed to generate sitemap',
   );
+
+export const savePortfolioCategories = (categories: string[]) =>
+  withToast(
+    () => apiJson<{ categories: string[] }>('PUT', '/api/portfolio-categories', { categories }),
+    () => ({ title: 'Portfolio categories updated' }),
+    'Failed to update portfolio categories',
+  );

@@ -3,6 +3,8 @@
 import { endpoint, HttpError, json } from '../../../server/http.ts';
 import { decodeCursor, listPortfolioMedia, listPortfolioPage } from '../../../server/media/queries.ts';
 import { portfolioPageQuery } from '../../../shared/schemas/portfolio.ts';
+import { categoryFromParam, categorySlug } from '../../../shared/portfolio.ts';
+import { getPortfolioCategories } from '../../../server/settings/read.ts';
 
 export const GET = endpoint(async (ctx) => {
   const params = ctx.url.searchParams;
@@ -10,6 +12,12 @@ export const GET = endpoint(async (ctx) => {
   const q = portfolioPageQuery.parse({ limit: params.get('limit') ?? undefined, cursor: params.get('cursor') ?? undefined, category: params.get('category') ?? undefined });
   const cursor = q.cursor ? decodeCursor(q.cursor) : null;
   if (q.cursor && !cursor) throw new HttpError(400, 'cursor is not valid');
-  const page = await listPortfolioPage({ limit: q.limit, cursor, category: q.category ?? null });
+  let category: string | null = null;
+  if (q.category !== undefined) {
+    const categories = await getPortfolioCategories();
+    category = categoryFromParam(q.category, categories);
+    if (!category) throw new HttpError(400, `category must be one of ${categories.map(categorySlug).join(', ')}`);
+  }
+  const page = await listPortfolioPage({ limit: q.limit, cursor, category });
   return json({ items: page.items, nextCursor: page.nextCursor, total: page.total });
 });

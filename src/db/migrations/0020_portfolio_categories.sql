@@ -1,0 +1,1 @@
+ALTER TABLE `branding_settings` ADD `portfolio_categories` text DEFAULT '["Commercial","Documentary","Corporate","Music Video"]' NOT NULL;

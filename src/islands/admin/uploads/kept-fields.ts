@@ -1,0 +1,54 @@
+// What staff typed for a file (title, notes, tags, client, …) kept in localStorage beside its
+// resumable upload, under the same identity tus-js-client gives the file (name, size,
+// last-modified), so choosing the file again after a reload brings the fields back.
+
+/** What the upload dialog asks for one file (the fields of POST /api/media as typed). */
+export interface UploadFields {
+  title: string;
+  projectStage: string;
+  notes: string;
+  clientId: string;
+  tags: string;
+  isFeatured: boolean;
+  showInPortfolio: boolean;
+}
+
+const PREFIX = 'studio-upload-fields::';
+/** Unfinished uploads expire on the server after 24 h (UPLOAD_EXPIRY_SECONDS): so do their fields. */
+const KEEP_MS = 24 * 60 * 60 * 1000;
+
+const keyOf = (f: File) => `${PREFIX}${f.name}::${f.size}::${f.lastModified}`;
+
+export function rememberFields(file: File, fields: UploadFields): void {
+  try {
+    localStorage.setItem(keyOf(file), JSON.stringify({ at: Date.now(), fields }));
+    // Entries of uploads that were never finished nor cancelled would otherwise pile up.
+    for (const k of Object.keys(localStorage)) {
+      if (!k.startsWith(PREFIX)) continue;
+      const at = Number((JSON.parse(localStorage.getItem(k) ?? '{}') as { at?: unknown }).at);
+      if (!(Date.now() - at < KEEP_MS)) localStorage.removeItem(k);
+    }
+  } catch {
+    // Storage full or blocked: the upload itself still resumes, only without its fields.
+  }
+}
+
+export function keptFields(file: File): UploadFields | null {
+  try {
+    const raw = localStorage.getItem(keyOf(file));
+    if (!raw) return null;
+    const { at, fields } = JSON.parse(raw) as { at: number; fields: UploadFields };
+    if (!(Date.now() - at < KEEP_MS) || typeof fields?.title !== 'string') return null;
+    return fields;
+  } catch {
+    return null;
+  }
+}
+
+export function forgetFields(file: File): void {
+  try {
+    localStorage.removeItem(keyOf(file));
+  } catch {
+    /* nothing kept */
+  }
+}

@@ -1,0 +1,190 @@
+// The admin area's upload queue: resumable uploads (../media/resumable.ts) that outlive the
+// dialog that started them. Module state, so every island of the page (the media manager's
+// dialog, the tray in AdminLayout) shares it, and with the client router it survives page
+// changes within /admin. The UploadTray island shows it; MediaManager reloads on $finished.
+import { atom, computed } from 'nanostores';
+import type { AdminMedia } from '../../../shared/schemas/media.ts';
+import { apiJson, errorMessage } from '../../../shared/api.ts';
+import { toast } from '../../../shared/toast.ts';
+import { putMediaWithPoster } from '../media/media-api.ts';
+import { ResumableUpload, type Phase } from '../media/resumable.ts';
+import { forgetFields, rememberFields, type UploadFields } from './kept-fields.ts';
+
+export type { UploadFields };
+
+/** Files sent at the same time (the server allows 5 unfinished uploads per user). */
+export const PARALLEL = 3;
+
+export type ItemPhase = 'waiting' | Phase | 'finishing' | 'done' | 'failed';
+
+export interface UploadItem {
+  id: number;
+  /** Which Upload click queued it: the dialog shows its own batch. */
+  batch: number;
+  file: File;
+  fields: UploadFields;
+  poster: File | null;
+  sent: number;
+  total: number;
+  phase: ItemPhase;
+  /** Bytes per second over the last few seconds, when known. */
+  speed: number | null;
+  error?: string;
+  /** Set once every byte is on the server, so Retry after a failed finish only finishes. */
+  uploadId?: string;
+}
+
+export const $uploads = atom<UploadItem[]>([]);
+/** Counts uploads that became media items; the media list reloads when it changes. */
+export const $finished = atom(0);
+export const isRunning = (it: UploadItem) => it.phase !== 'done' && it.phase !== 'failed';
+export const $running = computed($uploads, (list) => list.filter(isRunning).length);
+
+export const fileKey = (f: File) => `${f.name}\u0000${f.size}\u0000${f.lastModified}`;
+
+const handles = new Map<number, ResumableUpload>();
+const samples = new Map<number, { t: number; bytes: number }[]>();
+let seq = 0;
+let batches = 0;
+
+function patch(id: number, p: Partial<UploadItem>) {
+  $uploads.set($uploads.get().map((it) => (it.id === id ? { ...it, ...p } : it)));
+}
+const get = (id: number) => $uploads.get().find((it) => it.id === id);
+
+function track(id: number, sent: number, total: number) {
+  const now = performance.now();
+  const list = samples.get(id) ?? [];
+  // A resume may start below the last figure (the server kept less than was sent): restart the window.
+  if (list.length && sent < list[list.length - 1]!.bytes) list.length = 0;
+  list.push({ t: now, bytes: sent });
+  while (list.length > 2 && now - list[0]!.t > 5000) list.shift();
+  samples.set(id, list);
+  const first = list[0]!;
+  const speed = now - first.t > 400 ? ((sent - first.bytes) * 1000) / (now - first.t) : null;
+  patch(id, { sent, total, speed });
+}
+
+/** Queues files with their fields (one title each) and starts them; returns the batch number. */
+export function enqueue(entries: { file: File; title: string; sent?: number }[], fields: UploadFields, poster: File | null): number {
+  const batch = ++batches;
+  const added: UploadItem[] = entries.map(({ file, title, sent }) => ({
+    id: ++seq,
+    batch,
+    file,
+    fields: { ...fields, title },
+    poster,
+    sent: sent ?? 0,
+    total: file.size,
+    phase: 'waiting',
+    speed: null,
+  }));
+  $uploads.set([...$uploads.get(), ...added]);
+  for (const it of added) rememberFields(it.file, it.fields);
+  pump();
+  return batch;
+}
+
+function pump() {
+  const list = $uploads.get();
+  let slots = PARALLEL - list.filter((it) => handles.has(it.id) || it.phase === 'finishing').length;
+  for (const it of list) {
+    if (slots <= 0) break;
+    if (it.phase === 'waiting' && !handles.has(it.id)) {
+      slots--;
+      void run(it.id);
+    }
+  }
+}
+
+async function run(id: number) {
+  const item = get(id);
+  if (!item) return;
+  try {
+    let uploadId = item.uploadId;
+    if (!uploadId) {
+      const upload = new ResumableUpload(item.file, {
+        onProgress: (sent, total) => track(id, sent, total),
+        onPhase: (phase) => patch(id, { phase, ...(phase === 'uploading' ? {} : { speed: null }) }),
+      });
+      handles.set(id, upload);
+      patch(id, { phase: 'uploading', error: undefined });
+      await upload.start();
+      uploadId = await upload.done;
+      handles.delete(id);
+    }
+    if (!get(id)) return;
+    patch(id, { phase: 'finishing', uploadId, sent: item.file.size, total: item.file.size, speed: null, error: undefined });
+    const f = item.fields;
+    const created = await apiJson<AdminMedia>('POST', '/api/media', {
+      uploadId,
+      title: f.title,
+      projectStage: f.projectStage || null,
+      notes: f.notes,
+      clientId: f.clientId ? Number(f.clientId) : null,
+      tags: f.tags,
+      isFeatured: f.isFeatured,
+      showInPortfolio: f.showInPortfolio,
+    });
+    if (item.poster && created.type === 'video') await putMediaWithPoster(created.id, {}, item.poster);
+    forgetFields(item.file);
+    patch(id, { phase: 'done' });
+    $finished.set($finished.get() + 1);
+    toast({ title: 'Media uploaded', description: `"${f.title}" has been uploaded.` });
+  } catch (err) {
+    // Cancelled: the item is gone already and cancel() said so.
+    if (!get(id)) return;
+    const message = errorMessage(err, 'Upload failed');
+    patch(id, { phase: 'failed', error: message, speed: null });
+    toast({ title: 'Upload failed', description: message || 'Upload failed', variant: 'destructive' });
+  } finally {
+    handles.delete(id);
+    samples.delete(id);
+    pump();
+  }
+}
+
+export function pause(id: number) {
+  handles.get(id)?.pause();
+}
+
+export function resume(id: number) {
+  handles.get(id)?.resume();
+}
+
+/** Tries a failed item again: the bytes continue from the server's offset, or only the finish is repeated. */
+export function retry(id: number) {
+  const it = get(id);
+  if (!it || it.phase !== 'failed') return;
+  patch(id, { phase: 'waiting', error: undefined });
+  pump();
+}
+
+/** Removes finished and failed items from the list. */
+export function dismiss(ids: number[]) {
+  $uploads.set($uploads.get().filter((it) => !ids.includes(it.id) || isRunning(it)));
+}
+
+/** Stops the items and deletes what the server holds of them (tus termination). */
+export async function cancel(ids: number[]) {
+  // A file being finished is on the server already and becomes an item whatever happens here.
+  const targets = $uploads.get().filter((it) => ids.includes(it.id) && it.phase !== 'done' && it.phase !== 'finishing');
+  if (!targets.length) return;
+  $uploads.set($uploads.get().filter((it) => !targets.includes(it)));
+  const running = targets.map((it) => handles.get(it.id)).filter((h): h is ResumableUpload => !!h);
+  for (const it of targets) {
+    handles.delete(it.id);
+    forgetFields(it.file);
+  }
+  await Promise.all(running.map((h) => h.cancel()));
+  toast({ title: 'Upload cancelled', description: 'Nothing was saved.' });
+  pump();
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '';
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s left`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min left`;
+  const h = Math.floor(seconds / 3600);
+  return `${h} h ${Math.round((seconds - h * 3600) / 60)} min left`;
+}

@@ -1,0 +1,335 @@
+// Editor keys and range notes in the review players (issue 30 "Editor keys", issue 29 "Range
+// notes"): J K L shuttle, Space, Shift+arrows, the speed menu and the ? list in the admin
+// dialog; none of them while typing a note; I and O make a range note in the portal and on the
+// share page (stored endMs within a frame, a bar on the seek bar), the range loops, a range note
+// in the list loops; axe clean in both themes with the keys list open.
+import type { Locator, Page } from '@playwright/test';
+import { test, expect, ADMIN } from './fixtures.ts';
+import { islandsReady, signInAs } from './admin-helpers.ts';
+import { seriousViolations } from './public-helpers.ts';
+import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { FRAME, currentTime, pauseAt, signInClient, uploadClip } from './review-helpers.ts';
+import { KEY_LIST } from '../../src/islands/review/keys.ts';
+
+const state = (player: Locator) => player.evaluate((v: HTMLVideoElement) => ({ paused: v.paused, rate: v.playbackRate, t: v.currentTime }));
+const mute = (player: Locator) => player.evaluate((v: HTMLVideoElement) => void (v.muted = true));
+
+async function openAdmin(page: Page, title: string) {
+  await page.goto('/admin/media');
+  await islandsReady(page);
+  await page.getByRole('button', { name: `Open ${title}` }).click();
+  return page.getByRole('dialog', { name: title });
+}
+
+/**
+ * Watches the playhead for up to 8 s (every animation frame) until it has passed `nearOut`
+ * and then stands before `before` again: the loop turned. Returns the furthest time seen and
+ * the time it came back to (-1 when it never did).
+ */
+function watchLoop(player: Locator, nearOut: number, before: number) {
+  return player.evaluate(
+    (v: HTMLVideoElement, [nearOut, before]) =>
+      new Promise<{ max: number; back: number; playing: boolean }>((resolve) => {
+        let max = 0;
+        const t0 = performance.now();
+        const tick = () => {
+          const t = v.currentTime;
+          max = Math.max(max, t);
+          if (max >= nearOut && t < before) return resolve({ max, back: t, playing: !v.paused });
+          if (performance.now() - t0 > 8000) return resolve({ max, back: -1, playing: !v.paused });
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+    [nearOut, before] as const,
+  );
+}
+
+/** The marker's width as a share of the strip's. */
+async function markerShare(scope: Locator) {
+  const strip = (await scope.getByTestId('note-markers').boundingBox())!;
+  const m = (await scope.getByTestId('note-marker').first().boundingBox())!;
+  return m.width / strip.width;
+}
+
+test('admin dialog: L, L again 2x, K pauses, J goes back, Shift+arrows a second, speed menu, ? lists every key; none fire while typing a note', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
+  await uploadClip(page, server, 'Keys Cut');
+  const dialog = await openAdmin(page, 'Keys Cut');
+  const player = dialog.getByTestId('detail-video');
+  const area = dialog.getByTestId('player-area');
+  const speed = dialog.getByLabel('Speed');
+  await pauseAt(player, 0);
+  await mute(player);
+
+  // L plays at 1x; again 2x, again 4x (the speed menu shows it); K pauses where it is.
+  await area.focus();
+  await page.keyboard.press('l');
+  await expect.poll(() => state(player)).toMatchObject({ paused: false, rate: 1 });
+  await page.keyboard.press('l');
+  await expect.poll(async () => (await state(player)).rate).toBe(2);
+  await expect(speed).toHaveValue('2');
+  await page.keyboard.press('l');
+  await expect.poll(async () => (await state(player)).rate).toBe(4);
+  await expect(speed).toHaveValue('4');
+  await page.keyboard.press('k');
+  await expect.poll(async () => (await state(player)).paused).toBe(true);
+  const stopped = await currentTime(player);
+  expect(stopped).toBeLessThan(5.5);
+  await page.waitForTimeout(300);
+  expect(await currentTime(player)).toBe(stopped);
+
+  // J goes backwards (paused, stepping back on a timer); J again is faster; K stops it.
+  await pauseAt(player, 4);
+  await area.focus();
+  await page.keyboard.press('j');
+  await expect(dialog.getByTestId('shuttle-state')).toHaveText('Playing backwards 1x');
+  await expect.poll(() => currentTime(player)).toBeLessThan(3.7);
+  expect((await state(player)).paused).toBe(true);
+  await page.keyboard.press('j');
+  await expect(dialog.getByTestId('shuttle-state')).toHaveText('Playing backwards 2x');
+  await page.keyboard.press('k');
+  await expect(dialog.getByTestId('shuttle-state')).toHaveText('');
+  const back = await currentTime(player);
+  expect(back).toBeLessThan(3.7);
+  await page.waitForTimeout(300);
+  expect(await currentTime(player)).toBe(back);
+
+  // The speed menu: 0.5x to 2x.
+  await expect(speed.locator('option')).toHaveText(['0.5x', '0.75x', '1x', '1.25x', '1.5x', '2x', '4x']);
+  await speed.selectOption('0.5');
+  await expect.poll(async () => (await state(player)).rate).toBe(0.5);
+  await speed.selectOption('1.5');
+  await expect.poll(async () => (await state(player)).rate).toBe(1.5);
+  await expect(speed.locator('option')).toHaveCount(6);
+
+  // Shift+→ and Shift+← move one second; the time field follows (paused).
+  await pauseAt(player, 2);
+  await area.focus();
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect.poll(() => currentTime(player)).toBeCloseTo(3, 3);
+  await expect(dialog.getByLabel('Time (seconds)')).toHaveValue('3');
+  await page.keyboard.press('Shift+ArrowLeft');
+  await page.keyboard.press('Shift+ArrowLeft');
+  await expect.poll(() => currentTime(player)).toBeCloseTo(1, 3);
+
+  await area.focus();
+  // Space plays and pauses with focus on the player area.
+  await page.keyboard.press(' ');
+  await expect.poll(async () => (await state(player)).paused).toBe(false);
+  await page.keyboard.press(' ');
+  await expect.poll(async () => (await state(player)).paused).toBe(true);
+
+  // ? lists every key; Escape closes the list and leaves the media dialog open.
+  await area.focus();
+  await page.keyboard.press('?');
+  const keys = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(keys).toBeVisible();
+  await expect(keys.getByRole('row')).toHaveCount(KEY_LIST.length + 1);
+  for (const k of ['J', 'K', 'L', 'Space', ',', '.', 'Shift', 'I', 'O', '?']) await expect(keys.locator('kbd', { hasText: k }).first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(keys).toBeHidden();
+  await expect(dialog).toBeVisible();
+  // The button opens it too.
+  await dialog.getByRole('button', { name: /Keyboard shortcuts/ }).click();
+  await expect(keys).toBeVisible();
+  await keys.getByRole('button', { name: 'Close' }).click();
+  await expect(keys).toBeHidden();
+  await expect(dialog).toBeVisible();
+
+  // Typing a note: every key is text, none reaches the player.
+  await pauseAt(player, 1);
+  const note = dialog.getByTestId('staff-note-form').getByRole('textbox', { name: 'Note' });
+  await note.click();
+  await page.keyboard.type('l k j i o , . ? L J K');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press(' ');
+  await expect(note).toHaveValue('l k j i o , . ? L J K ');
+  expect(await state(player)).toEqual({ paused: true, rate: 1.5, t: 1 });
+  await expect(keys).toBeHidden();
+  await expect(dialog.getByTestId('shuttle-state')).toHaveText('');
+  await expect(dialog.getByTestId('range-text')).toContainText('Out not set');
+});
+
+test('portal: I at 1 s and O at 2 s make a range note (endMs within a frame, a bar); out before in is refused; the range and a listed range note loop', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  const login = await createClientWithPortalLogin(server, 'Range Co');
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
+  const mediaId = await uploadClip(page, server, 'Range Cut', login.clientId);
+  await page.context().clearCookies();
+  await signInClient(page, login);
+  await page.getByRole('button', { name: 'Open Range Cut' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Range Cut' });
+  await dialog.getByRole('tab', { name: 'Timeline' }).click();
+  const player = dialog.getByTestId('portal-video');
+  const area = dialog.getByTestId('player-area');
+  const ts = dialog.getByLabel('Timestamp (seconds)');
+  const range = dialog.getByTestId('range-text');
+  await mute(player);
+
+  // I pins the start: seeking on to the out point does not move it.
+  await pauseAt(player, 1);
+  await area.focus();
+  await page.keyboard.press('i');
+  await pauseAt(player, 2);
+  await expect(ts).toHaveValue('1');
+  await area.focus();
+  await page.keyboard.press('o');
+  await expect(range).toHaveText('In 00:01.00 – Out 00:02.00');
+
+  // An out point before the in point: said, and nothing is sent.
+  await pauseAt(player, 0.5);
+  await area.focus();
+  await page.keyboard.press('o');
+  await expect(dialog.getByTestId('range-error')).toContainText('Out must be after In');
+  await dialog.getByRole('textbox', { name: 'Note' }).fill('Too early');
+  await dialog.getByRole('button', { name: 'Add Note' }).click();
+  await expect(dialog.getByRole('switch', { name: /Loop range/ })).toBeDisabled();
+  expect((await server.sql.execute({ sql: 'SELECT count(*) AS n FROM timeline_notes WHERE media_id = ?', args: [mediaId] })).rows[0]!.n).toBe(0);
+  await pauseAt(player, 2);
+  await dialog.getByRole('button', { name: /Mark out/ }).click();
+  await expect(dialog.getByTestId('range-error')).toHaveCount(0);
+  await expect(range).toHaveText('In 00:01.00 – Out 00:02.00');
+
+  // Loop range: playing from 1.2 s turns back to the in point after the out point.
+  await dialog.getByRole('switch', { name: /Loop range/ }).check();
+  await expect(dialog.getByTestId('loop-state')).toContainText('Looping 00:01.00–00:02.00');
+  await pauseAt(player, 1.2);
+  await area.focus();
+  await page.keyboard.press('l');
+  const looped = await watchLoop(player, 1.9, 1.5);
+  expect(looped.back).toBeGreaterThanOrEqual(1 - FRAME);
+  expect(looped.max).toBeLessThan(2.25);
+  expect(looped.playing).toBe(true);
+  await page.keyboard.press('k');
+
+  // Sent as timestampMs / endMs; the form lets go of the range afterwards.
+  await dialog.getByRole('textbox', { name: 'Note' }).fill('Hold this shot longer');
+  await dialog.getByRole('button', { name: 'Add Note' }).click();
+  await expect(dialog.getByTestId('timeline-list')).toContainText('Hold this shot longer');
+  const row = (await server.sql.execute({ sql: 'SELECT timestamp_ms, end_ms FROM timeline_notes WHERE media_id = ?', args: [mediaId] })).rows[0]!;
+  expect(Math.abs(Number(row.timestamp_ms) - 1000)).toBeLessThan(1000 * FRAME);
+  expect(Math.abs(Number(row.end_ms) - 2000)).toBeLessThan(1000 * FRAME);
+  await expect(range).toContainText('Out not set');
+  await expect(dialog.getByTestId('loop-state')).toHaveCount(0);
+
+  // Its marker is a bar from 1 s to 2 s of the strip.
+  const duration = await player.evaluate((v: HTMLVideoElement) => v.duration);
+  await expect(dialog.getByTestId('note-marker')).toHaveCount(1);
+  expect(Math.abs((await markerShare(dialog)) - 1 / duration)).toBeLessThan(0.02);
+
+  // In the list: 00:01–00:02; a click seeks to its start; Loop plays it over and over.
+  const item = dialog.getByTestId('timeline-list').getByRole('listitem').filter({ hasText: 'Hold this shot longer' });
+  await expect(item).toContainText('00:01–00:02');
+  await pauseAt(player, 4);
+  await item.getByRole('button', { name: /Hold this shot longer/ }).click();
+  await expect.poll(async () => Math.abs((await currentTime(player)) - 1)).toBeLessThan(FRAME);
+  const loopButton = item.getByRole('button', { name: 'Loop 00:01.00 to 00:02.00' });
+  await loopButton.click();
+  await expect(loopButton).toHaveAttribute('aria-pressed', 'true');
+  const again = await watchLoop(player, 1.9, 1.5);
+  expect(again.back).toBeGreaterThanOrEqual(1 - FRAME);
+  expect(again.max).toBeLessThan(2.25);
+  await dialog.getByRole('button', { name: 'Stop loop' }).click();
+  await expect(loopButton).toHaveAttribute('aria-pressed', 'false');
+  await expect(dialog.getByTestId('loop-state')).toHaveCount(0);
+});
+
+async function shareLink(page: Page, server: TestServer, mediaId: number): Promise<string> {
+  const link = await page.request.post('/api/share-links', { headers: { Origin: server.url }, data: { name: 'Keys link', mediaIds: [mediaId], allowComment: true } });
+  expect(link.status()).toBe(201);
+  return (await link.json()).url as string;
+}
+
+test('share page: L and K, ? and a range note with I and O (endMs stored, a bar)', async ({ page, server, browser }) => {
+  test.setTimeout(120_000);
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
+  const mediaId = await uploadClip(page, server, 'Shared Keys');
+  const url = await shareLink(page, server, mediaId);
+  const guest = await browser.newContext({ baseURL: server.url });
+  try {
+    const visitor = await guest.newPage();
+    await visitor.goto(url);
+    await islandsReady(visitor);
+    const share = visitor.getByTestId('share-item');
+    const video = share.getByTestId('share-video');
+    const area = share.getByTestId('player-area');
+    await pauseAt(video, 0);
+    await mute(video);
+    await area.focus();
+    await visitor.keyboard.press('l');
+    await visitor.keyboard.press('l');
+    await expect.poll(() => state(video)).toMatchObject({ paused: false, rate: 2 });
+    await visitor.keyboard.press('k');
+    await expect.poll(async () => (await state(video)).paused).toBe(true);
+    await visitor.keyboard.press('?');
+    await expect(visitor.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    await visitor.keyboard.press('Escape');
+    await expect(visitor.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeHidden();
+
+    await pauseAt(video, 1);
+    await area.focus();
+    await visitor.keyboard.press('i');
+    await pauseAt(video, 2.5);
+    await area.focus();
+    await visitor.keyboard.press('o');
+    await expect(share.getByTestId('range-text')).toHaveText('In 00:01.00 – Out 00:02.12');
+    await visitor.getByLabel('Your name').fill('Guest Gill');
+    await share.getByRole('textbox', { name: 'Note', exact: true }).fill('Guest range');
+    await share.getByRole('button', { name: 'Add note' }).click();
+    await expect(share.getByRole('list', { name: /Timeline notes/ })).toContainText('Guest range');
+    const c = (await server.sql.execute({ sql: "SELECT timestamp_ms, end_ms FROM share_comments WHERE text = 'Guest range'", args: [] })).rows[0]!;
+    expect(Math.abs(Number(c.timestamp_ms) - 1000)).toBeLessThan(1000 * FRAME);
+    expect(Math.abs(Number(c.end_ms) - 2500)).toBeLessThan(1000 * FRAME);
+    const duration = await video.evaluate((v: HTMLVideoElement) => v.duration);
+    expect(Math.abs((await markerShare(share)) - 1.5 / duration)).toBeLessThan(0.02);
+  } finally {
+    await guest.close();
+  }
+});
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`${colorScheme}: the admin dialog with a range marked and the keys list open, and the share page's player, are axe clean`, async ({ page, server, browser }) => {
+    test.setTimeout(120_000);
+    await page.emulateMedia({ colorScheme });
+    await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
+    const title = `Keys ${colorScheme}`;
+    const mediaId = await uploadClip(page, server, title);
+    const res = await page.request.post(`/api/media/${mediaId}/timeline-notes`, { headers: { Origin: server.url }, data: { text: 'A range', timestampMs: 1000, endMs: 2500 } });
+    expect(res.status()).toBe(201);
+    const dialog = await openAdmin(page, title);
+    const player = dialog.getByTestId('detail-video');
+    await pauseAt(player, 1);
+    await dialog.getByRole('button', { name: /Mark in/ }).click();
+    await pauseAt(player, 2);
+    await dialog.getByRole('button', { name: /Mark out/ }).click();
+    await dialog.getByRole('switch', { name: /Loop range/ }).check();
+    await expect(dialog.getByTestId('loop-state')).toBeVisible();
+    await expect(dialog.getByTestId('loop-note')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByTestId('player-area').focus();
+    await page.keyboard.press('?');
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const url = await shareLink(page, server, mediaId);
+    const guest = await browser.newContext({ baseURL: server.url, colorScheme });
+    try {
+      const visitor = await guest.newPage();
+      await visitor.goto(url);
+      await islandsReady(visitor);
+      const share = visitor.getByTestId('share-item');
+      await pauseAt(share.getByTestId('share-video'), 1);
+      await share.getByRole('button', { name: /Mark out/ }).click();
+      await expect(share.getByTestId('range-error')).toBeVisible();
+      await share.getByTestId('player-area').focus();
+      await visitor.keyboard.press('?');
+      await expect(visitor.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+      expect(await seriousViolations(visitor)).toEqual([]);
+    } finally {
+      await guest.close();
+    }
+  });
+}
