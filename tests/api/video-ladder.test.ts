@@ -1,6 +1,8 @@
 // The proxy ladder (issue 33): 360p for every video, 2160p only from 4K, never upscaled, each
 // proxy labelled by its real short side (ffprobe of the file), and ready videos made by an
-// older ladder upgraded by the backfill while they keep playing.
+// older ladder upgraded by the backfill while they keep playing. Every proxy's first picture is
+// at 0 (frame-exact notes), and the streamed ones are described by valid HLS playlists whose byte
+// ranges land on the file's own boxes.
 import path from 'node:path';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -9,6 +11,7 @@ import type { Session } from '../helpers/http.ts';
 import { adminSession } from '../helpers/accounts.ts';
 import { folderFiles, upload } from '../helpers/media-uploads.ts';
 import { probeOutput, sizedSource } from '../helpers/video-sources.ts';
+import { boxAt, parseMaster, parseMedia } from '../helpers/hls.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -45,8 +48,60 @@ function fileOf(url: string): [string, string] {
 
 type Rung = [label: string, file: string, width: number, height: number];
 
+/** Polls until the item's proxies number `n` (a remux's smaller rungs come in a second job). */
+async function withRenditions(id: number, n: number, timeoutMs = 120_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const live = (await admin.json('GET', `/api/media/${id}/processing`)).body;
+    expect(live.processingStatus).toBe('ready');
+    if (live.renditions.length === n) return live;
+    if (Date.now() > until) throw new Error(`item ${id} has ${JSON.stringify(live.renditions)}`);
+    await new Promise((res) => setTimeout(res, 150));
+  }
+}
+
+/** The master and media playlists of a version, checked against the files they describe. */
+async function expectPlaylists(live: any, streamed: Rung[]) {
+  if (!streamed.length) return expect(live.streamUrl).toBeNull();
+  expect(live.streamUrl).toMatch(/\/master\.m3u8\?v=\d+$/);
+  const master = await admin.get(live.streamUrl);
+  expect(master.status).toBe(200);
+  expect(master.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+  const entries = parseMaster(await master.text());
+  // Every streamed size, the player's default (largest up to 1080p) first.
+  const start = streamed.find((r) => Math.min(r[2], r[3]) <= 1080)!;
+  expect(entries.map((e) => e.resolution)).toEqual([start, ...streamed.filter((r) => r !== start)].map((r) => [r[2], r[3]]));
+  for (const e of entries) {
+    expect(e.codecs).toMatch(/^avc1\.[0-9a-f]{6},mp4a\.40\.2$/);
+    const rung = streamed.find((r) => r[2] === e.resolution[0] && r[3] === e.resolution[1])!;
+    const at = new URL(e.uri, new URL(live.streamUrl, server.url));
+    const res = await admin.get(at.pathname + at.search);
+    expect(res.status).toBe(200);
+    const pl = parseMedia(await res.text());
+    expect([pl.vod, pl.ended, pl.version >= 7]).toEqual([true, true, true]);
+    const file = await storedLocalPath(server, ...fileOf(new URL(pl.map.uri, new URL(live.streamUrl, server.url)).pathname));
+    expect(file.endsWith(rung[1])).toBe(true);
+    const size = fs.statSync(file).size;
+    // The init section is ftyp+moov at the start; every segment starts at a moof box, follows
+    // the one before without a gap, and the last ends with the file (or its index at the end).
+    expect([pl.map.offset, boxAt(file, 0)]).toEqual([0, 'ftyp']);
+    let next = pl.segments[0]!.offset;
+    expect(next).toBeGreaterThanOrEqual(pl.map.length);
+    for (const seg of pl.segments) {
+      expect(seg.offset).toBe(next);
+      expect(boxAt(file, seg.offset)).toBe('moof');
+      expect(seg.seconds).toBeLessThanOrEqual(pl.targetDuration);
+      next += seg.length;
+    }
+    expect(next).toBeLessThanOrEqual(size);
+    expect(pl.segments.reduce((t, x) => t + x.seconds, 0)).toBeCloseTo(1, 1);
+    // BANDWIDTH covers the peak segment.
+    expect(e.bandwidth).toBeGreaterThanOrEqual(Math.max(...pl.segments.map((x) => (x.length * 8) / x.seconds)) - 1);
+  }
+}
+
 describe('ladder sizes per source size, never upscaled, labelled by the real short side', () => {
-  test.each<[string, string, 'avi' | 'remux', Rung[]]>([
+  test.each<[string, string, 'avi' | 'remux' | 'remux-bframes', Rung[]]>([
     ['320x180: only its own size', '320x180', 'avi', [['180p', '720p.mp4', 320, 180]]],
     ['640x360: one proxy, called 360p (not 720p)', '640x360', 'avi', [['360p', '720p.mp4', 640, 360]]],
     ['1280x720: 720 and 360', '1280x720', 'avi', [['720p', '720p.mp4', 1280, 720], ['360p', '360p.mp4', 640, 360]]],
@@ -60,8 +115,13 @@ describe('ladder sizes per source size, never upscaled, labelled by the real sho
       [['2160p', '2160p.mp4', 3840, 2160], ['1080p', '1080p.mp4', 1920, 1080], ['720p', '720p.mp4', 1280, 720], ['360p', '360p.mp4', 640, 360]],
     ],
     ['1280x720 H.264/AAC MP4: copied, plus 360 encoded', '1280x720', 'remux', [['720p', '720p.mp4', 1280, 720], ['360p', '360p.mp4', 640, 360]]],
+    ['1280x720 H.264 with B-frames: copied as a plain file, 360 encoded', '1280x720', 'remux-bframes', [['720p', '720p.mp4', 1280, 720], ['360p', '360p.mp4', 640, 360]]],
   ])('%s', { timeout: 180_000 }, async (_name, size, kind, want) => {
-    const { id, url, live } = await converted(sizedSource(size, kind));
+    const converted1 = await converted(sizedSource(size, kind));
+    const { id, url } = converted1;
+    const remux = kind !== 'avi';
+    // A remux is ready with its copy; the smaller rungs follow in an upgrade job.
+    const live = remux ? await withRenditions(id, want.length) : converted1.live;
     expect(live.renditions.map((r: any) => [r.label, fileOf(r.url)[1], r.width, r.height])).toEqual(want);
     // The one file players get by default is never the 2160p one.
     expect(live.playbackUrl).toBe(live.renditions.find((r: any) => Math.min(r.width, r.height) <= 1080).url);
@@ -71,14 +131,31 @@ describe('ladder sizes per source size, never upscaled, labelled by the real sho
       expect(`${Math.min(out.width, out.height)}p`, r.url).toBe(r.label);
       expect([out.videoCodec, out.pixFmt, out.width, out.height]).toEqual(['h264', 'yuv420p', r.width, r.height]);
       expect(out.hasAudio).toBe(true);
+      // The first picture at 0: a note's time is the frame the reviewer saw (no B-frame delay).
+      expect(out.keyframes[0], r.url).toBe(0);
     }
-    const jobs = await server.sql.execute({ sql: 'SELECT path FROM jobs WHERE media_id = ?', args: [id] });
-    expect(jobs.rows.map((j) => j.path)).toEqual([kind === 'remux' ? 'remux' : 'transcode']);
+    const jobs = await server.sql.execute({ sql: 'SELECT kind, status, path FROM jobs WHERE media_id = ? ORDER BY id', args: [id] });
+    expect(jobs.rows.map((j) => [j.kind, j.status, j.path])).toEqual(
+      remux ? [['transcode', 'done', 'remux'], ['upgrade', 'done', 'remux']] : [['transcode', 'done', 'transcode']],
+    );
+    // A copy of a stream with B-frames keeps its edit list as a plain file, outside the stream.
+    await expectPlaylists(live, kind === 'remux-bframes' ? want.slice(1) : want);
     if (kind === 'remux') {
       // The top rung is the source copied (its own profile survives); the rest are encodes.
       const profiles = await Promise.all(live.renditions.map(async (r: any) => probeOutput(await storedLocalPath(server, ...fileOf(r.url))).profile));
       expect(profiles).toEqual(['Constrained Baseline', 'High']);
     }
+    if (kind === 'remux-bframes') {
+      // The copy reorders frames (its B-frames survive) and is a plain faststart file: no
+      // fragments, no playlist of its own.
+      const copy = await storedLocalPath(server, ...fileOf(live.renditions[0].url));
+      expect(fs.readFileSync(copy).includes('moof')).toBe(false);
+      expect((await admin.get(live.renditions[0].url.replace(/\.mp4\?.*$/, '.m3u8'))).status).toBe(404);
+    }
+    // Playlists only beside streamed proxies.
+    expect(folderFiles(server.mediaDir, url).filter((f) => f.endsWith('.m3u8')).sort()).toEqual(
+      [...(kind === 'remux-bframes' ? want.slice(1) : want).map((w) => w[1].replace('.mp4', '.m3u8')), 'master.m3u8'].sort(),
+    );
     // No proxy file beyond the ladder's.
     expect(folderFiles(server.mediaDir, url).filter((f) => f.endsWith('p.mp4'))).toEqual(want.map((w) => w[1]).sort());
   });

@@ -172,13 +172,19 @@ export function ffmpegProcessesFor(storageKey: string): number[] {
  * transcoded, or H.264/AAC MP4 at most 1080p, which is remuxed (copied) and gets only the
  * smaller rungs encoded.
  */
-export function sizedSource(size: string, kind: 'avi' | 'remux' = 'avi'): string {
+export function sizedSource(size: string, kind: 'avi' | 'remux' | 'remux-bframes' = 'avi'): string {
   const key = `sized-${size}-${kind}`;
   const hit = made.get(key);
   if (hit) return hit;
-  const codec = kind === 'avi' ? ['-c:v', 'mpeg4', '-q:v', '8', '-c:a', 'pcm_s16le'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
+  const codecs = {
+    avi: ['-c:v', 'mpeg4', '-q:v', '8', '-c:a', 'pcm_s16le'],
+    // ultrafast: no B-frames, as phones record.
+    remux: ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+    // B-frames (frames stored out of order), as cameras and editors' H.264 exports have.
+    'remux-bframes': ['-c:v', 'libx264', '-preset', 'veryfast', '-bf', '2', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+  }[kind];
   const file = path.join(dir, `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`);
-  ffmpeg([...PICTURE(size, 1, 10), ...TONE(1), ...codec, file]);
+  ffmpeg([...PICTURE(size, 1, 10), ...TONE(1), ...codecs, file]);
   made.set(key, file);
   return file;
 }

@@ -146,6 +146,8 @@ export interface JobResult {
   renditions: StoredRendition[];
   spriteUrl: string | null;
   version: number;
+  /** Smaller rungs still to make: an upgrade job is queued with the ready state (a remux's ladder). */
+  partial?: boolean;
 }
 
 /**
@@ -176,6 +178,8 @@ export async function complete(job: ClaimedJob, owner: string, result: JobResult
     });
     // Public pages embed the playback URL.
     await bumpSiteVersion(tx);
+    // A remux plays now; its smaller rungs follow (transcode.ts, Plan.partial).
+    if (result.partial) await tx.insert(jobs).values({ kind: UPGRADE, mediaId: job.mediaId, versionId: job.versionId });
     // Watermarked share links wait for the clean renditions to make their previews from.
     await enqueueWatermarksOfVersion(tx, job.mediaId, job.versionId);
     // A version added to an item is announced to its clients once it can play (issue 32). The

@@ -23,6 +23,12 @@ export interface PlannedRendition extends StoredRendition {
 export interface Plan {
   path: 'remux' | 'transcode';
   renditions: PlannedRendition[];
+  /**
+   * Rungs left for a second job: a remux becomes playable as soon as the copy is made (seconds
+   * for a large file), and the smaller rungs follow in an upgrade job (queue.ts), so a playable
+   * upload never waits for encodes.
+   */
+  partial: boolean;
 }
 
 /**
@@ -69,13 +75,18 @@ function encoded(p: VideoProbe, rung: number, size: { width: number; height: num
     variant: renditionVariant(`${rung}p`),
     rung,
     copy: false,
+    hls: true,
     ...size,
     // ffmpeg has already applied the rotation (autorotate) before these filters run.
     filters: [...hdrFilters(p), `scale=${size.width}:${size.height}:flags=bicubic`, 'setsar=1', 'format=yuv420p'],
   };
 }
 
-export function plan(p: VideoProbe): Plan {
+/**
+ * What a job makes of a source: the ladder, largest first. `full` false (a first conversion) keeps
+ * a remux to its copy alone; the upgrade job that follows asks for everything.
+ */
+export function plan(p: VideoProbe, full = true): Plan {
   const srcShort = Math.min(p.width, p.height);
   const rungs = RUNGS.filter((r) => r <= 720 || srcShort >= r);
   const out: PlannedRendition[] = [];
@@ -85,15 +96,22 @@ export function plan(p: VideoProbe): Plan {
     path = 'remux';
     const rung = srcShort >= 1080 ? 1080 : 720;
     const size = { width: p.width, height: p.height };
-    out.push({ label: shortLabel(size), variant: renditionVariant(`${rung}p`), rung, copy: true, ...size, filters: [] });
+    // A stream that reorders frames keeps its edit list in a plain file (exact frame times) and
+    // plays as one file only; one that does not is fragmented like the encodes (hls.ts).
+    out.push({ label: shortLabel(size), variant: renditionVariant(`${rung}p`), rung, copy: true, hls: !p.reorders, ...size, filters: [] });
   }
+  let partial = false;
   for (const rung of rungs) {
     const size = fit(p, rung);
     // Never upscaled: a rung the source cannot fill collapses into the one above it.
     if (out.some((r) => Math.min(r.width, r.height) <= Math.min(size.width, size.height))) continue;
+    if (path === 'remux' && !full) {
+      partial = true;
+      continue;
+    }
     out.push(encoded(p, rung, size));
   }
-  return { path, renditions: out };
+  return { path, renditions: out, partial };
 }
 
 function encodeArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
@@ -103,6 +121,9 @@ function encodeArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
     '-map', '0:v:0', ...audio,
     '-vf', r.filters.join(','),
     '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high', '-crf', '23', '-pix_fmt', 'yuv420p',
+    // No B-frames: fragmented MP4 has no edit list to hide their reorder delay, and the first
+    // picture must sit at 0 so a note's time is the frame the reviewer saw (issue 29).
+    '-bf', '0',
     // A keyframe every 2 s, whatever the frame rate, so seeking lands close.
     '-force_key_frames', 'expr:gte(t,n_forced*2)',
     ...hdrTags,
@@ -112,8 +133,9 @@ function encodeArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
   ];
 }
 
-function remuxArgs(p: VideoProbe, out: string): string[] {
-  return ['-map', '0:v:0', ...(p.hasAudio ? ['-map', '0:a:0'] : []), '-c', 'copy', '-sn', '-dn', '-movflags', FRAGMENTED_MOVFLAGS, '-f', 'mp4', out];
+function remuxArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
+  const flags = r.hls ? FRAGMENTED_MOVFLAGS : '+faststart';
+  return ['-map', '0:v:0', ...(p.hasAudio ? ['-map', '0:a:0'] : []), '-c', 'copy', '-sn', '-dn', '-movflags', flags, '-f', 'mp4', out];
 }
 
 // A job's scratch files carry this marker, so a retaken job can remove what a killed worker left.
@@ -121,7 +143,7 @@ export { JOB_SCRATCH };
 
 /** The one ffmpeg run that makes every rendition (exported for bench/video.mjs: the same command by hand). */
 export function conversionArgs(p: VideoProbe, thePlan: Plan, input: MediaFile, outputs: string[]): string[] {
-  return [...inputArgs(input), ...thePlan.renditions.flatMap((r, i) => (r.copy ? remuxArgs(p, outputs[i]!) : encodeArgs(p, r, outputs[i]!)))];
+  return [...inputArgs(input), ...thePlan.renditions.flatMap((r, i) => (r.copy ? remuxArgs(p, r, outputs[i]!) : encodeArgs(p, r, outputs[i]!)))];
 }
 
 export function spriteArgs(input: string, layout: SpriteLayout, output: string, keyframesOnly = false): string[] {
@@ -192,10 +214,10 @@ const EXPECTED_SPRITE_BYTES = 2 * 1024 * 1024;
  * rendition (remux) is the original's size; an encoded one is duration times a generous rate
  * for its rung. Without a known duration, the original's size stands in for each.
  */
-export function expectedOutputBytes(p: VideoProbe, originalBytes: number): number {
+export function expectedOutputBytes(p: VideoProbe, originalBytes: number, full = true): number {
   const duration = p.durationSeconds;
   const audio = p.hasAudio ? EXPECTED_AUDIO_BITS_PER_SECOND : 0;
-  const bytes = plan(p).renditions.reduce((sum, r) => {
+  const bytes = plan(p, full).renditions.reduce((sum, r) => {
     if (r.copy || !duration || duration <= 0) return sum + originalBytes;
     return sum + Math.ceil((((EXPECTED_VIDEO_BITS_PER_SECOND[r.rung] ?? 10_000_000) + audio) * duration) / 8);
   }, 0);
@@ -206,6 +228,8 @@ export interface TranscodeOutcome {
   path: 'remux' | 'transcode';
   renditions: StoredRendition[];
   spriteUrl: string | null;
+  /** Smaller rungs still to make (Plan.partial): the queue follows with an upgrade job. */
+  partial: boolean;
 }
 
 /**
@@ -219,9 +243,10 @@ export async function transcode(
   version: number,
   onProgress: (fraction: number) => void,
   signal: AbortSignal,
+  full = true,
 ): Promise<TranscodeOutcome> {
   const input: MediaFile = { path: await storage.localPath(storageKey, original.variant), mimeType: original.mimeType };
-  const thePlan = plan(p);
+  const thePlan = plan(p, full);
   const scratch = thePlan.renditions.map(() => storage.scratch(storageKey, JOB_SCRATCH + '.mp4'));
   const spriteScratch = storage.scratch(storageKey, JOB_SCRATCH + '.jpg');
   const vttScratch = storage.scratch(storageKey, JOB_SCRATCH + '.vtt');
@@ -255,14 +280,18 @@ export async function transcode(
     }
     if (layout) await writeFile(vttScratch, spriteVtt(layout, spriteDuration, `${VARIANTS.sprite}?v=${version}`));
 
-    await writePlaylists(thePlan, scratch, playlistScratch, masterScratch, version);
+    const streamed = await writePlaylists(thePlan, scratch, playlistScratch, masterScratch, version);
 
     for (let i = 0; i < scratch.length; i++) {
-      await storage.commit(storageKey, scratch[i]!, thePlan.renditions[i]!.variant);
-      await storage.commit(storageKey, playlistScratch[i]!, playlistVariant(thePlan.renditions[i]!.variant));
+      const r = thePlan.renditions[i]!;
+      await storage.commit(storageKey, scratch[i]!, r.variant);
+      if (r.hls) await storage.commit(storageKey, playlistScratch[i]!, playlistVariant(r.variant));
+      else await storage.remove(storageKey, playlistVariant(r.variant)).catch(() => {});
     }
     // Last: a master never names a media playlist that is not in place yet.
-    await storage.commit(storageKey, masterScratch, VARIANTS.master);
+    if (streamed) await storage.commit(storageKey, masterScratch, VARIANTS.master);
+    else await storage.remove(storageKey, VARIANTS.master).catch(() => {});
+    await storage.discard(...playlistScratch, masterScratch);
     if (layout) {
       await storage.commit(storageKey, spriteScratch, VARIANTS.sprite);
       await storage.commit(storageKey, vttScratch, VARIANTS.spriteMap);
@@ -280,8 +309,10 @@ export async function transcode(
     }
     return {
       path: thePlan.path,
-      renditions: thePlan.renditions.map(({ label, variant, width, height }) => ({ label, variant, width, height, version, ladder: LADDER, hls: true })),
+      // A partial ladder carries no mark, so a lost upgrade job is queued again by the backfill.
+      renditions: thePlan.renditions.map(({ label, variant, width, height, hls }) => ({ label, variant, width, height, version, ladder: thePlan.partial ? 0 : LADDER, hls: !!hls })),
       spriteUrl: layout ? `${mediaUrl(storageKey, VARIANTS.spriteMap)}?v=${version}` : null,
+      partial: thePlan.partial,
     };
   } catch (e) {
     await storage.discard(...scratch, ...playlistScratch, masterScratch, spriteScratch, vttScratch);
@@ -294,16 +325,20 @@ export async function transcode(
  * proxy players get by default first. Addresses are relative, so the same playlists work under
  * /media/<key>/ and under a share link's /s/<token>/m/<id>/, each with its own access checks.
  */
-async function writePlaylists(thePlan: Plan, proxies: string[], playlists: string[], master: string, version: number): Promise<void> {
-  const variants: Variant[] = [];
+async function writePlaylists(thePlan: Plan, proxies: string[], playlists: string[], master: string, version: number): Promise<boolean> {
+  const variants: (Variant & { rendition: PlannedRendition })[] = [];
   for (let i = 0; i < proxies.length; i++) {
     const r = thePlan.renditions[i]!;
+    if (!r.hls) continue; // a plain faststart copy (see plan): played as one file only
     const index = await fragmentIndex(proxies[i]!);
     await writeFile(playlists[i]!, mediaPlaylist(index, `${r.variant}?v=${version}`));
-    variants.push({ index, width: r.width, height: r.height, uri: `${playlistVariant(r.variant)}?v=${version}` });
+    variants.push({ index, width: r.width, height: r.height, uri: `${playlistVariant(r.variant)}?v=${version}`, rendition: r });
   }
-  const first = thePlan.renditions.indexOf(progressive(thePlan.renditions)!);
+  if (!variants.length) return false;
+  const start = progressive(variants.map((v) => v.rendition));
+  const first = Math.max(0, variants.findIndex((v) => v.rendition === start));
   await writeFile(master, masterPlaylist([variants[first]!, ...variants.filter((_, i) => i !== first)]));
+  return true;
 }
 
 async function nonEmpty(file: string): Promise<boolean> {

@@ -13,7 +13,7 @@ import { hasTool } from '../media/ffmpeg.ts';
 import { browserPlayable, probeFile } from '../media/probe.ts';
 import { storage } from '../storage/index.ts';
 import { FfmpegError } from './ffmpeg-run.ts';
-import { backfill, claim, complete, fail, heartbeat, WATERMARK, type ClaimedJob } from './queue.ts';
+import { backfill, claim, complete, fail, heartbeat, UPGRADE, WATERMARK, type ClaimedJob } from './queue.ts';
 import { makeWatermark } from './watermark.ts';
 import { HttpError } from '../http.ts';
 import { assertDiskSpaceFor } from '../storage/disk-space.ts';
@@ -102,7 +102,8 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       });
     }
     // Refused up front rather than failing halfway with a full disk; Retry runs it again.
-    const expected = expectedOutputBytes(probe, row.fileSize);
+    const full = job.kind === UPGRADE;
+    const expected = expectedOutputBytes(probe, row.fileSize, full);
     try {
       await assertDiskSpaceFor(expected);
     } catch (e) {
@@ -112,7 +113,7 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       await fail(job, owner, `Not enough disk space to convert this video (it needs about ${mb} MB free). Free some space, then press Retry.`, '', false);
       return;
     }
-    const result = await transcode(row.storageKey, { variant: originalVariant, mimeType: row.mimeType }, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal);
+    const result = await transcode(row.storageKey, { variant: originalVariant, mimeType: row.mimeType }, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, full);
     await stopBeat();
     if (cancel.signal.aborted || !(await complete(job, owner, { ...result, version: job.id }))) {
       log(`video ${job.mediaId}: job ${job.id} was taken away while converting; result dropped`);

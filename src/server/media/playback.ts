@@ -3,6 +3,7 @@
 // original, so they share its URL folder and its visibility rules (delivery.ts).
 import type { StoredRendition } from '../../db/schema.ts';
 import type { Playback, ProcessingStatus } from '../../shared/schemas/media.ts';
+import { VARIANTS } from '../storage/paths.ts';
 
 export interface PlaybackColumns {
   type: 'image' | 'video';
@@ -31,7 +32,7 @@ function originalPlays(row: PlaybackColumns): boolean {
 
 export function playbackFields(row: PlaybackColumns): Playback {
   if (row.type !== 'video') {
-    return { processingStatus: null, processingProgress: 0, processingError: null, playbackUrl: null, renditions: [], spriteUrl: null };
+    return { processingStatus: null, processingProgress: 0, processingError: null, playbackUrl: null, renditions: [], spriteUrl: null, streamUrl: null };
   }
   const status = row.processingStatus ?? 'queued';
   const ready = status === 'ready';
@@ -46,7 +47,14 @@ export function playbackFields(row: PlaybackColumns): Playback {
     playbackUrl: progressive(renditions)?.url ?? (originalPlays(row) ? row.url : null),
     renditions,
     spriteUrl: ready ? row.spriteUrl : null,
+    streamUrl: ready ? streamUrlOf(base, row.renditions ?? []) : null,
   };
+}
+
+/** The master playlist sits beside the proxies, written by the job that wrote the streamed ones. */
+function streamUrlOf(base: string, stored: StoredRendition[]): string | null {
+  const streamed = stored.find((r) => r.hls);
+  return streamed ? `${base}${VARIANTS.master}${streamed.version ? `?v=${streamed.version}` : ''}` : null;
 }
 
 const shortSide = (r: { width: number; height: number }) => Math.min(r.width, r.height);

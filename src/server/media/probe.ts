@@ -27,6 +27,12 @@ export interface VideoProbe {
   startTimecode: string | null;
   hasAudio: boolean;
   audioCodec: string | null;
+  /**
+   * The video reorders frames (B-frames: ffprobe's has_b_frames). A copy of such a stream into
+   * fragmented MP4 would start its pictures a few frames late (no edit list there), so it is
+   * copied as a plain faststart file instead (jobs/transcode.ts). Absent on older stored probes.
+   */
+  reorders?: boolean;
 }
 
 interface RawStream {
@@ -44,6 +50,7 @@ interface RawStream {
   r_frame_rate?: string;
   duration?: string;
   bit_rate?: string;
+  has_b_frames?: number;
   disposition?: { attached_pic?: number };
   tags?: { rotate?: string; timecode?: string };
   side_data_list?: { rotation?: number }[];
@@ -106,6 +113,7 @@ export async function probeFile(file: MediaFile): Promise<VideoProbe | null> {
     startTimecode: video.tags?.timecode ?? info.format?.tags?.timecode ?? null,
     hasAudio: !!audio,
     audioCodec: audio?.codec_name ?? null,
+    reorders: Number(video.has_b_frames ?? 0) > 0,
   };
 }
 

@@ -115,7 +115,8 @@ function watermarked<T extends FileFields>(row: T, type: 'image' | 'video', link
   if (!key) return row;
   const file = mediaUrl(key, linkPreviewVariant(link, type));
   const ready = state?.jobId ? `${file}?v=${state.jobId}` : null;
-  const shared = { ...row, posterUrl: null, renditions: [], spriteUrl: null, processingError: null };
+  // Nothing clean: no proxies, no playlist of them (issue 33: a single watermarked size).
+  const shared = { ...row, posterUrl: null, renditions: [], spriteUrl: null, processingError: null, streamUrl: null };
   if (type === 'image') {
     return { ...shared, url: ready ?? file, thumbnailUrl: ready, ...('thumbnailWebpUrl' in row ? { thumbnailWebpUrl: ready } : {}), ...('webpUrl' in row ? { webpUrl: ready } : {}) };
   }

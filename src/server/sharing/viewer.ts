@@ -13,7 +13,7 @@ import { MAX_TIMELINE_SECONDS } from '../../shared/schemas/notes.ts';
 import { errorResponse } from '../http.ts';
 import { linkDownloadName, serveStoredFile } from '../media/delivery.ts';
 import { playbackFields, progressive } from '../media/playback.ts';
-import { linkPreviewVariant, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
+import { linkPreviewVariant, playlistVariant, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
 import type { ShareComment, ShareItem, ShareView } from '../../shared/schemas/share.ts';
 import { logAccess, requireVisit, type VisitRow } from './access.ts';
 import type { LinkRow } from './links.ts';
@@ -67,7 +67,14 @@ export function allowedVariant(link: LinkRow, cur: Current, variant: string, dow
   if (ownPreview) viewable.push(preview);
   else viewable.push(variantOf(version.webpUrl));
   if (item.type === 'video' && version.processingStatus === 'ready') {
-    if (!ownPreview) viewable.push(...(version.renditions ?? []).map((r) => r.variant));
+    if (!ownPreview) {
+      const renditions = version.renditions ?? [];
+      viewable.push(...renditions.map((r) => r.variant));
+      // Playlists follow the proxies they describe (issue 33).
+      const streamed = renditions.filter((r) => r.hls);
+      viewable.push(...streamed.map((r) => playlistVariant(r.variant)));
+      if (streamed.length) viewable.push(VARIANTS.master);
+    }
     viewable.push(VARIANTS.sprite, VARIANTS.spriteMap);
   }
   return viewable.includes(variant);
@@ -137,6 +144,8 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
         processingError: null,
         playbackUrl: video ? url : null,
         renditions: [],
+        // One size, the link's own preview: nothing to stream (issue 33).
+        streamUrl: null,
         spriteUrl: clean && video && version.processingStatus === 'ready' ? relink(playback.spriteUrl) : null,
         posterUrl: clean ? relink(version.posterUrl) : null,
         thumbnailUrl: clean ? relink(version.thumbnailWebpUrl ?? version.thumbnailUrl) : video ? null : url,
@@ -154,6 +163,8 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
       ...playback,
       playbackUrl,
       renditions: playback.renditions.map((r) => ({ ...r, url: relink(r.url)! })),
+      // The playlists name their files relatively, so under the link they fetch through it.
+      streamUrl: relink(playback.streamUrl),
       spriteUrl: relink(playback.spriteUrl),
       posterUrl: relink(version.posterUrl),
       thumbnailUrl: relink(version.thumbnailWebpUrl ?? version.thumbnailUrl),

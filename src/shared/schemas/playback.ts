@@ -21,5 +21,12 @@ export const playbackSchema = z.object({
   playbackUrl: z.string().nullable(),
   renditions: z.array(renditionSchema),
   spriteUrl: z.string().nullable(),
+  /**
+   * The version's HLS master playlist (issue 33): every proxy written as fragmented MP4, as byte
+   * ranges of the same files. Review players stream it when there are sizes to choose from;
+   * null before it exists (older conversions until the backfill upgrades them, a single plain
+   * copy) and wherever the viewer may not have the clean proxies (watermarked previews).
+   */
+  streamUrl: z.string().nullable(),
 });
 export type Playback = z.infer<typeof playbackSchema>;
