@@ -21,6 +21,7 @@ import { NoteMarkers } from '../review/NoteMarkers.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { noteMarkers } from '../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../review/DrawingLayer.tsx';
+import { AUTO, QualityMenu, useQuality } from '../ui/playback.tsx';
 
 const POLL_MS = 4000;
 
@@ -178,6 +179,8 @@ function Media({
   overlay: React.ReactNode;
 }) {
   const [duration, setDuration] = useState(item.durationSeconds ?? 0);
+  // Streams where the link shows the clean sizes (issue 33); one file otherwise.
+  const quality = useQuality(item, videoRef, { stream: true });
   if (item.type === 'image') {
     if (!item.imageUrl) return <Preparing />;
     return (
@@ -195,18 +198,27 @@ function Media({
       <PictureFrame overlay={overlay}>
         <video
           ref={videoRef}
-          src={item.playbackUrl}
+          // No src prop: useQuality sets the source (a stream or a file).
+          data-stream={quality.via}
           poster={item.posterUrl ?? undefined}
           controls
           playsInline
           preload="metadata"
           data-testid="share-video"
           className="aspect-video w-full rounded-lg bg-black object-contain"
-          onLoadedMetadata={onDuration}
+          onLoadedMetadata={(e) => {
+            onDuration(e);
+            quality.onLoadedMetadata();
+          }}
           onDurationChange={onDuration}
           {...clock.videoEvents}
         />
       </PictureFrame>
+      {quality.options.length > 1 && (
+        <div className="mt-1 flex justify-end">
+          <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} playing={quality.quality === AUTO ? quality.level : null} />
+        </div>
+      )}
       {markers.length > 0 && duration > 0 && (
         <div className="mt-1 rounded-lg bg-black/80 px-3 pb-1" data-testid="marker-bar">
           <NoteMarkers notes={markers} duration={duration} fps={item.frameRate} onSeek={onSeek} />

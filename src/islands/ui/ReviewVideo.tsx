@@ -35,7 +35,7 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
   const [live, setLive] = useState<PlayableItem>(item);
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
-  const quality = useQuality(live, videoRef);
+  const quality = useQuality(live, videoRef, { stream: true });
   const retry = canRetry
     ? () => {
         retryProcessing(item.id).then(
@@ -50,7 +50,8 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
       <PictureFrame overlay={overlay}>
         <video
           ref={videoRef}
-          src={quality.src}
+          // No src prop: useQuality sets the source (a stream or a file).
+          data-stream={quality.via}
           poster={item.posterUrl ?? undefined}
           controls
           playsInline

@@ -6,9 +6,13 @@ import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObjec
 import { RotateCw } from 'lucide-react';
 import type { Playback, Rendition } from '../../shared/schemas/media.ts';
 import { apiGet, apiJson, apiRequest } from '../../shared/api.ts';
+import type { Level } from 'hls.js/light';
+import { attachStream, levelOf, streamMode, type StreamMode } from './stream.ts';
 
 export type PlayableItem = Pick<Playback, 'playbackUrl' | 'renditions' | 'spriteUrl' | 'processingStatus' | 'processingProgress'> & {
   processingError?: string | null;
+  /** The master playlist (review answers carry it; public ones do not). */
+  streamUrl?: string | null;
 };
 
 export const AUTO = 'auto';
@@ -28,10 +32,12 @@ export function autoRendition(renditions: Rendition[], playerHeightCss: number, 
 }
 
 /**
- * The source URL for a <video>, following the quality choice. Switching keeps the position
- * and the playing state.
+ * The source for a <video>, following the quality choice. Switching keeps the position and the
+ * playing state. With `stream` (the review players), a video with several sizes and a master
+ * playlist streams it (stream.ts): the hook then sets the element's source itself, so the
+ * element must not get a `src` prop (`streams` says so); public players keep the `src` prop.
  */
-export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement | null>) {
+export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement | null>, opts: { stream?: boolean } = {}) {
   const [quality, setQualityState] = useState<string>(AUTO);
   const [autoPick, setAutoPick] = useState<Rendition | null>(null);
   useEffect(() => {
@@ -48,16 +54,78 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
   // when the proxy turns ready (a source swap would jump back to 0 under the viewer) until a
   // quality is chosen from the menu.
   const original = useRef(item.processingStatus !== 'ready' ? item.playbackUrl : null);
-  const src = (quality === AUTO ? original.current : null) ?? chosen?.url ?? item.playbackUrl;
+  const progressiveSrc = (quality === AUTO ? original.current : null) ?? chosen?.url ?? item.playbackUrl;
   const resume = useRef<{ time: number; playing: boolean } | null>(null);
+  const remember = useCallback(() => {
+    const v = video.current;
+    if (v && v.readyState > 0) resume.current = { time: v.currentTime, playing: !v.paused };
+  }, [video]);
+
+  // Streaming (review players only): decided once mounted, as it depends on the browser.
+  // null until mounted (the server and the first render know nothing of the browser), so the
+  // element is not first given a file only to swap it for the stream a moment later.
+  const [decided, setMode] = useState<StreamMode | null>(opts.stream ? null : 'progressive');
+  const mode = decided ?? 'progressive';
+  const [failed, setFailed] = useState(false);
+  // A pinned size the stream does not carry (a plain copy of the source): played as a file.
+  const [outside, setOutside] = useState<string | null>(null);
+  const [level, setLevel] = useState<number | null>(null);
+  useEffect(() => {
+    if (opts.stream) setMode(streamMode(video.current));
+  }, [opts.stream, video]);
+  const streamUrl = opts.stream && !failed && item.processingStatus === 'ready' && item.renditions.length > 1 ? (item.streamUrl ?? null) : null;
+  const streaming = !!streamUrl && mode !== 'progressive' && original.current == null && (quality === AUTO || (mode === 'hls' && outside !== quality));
+  const src = streaming ? streamUrl : progressiveSrc;
+
+  const handle = useRef<Awaited<ReturnType<typeof attachStream>> | null>(null);
+  const pick = useRef<(levels: Level[]) => number>(() => -1);
+  pick.current = (levels) => {
+    if (quality === AUTO) return -1;
+    const at = levelOf(levels, chosen);
+    if (at < 0) {
+      remember();
+      setOutside(quality);
+    }
+    return at;
+  };
+  useEffect(() => {
+    const v = video.current;
+    if (!opts.stream || !v || !decided) return;
+    if (streaming && mode === 'hls') {
+      let gone = false;
+      void attachStream(v, streamUrl!, {
+        level: (levels) => pick.current(levels),
+        saveData: saveData(),
+        onLevel: setLevel,
+        onFatal: () => {
+          remember();
+          setFailed(true);
+        },
+      }).then(
+        (h) => (gone ? h.detach() : (handle.current = h)),
+        () => setFailed(true),
+      );
+      return () => {
+        gone = true;
+        handle.current?.detach();
+        handle.current = null;
+        setLevel(null);
+      };
+    }
+    if (src && v.getAttribute('src') !== src) v.src = src;
+  }, [opts.stream, decided, streaming, mode, streamUrl, src, video, remember]);
+  // A quality chosen while streaming: the level changes in place, no new source.
+  useEffect(() => {
+    handle.current?.setLevel((levels) => pick.current(levels));
+  }, [quality]);
+
   const setQuality = useCallback(
     (q: string) => {
-      const v = video.current;
-      if (v) resume.current = { time: v.currentTime, playing: !v.paused };
+      remember();
       original.current = null;
       setQualityState(q);
     },
-    [video],
+    [remember],
   );
   // After the source changed: back to where the viewer was.
   const onLoadedMetadata = useCallback(() => {
@@ -68,10 +136,35 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
     v.currentTime = r.time;
     if (r.playing) void v.play().catch(() => {});
   }, [video]);
-  return { src, quality, setQuality, onLoadedMetadata, options: item.renditions.map((r) => r.label) };
+  return {
+    src,
+    quality,
+    setQuality,
+    onLoadedMetadata,
+    options: item.renditions.map((r) => r.label),
+    /** How it plays now: 'hls' (hls.js), 'native' (the browser's HLS) or 'progressive' (one file). */
+    via: streaming ? mode : ('progressive' as StreamMode),
+    /** The short side of the size the stream plays now (hls.js), for the menu's "Auto (720p)". */
+    level,
+    /** The hook sets the element's source (opts.stream): the element gets no `src` prop. */
+    streams: !!opts.stream,
+  };
 }
 
-export function QualityMenu({ value, options, onChange, className = '' }: { value: string; options: string[]; onChange: (q: string) => void; className?: string }) {
+export function QualityMenu({
+  value,
+  options,
+  onChange,
+  className = '',
+  playing = null,
+}: {
+  value: string;
+  options: string[];
+  onChange: (q: string) => void;
+  className?: string;
+  /** Streaming on Auto: the size playing now, shown as "Auto (720p)". */
+  playing?: number | null;
+}) {
   if (options.length < 1) return null;
   return (
     <label className={`inline-flex items-center gap-1 text-xs ${className}`}>
@@ -83,7 +176,7 @@ export function QualityMenu({ value, options, onChange, className = '' }: { valu
         data-testid="quality-menu"
         className="rounded-md border border-white/20 bg-black/60 px-2 py-1 text-xs text-white focus-visible:outline-2 focus-visible:outline-accent"
       >
-        <option value={AUTO}>Auto</option>
+        <option value={AUTO}>{playing ? `Auto (${playing}p)` : 'Auto'}</option>
         {options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -229,7 +322,7 @@ export function ReviewBar({
       <span className="text-xs tabular-nums" aria-hidden="true">
         {clock(duration)}
       </span>
-      <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} />
+      <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} playing={quality.quality === AUTO ? quality.level : null} />
     </div>
   );
 }

@@ -127,13 +127,17 @@ const RENDITIONS = `(SELECT json_group_array(json_object(
 // progressive() in playback.ts: the first (largest) proxy whose short side is at most 1080.
 const PROGRESSIVE_URL = `(SELECT ${RENDITION_URL} FROM json_each(coalesce(m.renditions, '[]')) r
   ORDER BY min(json_extract(r.value, '$.width'), json_extract(r.value, '$.height')) > 1080, r.key LIMIT 1)`;
+// streamUrlOf() in playback.ts: the master beside the first streamed proxy, with its version.
+const STREAM_URL = `(SELECT rtrim(m.url, replace(m.url, '/', '')) || 'master.m3u8' || iif(json_extract(r.value, '$.version'), '?v=' || json_extract(r.value, '$.version'), '')
+  FROM json_each(coalesce(m.renditions, '[]')) r WHERE json_extract(r.value, '$.hls') LIMIT 1)`;
 const ORIGINAL_PLAYS = `iif(m.processing_status IS NULL, m.mime_type IN ('video/mp4', 'video/webm'), m.original_playable)`;
 const PLAYBACK_JSON = `'processingStatus', iif(m.type = 'video', ${STATUS}, NULL),
   'processingProgress', iif(m.type = 'video', iif(${READY}, 100, max(0, min(100, coalesce(m.processing_progress, 0)))), 0),
   'processingError', iif(m.type = 'video' AND ${STATUS} = 'failed', m.processing_error, NULL),
   'playbackUrl', iif(m.type = 'video', coalesce(iif(${READY}, ${PROGRESSIVE_URL}, NULL), iif(${ORIGINAL_PLAYS}, m.url, NULL)), NULL),
   'renditions', json(iif(m.type = 'video' AND ${READY}, ${RENDITIONS}, '[]')),
-  'spriteUrl', iif(m.type = 'video' AND ${READY}, m.sprite_url, NULL)`;
+  'spriteUrl', iif(m.type = 'video' AND ${READY}, m.sprite_url, NULL),
+  'streamUrl', iif(m.type = 'video' AND ${READY}, ${STREAM_URL}, NULL)`;
 const LIST_JSON = sql.raw(`WITH
   links AS (
     SELECT mc.media_id, json_group_array(json_object('id', c.id, 'name', c.name, 'email', c.email) ORDER BY c.name, c.id) AS j
