@@ -17,6 +17,7 @@ import { mediaFolders, sampleImage, sampleVideo, upload, uploadImage } from '../
 import { createUpload, headOffset, partialPatch, patchUpload } from '../helpers/tus.ts';
 import { newBucket, objectKeys, s3Client } from '../helpers/s3.ts';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { parseMaster, parseMedia } from '../helpers/hls.ts';
 import { until } from '../helpers/until.ts';
 
 const run = promisify(execFile);
@@ -148,6 +149,11 @@ describe('redirect delivery (the default)', () => {
     expect(await vtt.text()).toMatch(/^WEBVTT/);
     const play = await follow(await admin.get(item.playbackUrl), { Range: 'bytes=0-1023' });
     expect(play.status).toBe(206);
+    // Playlists are written to the bucket too, but redirect mode offers no stream: hls.js would
+    // fetch byte ranges by script from the bucket's origin (issue 33; the players use the files).
+    expect(keys).toEqual(expect.arrayContaining([`${key}/master.m3u8`, `${key}/720p.m3u8`]));
+    expect(item.streamUrl).toBeNull();
+    expect((await admin.json('GET', `/api/media/${r.body.id}/processing`)).body.streamUrl).toBeNull();
   });
 
   test('a new version gets its own prefix; deleting the item removes every object of every version', async () => {
@@ -200,6 +206,27 @@ describe('proxy delivery', () => {
     const dl = await admin.get(`${url}?download=1`);
     expect(dl.headers.get('content-disposition')).toMatch(/^attachment; filename="proxied\.jpg"/);
     expect((await admin.get(url, { Range: `bytes=${data.length + 10}-` })).status).toBe(416);
+  });
+
+  test('a converted video streams: its playlists and the byte ranges they name come through the app (issue 33)', { timeout: 90_000 }, async () => {
+    const r = await upload(admin, { title: 'Streamed from S3' }, { data: sampleVideo('avi'), name: 'clip.avi', type: 'video/x-msvideo' });
+    expect(r.status).toBe(201);
+    const item = await until('converted', async () => {
+      const live = (await admin.json('GET', `/api/media/${r.body.id}/processing`)).body;
+      return live.processingStatus === 'ready' || live.processingStatus === 'failed' ? live : null;
+    }, 80_000);
+    expect(item.streamUrl).toMatch(/\/master\.m3u8\?v=\d+$/);
+    expect((await new Session(server.url).get(item.streamUrl)).status).toBe(404);
+    const master = await admin.get(item.streamUrl);
+    expect(master.status).toBe(200);
+    const media = parseMaster(await master.text())[0]!;
+    const mediaUrl = new URL(media.uri, new URL(item.streamUrl, server.url));
+    const pl = parseMedia(await (await admin.get(mediaUrl.pathname + mediaUrl.search)).text());
+    const seg = pl.segments[0]!;
+    const segUrl = new URL(seg.uri, mediaUrl);
+    const part = await admin.get(segUrl.pathname + segUrl.search, { Range: `bytes=${seg.offset}-${seg.offset + seg.length - 1}` });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer()).toString('latin1', 4, 8)).toBe('moof');
   });
 });
 

@@ -6,7 +6,6 @@ import { Badge } from '../ui/Badge.tsx';
 import { buttonClass } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Tabs } from '../ui/Tabs.tsx';
-import { tryAutoplay } from '../ui/autoplay.ts';
 import { ReviewVideo } from '../ui/ReviewVideo.tsx';
 import { FeedbackTab } from './FeedbackTab.tsx';
 import { TimelineTab } from './TimelineTab.tsx';
@@ -70,18 +69,10 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
     if (item) apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then(setVersions, () => undefined);
   };
 
-  // The video plays as the dialog opens (001 §4). Mounted once per item, so this runs once.
+  // Only the player the dialog opened with starts by itself, not one for another version.
+  const opening = useRef(true);
   useEffect(() => {
-    const v = video.current;
-    // Opened to compare: the item's own player stays quiet behind it.
-    if (!v || comparing !== null) return;
-    // Blocked: the native controls show the paused state (no rewind: a refusal can also be a
-    // pause the viewer pressed before playback began).
-    tryAutoplay(
-      v,
-      () => {},
-      () => v.pause(),
-    );
+    opening.current = false;
   }, []);
 
   const seek = (ms: number) => seekToNote(video.current, ms);
@@ -116,6 +107,9 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
                 markers={markers}
                 overlay={layer}
                 testId="portal-video"
+                // The video plays as the dialog opens (001 §4), unless it opened to compare
+                // (then the item's own player stays quiet behind it).
+                autoPlay={opening.current && comparing === null}
                 className="h-[250px] md:h-[500px]"
               />
             ) : (

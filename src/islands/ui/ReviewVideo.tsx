@@ -29,13 +29,15 @@ interface Props<T extends PlayableItem> {
   overlay?: ReactNode;
   /** The note form's clock: the player's I and O keys mark its range, and it says what to loop. */
   clock?: NoteClock;
+  /** Start playing once the first source is in place (the portal dialog, 001 §4). */
+  autoPlay?: boolean;
 }
 
-export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers, overlay, clock }: Props<T>) {
+export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers, overlay, clock, autoPlay = false }: Props<T>) {
   const [live, setLive] = useState<PlayableItem>(item);
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
-  const quality = useQuality(live, videoRef, { stream: true });
+  const quality = useQuality(live, videoRef, { stream: true, autoPlay });
   const retry = canRetry
     ? () => {
         retryProcessing(item.id).then(

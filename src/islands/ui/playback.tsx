@@ -8,6 +8,7 @@ import type { Playback, Rendition } from '../../shared/schemas/media.ts';
 import { apiGet, apiJson, apiRequest } from '../../shared/api.ts';
 import type { Level } from 'hls.js/light';
 import { attachStream, levelOf, streamMode, type StreamMode } from './stream.ts';
+import { tryAutoplay } from './autoplay.ts';
 
 export type PlayableItem = Pick<Playback, 'playbackUrl' | 'renditions' | 'spriteUrl' | 'processingStatus' | 'processingProgress'> & {
   processingError?: string | null;
@@ -37,7 +38,7 @@ export function autoRendition(renditions: Rendition[], playerHeightCss: number, 
  * playlist streams it (stream.ts): the hook then sets the element's source itself, so the
  * element must not get a `src` prop (`streams` says so); public players keep the `src` prop.
  */
-export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement | null>, opts: { stream?: boolean } = {}) {
+export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement | null>, opts: { stream?: boolean; autoPlay?: boolean } = {}) {
   const [quality, setQualityState] = useState<string>(AUTO);
   const [autoPick, setAutoPick] = useState<Rendition | null>(null);
   useEffect(() => {
@@ -77,6 +78,20 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
   const streaming = !!streamUrl && mode !== 'progressive' && original.current == null && (quality === AUTO || (mode === 'hls' && outside !== quality));
   const src = streaming ? streamUrl : progressiveSrc;
 
+  // Started once its first source is in place (a play() before that would be aborted by the
+  // source arriving): the portal's "plays as the dialog opens" (001 §4).
+  const autoplayed = useRef(!opts.autoPlay);
+  const startOnce = useCallback(() => {
+    const v = video.current;
+    if (autoplayed.current || !v) return;
+    autoplayed.current = true;
+    // Blocked: the native controls show the paused state.
+    tryAutoplay(
+      v,
+      () => {},
+      () => v.pause(),
+    );
+  }, [video]);
   const handle = useRef<Awaited<ReturnType<typeof attachStream>> | null>(null);
   const pick = useRef<(levels: Level[]) => number>(() => -1);
   pick.current = (levels) => {
@@ -97,6 +112,7 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
         level: (levels) => pick.current(levels),
         saveData: saveData(),
         onLevel: setLevel,
+        onReady: startOnce,
         onFatal: () => {
           remember();
           setFailed(true);
@@ -113,7 +129,8 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
       };
     }
     if (src && v.getAttribute('src') !== src) v.src = src;
-  }, [opts.stream, decided, streaming, mode, streamUrl, src, video, remember]);
+    if (src) startOnce();
+  }, [opts.stream, decided, streaming, mode, streamUrl, src, video, remember, startOnce]);
   // A quality chosen while streaming: the level changes in place, no new source.
   useEffect(() => {
     handle.current?.setLevel((levels) => pick.current(levels));

@@ -43,6 +43,8 @@ export interface AttachOptions {
   /** Save-Data: Auto is capped to the smallest size. */
   saveData: boolean;
   onLevel: (height: number) => void;
+  /** The playlist is read and the element has its source: it can be played. */
+  onReady: () => void;
   onFatal: () => void;
 }
 
@@ -75,7 +77,10 @@ export async function attachStream(video: HTMLVideoElement, url: string, o: Atta
       hls.currentLevel = level;
     }
   };
-  hls.on(HlsClass.Events.MANIFEST_PARSED, () => apply(o.level));
+  hls.on(HlsClass.Events.MANIFEST_PARSED, () => {
+    apply(o.level);
+    o.onReady();
+  });
   hls.on(HlsClass.Events.LEVEL_SWITCHED, (_e, data) => {
     const l = hls.levels[data.level];
     if (l) o.onLevel(Math.min(l.width, l.height));

@@ -5,6 +5,7 @@ import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { db } from '../../db/index.ts';
 import { clientFeedback, clients, clientUsers, media, mediaClients, mediaVersions, shareComments, shareLinks, timelineNotes } from '../../db/schema.ts';
 import { readShapes, safeMs } from '../review/note-fields.ts';
+import { STREAMING } from './playback.ts';
 import { MAX_TIMELINE_SECONDS } from '../../shared/schemas/notes.ts';
 import type { VersionSummary } from '../../shared/schemas/review.ts';
 import { repliesFor } from '../review/replies.ts';
@@ -137,7 +138,7 @@ const PLAYBACK_JSON = `'processingStatus', iif(m.type = 'video', ${STATUS}, NULL
   'playbackUrl', iif(m.type = 'video', coalesce(iif(${READY}, ${PROGRESSIVE_URL}, NULL), iif(${ORIGINAL_PLAYS}, m.url, NULL)), NULL),
   'renditions', json(iif(m.type = 'video' AND ${READY}, ${RENDITIONS}, '[]')),
   'spriteUrl', iif(m.type = 'video' AND ${READY}, m.sprite_url, NULL),
-  'streamUrl', iif(m.type = 'video' AND ${READY}, ${STREAM_URL}, NULL)`;
+  'streamUrl', ${STREAMING ? `iif(m.type = 'video' AND ${READY}, ${STREAM_URL}, NULL)` : 'NULL'}`;
 const LIST_JSON = sql.raw(`WITH
   links AS (
     SELECT mc.media_id, json_group_array(json_object('id', c.id, 'name', c.name, 'email', c.email) ORDER BY c.name, c.id) AS j

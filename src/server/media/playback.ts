@@ -4,6 +4,7 @@
 import type { StoredRendition } from '../../db/schema.ts';
 import type { Playback, ProcessingStatus } from '../../shared/schemas/media.ts';
 import { VARIANTS } from '../storage/paths.ts';
+import { config } from '../config.ts';
 
 export interface PlaybackColumns {
   type: 'image' | 'video';
@@ -51,8 +52,17 @@ export function playbackFields(row: PlaybackColumns): Playback {
   };
 }
 
+/**
+ * Whether players may stream: a playlist's byte ranges are fetched by script, so they must come
+ * from the app's own origin. S3 in redirect mode sends every file from the bucket's origin
+ * (which the page's connect-src does not allow, and which would need CORS rules): there the
+ * review players play the sizes as files, with the quality menu, as before.
+ */
+export const STREAMING = !(config.MEDIA_STORAGE === 's3' && config.S3_DELIVERY === 'redirect');
+
 /** The master playlist sits beside the proxies, written by the job that wrote the streamed ones. */
 function streamUrlOf(base: string, stored: StoredRendition[]): string | null {
+  if (!STREAMING) return null;
   const streamed = stored.find((r) => r.hls);
   return streamed ? `${base}${VARIANTS.master}${streamed.version ? `?v=${streamed.version}` : ''}` : null;
 }
