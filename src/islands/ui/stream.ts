@@ -55,9 +55,12 @@ export async function attachStream(video: HTMLVideoElement, url: string, o: Atta
     // The CSP allows no blob: workers, and fragmented MP4 needs no transmuxing anyway.
     enableWorker: false,
     capLevelToPlayerSize: true,
-    // Auto starts from measured bandwidth (a first guess of 1 Mbit/s, so a slow link starts small).
+    // Auto starts from a guess, not from a test download of the first listed (largest) size:
+    // a third of what the browser measures of the link (navigator.connection), else 1 Mbit/s,
+    // so a slow link shows its first frame from a small size and climbs as bandwidth is measured.
     startLevel: -1,
-    abrEwmaDefaultEstimate: 1_000_000,
+    testBandwidth: false,
+    abrEwmaDefaultEstimate: startEstimate(),
     // A review player seeks a lot, and Auto should move up soon after a link recovers (what is
     // buffered plays out first): 10 s ahead, not the default 30, and never more than 20 s even
     // when a small size would fit hls.js's byte budget many times over.
@@ -96,6 +99,13 @@ export async function attachStream(video: HTMLVideoElement, url: string, o: Atta
     detach: () => hls.destroy(),
     setLevel: (pick) => apply(pick),
   };
+}
+
+/** Bits per second to start from (see attachStream). */
+export function startEstimate(): number {
+  const c = (navigator as Navigator & { connection?: { downlink?: number } }).connection;
+  const mbps = c?.downlink;
+  return mbps && Number.isFinite(mbps) && mbps > 0 ? Math.round((mbps * 1_000_000) / 3) : 1_000_000;
 }
 
 function smallestLevel(levels: Level[]): number {
