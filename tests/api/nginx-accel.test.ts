@@ -107,6 +107,24 @@ describe('ACCEL_REDIRECT behind the shipped nginx', () => {
     expect((await admin.get(priv.url, { Range: 'bytes=0-9', 'If-Range': '"stale-1"' })).status).toBe(200);
   });
 
+  test('an HLS playlist and the byte range it names, through nginx with its own type; refused where its video is', async () => {
+    const folder = path.join(server.mediaDir, priv.storageKey);
+    const text = `#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI="original.mp4",BYTERANGE="100@0"\n#EXTINF:2.000000,\n#EXT-X-BYTERANGE:500@100\noriginal.mp4\n#EXT-X-ENDLIST\n`;
+    fs.writeFileSync(path.join(folder, '720p.m3u8'), text);
+    const url = priv.url.replace(/original\.mp4$/, '720p.m3u8');
+    const app = await direct(admin, url);
+    expect(app.headers.get('x-accel-redirect')).toBe(`/_protected/${priv.storageKey}/720p.m3u8`);
+    const pl = await admin.get(url);
+    expect(pl.status).toBe(200);
+    expect(pl.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    expect(await pl.text()).toBe(text);
+    const seg = await admin.get(priv.url, { Range: 'bytes=100-599' });
+    expect(seg.status).toBe(206);
+    expect(Buffer.compare(Buffer.from(await seg.arrayBuffer()), bytes.subarray(100, 600))).toBe(0);
+    expect((await clientA.get(url)).status).toBe(404);
+    expect((await new Session(proxy.url).get(url)).status).toBe(404);
+  });
+
   test('a public thumbnail through nginx: anyone, a year immutable, 304 on its tag', async () => {
     const anon = new Session(proxy.url);
     const url = image.thumbnailUrl as string;
