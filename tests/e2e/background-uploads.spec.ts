@@ -176,9 +176,13 @@ test('files dropped anywhere on the media page open the dialog with them chosen'
     return dt;
   }, bytes);
   const target = page.getByRole('heading', { name: 'Media Management' });
-  await target.dispatchEvent('dragenter', { dataTransfer: transfer });
-  await target.dispatchEvent('dragover', { dataTransfer: transfer });
-  await expect(page.getByTestId('drop-overlay')).toContainText('Drop files to upload');
+  // The listeners are attached by an effect after hydration: on a loaded machine the first drag
+  // can still come before them, so the drag is repeated until the overlay answers it.
+  await expect(async () => {
+    await target.dispatchEvent('dragenter', { dataTransfer: transfer });
+    await target.dispatchEvent('dragover', { dataTransfer: transfer });
+    await expect(page.getByTestId('drop-overlay')).toContainText('Drop files to upload', { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
   await target.dispatchEvent('drop', { dataTransfer: transfer });
   await expect(page.getByTestId('drop-overlay')).toHaveCount(0);
   const dialog = page.getByRole('dialog', { name: 'Upload New Media' });
