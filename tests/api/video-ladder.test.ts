@@ -12,6 +12,7 @@ import { adminSession } from '../helpers/accounts.ts';
 import { folderFiles, upload } from '../helpers/media-uploads.ts';
 import { probeOutput, sizedSource } from '../helpers/video-sources.ts';
 import { boxAt, parseMaster, parseMedia } from '../helpers/hls.ts';
+import { waitSettled } from '../helpers/processing.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -22,21 +23,10 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-async function settled(id: number, timeoutMs = 120_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await admin.json('GET', `/api/media/${id}/processing`);
-    expect(r.status).toBe(200);
-    if (r.body.processingStatus === 'ready' || r.body.processingStatus === 'failed') return r.body;
-    if (Date.now() > until) throw new Error(`item ${id} still ${JSON.stringify(r.body)}`);
-    await new Promise((res) => setTimeout(res, 150));
-  }
-}
-
 async function converted(file: string) {
   const up = await upload(admin, { title: path.basename(file) }, { data: fs.readFileSync(file), name: path.basename(file) });
   expect(up.status, JSON.stringify(up.body)).toBe(201);
-  const live = await settled(up.body.id);
+  const live = await waitSettled(admin, up.body.id, 120_000);
   expect(live.processingStatus, live.processingError ?? '').toBe('ready');
   return { id: up.body.id as number, url: up.body.url as string, live };
 }

@@ -9,6 +9,7 @@ import { readStored, startServer, storedLocalPath, type TestServer } from '../he
 import { clientSession, Session } from '../helpers/http.ts';
 import { adminSession, createClientWithLogin, matrixFromDb } from '../helpers/accounts.ts';
 import { folderFiles, mediaFolders, upload, uploadImage } from '../helpers/media-uploads.ts';
+import { waitSettled } from '../helpers/processing.ts';
 import { ftypPolyglot, probeOutput, source, type SourceName } from '../helpers/video-sources.ts';
 
 let server: TestServer;
@@ -22,18 +23,6 @@ afterAll(() => server?.stop());
 
 async function uploadFile(file: string, fields: Record<string, string> = {}) {
   return upload(admin, { title: path.basename(file), ...fields }, { data: fs.readFileSync(file), name: path.basename(file) });
-}
-
-/** Polls the live state until the item is ready or failed. */
-export async function waitSettled(s: Session, id: number, timeoutMs = 100_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await s.json('GET', `/api/media/${id}/processing`);
-    expect(r.status).toBe(200);
-    if (r.body.processingStatus === 'ready' || r.body.processingStatus === 'failed') return r.body;
-    if (Date.now() > until) throw new Error(`item ${id} still ${JSON.stringify(r.body)}`);
-    await new Promise((res) => setTimeout(res, 150));
-  }
 }
 
 function stored(url: string): [string, string] {
