@@ -43,9 +43,10 @@ export async function startNginx(upstreamPorts: number[], options: NginxOptions 
     .replace(/^\s*server 127\.0\.0\.1:\d+[^\n]*\n(?:\s*server 127\.0\.0\.1:\d+[^\n]*\n)*/m, `${upstreams}\n`)
     .replace(/listen 80;/, `listen 127.0.0.1:${port};\n    access_log ${dir}/access.log upstreams;${options.extra ? `\n${options.extra}` : ''}`)
     .replace('alias /srv/studio/data/media/;', `alias ${options.mediaDir ? path.resolve(options.mediaDir) : path.join(dir, 'no-media')}/;`)
-    .replace('root /srv/studio/dist/client;', `root ${path.join(OUT_DIR, 'client')};`);
+    .replace('root /srv/studio/dist/client;', `root ${path.join(OUT_DIR, 'client')};`)
+    .replace('proxy_cache_path /var/lib/nginx/studio-pages ', `proxy_cache_path ${dir}/studio-pages `);
   if (site === shipped || !site.includes(`127.0.0.1:${upstreamPorts[0]}`)) throw new Error('deploy/nginx/studio.conf no longer has the expected listen/upstream lines');
-  if (site.includes('/srv/studio/')) throw new Error('deploy/nginx/studio.conf has a /srv/studio path this helper does not rewrite');
+  if (/\/srv\/studio\/|\/var\/lib\/nginx\//.test(site)) throw new Error('deploy/nginx/studio.conf has a /srv/studio path or /var/lib/nginx path this helper does not rewrite');
   fs.writeFileSync(path.join(dir, 'studio.conf'), site);
   // Debian's modules-enabled files say `load_module modules/…`, relative to the prefix.
   if (fs.existsSync('/usr/lib/nginx/modules')) fs.symlinkSync('/usr/lib/nginx/modules', path.join(dir, 'modules'));
