@@ -2,14 +2,15 @@
 // closes while files upload, the tray keeps them going across admin pages (client router), the
 // list shows finished uploads without a reload, leaving asks first while uploads run, a reload
 // mid-upload and choosing the same file restores its fields and continues from the server's
-// offset, files dropped on the page open the dialog, and the tray is axe-clean.
+// offset, a new version of an item goes through the same queue and tray, files dropped on the
+// page open the dialog, and the tray is axe-clean.
 // Uploads are slowed by holding their PATCH requests (page.route), not by big files.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Page, Route } from '@playwright/test';
 import { test, expect, ADMIN } from './fixtures.ts';
-import { islandsReady, makeImage, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
+import { insertMedia, islandsReady, makeImage, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
 import { seriousViolations } from './public-helpers.ts';
 
 const MB = 1024 * 1024;
@@ -48,6 +49,7 @@ async function openUpload(page: Page) {
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Admin' });
 const tray = (page: Page) => page.getByTestId('upload-tray');
+const keptFieldKeys = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('studio-upload-fields::')));
 
 test('three files: the dialog closes, the tray carries them to Clients and back, they finish and the list shows them without a reload', async ({ page, server }) => {
   test.setTimeout(90_000);
@@ -156,12 +158,59 @@ test('leaving while an upload runs asks first (beforeunload); a reload, then cho
   expect(row).toMatchObject({ notes: 'Kept notes', file_size: 20 * MB });
   expect(JSON.parse(String(row.tags))).toEqual(['kept', 'fields']);
   // The fields went with the finished upload.
-  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('studio-upload-fields::')))).toEqual([]);
+  expect(await keptFieldKeys(page)).toEqual([]);
 
   // Nothing runs now: leaving does not ask.
   await page.goto('/admin/clients');
   await page.goto('/');
   expect(dialogs).toEqual(['beforeunload']);
+});
+
+test('a new version uploads through the queue: Cancel Upload stops it, "Continue in background" leaves it to the tray, and the open detail moves to v2 without a reload', async ({ page, server }) => {
+  test.setTimeout(90_000);
+  await insertMedia(server, { title: 'Harbour Still' });
+  const file = await makeImage(dir, 'harbour-v2.jpg');
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  await islandsReady(page);
+  await page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
+  // Long enough for Cancel Upload to come before the only chunk is in.
+  await slowPatches(page, 5000);
+  const card = page.getByTestId('media-card').filter({ hasText: 'Harbour Still' });
+  await card.getByRole('button', { name: 'Open Harbour Still' }).click();
+  const detail = page.getByRole('dialog', { name: 'Harbour Still' });
+  await expect(detail.getByTestId('approval-panel')).toContainText('v1 approval');
+
+  await detail.getByRole('button', { name: 'Upload new version' }).click();
+  const upload = page.getByRole('dialog', { name: 'Upload new version' });
+  await upload.getByLabel('File').setInputFiles(file);
+  await upload.getByRole('button', { name: 'Upload version' }).click();
+  await expect(upload.getByTestId('version-progress').getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+  await expect(tray(page).getByTestId('upload-version-of')).toHaveText('New version of “Harbour Still”');
+  await upload.getByRole('button', { name: 'Cancel Upload' }).click();
+  await expect(page.getByTestId('toast')).toContainText('Upload cancelled');
+  await expect(tray(page).getByTestId('upload-item')).toHaveCount(0);
+  // The form is back, as before anything was sent.
+  await expect(upload.getByLabel('File')).toBeEnabled();
+
+  await upload.getByLabel('File').setInputFiles(file);
+  await upload.getByRole('button', { name: 'Upload version' }).click();
+  await expect(upload.getByTestId('version-progress').getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+  await upload.getByRole('button', { name: 'Continue in background' }).click();
+  await expect(upload).toBeHidden();
+  await expect(detail).toBeVisible();
+  const row = tray(page).getByTestId('upload-item');
+  await expect(row.getByRole('progressbar', { name: 'Upload progress: harbour-v2.jpg' })).toBeVisible();
+  await expect(row.getByTestId('upload-version-of')).toHaveText('New version of “Harbour Still”');
+  await expect(row).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
+  await expect(page.getByTestId('toast').filter({ hasText: 'Version v2 uploaded' })).toContainText('Harbour Still is now at v2; its approval is back to In review.');
+  await expect(detail.getByLabel('Version', { exact: true }).locator('option:checked')).toHaveText(/^v2 \(current\)/);
+  await expect(detail.getByTestId('approval-panel')).toContainText('v2 approval');
+  await expect(card.getByTestId('card-version')).toHaveText('v2');
+  expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
+  expect(Number((await server.sql.execute("SELECT count(*) AS n FROM media WHERE title = 'Harbour Still'")).rows[0]!.n)).toBe(1);
+  // A version asks for no fields: nothing is kept for its file.
+  expect(await keptFieldKeys(page)).toEqual([]);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
 });
 
 test('files dropped anywhere on the media page open the dialog with them chosen', async ({ page }) => {

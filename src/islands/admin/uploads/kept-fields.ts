@@ -13,6 +13,9 @@ export interface UploadFields {
   showInPortfolio: boolean;
 }
 
+/** The form before anything is typed. */
+export const EMPTY_FIELDS: UploadFields = { title: '', projectStage: '', notes: '', clientId: '', tags: '', isFeatured: false, showInPortfolio: false };
+
 const PREFIX = 'studio-upload-fields::';
 /** Unfinished uploads expire on the server after 24 h (UPLOAD_EXPIRY_SECONDS): so do their fields. */
 const KEEP_MS = 24 * 60 * 60 * 1000;
