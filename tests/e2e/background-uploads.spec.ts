@@ -2,8 +2,9 @@
 // closes while files upload, the tray keeps them going across admin pages (client router), the
 // list shows finished uploads without a reload, leaving asks first while uploads run, a reload
 // mid-upload and choosing the same file restores its fields and continues from the server's
-// offset, a new version of an item goes through the same queue and tray, files dropped on the
-// page open the dialog, and the tray is axe-clean.
+// offset (for several files, each one's title and the batch's shared fields), a new version of
+// an item goes through the same queue and tray, files dropped on the page open the dialog, and
+// the tray is axe-clean.
 // Uploads are slowed by holding their PATCH requests (page.route), not by big files.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -50,6 +51,26 @@ async function openUpload(page: Page) {
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Admin' });
 const tray = (page: Page) => page.getByTestId('upload-tray');
 const keptFieldKeys = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('studio-upload-fields::')));
+
+/**
+ * Lets each upload's first PATCH (one 16 MiB chunk) through and holds the later ones until
+ * the returned release is called, after which they fail: the server keeps the first chunk.
+ */
+async function holdAfterFirstChunk(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const patches = new Map<string, number>();
+  await page.route(/\/api\/uploads\/[a-f0-9]{32}$/, async (route) => {
+    const url = route.request().url();
+    if (isPatch(route)) patches.set(url, (patches.get(url) ?? 0) + 1);
+    if (isPatch(route) && patches.get(url)! > 1) {
+      await released;
+      return route.abort().catch(() => undefined);
+    }
+    await route.continue();
+  });
+  return release;
+}
 
 test('three files: the dialog closes, the tray carries them to Clients and back, they finish and the list shows them without a reload', async ({ page, server }) => {
   test.setTimeout(90_000);
@@ -105,16 +126,7 @@ test('leaving while an upload runs asks first (beforeunload); a reload, then cho
   // Two 16 MiB chunks: the first reaches the server, the second is held in the browser.
   const file = paddedVideo('kept-fields.mp4', 20);
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let patches = 0;
-  await page.route(/\/api\/uploads\/[a-f0-9]{32}$/, async (route) => {
-    if (isPatch(route) && ++patches > 1) {
-      await released;
-      return route.abort().catch(() => undefined);
-    }
-    await route.continue();
-  });
+  const release = await holdAfterFirstChunk(page);
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
     dialogs.push(d.type());
@@ -164,6 +176,59 @@ test('leaving while an upload runs asks first (beforeunload); a reload, then cho
   await page.goto('/admin/clients');
   await page.goto('/');
   expect(dialogs).toEqual(['beforeunload']);
+});
+
+test('several files interrupted by a reload: choosing them again brings back the batch\'s notes, tags and switches (unless something was typed first), and each file keeps its own title', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  const files = [paddedVideo('batch-kept-one.mp4', 20), paddedVideo('batch-kept-two.mp4', 20)];
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  const release = await holdAfterFirstChunk(page);
+  page.on('dialog', (d) => void d.accept());
+
+  const dialog = await openUpload(page);
+  await dialog.getByLabel('File').setInputFiles(files);
+  await dialog.getByLabel('Notes').fill('Shared batch notes');
+  await dialog.getByLabel('Tags').fill('batch, kept');
+  await dialog.getByRole('switch', { name: 'Featured' }).click();
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  for (const name of ['batch-kept-one.mp4', 'batch-kept-two.mp4']) {
+    await expect(dialog.getByRole('progressbar', { name: `Upload progress: ${name}` })).toHaveAttribute('aria-valuenow', /^([5-9]\d)$/, { timeout: 30_000 });
+  }
+  expect(await keptFieldKeys(page)).toHaveLength(2);
+  await page.reload();
+  release();
+  await islandsReady(page);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  let creations = 0;
+  page.on('request', (r) => r.method() === 'POST' && /\/api\/uploads$/.test(r.url()) && creations++);
+
+  // Something typed before the files are chosen stays, and the kept fields do not mix in.
+  let again = await openUpload(page);
+  await again.getByLabel('Notes').fill('Typed first');
+  await again.getByLabel('File').setInputFiles(files);
+  await expect(again.getByTestId('upload-resume-note')).toHaveCount(2);
+  await expect(again.getByLabel('Notes')).toHaveValue('Typed first');
+  await expect(again.getByLabel('Tags')).toHaveValue('');
+  await expect(again.getByRole('switch', { name: 'Featured' })).not.toBeChecked();
+  await again.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(again).toBeHidden();
+
+  again = await openUpload(page);
+  await again.getByLabel('File').setInputFiles(files);
+  await expect(again.getByTestId('upload-resume-note')).toHaveCount(2);
+  await expect(again.getByLabel('Notes')).toHaveValue('Shared batch notes');
+  await expect(again.getByLabel('Tags')).toHaveValue('batch, kept');
+  await expect(again.getByRole('switch', { name: 'Featured' })).toBeChecked();
+  await again.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(tray(page)).toContainText('2 uploads finished', { timeout: 30_000 });
+  expect(creations).toBe(0);
+  const rows = (await server.sql.execute("SELECT title, notes, tags, is_featured, file_size FROM media WHERE title LIKE 'batch kept %' ORDER BY title")).rows;
+  expect(rows.map((r) => r.title)).toEqual(['batch kept one', 'batch kept two']);
+  for (const r of rows) {
+    expect(r).toMatchObject({ notes: 'Shared batch notes', is_featured: 1, file_size: 20 * MB });
+    expect(JSON.parse(String(r.tags))).toEqual(['batch', 'kept']);
+  }
+  expect(await keptFieldKeys(page)).toEqual([]);
 });
 
 test('a new version uploads through the queue: Cancel Upload stops it, "Continue in background" leaves it to the tray, and the open detail moves to v2 without a reload', async ({ page, server }) => {

@@ -13,7 +13,7 @@ import type { ClientOption } from './media-api.ts';
 import { ACCEPT_ATTR, checkPosterFile, checkUploadFile } from './upload.ts';
 import { findResumable, type ResumeInfo } from './resumable.ts';
 import { alreadyUploading, alreadyUploadingMessage, enqueue, fileKey, type UploadFields } from '../uploads/queue.ts';
-import { EMPTY_FIELDS, forgetFields, keptFields } from '../uploads/kept-fields.ts';
+import { EMPTY_FIELDS, forgetFields, keptFields, withSharedFields } from '../uploads/kept-fields.ts';
 import { UploadBatchFooter, useUploadBatch } from '../uploads/UploadBatch.tsx';
 
 export const titleFromName = (name: string) => name.replace(/\.[^.]+$/, '').replace(/[-_]+/g, ' ').trim();
@@ -70,7 +70,8 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
     setResumable({});
     setKeptTitles({});
     // An interrupted upload of the same file (same name, size, date) continues where it
-    // stopped, with the fields typed for it then.
+    // stopped, with the fields typed for it then: for several files, each one's title, and the
+    // settings the batch shared.
     for (const f of list) {
       if (checkUploadFile(f)) continue;
       findResumable(f)
@@ -79,8 +80,9 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
           setResumable((r) => ({ ...r, [fileKey(f)]: info }));
           const kept = keptFields(f);
           if (!kept) return;
-          if (list.length === 1) setValues(kept);
-          else setKeptTitles((t) => ({ ...t, [fileKey(f)]: kept.title }));
+          if (list.length === 1) return setValues(kept);
+          setKeptTitles((t) => ({ ...t, [fileKey(f)]: kept.title }));
+          setValues((v) => withSharedFields(v, kept));
         })
         .catch(() => undefined);
     }
