@@ -2,14 +2,16 @@
 // closes while files upload, the tray keeps them going across admin pages (client router), the
 // list shows finished uploads without a reload, leaving asks first while uploads run, a reload
 // mid-upload and choosing the same file restores its fields and continues from the server's
-// offset, files dropped on the page open the dialog, and the tray is axe-clean.
+// offset (for several files, each one's title and the batch's shared fields), a new version of
+// an item goes through the same queue and tray, files dropped on the page open the dialog, and
+// the tray is axe-clean.
 // Uploads are slowed by holding their PATCH requests (page.route), not by big files.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Page, Route } from '@playwright/test';
 import { test, expect, ADMIN } from './fixtures.ts';
-import { islandsReady, makeImage, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
+import { insertMedia, islandsReady, makeImage, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
 import { seriousViolations } from './public-helpers.ts';
 
 const MB = 1024 * 1024;
@@ -48,6 +50,27 @@ async function openUpload(page: Page) {
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Admin' });
 const tray = (page: Page) => page.getByTestId('upload-tray');
+const keptFieldKeys = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('studio-upload-fields::')));
+
+/**
+ * Lets each upload's first PATCH (one 16 MiB chunk) through and holds the later ones until
+ * the returned release is called, after which they fail: the server keeps the first chunk.
+ */
+async function holdAfterFirstChunk(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const patches = new Map<string, number>();
+  await page.route(/\/api\/uploads\/[a-f0-9]{32}$/, async (route) => {
+    const url = route.request().url();
+    if (isPatch(route)) patches.set(url, (patches.get(url) ?? 0) + 1);
+    if (isPatch(route) && patches.get(url)! > 1) {
+      await released;
+      return route.abort().catch(() => undefined);
+    }
+    await route.continue();
+  });
+  return release;
+}
 
 test('three files: the dialog closes, the tray carries them to Clients and back, they finish and the list shows them without a reload', async ({ page, server }) => {
   test.setTimeout(90_000);
@@ -103,16 +126,7 @@ test('leaving while an upload runs asks first (beforeunload); a reload, then cho
   // Two 16 MiB chunks: the first reaches the server, the second is held in the browser.
   const file = paddedVideo('kept-fields.mp4', 20);
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let patches = 0;
-  await page.route(/\/api\/uploads\/[a-f0-9]{32}$/, async (route) => {
-    if (isPatch(route) && ++patches > 1) {
-      await released;
-      return route.abort().catch(() => undefined);
-    }
-    await route.continue();
-  });
+  const release = await holdAfterFirstChunk(page);
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
     dialogs.push(d.type());
@@ -156,12 +170,112 @@ test('leaving while an upload runs asks first (beforeunload); a reload, then cho
   expect(row).toMatchObject({ notes: 'Kept notes', file_size: 20 * MB });
   expect(JSON.parse(String(row.tags))).toEqual(['kept', 'fields']);
   // The fields went with the finished upload.
-  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('studio-upload-fields::')))).toEqual([]);
+  expect(await keptFieldKeys(page)).toEqual([]);
 
   // Nothing runs now: leaving does not ask.
   await page.goto('/admin/clients');
   await page.goto('/');
   expect(dialogs).toEqual(['beforeunload']);
+});
+
+test('several files interrupted by a reload: choosing them again brings back the batch\'s notes, tags and switches (unless something was typed first), and each file keeps its own title', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  const files = [paddedVideo('batch-kept-one.mp4', 20), paddedVideo('batch-kept-two.mp4', 20)];
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  const release = await holdAfterFirstChunk(page);
+  page.on('dialog', (d) => void d.accept());
+
+  const dialog = await openUpload(page);
+  await dialog.getByLabel('File').setInputFiles(files);
+  await dialog.getByLabel('Notes').fill('Shared batch notes');
+  await dialog.getByLabel('Tags').fill('batch, kept');
+  await dialog.getByRole('switch', { name: 'Featured' }).click();
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  for (const name of ['batch-kept-one.mp4', 'batch-kept-two.mp4']) {
+    await expect(dialog.getByRole('progressbar', { name: `Upload progress: ${name}` })).toHaveAttribute('aria-valuenow', /^([5-9]\d)$/, { timeout: 30_000 });
+  }
+  expect(await keptFieldKeys(page)).toHaveLength(2);
+  await page.reload();
+  release();
+  await islandsReady(page);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  let creations = 0;
+  page.on('request', (r) => r.method() === 'POST' && /\/api\/uploads$/.test(r.url()) && creations++);
+
+  // Something typed before the files are chosen stays, and the kept fields do not mix in.
+  let again = await openUpload(page);
+  await again.getByLabel('Notes').fill('Typed first');
+  await again.getByLabel('File').setInputFiles(files);
+  await expect(again.getByTestId('upload-resume-note')).toHaveCount(2);
+  await expect(again.getByLabel('Notes')).toHaveValue('Typed first');
+  await expect(again.getByLabel('Tags')).toHaveValue('');
+  await expect(again.getByRole('switch', { name: 'Featured' })).not.toBeChecked();
+  await again.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(again).toBeHidden();
+
+  again = await openUpload(page);
+  await again.getByLabel('File').setInputFiles(files);
+  await expect(again.getByTestId('upload-resume-note')).toHaveCount(2);
+  await expect(again.getByLabel('Notes')).toHaveValue('Shared batch notes');
+  await expect(again.getByLabel('Tags')).toHaveValue('batch, kept');
+  await expect(again.getByRole('switch', { name: 'Featured' })).toBeChecked();
+  await again.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(tray(page)).toContainText('2 uploads finished', { timeout: 30_000 });
+  expect(creations).toBe(0);
+  const rows = (await server.sql.execute("SELECT title, notes, tags, is_featured, file_size FROM media WHERE title LIKE 'batch kept %' ORDER BY title")).rows;
+  expect(rows.map((r) => r.title)).toEqual(['batch kept one', 'batch kept two']);
+  for (const r of rows) {
+    expect(r).toMatchObject({ notes: 'Shared batch notes', is_featured: 1, file_size: 20 * MB });
+    expect(JSON.parse(String(r.tags))).toEqual(['batch', 'kept']);
+  }
+  expect(await keptFieldKeys(page)).toEqual([]);
+});
+
+test('a new version uploads through the queue: Cancel Upload stops it, "Continue in background" leaves it to the tray, and the open detail moves to v2 without a reload', async ({ page, server }) => {
+  test.setTimeout(90_000);
+  await insertMedia(server, { title: 'Harbour Still' });
+  const file = await makeImage(dir, 'harbour-v2.jpg');
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  await islandsReady(page);
+  await page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
+  // Long enough for Cancel Upload to come before the only chunk is in.
+  await slowPatches(page, 5000);
+  const card = page.getByTestId('media-card').filter({ hasText: 'Harbour Still' });
+  await card.getByRole('button', { name: 'Open Harbour Still' }).click();
+  const detail = page.getByRole('dialog', { name: 'Harbour Still' });
+  await expect(detail.getByTestId('approval-panel')).toContainText('v1 approval');
+
+  await detail.getByRole('button', { name: 'Upload new version' }).click();
+  const upload = page.getByRole('dialog', { name: 'Upload new version' });
+  await upload.getByLabel('File').setInputFiles(file);
+  await upload.getByRole('button', { name: 'Upload version' }).click();
+  await expect(upload.getByTestId('version-progress').getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+  await expect(tray(page).getByTestId('upload-version-of')).toHaveText('New version of “Harbour Still”');
+  await upload.getByRole('button', { name: 'Cancel Upload' }).click();
+  await expect(page.getByTestId('toast')).toContainText('Upload cancelled');
+  await expect(tray(page).getByTestId('upload-item')).toHaveCount(0);
+  // The form is back, as before anything was sent.
+  await expect(upload.getByLabel('File')).toBeEnabled();
+
+  await upload.getByLabel('File').setInputFiles(file);
+  await upload.getByRole('button', { name: 'Upload version' }).click();
+  await expect(upload.getByTestId('version-progress').getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+  await upload.getByRole('button', { name: 'Continue in background' }).click();
+  await expect(upload).toBeHidden();
+  await expect(detail).toBeVisible();
+  const row = tray(page).getByTestId('upload-item');
+  await expect(row.getByRole('progressbar', { name: 'Upload progress: harbour-v2.jpg' })).toBeVisible();
+  await expect(row.getByTestId('upload-version-of')).toHaveText('New version of “Harbour Still”');
+  await expect(row).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
+  await expect(page.getByTestId('toast').filter({ hasText: 'Version v2 uploaded' })).toContainText('Harbour Still is now at v2; its approval is back to In review.');
+  await expect(detail.getByLabel('Version', { exact: true }).locator('option:checked')).toHaveText(/^v2 \(current\)/);
+  await expect(detail.getByTestId('approval-panel')).toContainText('v2 approval');
+  await expect(card.getByTestId('card-version')).toHaveText('v2');
+  expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
+  expect(Number((await server.sql.execute("SELECT count(*) AS n FROM media WHERE title = 'Harbour Still'")).rows[0]!.n)).toBe(1);
+  // A version asks for no fields: nothing is kept for its file.
+  expect(await keptFieldKeys(page)).toEqual([]);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
 });
 
 test('files dropped anywhere on the media page open the dialog with them chosen', async ({ page }) => {

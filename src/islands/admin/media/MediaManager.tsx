@@ -98,6 +98,8 @@ export default function MediaManager({ permissions }: { permissions: string[] })
   const [detail, setDetail] = useState<{ id: number; tab: DetailTab; compare?: string | null } | null>(null);
   const [deleting, setDeleting] = useState<AdminMedia | null>(null);
   const [versionFor, setVersionFor] = useState<AdminMedia | null>(null);
+  // Stable for the same reason as closeUpload.
+  const closeVersion = useCallback(() => setVersionFor(null), []);
   const [deletePending, setDeletePending] = useState(false);
 
   const reload = useCallback(async () => {
@@ -116,7 +118,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
   }, []);
 
   // Uploads finish in the background (the tray), perhaps while this page was away: each one
-  // that became an item reloads the list.
+  // that became an item or a version reloads the list, and with it an open detail dialog.
   useEffect(() => $finished.listen(() => void reload()), [reload]);
 
   const loadReviews = useCallback(() => {
@@ -384,7 +386,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         onDelete={setDeleting}
         compare={detail?.compare ?? null}
       />
-      <VersionUploadDialog item={versionFor} onClose={() => setVersionFor(null)} onUploaded={reload} />
+      <VersionUploadDialog item={versionFor} onClose={closeVersion} />
       <ConfirmDialog
         open={!!deleting}
         title="Delete Media"

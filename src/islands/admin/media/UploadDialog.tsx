@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useStore } from '@nanostores/react';
 import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
 import { PROJECT_STAGES } from '../../../shared/schemas/media.ts';
 import { toast } from '../../../shared/toast.ts';
@@ -13,11 +12,9 @@ import { formatBytes, stageLabel } from './format.ts';
 import type { ClientOption } from './media-api.ts';
 import { ACCEPT_ATTR, checkPosterFile, checkUploadFile } from './upload.ts';
 import { findResumable, type ResumeInfo } from './resumable.ts';
-import { $uploads, cancel, enqueue, fileKey, isRunning, type UploadFields } from '../uploads/queue.ts';
-import { forgetFields, keptFields } from '../uploads/kept-fields.ts';
-import { UploadRow } from '../uploads/UploadRow.tsx';
-
-const EMPTY: UploadFields = { title: '', projectStage: '', notes: '', clientId: '', tags: '', isFeatured: false, showInPortfolio: false };
+import { alreadyUploading, alreadyUploadingMessage, enqueue, fileKey, type UploadFields } from '../uploads/queue.ts';
+import { EMPTY_FIELDS, forgetFields, keptFields, withSharedFields } from '../uploads/kept-fields.ts';
+import { UploadBatchFooter, useUploadBatch } from '../uploads/UploadBatch.tsx';
 
 export const titleFromName = (name: string) => name.replace(/\.[^.]+$/, '').replace(/[-_]+/g, ' ').trim();
 
@@ -28,23 +25,20 @@ export const titleFromName = (name: string) => name.replace(/\.[^.]+$/, '').repl
  * closed at any time: the uploads go on in the tray (issue 32).
  */
 export function UploadDialog({ open, onClose, clients, initialFiles }: { open: boolean; onClose: () => void; clients: ClientOption[]; initialFiles?: File[] | null }) {
-  const [values, setValues] = useState(EMPTY);
+  const [values, setValues] = useState(EMPTY_FIELDS);
   const [files, setFiles] = useState<File[]>([]);
   const [poster, setPoster] = useState<File | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [resumable, setResumable] = useState<Record<string, ResumeInfo>>({});
   /** Titles kept with interrupted uploads, for files chosen together (each titled on its own). */
   const [keptTitles, setKeptTitles] = useState<Record<string, string>>({});
-  const [batch, setBatch] = useState<number | null>(null);
+  const { batch, setBatch, items, uploading, finished } = useUploadBatch(onClose);
   const fileInput = useRef<HTMLInputElement>(null);
-  const all = useStore($uploads);
-  const items = batch === null ? null : all.filter((it) => it.batch === batch);
-  const uploading = items !== null && items.length > 0;
   const single = files.length <= 1;
 
   useEffect(() => {
     if (!open) {
-      setValues(EMPTY);
+      setValues(EMPTY_FIELDS);
       setFiles([]);
       setPoster(null);
       setErrors({});
@@ -64,19 +58,6 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, initialFiles]);
 
-  // Cancelling every file of the batch brings the form back, as before anything was sent.
-  useEffect(() => {
-    if (batch !== null && items && items.length === 0) setBatch(null);
-  }, [batch, items]);
-
-  const finished = uploading && items.every((it) => !isRunning(it));
-  const allDone = finished && items.every((it) => it.phase === 'done');
-  useEffect(() => {
-    if (!allDone) return;
-    const t = setTimeout(onClose, 400);
-    return () => clearTimeout(t);
-  }, [allDone, onClose]);
-
   const set = <K extends keyof UploadFields>(k: K, v: UploadFields[K]) => setValues((s) => ({ ...s, [k]: v }));
   useClearFixedErrors({ title: values.title }, (v): Record<string, string> => (v.title.trim() ? {} : { title: 'Title is required' }), setErrors);
 
@@ -89,7 +70,8 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
     setResumable({});
     setKeptTitles({});
     // An interrupted upload of the same file (same name, size, date) continues where it
-    // stopped, with the fields typed for it then.
+    // stopped, with the fields typed for it then: for several files, each one's title, and the
+    // settings the batch shared.
     for (const f of list) {
       if (checkUploadFile(f)) continue;
       findResumable(f)
@@ -98,8 +80,9 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
           setResumable((r) => ({ ...r, [fileKey(f)]: info }));
           const kept = keptFields(f);
           if (!kept) return;
-          if (list.length === 1) setValues(kept);
-          else setKeptTitles((t) => ({ ...t, [fileKey(f)]: kept.title }));
+          if (list.length === 1) return setValues(kept);
+          setKeptTitles((t) => ({ ...t, [fileKey(f)]: kept.title }));
+          setValues((v) => withSharedFields(v, kept));
         })
         .catch(() => undefined);
     }
@@ -113,9 +96,8 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
       return;
     }
     const errs: Record<string, string> = {};
-    // Two uploads of one file would write to the same server upload: the running one goes on.
-    const busy = files.find((f) => $uploads.get().some((it) => isRunning(it) && fileKey(it.file) === fileKey(f)));
-    const fileError = files.map((f) => checkUploadFile(f)).find(Boolean) ?? (busy ? `${busy.name} is already uploading (see the upload tray at the bottom right)` : null);
+    const busy = files.find(alreadyUploading);
+    const fileError = files.map((f) => checkUploadFile(f)).find(Boolean) ?? (busy ? alreadyUploadingMessage(busy) : null);
     if (fileError) errs.file = fileError;
     if (single && !values.title.trim()) errs.title = 'Title is required';
     if (poster && single) {
@@ -149,24 +131,7 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
       size="lg"
       footer={
         uploading ? (
-          <div className="flex w-full flex-col gap-3">
-            <ul className="min-w-0 space-y-3" aria-label="Uploads">
-              {items.map((it) => (
-                <UploadRow key={it.id} item={it} labelled={items.length > 1} />
-              ))}
-            </ul>
-            <div className="flex flex-wrap items-center justify-end gap-2">
-              {!finished && <p className="mr-auto text-xs text-fg-muted">You can close this window: uploads continue in the background.</p>}
-              {!finished && (
-                <Button variant="outline" onClick={() => void cancel(items.map((it) => it.id))}>
-                  Cancel Upload
-                </Button>
-              )}
-              <Button variant={finished ? 'outline' : 'primary'} onClick={onClose}>
-                {finished ? 'Close' : 'Continue in background'}
-              </Button>
-            </div>
-          </div>
+          <UploadBatchFooter items={items} finished={finished} onClose={onClose} />
         ) : (
           <>
             <Button variant="outline" onClick={onClose}>

@@ -4,7 +4,7 @@ import { formatBytes } from '../media/format.ts';
 import { CONNECTION_LOST } from '../media/resumable.ts';
 import { formatDuration, pause, resume, retry, type UploadItem } from './queue.ts';
 
-/** One queued file: progress bar, status, speed and time left, pause/resume and Retry. */
+/** One queued file: progress bar, status, speed and time left, pause/resume and Retry; a new version says of what. */
 export function UploadRow({ item, labelled, actions }: { item: UploadItem; labelled: boolean; actions?: ReactNode }) {
   const name = item.file.name;
   const pct = item.phase === 'finishing' || item.phase === 'done' ? 100 : item.total ? Math.min(100, Math.floor((item.sent / item.total) * 100)) : 0;
@@ -29,6 +29,9 @@ export function UploadRow({ item, labelled, actions }: { item: UploadItem; label
     <li className="flex items-end gap-2" data-testid="upload-item" data-phase={item.phase}>
       <div className="min-w-0 flex-1 space-y-1.5" data-testid="upload-progress">
         {labelled && <p className="truncate text-sm font-medium">{name}</p>}
+        {labelled && item.versionOf && (
+          <p className="truncate text-xs text-fg-muted" data-testid="upload-version-of">{`New version of “${item.versionOf.title}”`}</p>
+        )}
         <div
           role="progressbar"
           aria-label={labelled ? `Upload progress: ${name}` : 'Upload progress'}

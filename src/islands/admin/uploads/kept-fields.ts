@@ -13,6 +13,20 @@ export interface UploadFields {
   showInPortfolio: boolean;
 }
 
+/** The form before anything is typed. */
+export const EMPTY_FIELDS: UploadFields = { title: '', projectStage: '', notes: '', clientId: '', tags: '', isFeatured: false, showInPortfolio: false };
+
+/** The fields a batch gives every one of its files (each file has its own title). */
+const SHARED_FIELDS = ['projectStage', 'notes', 'clientId', 'tags', 'isFeatured', 'showInPortfolio'] as const;
+
+/**
+ * `form` with the shared fields kept for a file of an interrupted batch, when nothing was typed
+ * in them yet (they may have been since the file was chosen: that wins).
+ */
+export function withSharedFields(form: UploadFields, kept: UploadFields): UploadFields {
+  return SHARED_FIELDS.some((k) => form[k] !== EMPTY_FIELDS[k]) ? form : { ...kept, title: form.title };
+}
+
 const PREFIX = 'studio-upload-fields::';
 /** Unfinished uploads expire on the server after 24 h (UPLOAD_EXPIRY_SECONDS): so do their fields. */
 const KEEP_MS = 24 * 60 * 60 * 1000;

@@ -2,13 +2,15 @@
 // dialog that started them. Module state, so every island of the page (the media manager's
 // dialog, the tray in AdminLayout) shares it, and with the client router it survives page
 // changes within /admin. The UploadTray island shows it; MediaManager reloads on $finished.
+// A file becomes a new item (POST /api/media) or the next version of one (issue 16).
 import { atom, computed } from 'nanostores';
 import type { AdminMedia } from '../../../shared/schemas/media.ts';
+import type { MediaVersion } from '../../../shared/schemas/review.ts';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 import { putMediaWithPoster } from '../media/media-api.ts';
 import { ResumableUpload, type Phase } from '../media/resumable.ts';
-import { forgetFields, rememberFields, type UploadFields } from './kept-fields.ts';
+import { EMPTY_FIELDS, forgetFields, rememberFields, type UploadFields } from './kept-fields.ts';
 
 export type { UploadFields };
 
@@ -17,13 +19,22 @@ export const PARALLEL = 3;
 
 export type ItemPhase = 'waiting' | Phase | 'finishing' | 'done' | 'failed';
 
+/** The media item a file is a new version of. */
+export interface VersionOf {
+  id: number;
+  title: string;
+}
+
 export interface UploadItem {
   id: number;
   /** Which Upload click queued it: the dialog shows its own batch. */
   batch: number;
   file: File;
+  /** A new item's fields; a new version keeps its item's, so these go unused then. */
   fields: UploadFields;
   poster: File | null;
+  /** Set when the file is finished as the next version of this item rather than as a new item. */
+  versionOf?: VersionOf;
   sent: number;
   total: number;
   phase: ItemPhase;
@@ -65,24 +76,31 @@ function track(id: number, sent: number, total: number) {
   patch(id, { sent, total, speed });
 }
 
-/** Queues files with their fields (one title each) and starts them; returns the batch number. */
-export function enqueue(entries: { file: File; title: string; sent?: number }[], fields: UploadFields, poster: File | null): number {
+/** Two uploads of one file would write to the same server upload: the running one goes on. */
+export const alreadyUploading = (f: File) => $uploads.get().some((it) => isRunning(it) && fileKey(it.file) === fileKey(f));
+export const alreadyUploadingMessage = (f: File) => `${f.name} is already uploading (see the upload tray at the bottom right)`;
+
+function add(entries: Pick<UploadItem, 'file' | 'fields' | 'poster' | 'sent' | 'versionOf'>[]): number {
   const batch = ++batches;
-  const added: UploadItem[] = entries.map(({ file, title, sent }) => ({
-    id: ++seq,
-    batch,
-    file,
-    fields: { ...fields, title },
-    poster,
-    sent: sent ?? 0,
-    total: file.size,
-    phase: 'waiting',
-    speed: null,
-  }));
+  const added: UploadItem[] = entries.map((e) => ({ ...e, id: ++seq, batch, total: e.file.size, phase: 'waiting', speed: null }));
   $uploads.set([...$uploads.get(), ...added]);
-  for (const it of added) rememberFields(it.file, it.fields);
   pump();
   return batch;
+}
+
+/** Queues files as new items with their fields (one title each) and starts them; returns the batch number. */
+export function enqueue(entries: { file: File; title: string; sent?: number }[], fields: UploadFields, poster: File | null): number {
+  for (const { file, title } of entries) rememberFields(file, { ...fields, title });
+  return add(entries.map(({ file, title, sent }) => ({ file, fields: { ...fields, title }, poster, sent: sent ?? 0 })));
+}
+
+/**
+ * Queues a file as the next version of `of` and starts it; returns the batch number. Nothing is
+ * kept for it in kept-fields.ts: the dialog asks for no fields, and the same file chosen again
+ * in the upload dialog must not come back as this item's title.
+ */
+export function enqueueVersion(file: File, of: VersionOf): number {
+  return add([{ file, fields: EMPTY_FIELDS, poster: null, sent: 0, versionOf: of }]);
 }
 
 function pump() {
@@ -115,22 +133,10 @@ async function run(id: number) {
     }
     if (!get(id)) return;
     patch(id, { phase: 'finishing', uploadId, sent: item.file.size, total: item.file.size, speed: null, error: undefined });
-    const f = item.fields;
-    const created = await apiJson<AdminMedia>('POST', '/api/media', {
-      uploadId,
-      title: f.title,
-      projectStage: f.projectStage || null,
-      notes: f.notes,
-      clientId: f.clientId ? Number(f.clientId) : null,
-      tags: f.tags,
-      isFeatured: f.isFeatured,
-      showInPortfolio: f.showInPortfolio,
-    });
-    if (item.poster && created.type === 'video') await putMediaWithPoster(created.id, {}, item.poster);
-    forgetFields(item.file);
+    const said = await finish(item, uploadId);
     patch(id, { phase: 'done' });
     $finished.set($finished.get() + 1);
-    toast({ title: 'Media uploaded', description: `"${f.title}" has been uploaded.` });
+    toast(said);
   } catch (err) {
     // Cancelled: the item is gone already and cancel() said so.
     if (!get(id)) return;
@@ -142,6 +148,29 @@ async function run(id: number) {
     samples.delete(id);
     pump();
   }
+}
+
+/** Turns the bytes on the server into a new item or version; returns the toast that says so. */
+async function finish(item: UploadItem, uploadId: string): Promise<{ title: string; description: string }> {
+  const of = item.versionOf;
+  if (of) {
+    const { version } = await apiJson<{ version: MediaVersion }>('POST', `/api/media/${of.id}/versions`, { uploadId });
+    return { title: `Version v${version.number} uploaded`, description: `${of.title} is now at v${version.number}; its approval is back to In review.` };
+  }
+  const f = item.fields;
+  const created = await apiJson<AdminMedia>('POST', '/api/media', {
+    uploadId,
+    title: f.title,
+    projectStage: f.projectStage || null,
+    notes: f.notes,
+    clientId: f.clientId ? Number(f.clientId) : null,
+    tags: f.tags,
+    isFeatured: f.isFeatured,
+    showInPortfolio: f.showInPortfolio,
+  });
+  if (item.poster && created.type === 'video') await putMediaWithPoster(created.id, {}, item.poster);
+  forgetFields(item.file);
+  return { title: 'Media uploaded', description: `"${f.title}" has been uploaded.` };
 }
 
 export function pause(id: number) {
@@ -174,7 +203,7 @@ export async function cancel(ids: number[]) {
   const running = targets.map((it) => handles.get(it.id)).filter((h): h is ResumableUpload => !!h);
   for (const it of targets) {
     handles.delete(it.id);
-    forgetFields(it.file);
+    if (!it.versionOf) forgetFields(it.file);
   }
   await Promise.all(running.map((h) => h.cancel()));
   toast({ title: 'Upload cancelled', description: 'Nothing was saved.' });
