@@ -9,6 +9,12 @@
 // and (c) the next frame after it (adds the wait for vsync and the paint, with whatever else the
 // opening dialog draws). Long tasks during the rounds are reported too. Start-to-commit includes
 // React's scheduling gap after the event, so the figures are upper bounds.
+// Then scrubbing, the budget's second half ("scrubbing stays smooth: no long task over 50 ms"):
+// with the 500 markers shown, the mouse drags the seek bar's thumb across its width in
+// SCRUB_STEPS moves ~16 ms apart, as a hand would. The seek bar is a range input whose change
+// sets the video's currentTime, so each move is a real seek, a re-render of the bar (time,
+// frame preview) and of the strip around the memoised markers. Long tasks are counted only
+// between the scrub's first and last move (the figure above includes opening the dialog).
 //   npx node bench/review-markers.mjs    (Node 24 from the project; needs a build; run.mjs runs it as `review-markers`)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,8 +26,64 @@ const CHROME = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const NOTES = 500;
 const ROUNDS = Number(process.env.BENCH_BROWSER_ROUNDS || 15);
 const BUDGET_MS = 50;
+const SCRUB_STEPS = 60;
+const SCRUB_GAP_MS = 16;
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/**
+ * Opens the dialog once more and drags the seek bar from its left end to its right end. Long
+ * tasks come from an observer started just before the first move and are kept only when they
+ * began between the first and the last move.
+ */
+async function scrubbing(page) {
+  await page.getByRole('button', { name: 'Open Marker bench' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Marker bench' });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="note-marker"]').length === n, NOTES, { timeout: 30_000 });
+  const video = dialog.locator('video');
+  await page.waitForFunction(() => (document.querySelector('dialog[open] video')?.readyState ?? 0) >= 1, null, { timeout: 30_000 });
+  await video.evaluate((v) => {
+    v.muted = true;
+    v.pause();
+  });
+  const seek = dialog.getByTestId('review-seek');
+  await seek.scrollIntoViewIfNeeded();
+  const box = await seek.boundingBox();
+  if (!box) throw new Error('no seek bar');
+  const y = box.y + box.height / 2;
+  // The thumb's centre runs from half a thumb in from each end; start on it at 0.
+  const x0 = box.x + 2;
+  const x1 = box.x + box.width - 2;
+  await page.mouse.move(x0, y);
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.__scrub = { tasks: [], seeks: 0, start: 0, end: Infinity, from: document.querySelector('dialog[open] video')?.currentTime ?? 0 };
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__scrub.tasks.push({ start: e.startTime, duration: e.duration }))).observe({ type: 'longtask' });
+    document.addEventListener('seeking', () => w.__scrub.seeks++, true);
+    w.__scrub.start = performance.now();
+  });
+  await page.mouse.down();
+  for (let i = 1; i <= SCRUB_STEPS; i++) {
+    await page.mouse.move(x0 + ((x1 - x0) * i) / SCRUB_STEPS, y);
+    await new Promise((r) => setTimeout(r, SCRUB_GAP_MS));
+  }
+  await page.mouse.up();
+  await page.evaluate(() => {
+    window.__scrub.end = performance.now();
+  });
+  // Long-task entries arrive after their task: let a frame and a moment pass before reading.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 200))));
+  const got = await page.evaluate(() => {
+    const s = window.__scrub;
+    const tasks = s.tasks.filter((t) => t.start >= s.start && t.start <= s.end).map((t) => t.duration);
+    return { tasks, seeks: s.seeks, durationMs: s.end - s.start, fromS: s.from, toS: document.querySelector('dialog[open] video')?.currentTime ?? 0 };
+  });
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  if (got.seeks < SCRUB_STEPS / 2) throw new Error(`the scrub sought only ${got.seeks} times: the seek bar did not follow the mouse`);
+  const longestMs = got.tasks.length ? Math.max(...got.tasks) : 0;
+  return { steps: SCRUB_STEPS, gapMs: SCRUB_GAP_MS, durationMs: got.durationMs, seeks: got.seeks, fromS: got.fromS, toS: got.toS, longTasks: got.tasks.length, longestMs, met: longestMs <= BUDGET_MS };
+}
 
 main(async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'review-markers-'));
@@ -93,6 +155,7 @@ main(async () => {
     }
     const rounds = (await page.evaluate(() => window.__rounds)).slice(1); // the first warms the code up
     const longTasks = await page.evaluate(() => window.__longTasks);
+    const scrub = await scrubbing(page);
     if (rounds.some((r) => r.count !== NOTES)) throw new Error(`expected ${NOTES} markers, saw ${rounds.map((r) => r.count).join(', ')}`);
     const committed = rounds.map((r) => r.committed).sort((a, b) => a - b);
     const frame = rounds.map((r) => r.frame).sort((a, b) => a - b);
@@ -105,6 +168,7 @@ main(async () => {
       frame: { p50: pct(frame, 50), p95: pct(frame, 95), max: frame.at(-1) },
       longestTask: longTasks.length ? Math.max(...longTasks) : 0,
       budgetMs: BUDGET_MS,
+      scrub,
     };
     // The budget is the seek bar's own work: render, commit, style and layout of the strip.
     result.met = result.laidOut.p95 < BUDGET_MS;
@@ -114,6 +178,8 @@ main(async () => {
     console.log(`  next frame (vsync wait, paint) p50 ${ms(result.frame.p50)}  p95 ${ms(result.frame.p95)}  worst ${ms(result.frame.max)}`);
     console.log(`  longest task on the page over the run: ${ms(result.longestTask)} (long tasks: ${longTasks.length}, includes opening the dialog)`);
     console.log(`  budget: render + commit + layout p95 < ${BUDGET_MS} ms: ${result.met ? 'met' : 'MISSED'}`);
+    console.log(`scrubbing the seek bar over the ${NOTES} markers: ${scrub.steps} moves ${SCRUB_GAP_MS} ms apart in ${ms(scrub.durationMs)}, ${scrub.seeks} seeks, playhead ${scrub.fromS.toFixed(2)} s to ${scrub.toS.toFixed(2)} s`);
+    console.log(`scrubbing: ${scrub.longTasks} long tasks, longest ${ms(scrub.longestMs)} (budget: none over ${BUDGET_MS} ms: ${scrub.met ? 'met' : 'MISSED'})`);
     emit('review-markers', result);
     await context.close();
   } finally {

@@ -2,7 +2,9 @@
 // notes"): J K L shuttle, Space, Shift+arrows, the speed menu and the ? list in the admin
 // dialog; none of them while typing a note; I and O make a range note in the portal and on the
 // share page (stored endMs within a frame, a bar on the seek bar), the range loops, a range note
-// in the list loops; axe clean in both themes with the keys list open.
+// in the list loops; a drag on the marker strip marks the same in and out points (mouse in the
+// admin dialog, touch on the share page) while clicks on the strip mark nothing and the seek bar
+// still seeks; axe clean in both themes with the keys list open.
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, ADMIN } from './fixtures.ts';
 import { islandsReady, signInAs } from './admin-helpers.ts';
@@ -129,6 +131,7 @@ test('admin dialog: L, L again 2x, K pauses, J goes back, Shift+arrows a second,
   await expect(keys).toBeVisible();
   await expect(keys.getByRole('row')).toHaveCount(KEY_LIST.length + 1);
   for (const k of ['J', 'K', 'L', 'Space', ',', '.', 'Shift', 'I', 'O', '?']) await expect(keys.locator('kbd', { hasText: k }).first()).toBeVisible();
+  await expect(keys.getByRole('row', { name: /Drag on the marker strip/ })).toContainText('Mark in where the drag starts and out where it ends');
   await page.keyboard.press('Escape');
   await expect(keys).toBeHidden();
   await expect(dialog).toBeVisible();
@@ -235,6 +238,154 @@ test('portal: I at 1 s and O at 2 s make a range note (endMs within a frame, a b
   await dialog.getByRole('button', { name: 'Stop loop' }).click();
   await expect(loopButton).toHaveAttribute('aria-pressed', 'false');
   await expect(dialog.getByTestId('loop-state')).toHaveCount(0);
+});
+
+/** The range field's "In mm:ss.ff – Out mm:ss.ff" as seconds (null for "not set"). */
+async function shownRange(scope: Locator): Promise<{ from: number; to: number | null }> {
+  const text = (await scope.getByTestId('range-text').textContent()) ?? '';
+  const m = /In (\d+):(\d+)\.(\d+) – Out (?:(\d+):(\d+)\.(\d+)|not set)/.exec(text);
+  if (!m) throw new Error(`range text: ${text}`);
+  const at = (mm: string, ss: string, ff: string) => Number(mm) * 60 + Number(ss) + Number(ff) / 25;
+  return { from: at(m[1]!, m[2]!, m[3]!), to: m[4] ? at(m[4], m[5]!, m[6]!) : null };
+}
+
+/** A point on the element at a share of its width, halfway down. */
+async function pointAt(target: Locator, share: number) {
+  const box = (await target.boundingBox())!;
+  return { x: box.x + box.width * share, y: box.y + box.height / 2 };
+}
+
+test('a drag on the marker strip marks in and out like I and O (admin, mouse; share page, touch); a click on the strip marks nothing; the seek bar still seeks', async ({ page, server, browser }) => {
+  test.setTimeout(120_000);
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
+  const mediaId = await uploadClip(page, server, 'Drag Cut');
+  const dialog = await openAdmin(page, 'Drag Cut');
+  const player = dialog.getByTestId('detail-video');
+  const strip = dialog.getByTestId('note-markers');
+  const seek = dialog.getByTestId('review-seek');
+  const time = dialog.getByLabel('Time (seconds)');
+  const range = dialog.getByTestId('range-text');
+  await pauseAt(player, 0.5);
+  await mute(player);
+  const duration = await player.evaluate((v: HTMLVideoElement) => v.duration);
+
+  // No notes yet, and the strip is there to drag on, saying so to assistive technology.
+  await expect(strip).toBeVisible();
+  await expect(dialog.getByTestId('note-marker')).toHaveCount(0);
+  await expect(strip).toHaveAccessibleDescription('Drag here to mark a range; I and O set in and out.');
+
+  // A click, and a press that slips 3 px, are not ranges: nothing shown or marked, the
+  // playhead stays.
+  let p = await pointAt(strip, 0.5);
+  await page.mouse.click(p.x, p.y);
+  await page.mouse.move(p.x, p.y);
+  await page.mouse.down();
+  await page.mouse.move(p.x + 3, p.y);
+  await expect(strip).not.toHaveAttribute('data-dragging', 'true');
+  await expect(dialog.getByTestId('drag-range')).toHaveCount(0);
+  await page.mouse.up();
+  await expect(range).toContainText('Out not set');
+  await expect(dialog.getByRole('button', { name: 'Clear range' })).toHaveCount(0);
+  expect(await currentTime(player)).toBeCloseTo(0.5, 3);
+  await expect(time).toHaveValue('0.5');
+
+  // A drag from 20 % to 60 %: the range shows while dragging, then In and Out are set there.
+  p = await pointAt(strip, 0.2);
+  const end = await pointAt(strip, 0.6);
+  await page.mouse.move(p.x, p.y);
+  await page.mouse.down();
+  await page.mouse.move(end.x, end.y, { steps: 8 });
+  await expect(dialog.getByTestId('drag-range')).toBeVisible();
+  const shown = (await dialog.getByTestId('drag-range').boundingBox())!;
+  const box = (await strip.boundingBox())!;
+  expect(Math.abs((shown.x - box.x) / box.width - 0.2)).toBeLessThan(0.01);
+  expect(Math.abs(shown.width / box.width - 0.4)).toBeLessThan(0.01);
+  await page.mouse.up();
+  await expect(dialog.getByTestId('drag-range')).toHaveCount(0);
+  await expect(range).not.toContainText('not set');
+  const marked = await shownRange(dialog);
+  expect(Math.abs(marked.from - 0.2 * duration)).toBeLessThanOrEqual(2 * FRAME);
+  expect(Math.abs(marked.to! - 0.6 * duration)).toBeLessThanOrEqual(2 * FRAME);
+  expect(Math.abs(Number(await time.inputValue()) - 0.2 * duration)).toBeLessThanOrEqual(2 * FRAME);
+  // Paused on the in point, which stays where it is (pinned as after I).
+  await expect.poll(async () => Math.abs((await currentTime(player)) - marked.from)).toBeLessThan(FRAME);
+  expect((await state(player)).paused).toBe(true);
+  // The loop follows the dragged range as it does the keys'.
+  await dialog.getByRole('switch', { name: /Loop range/ }).check();
+  await expect(dialog.getByTestId('loop-state')).toContainText(/Looping 00:01\.\d\d–00:03\.\d\d/);
+  await dialog.getByRole('switch', { name: /Loop range/ }).uncheck();
+
+  // Saved as timestampMs / endMs; its marker is a bar from 20 % to 60 % of the strip.
+  const form = dialog.getByTestId('staff-note-form');
+  await form.getByRole('textbox', { name: 'Note' }).fill('Dragged range');
+  await form.getByRole('button', { name: 'Add note' }).click();
+  await expect(dialog.getByTestId('timeline-notes')).toContainText('Dragged range');
+  const row = (await server.sql.execute({ sql: 'SELECT timestamp_ms, end_ms FROM timeline_notes WHERE media_id = ?', args: [mediaId] })).rows[0]!;
+  expect(Math.abs(Number(row.timestamp_ms) - 200 * duration)).toBeLessThanOrEqual(2000 * FRAME);
+  expect(Math.abs(Number(row.end_ms) - 600 * duration)).toBeLessThanOrEqual(2000 * FRAME);
+  const marker = dialog.getByTestId('note-marker');
+  await expect(marker).toHaveCount(1);
+  await expect(marker).toHaveAttribute('data-ms', String(row.timestamp_ms));
+  const m = (await marker.boundingBox())!;
+  expect(Math.abs((m.x - box.x) / box.width - Number(row.timestamp_ms) / 1000 / duration)).toBeLessThan(0.01);
+  expect(Math.abs(m.width / box.width - (Number(row.end_ms) - Number(row.timestamp_ms)) / 1000 / duration)).toBeLessThan(0.01);
+  await expect(range).toContainText('Out not set');
+
+  // A click on the marker still seeks to the note; one on the strip beside it marks nothing.
+  await pauseAt(player, 5);
+  await marker.click();
+  await expect.poll(async () => Math.abs((await currentTime(player)) - Number(row.timestamp_ms) / 1000)).toBeLessThan(FRAME);
+  p = await pointAt(strip, 0.85);
+  await page.mouse.click(p.x, p.y);
+  await expect(range).toContainText('Out not set');
+
+  // The seek bar: a click seeks, a drag along it seeks, and neither marks a range.
+  await pauseAt(player, 0.5);
+  p = await pointAt(seek, 0.75);
+  await page.mouse.click(p.x, p.y);
+  await expect.poll(async () => Math.abs((await currentTime(player)) - 0.75 * duration)).toBeLessThan(0.3);
+  p = await pointAt(seek, 0.3);
+  const to = await pointAt(seek, 0.5);
+  await page.mouse.move(p.x, p.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 6 });
+  await page.mouse.up();
+  await expect.poll(async () => Math.abs((await currentTime(player)) - 0.5 * duration)).toBeLessThan(0.3);
+  await expect(range).toContainText('Out not set');
+  await expect(dialog.getByRole('button', { name: 'Clear range' })).toHaveCount(0);
+
+  // The share page with a touch screen: a finger dragged along the strip marks the range.
+  const url = await shareLink(page, server, mediaId);
+  const guest = await browser.newContext({ baseURL: server.url, hasTouch: true });
+  try {
+    const visitor = await guest.newPage();
+    await visitor.goto(url);
+    await islandsReady(visitor);
+    const share = visitor.getByTestId('share-item');
+    const video = share.getByTestId('share-video');
+    await pauseAt(video, 0.5);
+    const shareStrip = share.getByTestId('note-markers');
+    await expect(share.getByTestId('note-marker')).toHaveCount(1);
+    await expect(shareStrip).toHaveAccessibleDescription(/Drag here to mark a range/);
+    // Touch points are viewport coordinates: the strip must be on screen.
+    await shareStrip.scrollIntoViewIfNeeded();
+    const from = await pointAt(shareStrip, 0.65);
+    const until = await pointAt(shareStrip, 0.9);
+    const cdp = await guest.newCDPSession(visitor);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number, y: number) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y, id: 1 }] });
+    await touch('touchStart', from.x, from.y);
+    for (let i = 1; i <= 8; i++) await touch('touchMove', from.x + ((until.x - from.x) * i) / 8, from.y);
+    await touch('touchEnd', until.x, until.y);
+    // Without the strip's touch-action the browser takes a sideways swipe as its own gesture
+    // (here, back in history): the page is gone and so is the range.
+    await expect(share.getByTestId('range-text')).not.toContainText('not set');
+    const guestRange = await shownRange(share);
+    expect(Math.abs(guestRange.from - 0.65 * duration)).toBeLessThanOrEqual(2 * FRAME);
+    expect(Math.abs(guestRange.to! - 0.9 * duration)).toBeLessThanOrEqual(2 * FRAME);
+  } finally {
+    await guest.close();
+  }
 });
 
 async function shareLink(page: Page, server: TestServer, mediaId: number): Promise<string> {

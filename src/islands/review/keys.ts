@@ -72,8 +72,11 @@ export const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
 
 export const speedLabel = (rate: number) => `${rate}x`;
 
-/** What the ? dialog lists, in order. */
-export const KEY_LIST: { keys: string[]; action: string }[] = [
+/**
+ * What the ? dialog lists, in order: keys, then a gesture (`gesture` in words instead of keys)
+ * that does the same as some of them, so it is found where the keys are looked up.
+ */
+export const KEY_LIST: { keys: string[]; gesture?: string; action: string }[] = [
   { keys: ['L'], action: 'Play; again for 2x, then 4x' },
   { keys: ['J'], action: 'Play backwards; again for 2x, then 4x' },
   { keys: ['K'], action: 'Pause' },
@@ -84,5 +87,6 @@ export const KEY_LIST: { keys: string[]; action: string }[] = [
   { keys: ['Shift', '→'], action: 'One second forward' },
   { keys: ['I'], action: 'Mark in: the note starts here' },
   { keys: ['O'], action: 'Mark out: the note ends here' },
+  { keys: [], gesture: 'Drag on the marker strip', action: 'Mark in where the drag starts and out where it ends (under the seek bar)' },
   { keys: ['?'], action: 'Show these keys' },
 ];

@@ -248,7 +248,7 @@ function KeysDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
         <thead>
           <tr className="text-left text-xs text-fg-muted">
             <th scope="col" className="pb-2 font-medium">
-              Key
+              Key or gesture
             </th>
             <th scope="col" className="pb-2 font-medium">
               Does
@@ -258,7 +258,8 @@ function KeysDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
         <tbody>
           {KEY_LIST.map((k) => (
             <tr key={k.action} className="border-t border-line">
-              <td className="whitespace-nowrap py-1.5 pr-4">
+              <td className={`py-1.5 pr-4 ${k.gesture ? '' : 'whitespace-nowrap'}`}>
+                {k.gesture}
                 {k.keys.map((key, i) => (
                   <span key={key}>
                     {i > 0 && ' + '}
@@ -284,6 +285,18 @@ export function seekToNote(video: HTMLVideoElement | null, ms: number): void {
   video.focus();
 }
 
+/**
+ * A drag on the marker strip (issue 29): the in and out points go through the clock's own
+ * `markIn` and `markOut`, so the form, its range and the loop treat it as I then O. The
+ * player then pauses on the in point, as a marker click does, so the range's first frame is
+ * the one on screen. Marked before the pause and seek, which would otherwise move the start.
+ */
+export function markDraggedRange(clock: NoteClock, video: HTMLVideoElement | null, fromMs: number, toMs: number): void {
+  clock.markIn(fromMs);
+  clock.markOut(toMs);
+  seekToNote(video, fromMs);
+}
+
 /** A stretch of the video to play over and over. */
 export interface LoopRange {
   fromMs: number;
@@ -297,9 +310,10 @@ export interface LoopRange {
  * it (a seek does). Leaving the box empty, or `release` after sending, lets go of it. A time
  * typed by hand is kept when writing begins, and replaced by the next pause or seek.
  *
- * In and out points (issue 29, `I` and `O`): marking either pins the start, so seeking to the
- * out point does not move the in point; `endMs` is the out point. Clearing them, or sending
- * the note, lets the field follow the playhead again. The loop is either the form's range
+ * In and out points (issue 29, `I` and `O` at the playhead, or a drag on the marker strip
+ * with the times it gives): marking either pins the start, so seeking to the out point does
+ * not move the in point; `endMs` is the out point. Clearing them, or sending the note, lets
+ * the field follow the playhead again. The loop is either the form's range
  * (while it is valid) or a range note's from the list.
  */
 export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial = '0') {
@@ -317,10 +331,11 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
     pinned.current = on;
     setPinnedState(on);
   };
-  const take = (v: HTMLVideoElement) => {
+  const takeAt = (seconds: number) => {
     typed.current = false;
-    setTextState(secondsText(v.currentTime));
+    setTextState(secondsText(seconds));
   };
+  const take = (v: HTMLVideoElement) => takeAt(v.currentTime);
   const capture = () => {
     const v = video.current;
     if (!v || v.paused || v.ended || held.current || typed.current || pinned.current) return;
@@ -351,21 +366,21 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
       typed.current = true;
       setTextState(t);
     },
-    /** `I`: the note starts at the playhead. */
-    markIn: () => {
+    /** `I`: the note starts at the playhead (or at `atMs`, where a drag on the marker strip began). */
+    markIn: (atMs?: number) => {
       const v = video.current;
-      if (!v) return;
+      if (atMs === undefined && !v) return;
       held.current = false;
       pin(true);
-      take(v);
+      takeAt(atMs !== undefined ? atMs / 1000 : v!.currentTime);
     },
-    /** `O`: the note ends at the playhead; its start stays where it is. */
-    markOut: () => {
+    /** `O`: the note ends at the playhead (or at `atMs`); its start stays where it is. */
+    markOut: (atMs?: number) => {
       const v = video.current;
-      if (!v) return;
+      if (atMs === undefined && !v) return;
       held.current = false;
       pin(true);
-      setEndMs(Math.round(v.currentTime * 1000));
+      setEndMs(Math.round(atMs !== undefined ? atMs : v!.currentTime * 1000));
     },
     clearRange,
     /** The "Loop range" switch. */
@@ -439,10 +454,10 @@ export function NoteRangeField({ clock, fps, error }: { clock: NoteClock; fps: n
           {' – Out '}
           <span className="font-mono tabular-nums text-fg">{clock.endMs !== null ? formatFrameTime(clock.endMs, fps) : 'not set'}</span>
         </span>
-        <Button variant="outline" size="sm" onClick={clock.markIn} aria-keyshortcuts="I">
+        <Button variant="outline" size="sm" onClick={() => clock.markIn()} aria-keyshortcuts="I">
           Mark in <kbd className={kbd}>I</kbd>
         </Button>
-        <Button variant="outline" size="sm" onClick={clock.markOut} aria-keyshortcuts="O">
+        <Button variant="outline" size="sm" onClick={() => clock.markOut()} aria-keyshortcuts="O">
           Mark out <kbd className={kbd}>O</kbd>
         </Button>
         {clock.marked && (

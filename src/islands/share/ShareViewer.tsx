@@ -16,7 +16,7 @@ import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { BlockedDownload } from '../review/BlockedDownload.tsx';
 import { StarRating, Stars } from '../portal/StarRating.tsx';
-import { LoopNoteButton, NoteMomentFields, PlayerArea, noteEndBody, rangeError, seekToNote, useNoteClock } from '../review/player.tsx';
+import { LoopNoteButton, NoteMomentFields, PlayerArea, markDraggedRange, noteEndBody, rangeError, seekToNote, useNoteClock } from '../review/player.tsx';
 import { NoteMarkers } from '../review/NoteMarkers.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { noteMarkers } from '../review/markers.ts';
@@ -114,7 +114,7 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
           <BlockedDownload reason={item.downloadBlockedReason} size="sm" />
         ) : null}
       </div>
-      <Media item={item} videoRef={videoRef} clock={clock} markers={markers} onSeek={seek} overlay={layer} />
+      <Media item={item} videoRef={videoRef} clock={clock} markers={markers} onSeek={seek} overlay={layer} canMark={shared.view.allowComment} />
       {shared.view.allowApprove && <ApprovalForm item={item} shared={shared} />}
       {shared.view.allowComment && <NoteForm item={item} shared={shared} clock={clock} drawing={drawing} videoRef={videoRef} />}
       {notes.length > 0 && (
@@ -170,6 +170,7 @@ function Media({
   markers,
   onSeek,
   overlay,
+  canMark,
 }: {
   item: ShareItem;
   videoRef: React.RefObject<HTMLVideoElement | null>;
@@ -177,6 +178,8 @@ function Media({
   markers: ReturnType<typeof noteMarkers>;
   onSeek: (ms: number) => void;
   overlay: React.ReactNode;
+  /** The link takes notes: a drag on the marker strip marks a range (the strip shows without notes too). */
+  canMark: boolean;
 }) {
   const [duration, setDuration] = useState(item.durationSeconds ?? 0);
   // Streams where the link shows the clean sizes (issue 33); one file otherwise.
@@ -219,9 +222,15 @@ function Media({
           <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} playing={quality.quality === AUTO ? quality.level : null} />
         </div>
       )}
-      {markers.length > 0 && duration > 0 && (
+      {(markers.length > 0 || canMark) && duration > 0 && (
         <div className="mt-1 rounded-lg bg-black/80 px-3 pb-1" data-testid="marker-bar">
-          <NoteMarkers notes={markers} duration={duration} fps={item.frameRate} onSeek={onSeek} />
+          <NoteMarkers
+            notes={markers}
+            duration={duration}
+            fps={item.frameRate}
+            onSeek={onSeek}
+            onRange={canMark ? (fromMs, toMs) => markDraggedRange(clock, videoRef.current, fromMs, toMs) : undefined}
+          />
         </div>
       )}
     </PlayerArea>

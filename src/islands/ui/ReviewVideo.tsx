@@ -5,7 +5,7 @@ import { useEffect, useState, type ReactNode, type RefObject, type SyntheticEven
 import { toast } from '../../shared/toast.ts';
 import { errorMessage } from '../../shared/api.ts';
 import { PreparingPreview, ReviewBar, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
-import { PlayerArea, seekToNote, type NoteClock } from '../review/player.tsx';
+import { PlayerArea, markDraggedRange, seekToNote, type NoteClock } from '../review/player.tsx';
 import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
 import { PictureFrame } from '../review/DrawingLayer.tsx';
 
@@ -27,7 +27,7 @@ interface Props<T extends PlayableItem> {
   markers?: MarkerNote[];
   /** Laid over the video in a positioned box (the drawing layer, issue 29). */
   overlay?: ReactNode;
-  /** The note form's clock: the player's I and O keys mark its range, and it says what to loop. */
+  /** The note form's clock: the player's I and O keys and a drag on the marker strip mark its range, and it says what to loop. */
   clock?: NoteClock;
   /** Start playing once the first source is in place (the portal dialog, 001 §4). */
   autoPlay?: boolean;
@@ -71,7 +71,19 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
           video={videoRef}
           item={live}
           quality={quality}
-          markers={markers?.length ? (duration) => <NoteMarkers notes={markers} duration={duration} fps={frameRate} onSeek={(ms) => seekToNote(videoRef.current, ms)} /> : undefined}
+          markers={
+            markers?.length || clock
+              ? (duration) => (
+                  <NoteMarkers
+                    notes={markers ?? []}
+                    duration={duration}
+                    fps={frameRate}
+                    onSeek={(ms) => seekToNote(videoRef.current, ms)}
+                    onRange={clock ? (fromMs, toMs) => markDraggedRange(clock, videoRef.current, fromMs, toMs) : undefined}
+                  />
+                )
+              : undefined
+          }
         />
       ) : (
         <div className="mt-2">
