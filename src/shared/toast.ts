@@ -27,7 +27,14 @@ export function offerSignInAgain(href: string): void {
   // No caller toasted the failure (the portal shows its own inline alert and, per 001, no
   // error toast): offer the way back in a plain toast.
   setTimeout(() => {
-    if (signInAgain === noted) toast({ title: 'Session expired', description: 'Your session has expired. Sign in again to continue.' });
+    if (signInAgain !== noted) return;
+    // One expiry fails every request in flight (a list, the bell's poll): the toast already
+    // offering the way back stays, rather than a later 401 replacing what failed first.
+    if ($toast.get()?.action?.href === href) {
+      signInAgain = null;
+      return;
+    }
+    toast({ title: 'Session expired', description: 'Your session has expired. Sign in again to continue.' });
   }, 100);
 }
 
