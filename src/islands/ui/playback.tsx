@@ -7,7 +7,11 @@ import { RotateCw } from 'lucide-react';
 import type { Playback, Rendition } from '../../shared/schemas/media.ts';
 import { apiGet, apiJson, apiRequest } from '../../shared/api.ts';
 import type { Level } from 'hls.js/light';
-import { attachStream, levelOf, streamMode, type StreamMode } from './stream.ts';
+import { levelOf, streamMode, type StreamMode } from './stream-mode.ts';
+
+/** The streaming code and hls.js: only for a review player that streams. */
+const loadStream = () => import('./stream.ts');
+type Stream = Awaited<ReturnType<Awaited<ReturnType<typeof loadStream>>['attachStream']>>;
 import { tryAutoplay } from './autoplay.ts';
 
 export type PlayableItem = Pick<Playback, 'playbackUrl' | 'renditions' | 'spriteUrl' | 'processingStatus' | 'processingProgress'> & {
@@ -92,7 +96,7 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
       () => v.pause(),
     );
   }, [video]);
-  const handle = useRef<Awaited<ReturnType<typeof attachStream>> | null>(null);
+  const handle = useRef<Stream | null>(null);
   const pick = useRef<(levels: Level[]) => number>(() => -1);
   pick.current = (levels) => {
     if (quality === AUTO) return -1;
@@ -108,16 +112,20 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
     if (!opts.stream || !v || !decided) return;
     if (streaming && mode === 'hls') {
       let gone = false;
-      void attachStream(v, streamUrl!, {
-        level: (levels) => pick.current(levels),
-        saveData: saveData(),
-        onLevel: setLevel,
-        onReady: startOnce,
-        onFatal: () => {
-          remember();
-          setFailed(true);
-        },
-      }).then(
+      void loadStream()
+        .then(({ attachStream }) =>
+          attachStream(v, streamUrl!, {
+            level: (levels) => pick.current(levels),
+            saveData: saveData(),
+            onLevel: setLevel,
+            onReady: startOnce,
+            onFatal: () => {
+              remember();
+              setFailed(true);
+            },
+          }),
+        )
+        .then(
         (h) => (gone ? h.detach() : (handle.current = h)),
         () => setFailed(true),
       );

@@ -12,17 +12,6 @@
 import type Hls from 'hls.js/light';
 import type { Level } from 'hls.js/light';
 
-export type StreamMode = 'hls' | 'native' | 'progressive';
-
-const HLS_TYPE = 'application/vnd.apple.mpegurl';
-
-export function streamMode(video: HTMLVideoElement | null): StreamMode {
-  if (typeof window === 'undefined' || !video) return 'progressive';
-  const w = window as Window & { ManagedMediaSource?: unknown };
-  if ('MediaSource' in w || w.ManagedMediaSource) return 'hls';
-  return video.canPlayType(HLS_TYPE) ? 'native' : 'progressive';
-}
-
 let loading: Promise<typeof Hls> | null = null;
 
 /** hls.js's light build (no subtitles, no DRM, no alternate audio: we have none), fetched once. */
@@ -114,10 +103,4 @@ function smallestLevel(levels: Level[]): number {
     if (l.height * l.width < levels[best]!.height * levels[best]!.width) best = i;
   });
   return best;
-}
-
-/** The level showing `size` (a rendition's width and height), or -1 when the stream has none. */
-export function levelOf(levels: Level[], size: { width: number; height: number } | null): number {
-  if (!size) return -1;
-  return levels.findIndex((l) => l.width === size.width && l.height === size.height);
 }
