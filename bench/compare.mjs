@@ -40,6 +40,9 @@ function clip(dir, name, pattern) {
 
 main(async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-bench-'));
+  // Made before any connection is open: ffmpeg blocks this process for a while, and a kept-alive
+  // connection the server closed meanwhile would be reused dead ("other side closed").
+  const cuts = [clip(dir, 'v1.mp4', 'testsrc'), clip(dir, 'v2.mp4', 'testsrc2')];
   const server = await startServer();
   const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox', '--disable-dev-shm-usage', '--autoplay-policy=no-user-gesture-required'] });
   try {
@@ -62,10 +65,10 @@ main(async () => {
       return uploadId;
     };
     const json = { ...headers, 'Content-Type': 'application/json' };
-    const made = await fetch(`${server.url}/api/media`, { method: 'POST', headers: json, body: JSON.stringify({ uploadId: await upload(clip(dir, 'v1.mp4', 'testsrc')), title: 'Compare bench' }) });
+    const made = await fetch(`${server.url}/api/media`, { method: 'POST', headers: json, body: JSON.stringify({ uploadId: await upload(cuts[0]), title: 'Compare bench' }) });
     if (made.status !== 201) throw new Error(`new item: ${made.status} ${await made.text()}`);
     const id = (await made.json()).id;
-    const finished = await fetch(`${server.url}/api/media/${id}/versions`, { method: 'POST', headers: json, body: JSON.stringify({ uploadId: await upload(clip(dir, 'v2.mp4', 'testsrc2')) }) });
+    const finished = await fetch(`${server.url}/api/media/${id}/versions`, { method: 'POST', headers: json, body: JSON.stringify({ uploadId: await upload(cuts[1]) }) });
     if (finished.status !== 201) throw new Error(`new version: ${finished.status} ${await finished.text()}`);
     let versions = [];
     const t0 = performance.now();
