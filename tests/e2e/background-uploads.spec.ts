@@ -308,6 +308,34 @@ test('files dropped anywhere on the media page open the dialog with them chosen'
   await expect(page.getByTestId('media-card').filter({ hasText: 'dropped still' })).toBeVisible({ timeout: 20_000 });
 });
 
+test('a folder dropped from the desktop: each image or video in it and its subfolders is its own item, other files left out', async ({ page }) => {
+  // A real drop of a real folder, as the operating system hands it to Chromium (DevTools'
+  // Input.dispatchDragEvent with a path): the page reads it through webkitGetAsEntry.
+  const folder = path.join(dir, 'Shoot day');
+  fs.mkdirSync(path.join(folder, 'b-roll'), { recursive: true });
+  await makeImage(folder, 'wide.jpg');
+  await makeImage(path.join(folder, 'b-roll'), 'close-up.jpg');
+  fs.writeFileSync(path.join(folder, 'call sheet.txt'), 'Call 7:00');
+  fs.writeFileSync(path.join(folder, '.DS_Store'), 'x');
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  await islandsReady(page);
+  const box = (await page.getByRole('heading', { name: 'Media Management' }).boundingBox())!;
+  const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const cdp = await page.context().newCDPSession(page);
+  const data = { items: [], files: [folder], dragOperationsMask: 1 };
+  await expect(async () => {
+    for (const type of ['dragEnter', 'dragOver'] as const) await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
+    await expect(page.getByTestId('drop-overlay')).toContainText('Drop files to upload', { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await cdp.send('Input.dispatchDragEvent', { type: 'drop', ...at, data });
+  const dialog = page.getByRole('dialog', { name: 'Upload New Media' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText(/^(close-up|wide)\.jpg · /)).toHaveCount(2);
+  expect(await dialog.getByLabel('File').evaluate((i: HTMLInputElement) => [...(i.files ?? [])].map((f) => f.name).sort())).toEqual(['close-up.jpg', 'wide.jpg']);
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  for (const title of ['close up', 'wide']) await expect(page.getByTestId('media-card').filter({ hasText: title })).toBeVisible({ timeout: 20_000 });
+});
+
 test('a failed finish shows its error in the tray with Retry, which finishes the same upload', async ({ page, server }) => {
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
   let finishes = 0;
