@@ -282,6 +282,74 @@ test('admin: a rectangle drawn on an image (letterboxed) is sent with a staff no
   await expect(dialog.getByTestId('timeline-notes').getByTestId('note-seek')).toHaveAccessibleName(/with a drawing: 1 rectangle/);
 });
 
+test('keyboard: with Draw on, the picture takes focus; arrow keys move a cursor, Enter starts and ends a shape, Escape drops one without closing the dialog', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
+  const dir = tempDir();
+  let mediaId: number;
+  try {
+    const file = path.join(dir, 'keys.jpg');
+    await sharp({ create: { width: 640, height: 360, channels: 3, background: { r: 90, g: 60, b: 30 } } }).jpeg().toFile(file);
+    const res = await page.request.post('/api/media', {
+      headers: { Origin: server.url },
+      multipart: { title: 'Keyed Still', isFeatured: 'false', showInPortfolio: 'false', file: { name: 'keys.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(file) } },
+    });
+    expect(res.status()).toBe(201);
+    mediaId = (await res.json()).id;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  await page.goto('/admin/media');
+  await islandsReady(page);
+  await page.getByRole('button', { name: 'Open Keyed Still' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Keyed Still' });
+  const image = dialog.getByTestId('detail-image');
+  await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0);
+  const form = dialog.getByTestId('staff-note-form');
+  const layer = dialog.getByTestId('drawing-layer');
+  // Off: the layer is hidden from assistive technology and out of the tab order.
+  await expect(layer).toHaveAttribute('aria-hidden', 'true');
+  await expect(layer).not.toHaveAttribute('tabindex');
+  await form.getByRole('button', { name: 'Draw', exact: true }).click();
+  await form.getByRole('button', { name: 'Rectangle', exact: true }).click();
+  const area = dialog.getByRole('application', { name: /^Drawing area/ });
+  await expect(area).toHaveAttribute('tabindex', '0');
+  await area.focus();
+  await expect(dialog.getByTestId('drawing-cursor')).toHaveCount(1);
+  // From the centre: Enter, two big steps right and five small ones down, Enter.
+  await page.keyboard.press('Enter');
+  for (let i = 0; i < 2; i++) await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+  await expect(area).toHaveAccessibleName(/shape started at 70% across, 55% down/);
+  await page.keyboard.press('Enter');
+  await expect(form.getByTestId('drawing-summary')).toHaveText('Note with a drawing: 1 rectangle');
+  // A shape begun and dropped with Escape: nothing added, and the dialog stays open.
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeVisible();
+  await expect(layer.locator('g[data-note="draft"] g[data-kind]')).toHaveCount(1);
+  await expect(form.getByTestId('drawing-summary')).toHaveText('Note with a drawing: 1 rectangle');
+  // A freehand line follows the cursor: ten steps left from where it stands (70 %, 54 %).
+  await form.getByRole('button', { name: 'Freehand', exact: true }).click();
+  await area.focus();
+  await page.keyboard.press('Space');
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Space');
+  await expect(form.getByTestId('drawing-summary')).toHaveText('Note with a drawing: 1 rectangle, 1 freehand line');
+  await form.getByRole('textbox', { name: 'Note' }).fill('Drawn from the keyboard');
+  await form.getByRole('button', { name: 'Add note', exact: true }).click();
+  await expect(dialog.getByTestId('timeline-notes')).toContainText('Drawn from the keyboard');
+
+  const row = (await server.sql.execute({ sql: 'SELECT shapes FROM timeline_notes WHERE media_id = ?', args: [mediaId] })).rows[0]!;
+  const [rect, line] = JSON.parse(String(row.shapes));
+  expect(rect).toMatchObject({ kind: 'rect', points: [[0.5, 0.5], [0.7, 0.55]] });
+  expect(line.kind).toBe('freehand');
+  expect(line.points[0]).toEqual([0.7, 0.54]);
+  expect(line.points.at(-1)).toEqual([0.6, 0.54]);
+  expect(line.points.length).toBe(11);
+});
+
 test('share page: a visitor on a link allowing comments draws freehand on the video; a link without comments has no tools', async ({ page, server, browser }) => {
   test.setTimeout(120_000);
   const login = await createClientWithPortalLogin(server, 'Share Draw Co');

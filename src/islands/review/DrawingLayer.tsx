@@ -1,7 +1,7 @@
 // Drawings on the frame (issue 29), shared by the admin detail dialog, the portal item dialog and
 // the share page: the SVG layer laid exactly over the picture of a <video> or <img> (its
 // letterbox left out), the drawing tools next to a note form, and the small preview in the lists.
-import { memo, useEffect, useLayoutEffect, useReducer, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode, type RefObject } from 'react';
+import { memo, useEffect, useLayoutEffect, useReducer, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode, type RefObject } from 'react';
 import { ArrowUpRight, Circle, PenLine, Pencil, Redo2, Square, Trash2, Undo2 } from 'lucide-react';
 import { SHAPE_COLORS, SHAPE_KINDS, type Shape, type ShapeColor, type ShapeKind } from '../../shared/schemas/notes.ts';
 import { fpsOf, noteMs } from './frames.ts';
@@ -225,24 +225,64 @@ export function DrawingLayer({ notes, fps, drawing }: { notes: readonly NoteDraw
       points: drawing.tool === 'freehand' ? [p] : [p, p],
     });
   };
-  const onPointerMove = (e: ReactPointerEvent<SVGSVGElement>) => {
+  /** The shape being made, carried on to `p` (a freehand line gains a point, others move their end). */
+  const extendTo = (p: [number, number]) => {
     if (!stroke || !drawing) return;
-    const p = point(e);
     if (stroke.kind === 'freehand') {
       const room = MAX_SHAPE_POINTS - pointCount(drawing.shapes);
       const points = extendStroke(stroke.points, p, 0.004, room);
       if (points !== stroke.points) setStroke({ ...stroke, points });
     } else setStroke({ ...stroke, points: [stroke.points[0]!, p] });
   };
+  const onPointerMove = (e: ReactPointerEvent<SVGSVGElement>) => {
+    if (stroke) extendTo(point(e));
+  };
   const onPointerUp = () => {
     if (stroke && drawing && !isDegenerate(stroke)) drawing.add(stroke);
     setStroke(null);
   };
 
+  // Drawing from the keyboard: the layer takes focus while Draw is on; arrow keys move a
+  // cursor over the picture (1 % of it, 10 % with Shift), Enter or Space starts a shape where
+  // the cursor is and ends it where the cursor has moved (a freehand line follows the cursor),
+  // Escape drops the shape being made. Handled keys stop here, so the player's own keys (Space,
+  // Shift+arrows, frame steps) do not also act.
+  const [cursor, setCursor] = useState<[number, number]>([0.5, 0.5]);
+  const [focused, setFocused] = useState(false);
+  const moveTo = (p: [number, number]) => {
+    setCursor(p);
+    extendTo(p);
+  };
+  const onKeyDown = (e: ReactKeyboardEvent<SVGSVGElement>) => {
+    if (!drawing?.active || e.ctrlKey || e.metaKey || e.altKey) return;
+    const step = e.shiftKey ? 0.1 : 0.01;
+    const clamp = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 1000) / 1000;
+    const [x, y] = cursor;
+    const moves: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    const move = moves[e.key];
+    if (move) moveTo([clamp(x + move[0]), clamp(y + move[1])]);
+    else if (e.key === 'Enter' || e.key === ' ') {
+      if (stroke) onPointerUp();
+      else if (fits(drawing.shapes, drawing.tool === 'freehand' ? 1 : 2)) setStroke({ kind: drawing.tool, color: drawing.color, points: drawing.tool === 'freehand' ? [cursor] : [cursor, cursor] });
+    } else if (e.key === 'Escape' && stroke) setStroke(null);
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
+
   return (
     <svg
       ref={svg}
-      aria-hidden="true"
+      {...(drawingNow
+        ? {
+            role: 'application',
+            tabIndex: 0,
+            'aria-label': `Drawing area, ${stroke ? 'shape started' : 'cursor'} at ${Math.round(cursor[0] * 100)}% across, ${Math.round(cursor[1] * 100)}% down: arrow keys move the cursor (Shift for bigger steps), Enter starts and ends a shape, Escape drops it`,
+            onKeyDown,
+            onFocus: () => setFocused(true),
+            onBlur: () => setFocused(false),
+          }
+        : { 'aria-hidden': true })}
       data-testid="drawing-layer"
       data-drawing={drawingNow ? 'true' : undefined}
       width={box?.width ?? 0}
@@ -271,6 +311,12 @@ export function DrawingLayer({ notes, fps, drawing }: { notes: readonly NoteDraw
       {box && draft.length > 0 && (
         <g data-note="draft">
           <ShapesSvg shapes={draft} w={box.width} h={box.height} />
+        </g>
+      )}
+      {box && drawingNow && focused && (
+        <g data-testid="drawing-cursor" aria-hidden="true" stroke="white" strokeWidth={1.5} style={{ filter: 'drop-shadow(0 0 1px black)' }}>
+          <line x1={cursor[0] * box.width - 8} x2={cursor[0] * box.width + 8} y1={cursor[1] * box.height} y2={cursor[1] * box.height} />
+          <line x1={cursor[0] * box.width} x2={cursor[0] * box.width} y1={cursor[1] * box.height - 8} y2={cursor[1] * box.height + 8} />
         </g>
       )}
     </svg>
@@ -351,7 +397,7 @@ export function DrawingTools({ drawing, video }: { drawing: Drawing; video?: Ref
           Draw
         </button>
         <span className="text-xs text-fg-muted" aria-live="polite" data-testid="drawing-summary">
-          {summary ? `Note ${summary}` : active ? 'Drag on the picture to draw.' : ''}
+          {summary ? `Note ${summary}` : active ? 'Drag on the picture to draw, or Tab to it and use the arrow keys and Enter.' : ''}
         </span>
       </div>
       {active && (
