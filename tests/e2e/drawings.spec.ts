@@ -219,18 +219,17 @@ for (const colorScheme of ['light', 'dark'] as const) {
   });
 }
 
-test('admin: a rectangle drawn on an image (letterboxed) is sent with a staff note at 0 and drawn over the picture at the same place', async ({ page, server }) => {
-  test.setTimeout(120_000);
+/** Signs in as admin, uploads a plain still of `size` as `title`, and opens it in the media dialog with the picture loaded. */
+async function openStill(page: Page, server: TestServer, title: string, size: { width: number; height: number }) {
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
   const dir = tempDir();
   let mediaId: number;
   try {
-    // Portrait, so the picture is narrower than the dialog's image box.
-    const file = path.join(dir, 'portrait.jpg');
-    await sharp({ create: { width: 300, height: 400, channels: 3, background: { r: 40, g: 90, b: 160 } } }).jpeg().toFile(file);
+    const file = path.join(dir, 'still.jpg');
+    await sharp({ create: { ...size, channels: 3, background: { r: 40, g: 90, b: 160 } } }).jpeg().toFile(file);
     const res = await page.request.post('/api/media', {
       headers: { Origin: server.url },
-      multipart: { title: 'Drawn Still', isFeatured: 'false', showInPortfolio: 'false', file: { name: 'portrait.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(file) } },
+      multipart: { title, isFeatured: 'false', showInPortfolio: 'false', file: { name: 'still.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(file) } },
     });
     expect(res.status()).toBe(201);
     mediaId = (await res.json()).id;
@@ -239,11 +238,17 @@ test('admin: a rectangle drawn on an image (letterboxed) is sent with a staff no
   }
   await page.goto('/admin/media');
   await islandsReady(page);
-  await page.getByRole('button', { name: 'Open Drawn Still' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Drawn Still' });
+  await page.getByRole('button', { name: `Open ${title}` }).click();
+  const dialog = page.getByRole('dialog', { name: title });
   const image = dialog.getByTestId('detail-image');
   await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0);
-  const form = dialog.getByTestId('staff-note-form');
+  return { mediaId, dialog, image, form: dialog.getByTestId('staff-note-form') };
+}
+
+test('admin: a rectangle drawn on an image (letterboxed) is sent with a staff note at 0 and drawn over the picture at the same place', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  // Portrait, so the picture is narrower than the dialog's image box.
+  const { mediaId, dialog, image, form } = await openStill(page, server, 'Drawn Still', { width: 300, height: 400 });
   // An image has no time field: its notes are at 0.
   await expect(form.getByLabel('Time (seconds)')).toHaveCount(0);
   await form.getByRole('button', { name: 'Draw', exact: true }).click();
@@ -284,28 +289,7 @@ test('admin: a rectangle drawn on an image (letterboxed) is sent with a staff no
 
 test('keyboard: with Draw on, the picture takes focus; arrow keys move a cursor, Enter starts and ends a shape, Escape drops one without closing the dialog', async ({ page, server }) => {
   test.setTimeout(120_000);
-  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
-  const dir = tempDir();
-  let mediaId: number;
-  try {
-    const file = path.join(dir, 'keys.jpg');
-    await sharp({ create: { width: 640, height: 360, channels: 3, background: { r: 90, g: 60, b: 30 } } }).jpeg().toFile(file);
-    const res = await page.request.post('/api/media', {
-      headers: { Origin: server.url },
-      multipart: { title: 'Keyed Still', isFeatured: 'false', showInPortfolio: 'false', file: { name: 'keys.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(file) } },
-    });
-    expect(res.status()).toBe(201);
-    mediaId = (await res.json()).id;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-  await page.goto('/admin/media');
-  await islandsReady(page);
-  await page.getByRole('button', { name: 'Open Keyed Still' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Keyed Still' });
-  const image = dialog.getByTestId('detail-image');
-  await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0);
-  const form = dialog.getByTestId('staff-note-form');
+  const { mediaId, dialog, form } = await openStill(page, server, 'Keyed Still', { width: 640, height: 360 });
   const layer = dialog.getByTestId('drawing-layer');
   // Off: the layer is hidden from assistive technology and out of the tab order.
   await expect(layer).toHaveAttribute('aria-hidden', 'true');

@@ -5,8 +5,8 @@
 // in the list loops; a drag on the marker strip marks the same in and out points (mouse in the
 // admin dialog, touch on the share page) while clicks on the strip mark nothing and the seek bar
 // still seeks; axe clean in both themes with the keys list open.
-import type { Locator, Page } from '@playwright/test';
-import { test, expect, ADMIN } from './fixtures.ts';
+import type { Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
+import { test, expect, ADMIN, storeCookieChoice } from './fixtures.ts';
 import { islandsReady, signInAs } from './admin-helpers.ts';
 import { seriousViolations } from './public-helpers.ts';
 import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
@@ -356,13 +356,8 @@ test('a drag on the marker strip marks in and out like I and O (admin, mouse; sh
 
   // The share page with a touch screen: a finger dragged along the strip marks the range.
   const url = await shareLink(page, server, mediaId);
-  const guest = await browser.newContext({ baseURL: server.url, hasTouch: true });
+  const { guest, visitor, share, video } = await openAsGuest(browser, server, url, { hasTouch: true });
   try {
-    const visitor = await guest.newPage();
-    await visitor.goto(url);
-    await islandsReady(visitor);
-    const share = visitor.getByTestId('share-item');
-    const video = share.getByTestId('share-video');
     await pauseAt(video, 0.5);
     const shareStrip = share.getByTestId('note-markers');
     await expect(share.getByTestId('note-marker')).toHaveCount(1);
@@ -388,6 +383,17 @@ test('a drag on the marker strip marks in and out like I and O (admin, mouse; sh
   }
 });
 
+/** The share page at `url` in a visitor's own browser context (closed by the caller), hydrated. */
+async function openAsGuest(browser: Browser, server: TestServer, url: string, options: Pick<BrowserContextOptions, 'hasTouch' | 'colorScheme'> = {}) {
+  const guest = await browser.newContext({ baseURL: server.url, ...options });
+  await storeCookieChoice(guest);
+  const visitor = await guest.newPage();
+  await visitor.goto(url);
+  await islandsReady(visitor);
+  const share = visitor.getByTestId('share-item');
+  return { guest, visitor, share, video: share.getByTestId('share-video') };
+}
+
 async function shareLink(page: Page, server: TestServer, mediaId: number): Promise<string> {
   const link = await page.request.post('/api/share-links', { headers: { Origin: server.url }, data: { name: 'Keys link', mediaIds: [mediaId], allowComment: true } });
   expect(link.status()).toBe(201);
@@ -399,13 +405,8 @@ test('share page: L and K, ? and a range note with I and O (endMs stored, a bar)
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
   const mediaId = await uploadClip(page, server, 'Shared Keys');
   const url = await shareLink(page, server, mediaId);
-  const guest = await browser.newContext({ baseURL: server.url });
+  const { guest, visitor, share, video } = await openAsGuest(browser, server, url);
   try {
-    const visitor = await guest.newPage();
-    await visitor.goto(url);
-    await islandsReady(visitor);
-    const share = visitor.getByTestId('share-item');
-    const video = share.getByTestId('share-video');
     const area = share.getByTestId('player-area');
     await pauseAt(video, 0);
     await mute(video);
@@ -466,13 +467,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
     expect(await seriousViolations(page)).toEqual([]);
 
     const url = await shareLink(page, server, mediaId);
-    const guest = await browser.newContext({ baseURL: server.url, colorScheme });
+    const { guest, visitor, share, video } = await openAsGuest(browser, server, url, { colorScheme });
     try {
-      const visitor = await guest.newPage();
-      await visitor.goto(url);
-      await islandsReady(visitor);
-      const share = visitor.getByTestId('share-item');
-      await pauseAt(share.getByTestId('share-video'), 1);
+      await pauseAt(video, 1);
       await share.getByRole('button', { name: /Mark out/ }).click();
       await expect(share.getByTestId('range-error')).toBeVisible();
       await share.getByTestId('player-area').focus();

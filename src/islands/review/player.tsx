@@ -336,6 +336,7 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
     setTextState(secondsText(seconds));
   };
   const take = (v: HTMLVideoElement) => takeAt(v.currentTime);
+  const playheadMs = () => (video.current ? video.current.currentTime * 1000 : null);
   const capture = () => {
     const v = video.current;
     if (!v || v.paused || v.ended || held.current || typed.current || pinned.current) return;
@@ -368,19 +369,19 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
     },
     /** `I`: the note starts at the playhead (or at `atMs`, where a drag on the marker strip began). */
     markIn: (atMs?: number) => {
-      const v = video.current;
-      if (atMs === undefined && !v) return;
+      const at = atMs ?? playheadMs();
+      if (at === null) return;
       held.current = false;
       pin(true);
-      takeAt(atMs !== undefined ? atMs / 1000 : v!.currentTime);
+      takeAt(at / 1000);
     },
     /** `O`: the note ends at the playhead (or at `atMs`); its start stays where it is. */
     markOut: (atMs?: number) => {
-      const v = video.current;
-      if (atMs === undefined && !v) return;
+      const at = atMs ?? playheadMs();
+      if (at === null) return;
       held.current = false;
       pin(true);
-      setEndMs(Math.round(atMs !== undefined ? atMs : v!.currentTime * 1000));
+      setEndMs(Math.round(at));
     },
     clearRange,
     /** The "Loop range" switch. */

@@ -12,7 +12,7 @@ import { formatBytes, stageLabel } from './format.ts';
 import type { ClientOption } from './media-api.ts';
 import { ACCEPT_ATTR, checkPosterFile, checkUploadFile } from './upload.ts';
 import { findResumable, type ResumeInfo } from './resumable.ts';
-import { alreadyUploading, alreadyUploadingMessage, enqueue, fileKey, type UploadFields } from '../uploads/queue.ts';
+import { alreadyUploadingError, enqueue, fileKey, type UploadFields } from '../uploads/queue.ts';
 import { EMPTY_FIELDS, forgetFields, keptFields, withSharedFields } from '../uploads/kept-fields.ts';
 import { UploadBatchFooter, useUploadBatch } from '../uploads/UploadBatch.tsx';
 
@@ -96,8 +96,7 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
       return;
     }
     const errs: Record<string, string> = {};
-    const busy = files.find(alreadyUploading);
-    const fileError = files.map((f) => checkUploadFile(f)).find(Boolean) ?? (busy ? alreadyUploadingMessage(busy) : null);
+    const fileError = files.map((f) => checkUploadFile(f)).find(Boolean) ?? files.map(alreadyUploadingError).find(Boolean) ?? null;
     if (fileError) errs.file = fileError;
     if (single && !values.title.trim()) errs.title = 'Title is required';
     if (poster && single) {

@@ -4,7 +4,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { formatBytes } from './format.ts';
 import { ACCEPT_ATTR, checkUploadFile } from './upload.ts';
-import { $uploads, alreadyUploading, alreadyUploadingMessage, enqueueVersion, isRunning } from '../uploads/queue.ts';
+import { $uploads, alreadyUploadingError, enqueueVersion, isRunning } from '../uploads/queue.ts';
 import { UploadBatchFooter, useUploadBatch } from '../uploads/UploadBatch.tsx';
 
 /**
@@ -31,7 +31,7 @@ export function VersionUploadDialog({ item, onClose }: { item: AdminMedia | null
     e.preventDefault();
     if (!item) return;
     if (!file) return setError('Please select a file');
-    const problem = checkUploadFile(file) ?? (alreadyUploading(file) ? alreadyUploadingMessage(file) : null);
+    const problem = checkUploadFile(file) ?? alreadyUploadingError(file);
     if (problem) return setError(problem);
     setError('');
     setBatch(enqueueVersion(file, { id: item.id, title: item.title }));

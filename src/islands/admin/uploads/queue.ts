@@ -76,9 +76,11 @@ function track(id: number, sent: number, total: number) {
   patch(id, { sent, total, speed });
 }
 
-/** Two uploads of one file would write to the same server upload: the running one goes on. */
-export const alreadyUploading = (f: File) => $uploads.get().some((it) => isRunning(it) && fileKey(it.file) === fileKey(f));
-export const alreadyUploadingMessage = (f: File) => `${f.name} is already uploading (see the upload tray at the bottom right)`;
+/** Two uploads of one file would write to the same server upload: the running one goes on, and the second is refused with this. */
+export function alreadyUploadingError(f: File): string | null {
+  const busy = $uploads.get().some((it) => isRunning(it) && fileKey(it.file) === fileKey(f));
+  return busy ? `${f.name} is already uploading (see the upload tray at the bottom right)` : null;
+}
 
 function add(entries: Pick<UploadItem, 'file' | 'fields' | 'poster' | 'sent' | 'versionOf'>[]): number {
   const batch = ++batches;
