@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { test, expect, ADMIN } from './fixtures.ts';
+import { test, expect, ADMIN, storeCookieChoice } from './fixtures.ts';
 import { islandsReady, makeImage, signInAs, tempDir } from './admin-helpers.ts';
 import { settled } from './public-helpers.ts';
 import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
@@ -49,6 +49,9 @@ test('the portal: Need Help gives the contact details, the theme toggle switches
   const login = await createClientWithPortalLogin(server, 'Harbour');
   const studio = await browser.newContext({ baseURL: server.url });
   const client = await browser.newContext({ baseURL: server.url });
+  // Contexts of its own miss the fixture's stored cookie choice: without it the banner fades in
+  // about a second after load, and an axe run during its fade measures half-transparent text.
+  await Promise.all([storeCookieChoice(studio), storeCookieChoice(client)]);
   try {
     const staff = await studio.newPage();
     await signInAs(staff, ADMIN.username, ADMIN.password, '/admin/dashboard');
@@ -98,6 +101,7 @@ test.describe('the share page at 375 px', () => {
     test.setTimeout(90_000);
     const studio = await browser.newContext({ baseURL: server.url });
     const guest = await browser.newContext({ baseURL: server.url, viewport: { width: 375, height: 800 } });
+    await Promise.all([storeCookieChoice(studio), storeCookieChoice(guest)]);
     try {
       const staff = await studio.newPage();
       await signInAs(staff, ADMIN.username, ADMIN.password, '/admin/dashboard');
