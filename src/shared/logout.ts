@@ -6,20 +6,27 @@ const CLEARED_LOCALLY = { title: 'Logout completed', description: 'You have been
 
 /**
  * Posts a logout; when the server could not be reached (no answer at all) it tries once more
- * with a keepalive request, which outlives the navigation that follows. Any answer from the
- * server, errors included, clears the HttpOnly cookie (src/server/auth/logout.ts), which the
- * page itself cannot do.
+ * with a keepalive request, which outlives a navigation. The retry is awaited (up to a few
+ * seconds) before the caller navigates: otherwise the sign-in page can be asked for while the
+ * session still stands and sends the browser straight back into the admin area. Any answer
+ * from the server, errors included, clears the HttpOnly cookie (src/server/auth/logout.ts),
+ * which the page itself cannot do.
  */
 export async function postLogout(path: '/api/logout' | '/api/client/logout'): Promise<void> {
   try {
     await apiRequest('POST', path);
   } catch (e) {
-    if (!(e instanceof ApiError)) {
-      void fetch(path, { method: 'POST', credentials: 'include', keepalive: true }).catch(() => undefined);
-    }
-    throw e;
+    if (e instanceof ApiError) throw e;
+    const retry = fetch(path, { method: 'POST', credentials: 'include', keepalive: true });
+    const answered = await Promise.race([
+      retry.then((res) => res.ok, () => false),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), RETRY_WAIT_MS)),
+    ]);
+    if (!answered) throw e;
   }
 }
+
+const RETRY_WAIT_MS = 3000;
 
 /**
  * Staff logout (000 §4, §8). The server ends the session; even when that call fails the user
