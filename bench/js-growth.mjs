@@ -16,8 +16,21 @@ import { ROOT, emit, main, num } from './lib.mjs';
 const BASE = process.env.BENCH_JS_BASE || '53e3e06^';
 const BUDGET_REVIEW_BYTES = 30 * 1024;
 // The islands public pages hydrate (src/pages outside /admin, /client and /s; their layouts).
-const PUBLIC = ['CookieBanner', 'EnquiryForm', 'GridEnhancer', 'MobileMenu', 'UserMenu', 'VideoStage', 'WatchPlayer', 'ThemeToggle', 'Toaster'];
-const REVIEW = ['MediaManager', 'PortalDashboard', 'ShareViewer'];
+// Islands by their file under src/islands: the admin shell has a UserMenu and a MobileMenu of
+// its own, so a chunk's name alone does not say which one a page loads.
+const PUBLIC = ['public/CookieBanner', 'public/EnquiryForm', 'public/GridEnhancer', 'public/MobileMenu', 'public/UserMenu', 'public/WatchPlayer', 'ThemeToggle', 'Toaster'];
+// What each public page hydrates (BaseLayout and SiteNav give every page the first five; the
+// page adds its own). The watch page's WatchPlayer is issue 32's (the portfolio dialog's player
+// on the watch page), so that page is expected to grow by it.
+const LAYOUT = ['Toaster', 'public/CookieBanner', 'ThemeToggle', 'public/UserMenu', 'public/MobileMenu'];
+const PAGES = {
+  '/': [...LAYOUT, 'public/GridEnhancer'],
+  '/portfolio': [...LAYOUT, 'public/GridEnhancer'],
+  '/about, /services, /privacy-policy': LAYOUT,
+  '/contact': [...LAYOUT, 'public/EnquiryForm'],
+  '/portfolio/{slug} (watch page)': [...LAYOUT, 'public/WatchPlayer'],
+};
+const REVIEW = ['admin/media/MediaManager', 'portal/PortalDashboard', 'share/ShareViewer'];
 
 // Strings only the review code holds (test ids of src/islands/review): none may reach a public page.
 const REVIEW_MARKS = ['note-markers', 'drawing-layer', 'compare-view', 'keys-list', 'loop-note', 'formatted-smpte'];
@@ -26,6 +39,22 @@ const STATIC_RE = /(?:import|export)\s*(?:[\w*${}\s,]+from\s*)?["']\.\/([\w.-]+\
 const DYNAMIC_RE = /import\(\s*["'`]\.\/([\w.-]+\.js)["'`]\s*\)/g;
 // Vite's preload list beside a dynamic import: the chunks fetched with it.
 const PRELOAD_RE = /["'`](?:\/?_astro\/)([\w.-]+\.js)["'`]/g;
+
+// Astro's server build maps each island's source file to its client chunk.
+const ISLAND_RE = /"[^"]*\/src\/islands\/([\w/.-]+)\.tsx":"_astro\/([\w.-]+\.js)"/g;
+
+function islandChunks(dist) {
+  const map = new Map();
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.m?js$/.test(e.name)) for (const m of fs.readFileSync(p, 'utf8').matchAll(ISLAND_RE)) map.set(m[1], m[2]);
+    }
+  };
+  walk(path.join(dist, 'server'));
+  return map;
+}
 
 function chunks(dist) {
   const dir = path.join(dist, 'client', '_astro');
@@ -55,12 +84,14 @@ function closure(info, roots, withDynamic) {
 }
 
 const bytes = (info, set) => [...set].reduce((s, f) => s + info.get(f).gzip, 0);
-const entry = (info, name) => [...info.keys()].filter((f) => f.startsWith(`${name}.`));
+
 // Astro's React renderer (client.*.js) comes with every island.
 const renderer = (info) => [...info.keys()].filter((f) => /^client\.[\w-]+\.js$/.test(f));
 
 function measure(dist) {
   const info = chunks(dist);
+  const islands = islandChunks(dist);
+  const entry = (_info, name) => (islands.has(name) ? [islands.get(name)] : []);
   const base = renderer(info);
   const missing = [...PUBLIC, ...REVIEW].filter((n) => !entry(info, n).length);
   const publicSet = closure(info, [...base, ...PUBLIC.flatMap((n) => entry(info, n))], false);
@@ -76,8 +107,11 @@ function measure(dist) {
     const name = f.replace(/\.[\w-]+\.js$/, '');
     publicChunks[name] = (publicChunks[name] ?? 0) + info.get(f).gzip;
   }
+  const pages = Object.fromEntries(
+    Object.entries(PAGES).map(([page, islands]) => [page, bytes(info, closure(info, [...base, ...islands.flatMap((n) => entry(info, n))], false))]),
+  );
   const reviewOnPublic = [...publicSet].flatMap((f) => info.get(f).marks.map((m) => `${m} in ${f}`));
-  return { publicBytes: bytes(info, publicSet), publicFiles: publicSet.size, publicChunks, reviewOnPublic, review, missing };
+  return { pages, publicBytes: bytes(info, publicSet), publicFiles: publicSet.size, publicChunks, reviewOnPublic, review, missing };
 }
 
 main(async () => {
@@ -100,6 +134,10 @@ main(async () => {
       .filter(([, d]) => Math.abs(d) >= 100)
       .sort((a, b) => b[1] - a[1]);
     console.log(`  by chunk (changes of 100 bytes or more): ${changes.map(([n, d]) => `${n} ${sign(d)}${before.publicChunks[n] === undefined ? ' (new)' : now.publicChunks[n] === undefined ? ' (gone)' : ''}`).join(', ')}`);
+    for (const page of Object.keys(PAGES)) {
+      const d = now.pages[page] - before.pages[page];
+      console.log(`  ${page.padEnd(36)} ${kb(before.pages[page])} -> ${kb(now.pages[page])} KB, ${sign(d)}`);
+    }
     console.log(`  review code on public pages (searched for ${REVIEW_MARKS.join(', ')}): ${now.reviewOnPublic.join('; ') || 'none'}`);
     const rows = [];
     for (const n of REVIEW) {
@@ -107,10 +145,10 @@ main(async () => {
       const a = now.review[n];
       const grow = a.hydrate - b.hydrate;
       rows.push({ island: n, before: b, now: a, growth: grow, met: grow <= BUDGET_REVIEW_BYTES });
-      console.log(`${n.padEnd(16)} hydrate ${kb(b.hydrate)} -> ${kb(a.hydrate)} KB, ${sign(grow)} (goal <= +30 KB: ${grow <= BUDGET_REVIEW_BYTES ? 'met' : 'MISSED'}); with everything it may fetch later ${kb(b.all)} -> ${kb(a.all)} KB`);
+      console.log(`${n.split('/').pop().padEnd(16)} hydrate ${kb(b.hydrate)} -> ${kb(a.hydrate)} KB, ${sign(grow)} (goal <= +30 KB: ${grow <= BUDGET_REVIEW_BYTES ? 'met' : 'MISSED'}); with everything it may fetch later ${kb(b.all)} -> ${kb(a.all)} KB`);
     }
     if (before.missing.length || now.missing.length) console.log(`islands without a chunk of their own (inlined or renamed): baseline ${before.missing.join(', ') || 'none'}; now ${now.missing.join(', ') || 'none'}`);
-    emit('js-growth', { base: rev, publicBefore: before.publicBytes, publicNow: now.publicBytes, publicChanges: changes, reviewOnPublic: now.reviewOnPublic, review: rows });
+    emit('js-growth', { base: rev, pages: Object.fromEntries(Object.keys(PAGES).map((p) => [p, { before: before.pages[p], now: now.pages[p] }])), publicBefore: before.publicBytes, publicNow: now.publicBytes, publicChanges: changes, reviewOnPublic: now.reviewOnPublic, review: rows });
   } finally {
     execFileSync('git', ['worktree', 'remove', '--force', wt], { cwd: ROOT, stdio: 'ignore' });
     fs.rmSync(tmp, { recursive: true, force: true });
