@@ -37,6 +37,13 @@ function frameAt(f: number, duration: number, fps: number | null | undefined): n
   return Math.min(ms, Math.floor(duration * 1000));
 }
 
+// The visible mark is the button's ::before (a bar for a range, a tick for a point), not a child
+// element: 500 notes are then 500 elements to build and style, not 1,000.
+const MARK = "before:absolute before:rounded-sm before:content-[''] hover:before:brightness-125";
+const POINT = 'before:top-1 before:left-1/2 before:h-4 before:w-1 before:-translate-x-1/2 -translate-x-1/2';
+const RANGE = 'before:inset-x-0 before:top-2 before:h-2';
+const COLOUR = { open: 'before:bg-gold-400', resolved: 'before:bg-emerald-400' } as const;
+
 const Markers = memo(function Markers({ notes, duration, fps, tabIndexAt }: { notes: MarkerNote[]; duration: number; fps: number | null | undefined; tabIndexAt: number }) {
   return (
     <>
@@ -53,15 +60,10 @@ const Markers = memo(function Markers({ notes, duration, fps, tabIndexAt }: { no
             data-ms={n.ms}
             data-state={state}
             tabIndex={i === tabIndexAt ? 0 : -1}
-            aria-label={`Note at ${formatFrameTime(n.ms, fps)}${n.endMs != null && n.endMs > n.ms ? ` to ${formatFrameTime(n.endMs, fps)}` : ''} by ${n.author}${n.resolved ? ' (resolved)' : ''}: ${firstLine(n.text)}`}
-            className={`group absolute top-0 flex h-6 min-w-4 cursor-pointer items-center focus-visible:outline-2 focus-visible:outline-white ${width ? '' : '-translate-x-1/2 justify-center'}`}
+            aria-label={`Note at ${formatFrameTime(n.ms, fps)}${width ? ` to ${formatFrameTime(n.endMs!, fps)}` : ''} by ${n.author}${n.resolved ? ' (resolved)' : ''}: ${firstLine(n.text)}`}
+            className={`absolute top-0 h-6 min-w-4 cursor-pointer focus-visible:outline-2 focus-visible:outline-white ${MARK} ${width ? RANGE : POINT} ${COLOUR[state]}`}
             style={width ? { left: `${left}%`, width: `${width}%` } : { left: `${left}%` }}
-          >
-            <span
-              aria-hidden="true"
-              className={`block rounded-sm ${width ? 'h-2 w-full' : 'h-4 w-1'} ${n.resolved ? 'bg-emerald-400' : 'bg-gold-400'} group-hover:brightness-125`}
-            />
-          </button>
+          />
         );
       })}
     </>
