@@ -24,7 +24,12 @@ const coordinate = z
   .min(0, 'Coordinates must be from 0 to 1')
   .max(1, 'Coordinates must be from 0 to 1');
 
-const point = z.tuple([coordinate, coordinate], { error: 'A point must be [x, y]' });
+export type Point = [x: number, y: number];
+// An array of exactly two rather than z.tuple: the zod chunk is shared by every island that
+// validates, the public enquiry form included, and z.tuple alone would add 0.7 KB gzip to it.
+const point = z
+  .array(coordinate, { error: 'A point must be [x, y]' })
+  .length(2, 'A point must be [x, y]') as unknown as z.ZodType<Point, Point>;
 
 /**
  * One shape in coordinates from 0 to 1 of the picture (x from the left, y from the top), so it
