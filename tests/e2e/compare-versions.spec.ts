@@ -98,30 +98,49 @@ async function ready(dialog: Locator) {
 }
 
 /**
- * Plays for `ms` and answers the largest drift between the two videos, in frames, after the
- * right side's offset: both currentTimes read together at every animation frame.
+ * Plays for `ms` and answers how far apart the two pictures were, in frames, after the right
+ * side's offset. The sync keeps the pictures together (a side with sound puts its frames on
+ * screen later for the same clock), so the pictures are measured, not the clocks: every frame
+ * each side shows is recorded with requestVideoFrameCallback, and at each of the right side's
+ * frames each side's media time on screen is its largest (mediaTime - display time) over the
+ * last 400 ms plus that moment (a frame goes up at the first refresh on or after its time), as
+ * bench/compare.mjs measures it.
  */
 async function playAndMeasure(page: Page, dialog: Locator, offsetSeconds: number, ms: number) {
+  type Shown = { mediaTime: number; display: number };
   await dialog.evaluate((root) => {
-    const [l, r] = ['left', 'right'].map((s) => root.querySelector<HTMLVideoElement>(`[data-testid="compare-${s}"]`)!);
-    const w = window as unknown as { drift: number[]; stopDrift: boolean };
-    w.drift = [];
-    w.stopDrift = false;
-    const tick = () => {
-      if (!l!.paused && !r!.paused) w.drift.push(r!.currentTime - l!.currentTime);
-      if (!w.stopDrift) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
+    const w = window as unknown as { shown: Record<string, Shown[]>; stopShown: boolean };
+    w.shown = { left: [], right: [] };
+    w.stopShown = false;
+    for (const side of ['left', 'right']) {
+      const v = root.querySelector<HTMLVideoElement>(`[data-testid="compare-${side}"]`)!;
+      const on: VideoFrameRequestCallback = (_now, meta) => {
+        w.shown[side]!.push({ mediaTime: meta.mediaTime, display: meta.expectedDisplayTime });
+        if (!w.stopShown) v.requestVideoFrameCallback(on);
+      };
+      v.requestVideoFrameCallback(on);
+    }
   });
   await dialog.getByRole('button', { name: 'Play both' }).click();
   await page.waitForTimeout(ms);
   await dialog.getByRole('button', { name: 'Pause both' }).click();
-  const drift = await page.evaluate(() => {
-    const w = window as unknown as { drift: number[]; stopDrift: boolean };
-    w.stopDrift = true;
-    return w.drift;
+  const shown = await page.evaluate(() => {
+    const w = window as unknown as { shown: Record<string, Shown[]>; stopShown: boolean };
+    w.stopShown = true;
+    return w.shown;
   });
-  const frames = drift.map((d) => Math.abs(d - offsetSeconds) * FPS).sort((a, b) => a - b);
+  const onScreen = (list: Shown[], at: number) => {
+    let lead = -Infinity;
+    for (const f of list) if (f.display <= at + 0.5 && f.display >= at - 400) lead = Math.max(lead, f.mediaTime - f.display / 1000);
+    return lead === -Infinity ? null : lead + at / 1000;
+  };
+  const frames: number[] = [];
+  for (const f of shown.right!) {
+    const l = onScreen(shown.left!, f.display);
+    const r = onScreen(shown.right!, f.display);
+    if (l !== null && r !== null) frames.push(Math.abs(r - l - offsetSeconds) * FPS);
+  }
+  frames.sort((a, b) => a - b);
   const at = (q: number) => frames[Math.min(frames.length - 1, Math.floor(q * frames.length))]!;
   return { samples: frames.length, median: at(0.5), p75: at(0.75), maxFrames: frames[frames.length - 1]! };
 }

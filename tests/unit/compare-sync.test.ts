@@ -7,6 +7,8 @@ import {
   followerTarget,
   formatOffset,
   parseCompareParam,
+  pictureLag,
+  LAG_WINDOW_MS,
   pickPair,
   sideTime,
   stepFrame,
@@ -120,6 +122,47 @@ describe('syncAction', () => {
     [2, 2, 50, 0],
   ])('driftFrames(%d, %d, %d) = %d', (t, target, fps, expected) => {
     expect(driftFrames(t, target, fps)).toBeCloseTo(expected, 9);
+  });
+});
+
+// Frames of a 25 fps clock shown on a 60 Hz screen: each goes up at the first refresh on or
+// after its time (plus `late` ms of the screen's own), as a browser shows them.
+function shownFrames(clockAtZero: number, fromMs: number, toMs: number, late = 0, refresh = 1000 / 60) {
+  const out: Array<{ mediaTime: number; expectedDisplayTime: number }> = [];
+  for (let k = Math.ceil((clockAtZero + fromMs / 1000) * 25); ; k++) {
+    const mediaTime = k / 25;
+    const due = (mediaTime - clockAtZero) * 1000 + late;
+    if (due > toMs) break;
+    out.push({ mediaTime, expectedDisplayTime: Math.ceil(due / refresh - 1e-9) * refresh });
+  }
+  return out;
+}
+
+describe('pictureLag', () => {
+  test.each([
+    ['frames shown on time: no lag', 10, 0, 0],
+    ['frames shown 27 ms late (the latency of a sound output)', 10, 27, 0.027],
+    ['frames shown 5 ms late', 3, 5, 0.005],
+  ])('%s', (_name, clockAtZero, late, lag) => {
+    const now = 5000;
+    const frames = shownFrames(clockAtZero, now - LAG_WINDOW_MS, now, late);
+    const clock = clockAtZero + now / 1000;
+    // Within a refresh's phase step of 25 fps against 60 Hz (3.3 ms), since every phase occurs in the window.
+    expect(Math.abs(pictureLag(frames, now, clock)! - lag)).toBeLessThan(0.0034);
+  });
+
+  test('dropped frames (a third of them) leave the lag as it is', () => {
+    const now = 5000;
+    const frames = shownFrames(2, now - LAG_WINDOW_MS, now, 20).filter((_, i) => i % 3 !== 1);
+    expect(Math.abs(pictureLag(frames, now, 2 + now / 1000)! - 0.02)).toBeLessThan(0.0034);
+  });
+
+  test.each([
+    ['too few frames (start-up)', shownFrames(0, 4900, 5000).slice(0, 3)],
+    ['only frames older than the window', shownFrames(0, 1000, 2000)],
+    ['frames a second away from the clock (a stall, a seek)', shownFrames(-1, 4000, 5000)],
+  ])('no lag known: %s', (_name, frames) => {
+    expect(pictureLag(frames, 5000, 5)).toBeNull();
   });
 });
 

@@ -10,7 +10,7 @@ import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Select } from '../ui/Select.tsx';
 import { fpsOf, formatFrameTime } from './frames.ts';
-import { clampTime, driftFrames, followerTarget, HOLD_FRAMES, formatOffset, pickPair, sideTime, stepFrame, syncAction, timelineOf, wipeFromPointer, wipeKey, type Side } from './compare-sync.ts';
+import { clampTime, driftFrames, followerTarget, HOLD_FRAMES, formatOffset, pickPair, pictureLag, LAG_WINDOW_MS, sideTime, stepFrame, syncAction, timelineOf, wipeFromPointer, wipeKey, type ShownFrame, type Side } from './compare-sync.ts';
 
 type Mode = 'side' | 'wipe';
 type Which = 'left' | 'right';
@@ -241,16 +241,48 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
     if (!playing || !leader || !follower) return;
     let stopped = false;
     let handle = 0;
+    // The frames each side put on screen since its clock last changed course (a new speed, a
+    // seek), from requestVideoFrameCallback where the browser has it, so the pictures are kept
+    // together, not only the clocks; each side's lag is kept from its last steady run.
+    const shown: Record<'leader' | 'follower', ShownFrame[]> = { leader: [], follower: [] };
+    const lag = { leader: 0, follower: 0 };
+    const frameHandles = new Map<HTMLVideoElement, number>();
+    for (const [role, video] of [['leader', leader], ['follower', follower]] as const) {
+      if (typeof video.requestVideoFrameCallback !== 'function') continue;
+      const onFrame: VideoFrameRequestCallback = (_now, meta) => {
+        if (stopped) return;
+        const list = shown[role];
+        // A frame shown while standing (after a seek, before the follower starts) belongs to no
+        // running clock; counted, it would pass the wait for a lag.
+        if (!video.paused && !video.seeking) list.push({ mediaTime: meta.mediaTime, expectedDisplayTime: meta.expectedDisplayTime });
+        while (list.length && list[0]!.expectedDisplayTime < meta.expectedDisplayTime - LAG_WINDOW_MS) list.shift();
+        frameHandles.set(video, video.requestVideoFrameCallback(onFrame));
+      };
+      frameHandles.set(video, video.requestVideoFrameCallback(onFrame));
+    }
     const tick = () => {
       if (stopped) return;
-      const target = followerTarget(leader.currentTime, sides.current[lead], sides.current[follow]);
+      const now = performance.now();
+      lag.leader = pictureLag(shown.leader, now, leader.currentTime) ?? lag.leader;
+      if (follower.playbackRate === 1) lag.follower = pictureLag(shown.follower, now, follower.currentTime) ?? lag.follower;
+      // Where the leader's picture is, and where the follower's clock must be for its picture to be there.
+      const target = followerTarget(leader.currentTime - lag.leader, sides.current[lead], sides.current[follow]) + lag.follower;
       // Out of the follower's range (an offset past an end): it waits at its edge.
       if (target >= 0 && target < (Number.isFinite(follower.duration) ? follower.duration : Infinity) && !follower.seeking && !follower.ended) {
         const action = syncAction(follower.currentTime - target, target, sides.current[follow].fps, follower.playbackRate);
-        if (action.kind === 'seek') follower.currentTime = action.to;
+        if (action.kind === 'seek') {
+          follower.currentTime = action.to;
+          shown.follower = [];
+        }
         const rate = action.kind === 'rate' ? action.rate : 1;
-        if (follower.playbackRate !== rate) follower.playbackRate = rate;
-        if (follower.paused && !leader.paused && leader.currentTime !== startedAt.current) void follower.play().catch(() => {});
+        if (follower.playbackRate !== rate) {
+          follower.playbackRate = rate;
+          shown.follower = [];
+        }
+        if (follower.paused && !leader.paused && leader.currentTime !== startedAt.current) {
+          shown.follower = [];
+          void follower.play().catch(() => {});
+        }
       }
       schedule();
     };
@@ -261,6 +293,7 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
     return () => {
       stopped = true;
       cancelAnimationFrame(handle);
+      for (const [video, h] of frameHandles) video.cancelVideoFrameCallback(h);
       follower.playbackRate = 1;
     };
   }, [playing, sound]);

@@ -91,6 +91,46 @@ export function driftFrames(followerTime: number, target: number, fps: number | 
   return (followerTime - target) * fpsOf(fps);
 }
 
+/** A frame a video put on screen, as requestVideoFrameCallback reports it. */
+export interface ShownFrame {
+  /** The frame's media time (seconds). */
+  mediaTime: number;
+  /** When it is (or was) on screen, in performance.now() time (ms). */
+  expectedDisplayTime: number;
+}
+
+/** How far back (ms) shown frames count for a side's picture lag. */
+export const LAG_WINDOW_MS = 1000;
+/** Fewer shown frames than this in the window say nothing (start-up, a stall): null. */
+export const LAG_MIN_FRAMES = 5;
+
+/**
+ * How far a playing video's picture is behind its clock (`clock`: its currentTime at `now`,
+ * performance.now() ms), in seconds, from the frames it put on screen lately at normal speed.
+ * A frame is shown at the first screen refresh on or after its time, so each frame's media time
+ * less its display time is at most the clock's lead over the screen; the largest in a second
+ * (every phase of 25 or 30 fps against the refresh occurs in it) is that lead to within a few
+ * milliseconds. The sync keeps the pictures together rather than the clocks: with its sound
+ * playing, a video's frames reach the screen later for the same clock (the sound output's
+ * latency), which left two in-step clocks two thirds of a frame apart on screen
+ * (bench/compare.mjs). The frames must all be from one steady run of the clock: the caller
+ * starts the list again when the speed changes or the video seeks, since frames shown before
+ * that belong to a clock that is gone (counting them fed each correction into the next).
+ */
+export function pictureLag(frames: readonly ShownFrame[], now: number, clock: number): number | null {
+  let lead = -Infinity;
+  let n = 0;
+  for (const f of frames) {
+    if (f.expectedDisplayTime < now - LAG_WINDOW_MS || f.expectedDisplayTime > now + LAG_WINDOW_MS) continue;
+    n++;
+    lead = Math.max(lead, f.mediaTime - f.expectedDisplayTime / 1000);
+  }
+  if (n < LAG_MIN_FRAMES) return null;
+  const lag = clock - (lead + now / 1000);
+  // Anything beyond a quarter second is not a steady lag (a stall in the window).
+  return Math.abs(lag) > 0.25 ? null : lag;
+}
+
 /**
  * Within this (in frames) nothing is done. A quarter, not the half frame the pictures may be
  * apart: the correction starts early enough that the drift never reaches half a frame.
