@@ -136,7 +136,7 @@ main(async () => {
     console.log(`  by chunk (changes of 100 bytes or more): ${changes.map(([n, d]) => `${n} ${sign(d)}${before.publicChunks[n] === undefined ? ' (new)' : now.publicChunks[n] === undefined ? ' (gone)' : ''}`).join(', ')}`);
     for (const page of Object.keys(PAGES)) {
       const d = now.pages[page] - before.pages[page];
-      console.log(`  ${page.padEnd(36)} ${kb(before.pages[page])} -> ${kb(now.pages[page])} KB, ${sign(d)}`);
+      console.log(`  ${page.padEnd(36)} ${kb(before.pages[page])} -> ${kb(now.pages[page])} KB, ${sign(d)} (${d <= 0 ? 'no growth' : `grew by ${d} bytes`})`);
     }
     console.log(`  review code on public pages (searched for ${REVIEW_MARKS.join(', ')}): ${now.reviewOnPublic.join('; ') || 'none'}`);
     const rows = [];

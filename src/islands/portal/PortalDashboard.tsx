@@ -17,7 +17,6 @@ import { isRecent, stageLabel } from './format.ts';
 import { $media, $mediaError, clearPortalCache, loadFeedback, loadMedia, loadNotes } from './store.ts';
 import { SearchInput } from '../ui/SearchInput.tsx';
 import { NotifyModeDialog } from '../notifications/NotifyModeDialog.tsx';
-import ThemeToggle from '../ThemeToggle.tsx';
 
 export interface PortalProfile {
   id: number;
@@ -44,7 +43,16 @@ function matches(item: ClientMedia, query: string, stage: string): boolean {
   return [item.title, item.filename, item.notes ?? '', ...item.tags].some((s) => s.toLowerCase().includes(q));
 }
 
-export default function PortalDashboard({ profile, contact }: { profile: PortalProfile; contact: PortalContact }) {
+export default function PortalDashboard({
+  profile,
+  contact,
+  themeToggle,
+}: {
+  profile: PortalProfile;
+  contact: PortalContact;
+  /** The theme toggle, an island of its own passed in by the page (src/pages/client/dashboard.astro). */
+  themeToggle?: ReactNode;
+}) {
   const media = useStore($media);
   const loadError = useStore($mediaError);
   const [query, setQuery] = useState('');
@@ -135,7 +143,7 @@ export default function PortalDashboard({ profile, contact }: { profile: PortalP
             <h1 className="truncate text-xl font-semibold sm:text-2xl">Welcome back, {profile.username}</h1>
           </div>
           <div className="flex flex-wrap items-center gap-2">
-            <ThemeToggle />
+            {themeToggle}
             <Button variant="outline" onClick={() => setNotifyOpen(true)}>
               <Bell size={16} aria-hidden="true" />
               Notifications
