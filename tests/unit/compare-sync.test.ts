@@ -161,6 +161,7 @@ describe('pictureLag', () => {
     ['too few frames (start-up)', shownFrames(0, 4900, 5000).slice(0, 3)],
     ['only frames older than the window', shownFrames(0, 1000, 2000)],
     ['frames a second away from the clock (a stall, a seek)', shownFrames(-1, 4000, 5000)],
+    ['no frame shown for the last 200 ms (the video stands)', shownFrames(0, 4000, 4800)],
   ])('no lag known: %s', (_name, frames) => {
     expect(pictureLag(frames, 5000, 5)).toBeNull();
   });

@@ -103,6 +103,13 @@ export interface ShownFrame {
 export const LAG_WINDOW_MS = 1000;
 /** Fewer shown frames than this in the window say nothing (start-up, a stall): null. */
 export const LAG_MIN_FRAMES = 5;
+/**
+ * No frame shown for this long (ms): the video stands (buffering, a starved decoder) and its
+ * clock may stand with it, so carrying its last frames forward to now would read as a lag that
+ * is not there: null. Three frames at 25 fps and a little more (a decoder that drops every
+ * other frame still shows one within it).
+ */
+export const LAG_STALE_MS = 150;
 
 /**
  * How far a playing video's picture is behind its clock (`clock`: its currentTime at `now`,
@@ -120,12 +127,14 @@ export const LAG_MIN_FRAMES = 5;
 export function pictureLag(frames: readonly ShownFrame[], now: number, clock: number): number | null {
   let lead = -Infinity;
   let n = 0;
+  let newest = -Infinity;
   for (const f of frames) {
     if (f.expectedDisplayTime < now - LAG_WINDOW_MS || f.expectedDisplayTime > now + LAG_WINDOW_MS) continue;
     n++;
     lead = Math.max(lead, f.mediaTime - f.expectedDisplayTime / 1000);
+    newest = Math.max(newest, f.expectedDisplayTime);
   }
-  if (n < LAG_MIN_FRAMES) return null;
+  if (n < LAG_MIN_FRAMES || now - newest > LAG_STALE_MS) return null;
   const lag = clock - (lead + now / 1000);
   // Anything beyond a quarter second is not a steady lag (a stall in the window).
   return Math.abs(lag) > 0.25 ? null : lag;
