@@ -29,6 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { ADMIN, emit, main, ms, signIn, startServer } from './lib.mjs';
+import { onScreenAt } from '../tests/helpers/picture-time.ts';
 
 const CHROME = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SECONDS = Math.min(60, Math.max(5, Number(process.env.BENCH_COMPARE_SECONDS || 30)));
@@ -158,19 +159,10 @@ main(async () => {
       const xs = rows.filter(([t]) => t >= from && t < to).map(([, d]) => Math.abs(d)).sort((a, b) => a - b);
       return { n: xs.length, p50: pct(xs, 50), p99: pct(xs, 99), max: xs.at(-1) };
     };
-    // The media time on a side's screen at display time V (ms), from its frames shown in the window before V.
-    const onScreen = (list, V) => {
-      let lead = -Infinity;
-      for (const f of list) {
-        if (f.display > V + 0.5) break;
-        if (f.display >= V - WINDOW_MS) lead = Math.max(lead, f.mediaTime - f.display / 1000);
-      }
-      return lead === -Infinity ? null : lead + V / 1000;
-    };
     const timelines = [];
     for (const f of frames.right) {
-      const l = onScreen(frames.left, f.display);
-      const r = onScreen(frames.right, f.display);
+      const l = onScreenAt(frames.left, f.display, WINDOW_MS);
+      const r = onScreenAt(frames.right, f.display, WINDOW_MS);
       if (l !== null && r !== null) timelines.push([f.display - startedAt, (r - l) * FPS]);
     }
     // Each refresh either side drew at: the frames on screen then, and whether a side had just dropped one.

@@ -4,6 +4,9 @@ import { toast, toastAfterNavigation } from './toast.ts';
 const LOGGED_OUT = { title: 'Logged out', description: 'You have been successfully logged out.' };
 const CLEARED_LOCALLY = { title: 'Logout completed', description: 'You have been logged out (session cleared locally).' };
 
+/** How long a logout retried after a network failure is waited for before leaving. */
+const RETRY_WAIT_MS = 3000;
+
 /**
  * Posts a logout; when the server could not be reached (no answer at all) it tries once more
  * with a keepalive request, which outlives a navigation. The retry is awaited (up to a few
@@ -25,8 +28,6 @@ export async function postLogout(path: '/api/logout' | '/api/client/logout'): Pr
     if (!answered) throw e;
   }
 }
-
-const RETRY_WAIT_MS = 3000;
 
 /**
  * Staff logout (000 §4, §8). The server ends the session; even when that call fails the user

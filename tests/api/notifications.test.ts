@@ -234,7 +234,11 @@ describe('with SMTP_URL', () => {
       expect(body).toContain(`New to review: ${title}`);
       expect(body).toContain(`${SITE}/client/dashboard?item=${ids[i]}`);
     }
-    const rows = await outboxOf(server, 'recipient_address = ?', [address]);
+    // The SMTP server has the message before the sender records it as sent: wait for the record.
+    const rows = await until('the digest recorded as sent', async () => {
+      const all = await outboxOf(server, 'recipient_address = ?', [address]);
+      return all.some((r) => r.event_id === null && r.status !== 'sending') ? all : null;
+    }, 10_000);
     const digest = rows.find((r) => r.event_id === null)!;
     expect(digest).toMatchObject({ status: 'sent', subject: 'Daily digest: 3 updates' });
     expect(rows.filter((r) => r.event_id !== null).map((r) => [r.status, r.digest_id])).toEqual(titles.map(() => ['digested', digest.id]));

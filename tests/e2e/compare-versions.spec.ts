@@ -13,6 +13,7 @@ import { seriousViolations } from './public-helpers.ts';
 import { createClientWithPortalLogin, createVideo, type ClientLogin } from '../helpers/portal-fixtures.ts';
 import { Session, staffSession } from '../helpers/http.ts';
 import { createUpload, patchUpload } from '../helpers/tus.ts';
+import { onScreenAt, type ShownAt } from '../helpers/picture-time.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 const FPS = 25;
@@ -102,14 +103,12 @@ async function ready(dialog: Locator) {
  * side's offset. The sync keeps the pictures together (a side with sound puts its frames on
  * screen later for the same clock), so the pictures are measured, not the clocks: every frame
  * each side shows is recorded with requestVideoFrameCallback, and at each of the right side's
- * frames each side's media time on screen is its largest (mediaTime - display time) over the
- * last 400 ms plus that moment (a frame goes up at the first refresh on or after its time), as
- * bench/compare.mjs measures it.
+ * frames each side's media time on screen is taken with onScreenAt (tests/helpers/picture-time.ts,
+ * as bench/compare.mjs does).
  */
 async function playAndMeasure(page: Page, dialog: Locator, offsetSeconds: number, ms: number) {
-  type Shown = { mediaTime: number; display: number };
   await dialog.evaluate((root) => {
-    const w = window as unknown as { shown: Record<string, Shown[]>; stopShown: boolean };
+    const w = window as unknown as { shown: Record<string, ShownAt[]>; stopShown: boolean };
     w.shown = { left: [], right: [] };
     w.stopShown = false;
     for (const side of ['left', 'right']) {
@@ -125,19 +124,14 @@ async function playAndMeasure(page: Page, dialog: Locator, offsetSeconds: number
   await page.waitForTimeout(ms);
   await dialog.getByRole('button', { name: 'Pause both' }).click();
   const shown = await page.evaluate(() => {
-    const w = window as unknown as { shown: Record<string, Shown[]>; stopShown: boolean };
+    const w = window as unknown as { shown: Record<string, ShownAt[]>; stopShown: boolean };
     w.stopShown = true;
     return w.shown;
   });
-  const onScreen = (list: Shown[], at: number) => {
-    let lead = -Infinity;
-    for (const f of list) if (f.display <= at + 0.5 && f.display >= at - 400) lead = Math.max(lead, f.mediaTime - f.display / 1000);
-    return lead === -Infinity ? null : lead + at / 1000;
-  };
   const frames: number[] = [];
   for (const f of shown.right!) {
-    const l = onScreen(shown.left!, f.display);
-    const r = onScreen(shown.right!, f.display);
+    const l = onScreenAt(shown.left!, f.display, 400);
+    const r = onScreenAt(shown.right!, f.display, 400);
     if (l !== null && r !== null) frames.push(Math.abs(r - l - offsetSeconds) * FPS);
   }
   frames.sort((a, b) => a - b);

@@ -246,6 +246,10 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
     // together, not only the clocks; each side's lag is kept from its last steady run.
     const shown: Record<'leader' | 'follower', ShownFrame[]> = { leader: [], follower: [] };
     const lag = { leader: 0, follower: 0 };
+    // The follower's clock changed course: frames shown before belong to a clock that is gone.
+    const restartFollowerFrames = () => {
+      shown.follower = [];
+    };
     const frameHandles = new Map<HTMLVideoElement, number>();
     for (const [role, video] of [['leader', leader], ['follower', follower]] as const) {
       if (typeof video.requestVideoFrameCallback !== 'function') continue;
@@ -272,15 +276,15 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
         const action = syncAction(follower.currentTime - target, target, sides.current[follow].fps, follower.playbackRate);
         if (action.kind === 'seek') {
           follower.currentTime = action.to;
-          shown.follower = [];
+          restartFollowerFrames();
         }
         const rate = action.kind === 'rate' ? action.rate : 1;
         if (follower.playbackRate !== rate) {
           follower.playbackRate = rate;
-          shown.follower = [];
+          restartFollowerFrames();
         }
         if (follower.paused && !leader.paused && leader.currentTime !== startedAt.current) {
-          shown.follower = [];
+          restartFollowerFrames();
           void follower.play().catch(() => {});
         }
       }

@@ -3,9 +3,9 @@
 // letterbox left out), the drawing tools next to a note form, and the small preview in the lists.
 import { memo, useEffect, useLayoutEffect, useReducer, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode, type RefObject } from 'react';
 import { ArrowUpRight, Circle, PenLine, Pencil, Redo2, Square, Trash2, Undo2 } from 'lucide-react';
-import { SHAPE_COLORS, SHAPE_KINDS, type Shape, type ShapeColor, type ShapeKind } from '../../shared/schemas/notes.ts';
+import { SHAPE_COLORS, SHAPE_KINDS, type Point, type Shape, type ShapeColor, type ShapeKind } from '../../shared/schemas/notes.ts';
 import { fpsOf, noteMs } from './frames.ts';
-import { SHAPE_PALETTE, describeShapes, extendStroke, fits, isDegenerate, naturalSize, onNote, pictureBox, pointCount, shapeGeometry, toUnit, type Box } from './shapes.ts';
+import { SHAPE_PALETTE, describeShapes, extendStroke, fits, isDegenerate, naturalSize, onNote, pictureBox, pointCount, shapeGeometry, toUnit, toUnitCoordinate, type Box } from './shapes.ts';
 import { MAX_SHAPE_POINTS } from '../../shared/schemas/notes.ts';
 
 /** A note's drawing and the moment (or range) it belongs to. */
@@ -210,7 +210,7 @@ export function DrawingLayer({ notes, fps, drawing }: { notes: readonly NoteDraw
   const shown = notes.filter((n) => media instanceof HTMLImageElement || onNote(at, n, frameMs));
   const draft = drawing ? (stroke ? [...drawing.shapes, stroke] : drawing.shapes) : [];
 
-  const point = (e: ReactPointerEvent<SVGSVGElement>): [number, number] => {
+  const point = (e: ReactPointerEvent<SVGSVGElement>): Point => {
     const r = e.currentTarget.getBoundingClientRect();
     return toUnit(e.clientX - r.left, e.clientY - r.top, r);
   };
@@ -226,7 +226,7 @@ export function DrawingLayer({ notes, fps, drawing }: { notes: readonly NoteDraw
     });
   };
   /** The shape being made, carried on to `p` (a freehand line gains a point, others move their end). */
-  const extendTo = (p: [number, number]) => {
+  const extendTo = (p: Point) => {
     if (!stroke || !drawing) return;
     if (stroke.kind === 'freehand') {
       const room = MAX_SHAPE_POINTS - pointCount(drawing.shapes);
@@ -247,20 +247,19 @@ export function DrawingLayer({ notes, fps, drawing }: { notes: readonly NoteDraw
   // the cursor is and ends it where the cursor has moved (a freehand line follows the cursor),
   // Escape drops the shape being made. Handled keys stop here, so the player's own keys (Space,
   // Shift+arrows, frame steps) do not also act.
-  const [cursor, setCursor] = useState<[number, number]>([0.5, 0.5]);
+  const [cursor, setCursor] = useState<Point>([0.5, 0.5]);
   const [focused, setFocused] = useState(false);
-  const moveTo = (p: [number, number]) => {
+  const moveTo = (p: Point) => {
     setCursor(p);
     extendTo(p);
   };
   const onKeyDown = (e: ReactKeyboardEvent<SVGSVGElement>) => {
     if (!drawing?.active || e.ctrlKey || e.metaKey || e.altKey) return;
     const step = e.shiftKey ? 0.1 : 0.01;
-    const clamp = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 1000) / 1000;
     const [x, y] = cursor;
-    const moves: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    const moves: Record<string, Point> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
     const move = moves[e.key];
-    if (move) moveTo([clamp(x + move[0]), clamp(y + move[1])]);
+    if (move) moveTo([toUnitCoordinate(x + move[0]), toUnitCoordinate(y + move[1])]);
     else if (e.key === 'Enter' || e.key === ' ') {
       if (stroke) onPointerUp();
       else if (fits(drawing.shapes, drawing.tool === 'freehand' ? 1 : 2)) setStroke({ kind: drawing.tool, color: drawing.color, points: drawing.tool === 'freehand' ? [cursor] : [cursor, cursor] });

@@ -2,7 +2,7 @@
 // object-contain <video> or <img>, a pointer position as 0..1 picture coordinates, a shape as
 // SVG geometry at any size (the overlay and the list previews), the text screen readers hear,
 // and the limits of the schema applied while drawing.
-import { MAX_SHAPES, MAX_SHAPE_POINTS, type Shape, type ShapeColor, type ShapeKind } from '../../shared/schemas/notes.ts';
+import { MAX_SHAPES, MAX_SHAPE_POINTS, type Point, type Shape, type ShapeColor, type ShapeKind } from '../../shared/schemas/notes.ts';
 
 /** The schema's colour names drawn in these (bright on video, readable on black and white). */
 export const SHAPE_PALETTE: Record<ShapeColor, string> = {
@@ -57,9 +57,12 @@ const clamp01 = (n: number) => Math.min(1, Math.max(0, n));
 /** Stored to 4 decimals: a tenth of a pixel on a 4K frame, and a short JSON. */
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
+/** A coordinate kept within the picture (0..1) and stored to 4 decimals. */
+export const toUnitCoordinate = (n: number) => round4(clamp01(n));
+
 /** A position in the picture box's pixels as 0..1 coordinates (clamped: a drag may leave it). */
-export function toUnit(x: number, y: number, box: { width: number; height: number }): [number, number] {
-  return [round4(clamp01(x / box.width)), round4(clamp01(y / box.height))];
+export function toUnit(x: number, y: number, box: { width: number; height: number }): Point {
+  return [toUnitCoordinate(x / box.width), toUnitCoordinate(y / box.height)];
 }
 
 export type Geometry =
@@ -142,7 +145,7 @@ export function fits(shapes: readonly Shape[], points: number): boolean {
  * Adds a pointer position to a freehand stroke, skipping moves under `minStep` (0..1 units) so a
  * slow hand does not spend the note's 2,000 points; `room` is how many points are left.
  */
-export function extendStroke(points: [number, number][], p: [number, number], minStep: number, room: number): [number, number][] {
+export function extendStroke(points: Point[], p: Point, minStep: number, room: number): Point[] {
   const last = points.at(-1);
   if (points.length >= room || (last && Math.hypot(p[0] - last[0], p[1] - last[1]) < minStep)) return points;
   return [...points, p];

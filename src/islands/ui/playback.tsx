@@ -8,11 +8,12 @@ import type { Playback, Rendition } from '../../shared/schemas/media.ts';
 import { apiGet, apiJson, apiRequest } from '../../shared/api.ts';
 import type { Level } from 'hls.js/light';
 import { levelOf, streamMode, type StreamMode } from './stream-mode.ts';
+import type { attachStream } from './stream.ts';
+import { tryAutoplay } from './autoplay.ts';
 
 /** The streaming code and hls.js: only for a review player that streams. */
 const loadStream = () => import('./stream.ts');
-type Stream = Awaited<ReturnType<Awaited<ReturnType<typeof loadStream>>['attachStream']>>;
-import { tryAutoplay } from './autoplay.ts';
+type Stream = Awaited<ReturnType<typeof attachStream>>;
 
 export type PlayableItem = Pick<Playback, 'playbackUrl' | 'renditions' | 'spriteUrl' | 'processingStatus' | 'processingProgress'> & {
   processingError?: string | null;
@@ -126,9 +127,9 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
           }),
         )
         .then(
-        (h) => (gone ? h.detach() : (handle.current = h)),
-        () => setFailed(true),
-      );
+          (h) => (gone ? h.detach() : (handle.current = h)),
+          () => setFailed(true),
+        );
       return () => {
         gone = true;
         handle.current?.detach();
