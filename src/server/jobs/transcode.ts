@@ -11,6 +11,7 @@ import { inputArgs, type MediaFile } from '../media/ffmpeg.ts';
 import { JOB_SCRATCH } from '../storage/markers.ts';
 import { FRAGMENTED_MOVFLAGS, fragmentIndex, masterPlaylist, mediaPlaylist, type Variant } from '../media/hls.ts';
 import { progressive } from '../media/playback.ts';
+import { frameTimesOff } from './frame-check.ts';
 
 export interface PlannedRendition extends StoredRendition {
   filters: string[];
@@ -39,10 +40,15 @@ export interface Plan {
 export const RUNGS = [2160, 1080, 720, 360] as const;
 
 /**
- * Bumped when the ladder changes (2: 360p and 2160p, true labels; 3: fragmented, with HLS playlists): ready videos whose renditions carry an older mark are
- * converted again by the backfill (an upgrade job, keeping the old files playing meanwhile).
+ * Bumped when the ladder changes (2: 360p and 2160p, true labels; 3: fragmented, with HLS
+ * playlists; 4: the original's frame times, checked): ready videos whose renditions carry an
+ * older mark are checked, and converted again where needed, by a repair job the backfill queues
+ * (queue.ts), keeping the old files playing meanwhile.
  */
-export const LADDER = 3;
+export const LADDER = 4;
+
+/** The ladder before frame times were checked: a repair that finds its files exact only re-marks them. */
+export const LADDER_BEFORE_FRAME_CHECK = 3;
 
 const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
 
@@ -290,6 +296,11 @@ export async function transcode(
   const duration = p.durationSeconds;
   try {
     await runFfmpeg({ args: conversionArgs(p, thePlan, input, scratch), durationSeconds: duration, signal, onProgress: (f) => onProgress(f * 0.9) });
+    // Nothing replaces a file until it shows the frame a note names (issue 39).
+    for (const [i, r] of thePlan.renditions.entries()) {
+      const off = await frameTimesOff(scratch[i]!, p.fps);
+      if (off) throw new Error(`The ${r.label} proxy would not show the original's frames at their times (${off}); the earlier files are kept.`);
+    }
 
     // The sprite is cut from the smallest rendition: decoding it is far cheaper than the original.
     const smallest = thePlan.renditions.length - 1;

@@ -24,6 +24,8 @@ import { Card, CardBody, CardHeader } from '../../ui/Card.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import type { BackupStatus as BackupStatusData } from '../../../shared/backup-status.ts';
 import { BackupStatus } from './BackupStatus.tsx';
+import type { RepairProgress } from '../../../shared/library-repair.ts';
+import { LibraryRepair } from './LibraryRepair.tsx';
 
 export interface Stats {
   totalMedia: number;
@@ -89,11 +91,14 @@ const QUICK_ACTIONS = [
 export default function Dashboard({
   recent,
   backup,
+  repair = null,
   contactPlaceholders = [],
   canEditWebsite = false,
 }: {
   recent: RecentItem[];
   backup?: BackupStatusData;
+  /** The library check after an upgrade, while it runs (issue 39). */
+  repair?: RepairProgress | null;
   /** Contact fields ('email', 'phone', 'address') the public site shows as placeholders. */
   contactPlaceholders?: string[];
   canEditWebsite?: boolean;
@@ -148,6 +153,8 @@ export default function Dashboard({
         value={s?.changesRequested}
         testId="stat-changes-requested"
       />
+
+      <LibraryRepair initial={repair} />
 
       {backup && <BackupStatus status={backup} />}
 
