@@ -112,7 +112,7 @@ describe('a library made before frame times were kept', () => {
   }, 400_000);
 
   test('the planted renditions really were a frame late, and the silent ones exact (else this tests nothing)', () => {
-    expect(planted.length).toBeGreaterThan(items.length);
+    expect(planted.length).toBeGreaterThanOrEqual(items.length);
     for (const p of planted) expect(p.off === null, JSON.stringify(p)).toBe(!p.late);
   });
 
@@ -167,16 +167,10 @@ describe('a library made before frame times were kept', () => {
 });
 
 describe('the dashboard figure', () => {
-  test.each([
-    ['signed out', () => new Session(server.url), 401],
-  ] as const)('GET /api/jobs/repair needs staff: %s gets %i', async (_who, who, status) => {
-    expect((await who().json('GET', '/api/jobs/repair')).status).toBe(status);
-  });
-
-  test('a client gets 401 too', async () => {
+  test('GET /api/jobs/repair is for staff: signed out and a client get 401', async () => {
     const c = await createClientWithLogin(server, { name: 'Repair Client' });
     const client = await clientSession(server.url, c.username, c.password);
-    expect((await client.json('GET', '/api/jobs/repair')).status).toBe(401);
+    for (const who of [new Session(server.url), client]) expect((await who.json('GET', '/api/jobs/repair')).status).toBe(401);
   });
 
   test('counts this round: done, made again, failed; null once none is waiting', async () => {
