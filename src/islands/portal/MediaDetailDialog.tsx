@@ -75,7 +75,7 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
     opening.current = false;
   }, []);
 
-  const seek = (ms: number) => seekToNote(video.current, ms);
+  const seek = (ms: number) => seekToNote(video.current, ms, shown?.frameRate);
 
   return (
     <Dialog open={!!item} onClose={onClose} title={item?.title ?? 'Media'} size="2xl">

@@ -8,7 +8,7 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { Button } from '../ui/Button.tsx';
-import { fpsOf, formatFrameTime, frameTimecode, parseSecondsText, secondsText } from './frames.ts';
+import { fpsOf, formatFrameTime, frameIndex, frameSeekTime, frameTimecode, parseSecondsText, secondsText } from './frames.ts';
 import { KEY_LIST, SPEEDS, nextShuttle, playerKeyAction, speedLabel } from './keys.ts';
 
 /** Keys typed into these are text, not player commands. */
@@ -26,9 +26,12 @@ function spaceIsPlayer(target: EventTarget | null, area: HTMLElement): boolean {
 
 const clampTime = (video: HTMLVideoElement, t: number) => Math.min(Number.isFinite(video.duration) ? video.duration : Infinity, Math.max(0, t));
 
-/** One frame back or forward, while paused (the review products' `,` and `.`). */
+/**
+ * One frame back or forward, while paused (the review products' `,` and `.`): to the next
+ * frame's own start, counted from the frame shown, so steps never add up a rounding error.
+ */
 function stepFrame(video: HTMLVideoElement, fps: number | null | undefined, direction: 1 | -1): void {
-  video.currentTime = clampTime(video, video.currentTime + direction / fpsOf(fps));
+  video.currentTime = clampTime(video, frameSeekTime(frameIndex(video.currentTime * 1000, fps) + direction, fps));
 }
 
 const kbd = 'rounded border border-line px-1 font-mono text-fg';
@@ -276,12 +279,15 @@ function KeysDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   );
 }
 
-/** Pauses on a note's exact moment (the frame shown at `timestampMs`). */
-export function seekToNote(video: HTMLVideoElement | null, ms: number): void {
+/**
+ * Pauses on a note's frame (the frame shown at `timestampMs` at the version's rate; without a
+ * rate, at the time itself).
+ */
+export function seekToNote(video: HTMLVideoElement | null, ms: number, fps?: number | null): void {
   if (!video) return;
   video.pause();
   const end = Number.isFinite(video.duration) ? video.duration : Infinity;
-  video.currentTime = Math.min(end, Math.max(0, ms / 1000));
+  video.currentTime = Math.min(end, fps ? frameSeekTime(frameIndex(ms, fps), fps) : Math.max(0, ms / 1000));
   video.focus();
 }
 

@@ -95,7 +95,7 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
   const drawing = useDrawing();
   // Visitors draw only on links that allow comments; everyone sees the notes' drawings.
   const layer = <DrawingLayer notes={drawings} fps={item.frameRate} drawing={shared.view.allowComment ? drawing : null} />;
-  const seek = (ms: number) => seekToNote(videoRef.current, ms);
+  const seek = (ms: number) => seekToNote(videoRef.current, ms, item.frameRate);
   return (
     <section aria-labelledby={`item-${item.id}`} className="space-y-4 rounded-xl border border-line bg-raised p-4 sm:p-6" data-testid="share-item">
       <div className="flex flex-wrap items-center justify-between gap-3">

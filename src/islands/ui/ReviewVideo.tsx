@@ -78,7 +78,7 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
                     notes={markers ?? []}
                     duration={duration}
                     fps={frameRate}
-                    onSeek={(ms) => seekToNote(videoRef.current, ms)}
+                    onSeek={(ms) => seekToNote(videoRef.current, ms, frameRate)}
                     onRange={clock ? (fromMs, toMs) => markDraggedRange(clock, videoRef.current, fromMs, toMs) : undefined}
                   />
                 )

@@ -146,7 +146,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   const drawing = useDrawing();
   const layer = <DrawingLayer notes={drawings} fps={shown?.frameRate} drawing={drawing} />;
   const clock = useNoteClock(video);
-  const seek = (ms: number) => seekToNote(video.current, ms);
+  const seek = (ms: number) => seekToNote(video.current, ms, shown?.frameRate);
   const playable = shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const setLock = async (v: MediaVersion, locked: boolean) => {
     try {
