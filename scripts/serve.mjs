@@ -7,6 +7,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const REQUEST_TIMEOUT_MS = 4 * 60 * 60 * 1000;
+/**
+ * How long an idle keep-alive connection stays open. Proxies and clients reuse theirs for up to
+ * 60 s (Caddy, Traefik, cloud load balancers): a server that closes first races their next
+ * request ("other side closed", EPIPE). The shipped nginx closes its own at 60 s
+ * (deploy/nginx/studio.conf). Node wants the headers timeout above it.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const HEADERS_TIMEOUT_MS = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 
 // Each request runs with its Node response in this store, so the media delivery route can
 // wait for 'drain' (Astro's writeResponse does not); see src/server/media/node-response.ts.
@@ -68,7 +76,7 @@ export async function serve({ outDir, port, host }) {
   process.env.ASTRO_NODE_LOGGING = 'disabled';
   const { handler } = await import(pathToFileURL(path.join(outDir, 'server', 'entry.mjs')).href);
   const server = http.createServer(
-    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: 60_000, keepAliveTimeout: 5_000 },
+    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
     (req, res) => compress(req, res, () => dispatch(req, res)),
   );
   server.on('clientError', onClientError);
