@@ -352,7 +352,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         </>
       )}
 
-      <UploadDialog open={uploadOpen} onClose={closeUpload} clients={clients} initialFiles={dropped} />
+      <UploadDialog open={uploadOpen} onClose={closeUpload} clients={clients} initialFiles={dropped} canPublish={canEdit} />
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-[60] flex items-center justify-center bg-bg/80 p-6 backdrop-blur-sm" data-testid="drop-overlay">
           <div className="rounded-2xl border-2 border-dashed border-accent bg-raised px-10 py-8 text-center shadow-2xl">
