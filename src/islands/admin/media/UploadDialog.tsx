@@ -30,6 +30,7 @@ export function UploadDialog({
   clients,
   initialFiles,
   canPublish,
+  userId,
 }: {
   open: boolean;
   onClose: () => void;
@@ -37,6 +38,8 @@ export function UploadDialog({
   initialFiles?: File[] | null;
   /** edit:media: "Featured" and "Show in Portfolio" put a new item on the public site at once. */
   canPublish: boolean;
+  /** The signed-in staff member: fields typed for a file are kept under their id alone. */
+  userId: string;
 }) {
   const [values, setValues] = useState(EMPTY_FIELDS);
   const [files, setFiles] = useState<File[]>([]);
@@ -89,9 +92,9 @@ export function UploadDialog({
       if (checkUploadFile(f)) continue;
       findResumable(f)
         .then((info) => {
-          if (!info) return forgetFields(f);
+          if (!info) return forgetFields(userId, f);
           setResumable((r) => ({ ...r, [fileKey(f)]: info }));
-          const kept = keptFields(f);
+          const kept = keptFields(userId, f);
           if (!kept) return;
           if (list.length === 1) return setValues(kept);
           setKeptTitles((t) => ({ ...t, [fileKey(f)]: kept.title }));
@@ -126,7 +129,7 @@ export function UploadDialog({
     }));
     // Fields kept from an earlier attempt may hold flags this user can no longer set.
     const fields = canPublish ? { ...values } : { ...values, isFeatured: false, showInPortfolio: false };
-    setBatch(enqueue(entries, fields, single ? poster : null));
+    setBatch(enqueue(userId, entries, fields, single ? poster : null));
   }
 
   const resumeNote = (f: File) => {
