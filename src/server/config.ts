@@ -75,6 +75,8 @@ const schema = z.object({
     .refine((v) => v === undefined || v === '' || decodeShareLinkKey(v) !== null, 'must be 32 bytes: 64 hex characters or their base64 (44 characters)'),
   // Where the generated key lives (mode 0600). Default: next to the database file.
   SHARE_LINK_KEY_FILE: z.string().min(1).optional(),
+  // A key file other users may read or write stops start-up, unless this says it is meant so.
+  ALLOW_OPEN_KEY_FILE: bool(false),
   // Behind the shipped nginx (issue 33): after the access check the app answers
   // X-Accel-Redirect to this internal location and nginx sends the local file. `true` means
   // /_protected/; unset, empty or `false`: the app streams the file itself.

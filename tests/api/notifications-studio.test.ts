@@ -130,6 +130,30 @@ describe('with SMTP_URL and no NOTIFY_FROM', () => {
     }
   });
 
+  // Issue 40, item 8: staff type the company name; in the From header it must stay one quoted
+  // name before the configured address, never read as a second mailbox or an encoded word.
+  test.each([
+    ['quotes, angle brackets and a comma', 'Ann "X" <evil@x.test>, Ltd', '"Ann X evil@x.test, Ltd" <website@harbour.example>'],
+    ['an encoded word', '=?UTF-8?B?ZXZpbEB4LnRlc3Q=?= Films', 'Films <website@harbour.example>'],
+    ['an encoded word that a removal would assemble', '=?=?UTF-8?Q?x?=UTF-8?Q?evil@x.test?= Films', '"= ?UTF-8?Q?evil@x.test?= Films" <website@harbour.example>'],
+  ])('a company name with %s arrives as one mailbox with the configured address', async (_what, company, header) => {
+    await server.sql.execute({ sql: 'UPDATE branding_settings SET company_name = ? WHERE id = 1', args: [company] });
+    try {
+      const item = await createVideo(server, { title: `Sender ${company}` });
+      await assign(admin, item.id, client.clientId);
+      await until('the email', async () => to(mailbox.received, address).length > 0, 15_000);
+      const raw = to(mailbox.received, address)[0]!.raw;
+      // The raw header as the SMTP server received it (folded lines joined).
+      const from = /^From: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)![1]!.replace(/\r?\n[ \t]+/g, ' ');
+      expect(from).toBe(header);
+      expect(from.match(/</g)).toHaveLength(1);
+      expect(from).toMatch(/<website@harbour\.example>$/);
+      expect(to(mailbox.received, address)[0]!.mailFrom).toBe('website@harbour.example');
+    } finally {
+      await server.sql.execute({ sql: 'UPDATE branding_settings SET company_name = ? WHERE id = 1', args: [COMPANY] });
+    }
+  });
+
   test('a new video version is emailed once it is ready to play: not while queued, not while its conversion fails, exactly once', { timeout: 180_000 }, async () => {
     const item = await createVideo(server, { title: 'Ready Film', clientId: client.clientId });
     const data = sampleVideo('mp4');

@@ -12,6 +12,8 @@ export interface Nginx {
   url: string;
   /** Lines of the access log: `METHOD URI STATUS UPSTREAM`. */
   accessLog: () => string[];
+  /** Lines of the access log the shipped file itself writes (its own format). */
+  shippedAccessLog: () => string[];
   errorLog: () => string;
   stop: () => Promise<void>;
 }
@@ -44,9 +46,10 @@ export async function startNginx(upstreamPorts: number[], options: NginxOptions 
     .replace(/listen 80;/, `listen 127.0.0.1:${port};\n    access_log ${dir}/access.log upstreams;${options.extra ? `\n${options.extra}` : ''}`)
     .replace('alias /srv/studio/data/media/;', `alias ${options.mediaDir ? path.resolve(options.mediaDir) : path.join(dir, 'no-media')}/;`)
     .replace('root /srv/studio/dist/client;', `root ${path.join(OUT_DIR, 'client')};`)
-    .replace('proxy_cache_path /var/lib/nginx/studio-pages ', `proxy_cache_path ${dir}/studio-pages `);
+    .replace('proxy_cache_path /var/lib/nginx/studio-pages ', `proxy_cache_path ${dir}/studio-pages `)
+    .replace('access_log /var/log/nginx/studio-access.log ', `access_log ${dir}/studio-access.log `);
   if (site === shipped || !site.includes(`127.0.0.1:${upstreamPorts[0]}`)) throw new Error('deploy/nginx/studio.conf no longer has the expected listen/upstream lines');
-  if (/\/srv\/studio\/|\/var\/lib\/nginx\//.test(site)) throw new Error('deploy/nginx/studio.conf has a /srv/studio path or /var/lib/nginx path this helper does not rewrite');
+  if (/\/srv\/studio\/|\/var\/(?:lib|log)\/nginx\//.test(site)) throw new Error('deploy/nginx/studio.conf has a /srv/studio path or /var/lib/nginx or /var/log/nginx path this helper does not rewrite');
   fs.writeFileSync(path.join(dir, 'studio.conf'), site);
   // Debian's modules-enabled files say `load_module modules/…`, relative to the prefix.
   if (fs.existsSync('/usr/lib/nginx/modules')) fs.symlinkSync('/usr/lib/nginx/modules', path.join(dir, 'modules'));
@@ -84,12 +87,14 @@ http {
     if (Date.now() > deadline) throw new Error(`nginx did not answer: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  const lines = (name: string) => {
+    const file = path.join(dir, name);
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+  };
   return {
     url,
-    accessLog: () => {
-      const file = path.join(dir, 'access.log');
-      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-    },
+    accessLog: () => lines('access.log'),
+    shippedAccessLog: () => lines('studio-access.log'),
     errorLog: () => {
       const file = path.join(dir, 'error.log');
       return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';

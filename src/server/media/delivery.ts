@@ -141,7 +141,7 @@ export function cleanName(text: string): string {
   return text
     .normalize('NFC')
     .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
-    .replace(/["'`:*?<>|;]/g, '')
+    .replace(/["'`:*?<>|;/\\]/g, '')
     .replace(/\s+/g, ' ')
     .replace(/^[\s.]+|[\s.]+$/g, '')
     .replace(new RegExp(`^(.{${MAX_STEM}}).+$`, 'su'), '$1') // by code point: no half surrogate pair

@@ -23,6 +23,7 @@ import type { DetectedType } from './detect.ts';
 import { getAdminMedia } from './admin-queries.ts';
 import { makeImageDerivatives, makePosterDerivatives, makeVideoDerivatives, UnreadableMediaError } from './derivatives.ts';
 import { formatBytes, receiveMultipart, type FileFieldSpec } from './multipart.ts';
+import { assertMayPublish, type Uploader } from './publish-rule.ts';
 import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant, tempFilePath, VARIANTS } from '../storage/paths.ts';
 import { getMediaById } from './queries.ts';
 import { sweepOnce } from './sweep.ts';
@@ -194,7 +195,7 @@ export async function storeOriginal(storageKey: string, file: IncomingOriginal, 
 }
 
 /** POST /api/media (multipart): streams the body into the item's folder, then ingests it. */
-export async function createMediaFromUpload(request: Request, uploadedBy: string): Promise<AdminMedia> {
+export async function createMediaFromUpload(request: Request, uploader: Uploader): Promise<AdminMedia> {
   sweepOnce();
   // Before a byte is read: the whole request (Content-Length) plus the margin must fit.
   // A chunked request declares nothing; it is still bounded by the margin and ENOSPC handling.
@@ -208,11 +209,12 @@ export async function createMediaFromUpload(request: Request, uploadedBy: string
     form = await receiveMultipart(request, { file: fileSpec(storageKey), posterFile: posterSpec(storageKey) });
     if (!form.files.file) throw new HttpError(400, 'Please select a file');
     fields = parseFields(mediaUploadFieldsSchema, form.fields);
+    assertMayPublish(fields, uploader);
   } catch (e) {
     await fs.rm(folder, { recursive: true, force: true });
     throw asHttp(e);
   }
-  return ingestOriginal(storageKey, form.files.file, form.files.posterFile?.path ?? null, fields, uploadedBy);
+  return ingestOriginal(storageKey, form.files.file, form.files.posterFile?.path ?? null, fields, uploader.id);
 }
 
 /** PUT /api/media/{id}: JSON, or multipart when a new poster comes with it. Only given fields change. */

@@ -26,7 +26,7 @@ import { dragsFiles, droppedFiles } from '../uploads/dropped-files.ts';
 const PAGE = 60;
 
 /** Media Management (001 §2). Permissions come from the server-rendered page. */
-export default function MediaManager({ permissions }: { permissions: string[] }) {
+export default function MediaManager({ permissions, userId }: { permissions: string[]; userId: string }) {
   const canUpload = permissions.includes('upload:media');
   const canShare = permissions.includes('share:media');
   const canEdit = permissions.includes('edit:media');
@@ -352,7 +352,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         </>
       )}
 
-      <UploadDialog open={uploadOpen} onClose={closeUpload} clients={clients} initialFiles={dropped} />
+      <UploadDialog open={uploadOpen} onClose={closeUpload} clients={clients} initialFiles={dropped} canPublish={canEdit} userId={userId} />
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-[60] flex items-center justify-center bg-bg/80 p-6 backdrop-blur-sm" data-testid="drop-overlay">
           <div className="rounded-2xl border-2 border-dashed border-accent bg-raised px-10 py-8 text-center shadow-2xl">
