@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import * as argon2 from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { ADMIN, startServer, storedNames, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
 import { sampleVideo, upload, uploadImage } from '../helpers/media-uploads.ts';
@@ -162,7 +162,7 @@ describe('opening a link', () => {
     expect(ready.items[0].playbackUrl).toMatch(new RegExp(`^/s/${link.token}/m/${video.id}/lp-[a-f0-9]{24}\\.mp4\\?v=\\d+$`));
     expect((await logOf(link.id)).map((l) => l.action)).toContain('open');
     expect((await sharer.json('GET', '/api/share-links')).body.find((l: any) => l.id === link.id).opens).toBe(1);
-  });
+  }, 120_000);
 
   test('an unknown, revoked or expired link is the same plain 404 page', async () => {
     const revoked = await makeLink();
@@ -556,7 +556,47 @@ describe('a watermarked link', () => {
     expect(next.playbackUrl).toMatch(/\/lp-[a-f0-9]{24}\.mp4\?v=\d+$/);
     expect((await fetchFile(v, next.playbackUrl)).status).toBe(200);
     expect(next.playbackUrl).not.toBe(view.items[0].playbackUrl);
-  });
+  }, 120_000);
+});
+
+describe('a change of look (issue 40)', () => {
+  test('the old preview names stop answering with the edit, not when the new previews are made; the new ones come under new names', async () => {
+    // A clean "preview" link shows an image through a plain copy of its own.
+    const link = await makeLink({ download: 'preview', mediaIds: [image.id], name: 'Look test' });
+    const v = await enter(link.token);
+    const storageKey = image.url.split('/')[2];
+    const fileOf = (url: string) => url.split('?')[0]!.split('/').pop()!;
+    const clean = (await viewWhenReady(v, link.token)).items[0];
+    expect(clean.imageUrl).toMatch(/\/lp-[a-f0-9]{24}\.jpg\?v=\d+$/);
+    const cleanBytes = await fetchFile(v, clean.imageUrl);
+    expect(cleanBytes.status).toBe(200);
+    expect(await storedNames(server, storageKey)).toContain(fileOf(clean.imageUrl));
+
+    // Switched to watermarked: the clean copy's name answers nothing from the next request on,
+    // whatever the worker has done by then, and the file is gone.
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { watermark: true })).status).toBe(200);
+    for (const q of [clean.imageUrl.slice(clean.imageUrl.indexOf('?')), '', '?download=1']) {
+      expect((await v.get(`/s/${link.token}/m/${image.id}/${fileOf(clean.imageUrl)}${q}`)).status, q).toBe(404);
+    }
+    expect(await storedNames(server, storageKey)).not.toContain(fileOf(clean.imageUrl));
+    const marked = (await viewWhenReady(v, link.token)).items[0];
+    expect(fileOf(marked.imageUrl)).toMatch(/^lp-[a-f0-9]{24}\.jpg$/);
+    expect(fileOf(marked.imageUrl)).not.toBe(fileOf(clean.imageUrl));
+    const markedBytes = await fetchFile(v, marked.imageUrl);
+    expect(markedBytes.status).toBe(200);
+    expect(markedBytes.bytes.equals(cleanBytes.bytes)).toBe(false);
+    expect((await v.get(`/s/${link.token}/m/${image.id}/${fileOf(clean.imageUrl)}`)).status).toBe(404);
+
+    // A new text: the copy with the old one stops at once too.
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { watermarkText: 'Second look' })).status).toBe(200);
+    expect((await v.get(marked.imageUrl)).status).toBe(404);
+    const again = (await viewWhenReady(v, link.token)).items[0];
+    expect(fileOf(again.imageUrl)).not.toBe(fileOf(marked.imageUrl));
+    expect((await fetchFile(v, again.imageUrl)).status).toBe(200);
+    // An edit that leaves the look alone keeps the names.
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { allowComment: true })).status).toBe(200);
+    expect((await v.json('GET', `/api/share/${link.token}`)).body.items[0].imageUrl).toBe(again.imageUrl);
+  }, 120_000);
 });
 
 describe('a client set to watermarked previews', () => {

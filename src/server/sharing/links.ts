@@ -6,7 +6,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, max, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
-import { media, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users } from '../../db/schema.ts';
+import { media, mediaVersions, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users } from '../../db/schema.ts';
 import { badRequest, clientIp, conflict, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
@@ -14,8 +14,9 @@ import { WATERMARK_ORIGINAL_MESSAGE, type ShareLinkAddress, type ShareLinkCreate
 import type { z } from '../../shared/zod.ts';
 import type { shareLinkCreateSchema, shareLinkUpdateSchema } from '../../shared/schemas/share.ts';
 import { decryptToken, encryptToken } from './link-key.ts';
-import { enqueueLinkPreviews } from './watermark-jobs.ts';
-import { newFileKey } from '../storage/paths.ts';
+import { enqueueLinkPreviews, renewLinkPreviews } from './watermark-jobs.ts';
+import { linkPreviewVariant, newFileKey } from '../storage/paths.ts';
+import { storage } from '../storage/index.ts';
 import { isPublicSql, seesWholeLibrary } from '../media/visibility.ts';
 
 export type LinkRow = typeof shareLinks.$inferSelect;
@@ -293,6 +294,12 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
     itemsChanged ||
     (merged.watermark && (set.watermarkText !== undefined || set.watermarkPosition !== undefined || set.watermarkOpacity !== undefined || (set.name !== undefined && !merged.watermarkText.trim())));
 
+  // A new look gets new file names (issue 40): the old `lp-…` names stop answering with this
+  // update, not when the new previews are made, so a clean preview is never served by a link
+  // switched to watermarked (nor an old text once it is changed) while the worker catches up.
+  const heldBefore = lookChanged ? (await db.select({ id: shareLinkItems.mediaId }).from(shareLinkItems).where(eq(shareLinkItems.linkId, link.id))).map((r) => r.id) : [];
+  if (lookChanged) set.fileKey = newFileKey();
+
   if (changed.length) {
     await db.transaction(async (tx) => {
       if (Object.keys(set).length) await tx.update(shareLinks).set(set).where(eq(shareLinks.id, link.id));
@@ -301,12 +308,31 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
         await tx.insert(shareLinkItems).values(input.mediaIds!.map((mediaId, position) => ({ linkId: link.id, mediaId, position })));
       }
       if (passwordChanged) await tx.delete(shareVisits).where(eq(shareVisits.linkId, link.id));
-      if (lookChanged) await enqueueLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download });
+      if (lookChanged) await renewLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download });
     });
     await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`);
+    if (lookChanged) await dropPreviews(link.fileKey, [...new Set([...heldBefore, ...(input.mediaIds ?? [])])]);
   }
   const [summary] = await listShareLinks(staff.permissions, [link.id]);
   return summary!;
+}
+
+/**
+ * Frees the space of a link's previews made under an earlier file key. Those names already
+ * answer nothing (the link names its files by its current key), so this is housekeeping: a
+ * failure is logged, not the edit's, and a preview job that was running under the old key may
+ * still leave its file behind, unreachable.
+ */
+async function dropPreviews(fileKey: string, mediaIds: number[]): Promise<void> {
+  if (!fileKey || !mediaIds.length) return;
+  const versions = await db
+    .select({ storageKey: mediaVersions.storageKey, type: media.type })
+    .from(mediaVersions)
+    .innerJoin(media, eq(media.id, mediaVersions.mediaId))
+    .where(inArray(mediaVersions.mediaId, mediaIds));
+  for (const v of versions) {
+    await storage.remove(v.storageKey, linkPreviewVariant({ fileKey }, v.type)).catch((e: unknown) => console.error(`Could not remove an old link preview: ${String(e)}`));
+  }
 }
 
 export const LOG_PAGE = 200;
