@@ -783,6 +783,47 @@ describe('hardening (issue 31)', () => {
     expect((await logOf(link.id)).filter((l) => l.action === 'wrong password')).toHaveLength(50);
   });
 
+  test('a browser that entered the password before gets past guessers who fill the link bar (issue 40); the 429 says the true wait; a new password forgets it', async () => {
+    const link = await makeLink({ password: 'open-sesame' });
+    const from = (address: string) => new Session(server.url, address);
+    const unlock = (s: Session, password: string) => s.json('POST', `/api/share/${link.token}/unlock`, { password });
+    const waitOf = (message: string) => Number(/wait (\d+) minutes? /.exec(message)?.[1]);
+    const pass = `studio_share_${link.id}`;
+    const device = `studio_device_share_${link.id}`;
+    const [owner, colleague] = [from('127.0.30.1'), from('127.0.30.2')];
+    for (const s of [owner, colleague]) {
+      expect((await unlock(s, 'open-sesame')).status).toBe(200);
+      expect(s.cookies.get(device)).toMatch(/^[a-z2-7]{40}$/);
+    }
+    // Their passes end (at most 7 days); the device cookie stays and opens nothing by itself.
+    owner.cookies.delete(pass);
+    expect((await owner.json('GET', `/api/share/${link.token}`)).status).toBe(401);
+    // Guessers from 10 addresses fill the link's bar of 50 an hour.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => from(`127.0.31.${i + 1}`)).map(async (s) => {
+      for (let i = 0; i < 5; i++) expect((await unlock(s, `wrong-${i}`)).status).toBe(401);
+    }));
+    const stranger = await unlock(from('127.0.32.1'), 'open-sesame');
+    expect(stranger.status).toBe(429);
+    // The bar lasts an hour from the first of those failures, and the message says so.
+    expect(waitOf(stranger.body.message), stranger.body.message).toBeGreaterThan(45);
+    expect(waitOf(stranger.body.message)).toBeLessThanOrEqual(60);
+    // The owner's browser is counted on its own: the right password opens the link again.
+    expect((await unlock(owner, 'open-sesame')).status).toBe(200);
+    expect((await owner.json('GET', `/api/share/${link.token}`)).status).toBe(200);
+    // ...5 wrong tries per 15 minutes, like anyone's.
+    owner.cookies.delete(pass);
+    for (let i = 0; i < 5; i++) expect((await unlock(owner, `slip-${i}`)).status).toBe(401);
+    const own = await unlock(owner, 'open-sesame');
+    expect(own.status).toBe(429);
+    expect(waitOf(own.body.message)).toBeGreaterThan(10);
+    expect(waitOf(own.body.message)).toBeLessThanOrEqual(15);
+    // A new password forgets the devices that knew the old one: the colleague waits with everyone.
+    expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { password: 'second-sesame' })).status).toBe(200);
+    expect((await unlock(colleague, 'second-sesame')).status).toBe(429);
+    const left = await server.sql.execute({ sql: 'SELECT count(*) AS n FROM trusted_devices WHERE account = ?', args: [`share:${link.id}`] });
+    expect(Number(left.rows[0]!.n)).toBe(0);
+  }, 120_000);
+
   test('every transfer of a downloadable file from byte 0 is logged, whatever the address says; later ranges are not', async () => {
     const link = await makeLink({ download: 'original', mediaIds: [image.id] });
     const v = await enter(link.token);

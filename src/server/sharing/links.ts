@@ -9,6 +9,7 @@ import { db } from '../../db/index.ts';
 import { media, mediaVersions, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users } from '../../db/schema.ts';
 import { badRequest, clientIp, conflict, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
+import { forgetDevices } from '../auth/devices.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
 import { WATERMARK_ORIGINAL_MESSAGE, type ShareLinkAddress, type ShareLinkCreated, type ShareLinkSummary, type ShareLogPage } from '../../shared/schemas/share.ts';
 import type { z } from '../../shared/zod.ts';
@@ -307,7 +308,11 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
         await tx.delete(shareLinkItems).where(eq(shareLinkItems.linkId, link.id));
         await tx.insert(shareLinkItems).values(input.mediaIds!.map((mediaId, position) => ({ linkId: link.id, mediaId, position })));
       }
-      if (passwordChanged) await tx.delete(shareVisits).where(eq(shareVisits.linkId, link.id));
+      if (passwordChanged) {
+        await tx.delete(shareVisits).where(eq(shareVisits.linkId, link.id));
+        // A device counts on its own only while its holder knows the password (access.ts).
+        await forgetDevices('share', link.id, tx);
+      }
       if (lookChanged) await renewLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download });
     });
     await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`);
