@@ -292,7 +292,9 @@ describe('the link switch needs share:media', () => {
     const { sessions } = await matrixFromDb(server, 'share:media');
     const link = await makeLink({ download: 'original' });
     const s = sessions[actor];
-    const expected = REFUSAL[actor] ?? 200;
+    // share:media alone does not reach a link holding an item it may not see (issue 40): the
+    // item here is not on the public site, so that link does not exist for them.
+    const expected = REFUSAL[actor] ?? (actor === 'staff with it' ? 404 : 200);
     const r = await s.json('PATCH', `/api/share-links/${link.id}`, { downloadsAfterApproval: true });
     expect(r.status).toBe(expected);
     const stored = await server.sql.execute({ sql: 'SELECT downloads_after_approval AS on_ FROM share_links WHERE id = ?', args: [link.id] });

@@ -64,6 +64,16 @@ export async function enqueueLinkPreviews(tx: Executor, link: { id: number; wate
   );
 }
 
+/**
+ * A link's look changed and its previews took a new file key (issue 40): every earlier preview
+ * job of the link, done or on the way, is dropped (a done one would name a file under the new
+ * key that was never made) and the previews the link needs now are queued.
+ */
+export async function renewLinkPreviews(tx: Executor, link: { id: number; watermark: boolean; download: string }): Promise<void> {
+  await tx.delete(jobs).where(and(eq(jobs.kind, WATERMARK), eq(jobs.linkId, link.id)));
+  await enqueueLinkPreviews(tx, link);
+}
+
 /** Every version of `mediaIds` that can be previewed now (a client's watermark sees them all). */
 export async function enqueueAllVersions(tx: Executor, linkId: number, mediaIds: number[]): Promise<void> {
   if (!mediaIds.length) return;
