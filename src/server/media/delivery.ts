@@ -297,6 +297,11 @@ export function localValidators(size: number, mtimeMs: number): { etag: string; 
   return { etag: `"${seconds.toString(16)}-${size.toString(16)}"`, lastModified: new Date(seconds * 1000).toUTCString() };
 }
 
+/** A stored file's bytes on either driver (the gallery ZIP reads its entries through this, issue 42). */
+export function storedSource(storageKey: string, variant: string): Promise<FileSource | null> {
+  return config.MEDIA_STORAGE === 's3' ? s3Source(storageKey, variant) : localSource(storageKey, variant);
+}
+
 async function localSource(storageKey: string, variant: string): Promise<FileSource | null> {
   const file = mediaFilePath(storageKey, variant);
   const stat = await fs.promises.stat(file).catch(() => null);
