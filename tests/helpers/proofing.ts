@@ -15,11 +15,22 @@ export interface Shot {
   colour?: string;
 }
 
-/** A JPEG with the camera, lens and capture time a real one carries. */
+/** 64 x 64 pixels of noise from a seed: the same shot is the same bytes in every run. */
+function noiseTile(seed: string): Buffer {
+  let x = [...seed].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 2166136261);
+  const tile = Buffer.alloc(64 * 64 * 3);
+  for (let i = 0; i < tile.length; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    tile[i] = x >>> 24;
+  }
+  return tile;
+}
+
+/** A JPEG with the camera, lens and capture time a real one carries (same shot, same bytes). */
 export async function shotJpeg(shot: Shot): Promise<Buffer> {
   const img = sharp({ create: { width: shot.width ?? 1600, height: shot.height ?? 1067, channels: 3, background: shot.colour ?? '#7c2d12' } })
     // Noise, so sizes differ by more than a header and resizes are real work.
-    .composite([{ input: { create: { width: 64, height: 64, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }, tile: true, blend: 'overlay' }])
+    .composite([{ input: noiseTile(shot.name), raw: { width: 64, height: 64, channels: 3 }, tile: true, blend: 'overlay' }])
     .jpeg({ quality: 85 });
   return (
     shot.taken

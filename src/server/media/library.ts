@@ -179,7 +179,14 @@ export async function storeOriginal(storageKey: string, incoming: IncomingOrigin
   }
   const facts =
     file.type.kind === 'image'
-      ? { ...(await makeImageDerivatives(storageKey, source, raw ? 'image/jpeg' : file.type.mimeType)), posterUrl: null, durationSeconds: null }
+      ? {
+          ...(await makeImageDerivatives(storageKey, source, raw ? 'image/jpeg' : file.type.mimeType).catch((e: unknown) => {
+            // The RAW is fine as a file; it is its embedded preview that cannot be shown.
+            throw raw && e instanceof UnreadableMediaError && !/too large/.test(e.message) ? new UnreadableMediaError(RAW_NO_PREVIEW) : e;
+          })),
+          posterUrl: null,
+          durationSeconds: null,
+        }
       : { ...(await makeVideoDerivatives(storageKey, input, posterPath)), webpUrl: null };
   if (posterPath) await fs.rm(posterPath, { force: true });
   return {

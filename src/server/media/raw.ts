@@ -39,6 +39,7 @@ export interface RawFacts {
 
 const TIMEOUT_MS = 60_000;
 const PREVIEW_TAGS = ['JpgFromRaw', 'PreviewImage', 'OtherImage', 'ThumbnailImage'];
+const MIN_PREVIEW_BYTES = 2048;
 
 /** Runs exiftool with an argument list (never a shell); stdout as bytes. */
 function exiftool(args: string[], maxBytes = 256 * 1024 * 1024): Promise<Buffer> {
@@ -88,9 +89,11 @@ export async function identifyRaw(file: string): Promise<RawFacts | null> {
   }
   const accepted = ACCEPTED[String(info.FileType ?? '')];
   if (!accepted) return null;
+  // Under 2 KB is no picture worth showing (exiftool also names a DNG's own tiny strip a
+  // "PreviewImage" when the camera embedded none).
   const previews = PREVIEW_TAGS.flatMap((tag) => {
     const m = /Binary data (\d+) bytes/.exec(String(info[tag] ?? ''));
-    return m ? [{ tag, bytes: Number(m[1]) }] : [];
+    return m && Number(m[1]) >= MIN_PREVIEW_BYTES ? [{ tag, bytes: Number(m[1]) }] : [];
   });
   const orientation = Number(info.Orientation);
   return {
