@@ -46,6 +46,12 @@ export async function clientGallery(clientId: number, galleryId: number): Promis
   return row?.g ?? null;
 }
 
+/** The viewing a page renders with (its checks done by the page: it shows an expired gallery's notice itself). */
+export function pageViewing(ctx: Ctx, gallery: GalleryRow, who: { client: ClientPrincipal } | { link: LinkRow; visit: VisitRow; token: string }): Viewing {
+  if ('client' in who) return { kind: 'client', client: who.client, gallery, ctx, fileBase: `/client/galleries/${gallery.id}/f`, zipUrl: `/client/galleries/${gallery.id}/zip` };
+  return { kind: 'link', link: who.link, visit: who.visit, gallery, ctx, fileBase: `/s/${who.token}/g`, zipUrl: `/s/${who.token}/g/zip` };
+}
+
 /** A client's request for gallery `ctx.params.id`: 401 signed out, 404 not theirs, 410 expired. */
 export async function clientViewing(ctx: Ctx, idParam: string | undefined): Promise<Viewing> {
   const client = requireClient(ctx);

@@ -54,7 +54,7 @@ export const capMessage = (cap: number, left: number) =>
  * needed, cap reached) and, in the same transaction, logs them, so two downloads at once cannot
  * both take the last high-res place.
  */
-export async function reserveDownloads(v: Viewing, items: DownloadItem[], size: Size, zipId: string | null): Promise<void> {
+export async function reserveDownloads(v: Viewing, items: DownloadItem[], size: Size, zipId: string | null, checkOnly = false): Promise<void> {
   if (!items.length || items.some((i) => !tierSizes(i.tier).includes(size))) throw new HttpError(403, SIZE_NOT_OFFERED);
   if (!(await pinOk(v))) throw new HttpError(403, PIN_NEEDED);
   const who = viewerName(v);
@@ -66,6 +66,9 @@ export async function reserveDownloads(v: Viewing, items: DownloadItem[], size: 
       const fresh = new Set(items.map((i) => i.imageId).filter((id) => !capped.has(id)));
       if (capped.size + fresh.size > cap) throw new HttpError(403, capMessage(cap, Math.max(0, cap - capped.size)));
     }
+    // `?check=1`: the viewer asks before starting a download whether it would be refused (a
+    // refused download would otherwise replace the page with an error).
+    if (checkOnly) return;
     for (let i = 0; i < items.length; i += 500) {
       await tx.insert(galleryDownloads).values(
         items.slice(i, i + 500).map((item) => ({
@@ -84,6 +87,7 @@ export async function reserveDownloads(v: Viewing, items: DownloadItem[], size: 
       );
     }
   });
+  if (checkOnly) return;
   const label = size === 'original' ? 'original' : size === 'highres' ? `high-res ${v.gallery.highResEdge} px` : `web ${size === 'web1024' ? '1,024' : '2,048'} px`;
   if (zipId) await logLinkAccess(v, 'download', { detail: `ZIP of ${items.length} image${items.length === 1 ? '' : 's'}, ${label}` });
   else await logLinkAccess(v, 'download', { mediaId: items[0]!.mediaId, detail: `${items[0]!.fileName}, ${label}` });

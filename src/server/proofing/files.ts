@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { galleryImages, gallerySets } from '../../db/schema.ts';
-import { badRequest, errorResponse } from '../http.ts';
+import { badRequest, errorResponse, json } from '../http.ts';
 import { cleanName, contentDisposition, serveStoredFile, startsAtByteZero } from '../media/delivery.ts';
 import { inImageTurn } from '../media/image-turns.ts';
 import { storage } from '../storage/index.ts';
@@ -94,6 +94,10 @@ export async function serveViewerFile(v: Viewing, imageIdParam: string | undefin
   if (!tierSizes(row.tier).includes(size)) throw new HttpError(403, SIZE_NOT_OFFERED);
   if (!(await pinOk(v))) throw new HttpError(403, PIN_NEEDED);
   const name = downloadFileName(row, size);
+  if (ctx.url.searchParams.get('check') === '1') {
+    await reserveDownloads(v, [{ imageId: row.id, mediaId: row.mediaId, tier: row.tier, fileName: name }], size, null, true);
+    return json({ ok: true, files: 1 });
+  }
   const fresh = ctx.request.method === 'GET' && startsAtByteZero(ctx.request.headers.get('range'));
   // A download is logged (and counted toward the cap) when it starts; a resumed range is the same download.
   if (fresh) await reserveDownloads(v, [{ imageId: row.id, mediaId: row.mediaId, tier: row.tier, fileName: name }], size, null);

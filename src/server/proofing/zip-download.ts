@@ -7,7 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { gallerySets, proofMarks, selectionItems, selectionLists, selections } from '../../db/schema.ts';
-import { badRequest, HttpError, notFound } from '../http.ts';
+import { badRequest, HttpError, json, notFound } from '../http.ts';
 import { cleanName, contentDisposition, storedSource } from '../media/delivery.ts';
 import { currentNodeResponse } from '../media/node-response.ts';
 import { pacedChunks } from '../media/paced-stream.ts';
@@ -88,6 +88,10 @@ export async function serveGalleryZip(v: Viewing): Promise<Response> {
     return { row: r, name: uniqueName(taken, folder, downloadFileName(r, size)) };
   });
   const items: DownloadItem[] = entries.map((e) => ({ imageId: e.row.id, mediaId: e.row.mediaId, tier: e.row.tier, fileName: e.name }));
+  if (q.get('check') === '1') {
+    await reserveDownloads(v, items, size, null, true);
+    return json({ ok: true, files: items.length });
+  }
   await reserveDownloads(v, items, size, randomBytes(8).toString('hex'));
 
   const zipEntries: ZipEntry[] = entries.map(({ row, name }) => ({
