@@ -150,7 +150,7 @@ export default function GalleryViewer({ initial, apiBase }: { initial: ViewerGal
                 </button>
               ))}
             </div>
-            <div className="ml-auto flex flex-wrap items-center gap-2">
+            <div className="ml-auto flex min-w-0 max-w-full flex-wrap items-center gap-2">
               {chosen.length === 1 && (
                 <span className="text-sm text-fg-muted" role="status">
                   <Columns2 size={14} className="mr-1 inline" aria-hidden="true" />

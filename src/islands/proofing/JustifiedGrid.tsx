@@ -8,6 +8,8 @@ import { Skeleton } from '../ui/Skeleton.tsx';
 
 /** Rows this far above and below the screen are rendered too (px), so fast scrolling shows no gaps. */
 const OVERSCAN = 900;
+/** Images in the server's HTML, laid out by CSS until the grid is measured. */
+const FIRST_PAINT = 18;
 
 export function JustifiedGrid({
   ratios,
@@ -65,13 +67,26 @@ export function JustifiedGrid({
   const rows: Row[] = layout.rows.slice(span[0], span[1]);
   return (
     <div ref={ref} role="list" aria-label={label} data-testid={testId} className="relative w-full" style={{ height: width ? layout.height : undefined }}>
-      {!width && (
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-hidden="true">
-          {Array.from({ length: 8 }, (_, i) => (
-            <Skeleton key={i} className="h-36 sm:h-52" />
-          ))}
-        </div>
-      )}
+      {!width &&
+        (ratios.length ? (
+          // Before the width is known (the server's HTML, the first render): the first images in
+          // rows justified by CSS alone (each grows with its aspect ratio), so they load and paint
+          // while the page's script is still on its way; the measured layout takes over after.
+          <div role="none" className="flex flex-wrap" style={{ gap }}>
+            {ratios.slice(0, FIRST_PAINT).map((r, i) => (
+              <div key={i} role="listitem" className="relative h-36 sm:h-52 lg:h-64" style={{ flexGrow: r, flexBasis: `${Math.round(r * 160)}px` }}>
+                {renderTile(i, { width: Math.round(r * 260), height: 260, row: 0 })}
+              </div>
+            ))}
+            <div aria-hidden="true" style={{ flexGrow: 10 }} />
+          </div>
+        ) : (
+          <div className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-hidden="true">
+            {Array.from({ length: 8 }, (_, i) => (
+              <Skeleton key={i} className="h-36 sm:h-52" />
+            ))}
+          </div>
+        ))}
       {rows.map((row, r) =>
         row.tiles.map((t) => (
           <div key={t.index} role="listitem" className="absolute" style={{ top: row.top, left: t.left, width: t.width, height: row.height }}>

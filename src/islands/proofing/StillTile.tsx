@@ -1,14 +1,14 @@
 // One image of the grid (issue 42): the picture at the right size for its tile (AVIF, else WebP),
 // and its heart, pick and compare controls. A pick the list cannot take says why (its title and
 // its screen-reader text); pressing it anyway tells the viewer in a toast.
-import { memo } from "react";
-import { CircleCheck, Columns2, Heart, Star } from "lucide-react";
-import type { ViewerImage, ViewerList } from "../../shared/schemas/proofing.ts";
-import { srcset, thumbUrl } from "./files.ts";
-import { pickBlocked } from "./useGallery.ts";
+import { memo } from 'react';
+import { CircleCheck, Columns2, Heart, Star } from 'lucide-react';
+import type { ViewerImage, ViewerList } from '../../shared/schemas/proofing.ts';
+import { srcset, thumbUrl } from './files.ts';
+import { pickBlocked } from './useGallery.ts';
 
 const control =
-  "inline-flex h-8 w-8 sm:h-9 sm:w-9 items-center justify-center rounded-full bg-black/45 text-white backdrop-blur-sm hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-400 aria-disabled:opacity-50";
+  'inline-flex h-8 w-8 sm:h-9 sm:w-9 items-center justify-center rounded-full bg-black/45 text-white backdrop-blur-sm hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-400 aria-disabled:opacity-50';
 
 export const StillTile = memo(function StillTile({
   img,
@@ -39,11 +39,7 @@ export const StillTile = memo(function StillTile({
   // Narrow tiles (phones, portrait images) keep heart and pick; compare is in reach from wider ones.
   const roomy = width >= 130;
   return (
-    <div
-      className="group relative h-full w-full overflow-hidden rounded-sm bg-muted"
-      data-testid="still-tile"
-      data-image={img.id}
-    >
+    <div className="group relative h-full w-full overflow-hidden rounded-sm bg-muted" data-testid="still-tile" data-image={img.id}>
       <button
         type="button"
         onClick={() => onOpen(img.id)}
@@ -51,30 +47,20 @@ export const StillTile = memo(function StillTile({
         aria-label={`Open ${img.name}`}
       >
         <picture>
-          {img.ready && (
-            <source
-              type="image/avif"
-              srcSet={srcset(fileBase, img, "avif")}
-              sizes={sizes}
-            />
-          )}
-          {img.ready && (
-            <source
-              type="image/webp"
-              srcSet={srcset(fileBase, img, "webp")}
-              sizes={sizes}
-            />
-          )}
+          {img.ready && <source type="image/avif" srcSet={srcset(fileBase, img, 'avif')} sizes={sizes} />}
+          {img.ready && <source type="image/webp" srcSet={srcset(fileBase, img, 'webp')} sizes={sizes} />}
           <img
             src={thumbUrl(fileBase, img)}
             alt=""
             width={img.width}
             height={img.height}
-            loading={eager ? "eager" : "lazy"}
-            fetchPriority={eager ? "high" : "auto"}
+            loading={eager ? 'eager' : 'lazy'}
+            fetchPriority={eager ? 'high' : 'auto'}
             decoding="async"
             draggable={false}
             className="h-full w-full object-cover"
+            // Element Timing: bench/proofing-gallery.mjs reads when the first still is painted.
+            {...({ elementtiming: 'still' } as object)}
           />
         </picture>
       </button>
@@ -83,11 +69,7 @@ export const StillTile = memo(function StillTile({
           className="pointer-events-none absolute left-1.5 top-1.5 inline-flex items-center gap-0.5 rounded-full bg-black/55 px-1.5 py-0.5 text-xs text-white"
           aria-label={`${img.stars} of 5 stars`}
         >
-          <Star
-            size={12}
-            className="fill-gold-400 text-gold-400"
-            aria-hidden="true"
-          />
+          <Star size={12} className="fill-gold-400 text-gold-400" aria-hidden="true" />
           {img.stars}
         </span>
       )}
@@ -95,7 +77,7 @@ export const StillTile = memo(function StillTile({
         {roomy && (
           <button
             type="button"
-            className={`${control} ${comparing ? "" : "sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100"} ${comparing ? "bg-gold-500 text-black" : ""}`}
+            className={`${control} ${comparing ? '' : 'sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100'} ${comparing ? 'bg-gold-500 text-black' : ''}`}
             aria-pressed={comparing}
             aria-label={`Compare ${img.name}`}
             title="Compare side by side"
@@ -106,33 +88,24 @@ export const StillTile = memo(function StillTile({
         )}
         <button
           type="button"
-          className={`${control} ${img.heart ? "" : "sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100"}`}
+          className={`${control} ${img.heart ? '' : 'sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100'}`}
           aria-pressed={img.heart}
           aria-label={`Heart ${img.name}`}
-          title={img.heart ? "Remove the heart (F)" : "Heart (F)"}
+          title={img.heart ? 'Remove the heart (F)' : 'Heart (F)'}
           onClick={() => onHeart(img.id)}
           data-testid="heart"
         >
-          <Heart
-            size={17}
-            className={img.heart ? "fill-red-500 text-red-500" : ""}
-            aria-hidden="true"
-          />
+          <Heart size={17} className={img.heart ? 'fill-red-500 text-red-500' : ''} aria-hidden="true" />
         </button>
         {list && (
           <button
             type="button"
-            className={`${control} ${picked ? "bg-gold-500 text-black hover:bg-gold-400" : ""}`}
+            className={`${control} ${picked ? 'bg-gold-500 text-black hover:bg-gold-400' : ''}`}
             aria-pressed={picked}
             aria-disabled={blocked ? true : undefined}
             aria-label={`Pick ${img.name} for ${list.name}`}
             aria-describedby={blocked ? `why-${img.id}` : undefined}
-            title={
-              blocked ??
-              (picked
-                ? `Picked for “${list.name}” (P)`
-                : `Pick for “${list.name}” (P)`)
-            }
+            title={blocked ?? (picked ? `Picked for “${list.name}” (P)` : `Pick for “${list.name}” (P)`)}
             onClick={() => onPick(img.id)}
             data-testid="pick"
           >

@@ -3,30 +3,12 @@
 // with. Viewers' side is in access.ts, view.ts and picking.ts.
 import { and, asc, count, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import {
-  clients,
-  galleries,
-  galleryClients,
-  galleryImages,
-  gallerySets,
-  media,
-  mediaVersions,
-  selectionLists,
-  selections,
-  shareLinks,
-  stills,
-} from '../../db/schema.ts';
+import { clients, galleries, galleryClients, galleryImages, gallerySets, media, mediaVersions, selectionLists, selections, shareLinks, stills } from '../../db/schema.ts';
 import { badRequest, notFound } from '../http.ts';
 import { mediaUrl, stillVariant } from '../storage/paths.ts';
 import { isRawMime } from '../media/raw.ts';
 import { listGalleryLinks } from '../sharing/links.ts';
-import type {
-  ClientGallerySummary,
-  GalleryDetail,
-  GallerySettingsInput,
-  GallerySummary,
-  StaffGalleryImage,
-} from '../../shared/schemas/proofing.ts';
+import type { ClientGallerySummary, GalleryDetail, GallerySettingsInput, GallerySummary, StaffGalleryImage } from '../../shared/schemas/proofing.ts';
 import type { z } from '../../shared/zod.ts';
 import type { galleryCreateSchema, gallerySetSchema, gallerySetUpdateSchema, selectionListSchema, selectionListUpdateSchema } from '../../shared/schemas/proofing.ts';
 import { endOfStudioDay, isExpired, studioToday } from './expiry.ts';
@@ -71,19 +53,33 @@ async function imagesOf(mediaIds: number[]): Promise<{ mediaId: number; versionI
 
 export async function assertSet(galleryId: number, setId: number | null, r: Pick<typeof db, 'select'> = db): Promise<void> {
   if (setId == null) return;
-  const [row] = await r.select({ id: gallerySets.id }).from(gallerySets).where(and(eq(gallerySets.id, setId), eq(gallerySets.galleryId, galleryId))).limit(1);
+  const [row] = await r
+    .select({ id: gallerySets.id })
+    .from(gallerySets)
+    .where(and(eq(gallerySets.id, setId), eq(gallerySets.galleryId, galleryId)))
+    .limit(1);
   if (!row) throw badRequest('setId: No such set in this gallery');
 }
 
 /** Inserts images after the gallery's last one (existing ones stay where they are); their sizes are queued. */
 async function insertImages(tx: Tx, galleryId: number, images: { mediaId: number; versionId: number }[], setId: number | null): Promise<number> {
-  const [last] = await tx.select({ p: max(galleryImages.position) }).from(galleryImages).where(eq(galleryImages.galleryId, galleryId));
+  const [last] = await tx
+    .select({ p: max(galleryImages.position) })
+    .from(galleryImages)
+    .where(eq(galleryImages.galleryId, galleryId));
   let position = (last?.p ?? -1) + 1;
   let added = 0;
   for (const part of chunks(images, 500)) {
     const rows = await tx
       .insert(galleryImages)
-      .values(part.map((i) => ({ galleryId, mediaId: i.mediaId, setId, position: position++ })))
+      .values(
+        part.map((i) => ({
+          galleryId,
+          mediaId: i.mediaId,
+          setId,
+          position: position++,
+        })),
+      )
       .onConflictDoNothing()
       .returning({ id: galleryImages.id });
     added += rows.length;
@@ -98,7 +94,14 @@ export async function createGallery(input: z.output<typeof galleryCreateSchema>,
   const order = new Map(input.mediaIds.map((id, i) => [id, i]));
   images.sort((a, b) => order.get(a.mediaId)! - order.get(b.mediaId)!);
   const id = await db.transaction(async (tx) => {
-    const [row] = await tx.insert(galleries).values({ title: input.title, sortOrder: input.sortOrder, createdBy: staffId }).returning({ id: galleries.id });
+    const [row] = await tx
+      .insert(galleries)
+      .values({
+        title: input.title,
+        sortOrder: input.sortOrder,
+        createdBy: staffId,
+      })
+      .returning({ id: galleries.id });
     await insertImages(tx, row!.id, images, null);
     return row!.id;
   });
@@ -113,11 +116,25 @@ export async function listGalleries(): Promise<GallerySummary[]> {
     db.select({ id: galleryImages.galleryId, n: count() }).from(galleryImages).where(inArray(galleryImages.galleryId, ids)).groupBy(galleryImages.galleryId),
     // The cover, else the first image added.
     db
-      .select({ galleryId: galleryImages.galleryId, mediaId: galleryImages.mediaId, thumb: media.thumbnailWebpUrl, position: galleryImages.position })
+      .select({
+        galleryId: galleryImages.galleryId,
+        mediaId: galleryImages.mediaId,
+        thumb: media.thumbnailWebpUrl,
+        position: galleryImages.position,
+      })
       .from(galleryImages)
       .innerJoin(media, eq(media.id, galleryImages.mediaId))
       .where(and(inArray(galleryImages.galleryId, ids), sql`${galleryImages.position} = (SELECT min(g2.position) FROM gallery_images g2 WHERE g2.gallery_id = ${galleryImages.galleryId})`)),
-    db.select({ galleryId: galleryClients.galleryId, id: clients.id, name: clients.name }).from(galleryClients).innerJoin(clients, eq(clients.id, galleryClients.clientId)).where(inArray(galleryClients.galleryId, ids)).orderBy(asc(clients.name)),
+    db
+      .select({
+        galleryId: galleryClients.galleryId,
+        id: clients.id,
+        name: clients.name,
+      })
+      .from(galleryClients)
+      .innerJoin(clients, eq(clients.id, galleryClients.clientId))
+      .where(inArray(galleryClients.galleryId, ids))
+      .orderBy(asc(clients.name)),
     db
       .select({ id: shareLinks.galleryId, n: count() })
       .from(shareLinks)
@@ -171,35 +188,71 @@ export async function clientGalleries(clientId: number): Promise<ClientGallerySu
   return out;
 }
 
-/** Every image of a gallery (or one of them) with the facts the grids and downloads need, unordered. */
+/**
+ * Every image of a gallery (or one of them) with the facts the grids and downloads need,
+ * unordered. SQLite packs the rows into one JSON array that is parsed natively: the driver's
+ * turning of 2,000 × 17 cells into row objects took six times as long as the query itself.
+ */
 export async function galleryImageRows(galleryId: number, onlyImageId?: number) {
-  const rows = await db
-    .select({
-      id: galleryImages.id,
-      mediaId: galleryImages.mediaId,
-      setId: galleryImages.setId,
-      position: galleryImages.position,
-      title: media.title,
-      filename: mediaVersions.filename,
-      width: mediaVersions.width,
-      height: mediaVersions.height,
-      mimeType: mediaVersions.mimeType,
-      storageKey: mediaVersions.storageKey,
-      url: mediaVersions.url,
-      thumbnailWebpUrl: mediaVersions.thumbnailWebpUrl,
-      versionId: mediaVersions.id,
-      stillStatus: stills.status,
-      capturedAt: stills.capturedAt,
-      camera: stills.camera,
-      lens: stills.lens,
-    })
-    .from(galleryImages)
-    .innerJoin(media, eq(media.id, galleryImages.mediaId))
-    .innerJoin(mediaVersions, eq(mediaVersions.storageKey, media.storageKey))
-    .leftJoin(stills, eq(stills.versionId, mediaVersions.id))
-    .where(and(eq(galleryImages.galleryId, galleryId), onlyImageId ? eq(galleryImages.id, onlyImageId) : undefined));
-  return rows.map((r) => ({ ...r, width: r.width ?? 1, height: r.height ?? 1, ready: r.stillStatus === 'ready' }));
+  const [packed] = await db.all<{ rows: string | null }>(sql`
+    SELECT json_group_array(json_array(gi.id, gi.media_id, gi.set_id, gi.position, m.title, v.filename, v.width, v.height,
+      v.mime_type, v.storage_key, v.url, v.thumbnail_webp_url, v.id, s.status, s.captured_at, s.camera, s.lens)) AS rows
+    FROM gallery_images gi
+    JOIN media m ON m.id = gi.media_id
+    JOIN media_versions v ON v.storage_key = m.storage_key
+    LEFT JOIN stills s ON s.version_id = v.id
+    WHERE gi.gallery_id = ${galleryId} ${onlyImageId ? sql`AND gi.id = ${onlyImageId}` : sql``}`);
+  type Cells = [number, number, number | null, number, string, string, number | null, number | null, string, string, string, string | null, number, string | null, number | null, string | null, string | null];
+  return (JSON.parse(packed?.rows ?? '[]') as Cells[]).map((c) => ({
+    id: c[0],
+    mediaId: c[1],
+    setId: c[2],
+    position: c[3],
+    title: c[4],
+    filename: c[5],
+    width: c[6] ?? 1,
+    height: c[7] ?? 1,
+    mimeType: c[8],
+    storageKey: c[9],
+    url: c[10],
+    thumbnailWebpUrl: c[11],
+    versionId: c[12],
+    stillStatus: c[13],
+    capturedAt: c[14] == null ? null : new Date(c[14]),
+    camera: c[15],
+    lens: c[16],
+    ready: c[13] === 'ready',
+  }));
 }
+
+/**
+ * The viewer's lighter read of the same (the gallery answer for 2,000 images within 100 ms):
+ * only what the grid shows, packed the same way.
+ */
+export async function viewerImageRows(galleryId: number) {
+  const [packed] = await db.all<{ rows: string | null }>(sql`
+    SELECT json_group_array(json_array(gi.id, gi.media_id, gi.set_id, gi.position, v.filename, v.width, v.height, s.status, s.captured_at, s.camera, s.lens)) AS rows
+    FROM gallery_images gi
+    JOIN media m ON m.id = gi.media_id
+    JOIN media_versions v ON v.storage_key = m.storage_key
+    LEFT JOIN stills s ON s.version_id = v.id
+    WHERE gi.gallery_id = ${galleryId}`);
+  type Cells = [number, number, number | null, number, string, number | null, number | null, string | null, number | null, string | null, string | null];
+  return (JSON.parse(packed?.rows ?? '[]') as Cells[]).map((c) => ({
+    id: c[0],
+    mediaId: c[1],
+    setId: c[2],
+    position: c[3],
+    filename: c[4],
+    width: c[5] ?? 1,
+    height: c[6] ?? 1,
+    ready: c[7] === 'ready',
+    capturedAt: c[8] == null ? null : new Date(c[8]),
+    camera: c[9],
+    lens: c[10],
+  }));
+}
+
 export type GalleryImageRow = Awaited<ReturnType<typeof galleryImageRows>>[number];
 
 export async function galleryDetail(id: number): Promise<GalleryDetail> {
@@ -208,7 +261,12 @@ export async function galleryDetail(id: number): Promise<GalleryDetail> {
     galleryImageRows(id),
     db.select().from(gallerySets).where(eq(gallerySets.galleryId, id)).orderBy(asc(gallerySets.position), asc(gallerySets.id)),
     db.select().from(selectionLists).where(eq(selectionLists.galleryId, id)).orderBy(asc(selectionLists.position), asc(selectionLists.id)),
-    db.select({ id: clients.id, name: clients.name }).from(galleryClients).innerJoin(clients, eq(clients.id, galleryClients.clientId)).where(eq(galleryClients.galleryId, id)).orderBy(asc(clients.name)),
+    db
+      .select({ id: clients.id, name: clients.name })
+      .from(galleryClients)
+      .innerJoin(clients, eq(clients.id, galleryClients.clientId))
+      .where(eq(galleryClients.galleryId, id))
+      .orderBy(asc(clients.name)),
     listGalleryLinks(id),
   ]);
   const images: StaffGalleryImage[] = sortImages(rows, g.sortOrder).map((r) => ({
@@ -241,8 +299,17 @@ export async function galleryDetail(id: number): Promise<GalleryDetail> {
     expiresAt: g.expiresAt?.toISOString() ?? null,
     expired: isExpired(g),
     reminderDays: g.reminderDays,
-    sets: sets.map((s) => ({ id: s.id, name: s.name, downloadTier: s.downloadTier })),
-    lists: lists.map((l) => ({ id: l.id, name: l.name, minCount: l.minCount, maxCount: l.maxCount })),
+    sets: sets.map((s) => ({
+      id: s.id,
+      name: s.name,
+      downloadTier: s.downloadTier,
+    })),
+    lists: lists.map((l) => ({
+      id: l.id,
+      name: l.name,
+      minCount: l.minCount,
+      maxCount: l.maxCount,
+    })),
     clients: clientRows,
     images,
     links,
@@ -287,7 +354,13 @@ export async function updateGallery(id: number, input: GallerySettingsInput): Pr
 export async function deleteGallery(id: number): Promise<void> {
   await galleryRow(id);
   await db.transaction(async (tx) => {
-    await tx.update(shareLinks).set({ revokedAt: sql`coalesce(${shareLinks.revokedAt}, ${Date.now()})`, galleryId: null }).where(eq(shareLinks.galleryId, id));
+    await tx
+      .update(shareLinks)
+      .set({
+        revokedAt: sql`coalesce(${shareLinks.revokedAt}, ${Date.now()})`,
+        galleryId: null,
+      })
+      .where(eq(shareLinks.galleryId, id));
     await tx.delete(galleries).where(eq(galleries.id, id));
   });
 }
@@ -311,7 +384,14 @@ export async function addUploadedImage(galleryId: number, mediaId: number, setId
 async function assertImageIds(galleryId: number, imageIds: number[]): Promise<void> {
   const found: number[] = [];
   for (const part of chunks(imageIds)) {
-    found.push(...(await db.select({ id: galleryImages.id }).from(galleryImages).where(and(eq(galleryImages.galleryId, galleryId), inArray(galleryImages.id, part)))).map((r) => r.id));
+    found.push(
+      ...(
+        await db
+          .select({ id: galleryImages.id })
+          .from(galleryImages)
+          .where(and(eq(galleryImages.galleryId, galleryId), inArray(galleryImages.id, part)))
+      ).map((r) => r.id),
+    );
   }
   const have = new Set(found);
   const missing = imageIds.find((i) => !have.has(i));
@@ -323,7 +403,11 @@ export async function moveImages(galleryId: number, imageIds: number[], setId: n
   await assertSet(galleryId, setId);
   await assertImageIds(galleryId, imageIds);
   await db.transaction(async (tx) => {
-    for (const part of chunks(imageIds)) await tx.update(galleryImages).set({ setId }).where(and(eq(galleryImages.galleryId, galleryId), inArray(galleryImages.id, part)));
+    for (const part of chunks(imageIds))
+      await tx
+        .update(galleryImages)
+        .set({ setId })
+        .where(and(eq(galleryImages.galleryId, galleryId), inArray(galleryImages.id, part)));
   });
 }
 
@@ -334,9 +418,19 @@ export async function removeImages(galleryId: number, imageIds: number[]): Promi
   await db.transaction(async (tx) => {
     const gone: number[] = [];
     for (const part of chunks(imageIds)) {
-      gone.push(...(await tx.delete(galleryImages).where(and(eq(galleryImages.galleryId, galleryId), inArray(galleryImages.id, part))).returning({ mediaId: galleryImages.mediaId })).map((r) => r.mediaId));
+      gone.push(
+        ...(
+          await tx
+            .delete(galleryImages)
+            .where(and(eq(galleryImages.galleryId, galleryId), inArray(galleryImages.id, part)))
+            .returning({ mediaId: galleryImages.mediaId })
+        ).map((r) => r.mediaId),
+      );
     }
-    await tx.update(galleries).set({ coverMediaId: null }).where(and(eq(galleries.id, galleryId), inArray(galleries.coverMediaId, gone.length ? gone : [-1])));
+    await tx
+      .update(galleries)
+      .set({ coverMediaId: null })
+      .where(and(eq(galleries.id, galleryId), inArray(galleries.coverMediaId, gone.length ? gone : [-1])));
   });
 }
 
@@ -350,8 +444,14 @@ export async function reorderImages(galleryId: number, imageIds: number[]): Prom
     // One statement per 500: a CASE over the ids sets every position at once.
     for (let i = 0; i < imageIds.length; i += 500) {
       const part = imageIds.slice(i, i + 500);
-      const cases = sql.join(part.map((id, j) => sql`WHEN ${id} THEN ${i + j}`), sql` `);
-      await tx.update(galleryImages).set({ position: sql`CASE ${galleryImages.id} ${cases} END` }).where(inArray(galleryImages.id, part));
+      const cases = sql.join(
+        part.map((id, j) => sql`WHEN ${id} THEN ${i + j}`),
+        sql` `,
+      );
+      await tx
+        .update(galleryImages)
+        .set({ position: sql`CASE ${galleryImages.id} ${cases} END` })
+        .where(inArray(galleryImages.id, part));
     }
     await tx.update(galleries).set({ sortOrder: 'manual', updatedAt: new Date() }).where(eq(galleries.id, galleryId));
   });
@@ -361,16 +461,28 @@ export async function reorderImages(galleryId: number, imageIds: number[]): Prom
 
 export async function createSet(galleryId: number, input: z.output<typeof gallerySetSchema>) {
   await galleryRow(galleryId);
-  const [last] = await db.select({ p: max(gallerySets.position) }).from(gallerySets).where(eq(gallerySets.galleryId, galleryId));
+  const [last] = await db
+    .select({ p: max(gallerySets.position) })
+    .from(gallerySets)
+    .where(eq(gallerySets.galleryId, galleryId));
   const [row] = await db
     .insert(gallerySets)
-    .values({ galleryId, name: input.name, downloadTier: input.downloadTier, position: (last?.p ?? -1) + 1 })
+    .values({
+      galleryId,
+      name: input.name,
+      downloadTier: input.downloadTier,
+      position: (last?.p ?? -1) + 1,
+    })
     .returning();
   return { id: row!.id, name: row!.name, downloadTier: row!.downloadTier };
 }
 
 async function setRow(galleryId: number, setId: number) {
-  const [row] = await db.select().from(gallerySets).where(and(eq(gallerySets.id, setId), eq(gallerySets.galleryId, galleryId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(gallerySets)
+    .where(and(eq(gallerySets.id, setId), eq(gallerySets.galleryId, galleryId)))
+    .limit(1);
   if (!row) throw notFound('Set not found');
   return row;
 }
@@ -391,16 +503,34 @@ export async function deleteSet(galleryId: number, setId: number): Promise<void>
 
 export async function createList(galleryId: number, input: z.output<typeof selectionListSchema>) {
   await galleryRow(galleryId);
-  const [last] = await db.select({ p: max(selectionLists.position) }).from(selectionLists).where(eq(selectionLists.galleryId, galleryId));
+  const [last] = await db
+    .select({ p: max(selectionLists.position) })
+    .from(selectionLists)
+    .where(eq(selectionLists.galleryId, galleryId));
   const [row] = await db
     .insert(selectionLists)
-    .values({ galleryId, name: input.name, minCount: input.minCount, maxCount: input.maxCount, position: (last?.p ?? -1) + 1 })
+    .values({
+      galleryId,
+      name: input.name,
+      minCount: input.minCount,
+      maxCount: input.maxCount,
+      position: (last?.p ?? -1) + 1,
+    })
     .returning();
-  return { id: row!.id, name: row!.name, minCount: row!.minCount, maxCount: row!.maxCount };
+  return {
+    id: row!.id,
+    name: row!.name,
+    minCount: row!.minCount,
+    maxCount: row!.maxCount,
+  };
 }
 
 async function listRow(galleryId: number, listId: number) {
-  const [row] = await db.select().from(selectionLists).where(and(eq(selectionLists.id, listId), eq(selectionLists.galleryId, galleryId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(selectionLists)
+    .where(and(eq(selectionLists.id, listId), eq(selectionLists.galleryId, galleryId)))
+    .limit(1);
   if (!row) throw notFound('Selection list not found');
   return row;
 }
@@ -411,7 +541,12 @@ export async function updateList(galleryId: number, listId: number, input: z.out
   const next = { ...current, ...input };
   if (next.maxCount != null && next.minCount > next.maxCount) throw badRequest('minCount: The minimum must not be above the maximum');
   const [row] = await db.update(selectionLists).set(input).where(eq(selectionLists.id, listId)).returning();
-  return { id: row!.id, name: row!.name, minCount: row!.minCount, maxCount: row!.maxCount };
+  return {
+    id: row!.id,
+    name: row!.name,
+    minCount: row!.minCount,
+    maxCount: row!.maxCount,
+  };
 }
 
 export async function deleteList(galleryId: number, listId: number): Promise<void> {
@@ -434,5 +569,10 @@ export async function setGalleryClients(galleryId: number, clientIds: number[]):
     return clientIds.filter((id) => !before.some((b) => b.id === id));
   });
   if (added.length && !isExpired(g)) await recordGalleryShared(g, added);
-  return db.select({ id: clients.id, name: clients.name }).from(galleryClients).innerJoin(clients, eq(clients.id, galleryClients.clientId)).where(eq(galleryClients.galleryId, galleryId)).orderBy(asc(clients.name));
+  return db
+    .select({ id: clients.id, name: clients.name })
+    .from(galleryClients)
+    .innerJoin(clients, eq(clients.id, galleryClients.clientId))
+    .where(eq(galleryClients.galleryId, galleryId))
+    .orderBy(asc(clients.name));
 }

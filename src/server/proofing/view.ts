@@ -8,7 +8,7 @@ import { gallerySets, proofMarks, selectionItems, selectionLists, selections } f
 import { getBrandingSettings } from '../settings/read.ts';
 import type { ViewerGallery, ViewerImage, ViewerList } from '../../shared/schemas/proofing.ts';
 import { viewerOf, type Viewing } from './access.ts';
-import { galleryImageRows } from './galleries.ts';
+import { viewerImageRows } from './galleries.ts';
 import { sortImages } from './order.ts';
 import { cappedDownloads, imageTier, sizesFor } from './downloads.ts';
 import { pinOk } from './pin.ts';
@@ -42,7 +42,7 @@ export async function viewerGallery(v: Viewing): Promise<ViewerGallery> {
   const g = v.gallery;
   const viewer = await viewerOf(v, false);
   const [rows, sets, lists, marks, picks, capped, pin, studio, notes] = await Promise.all([
-    galleryImageRows(g.id),
+    viewerImageRows(g.id),
     db.select().from(gallerySets).where(eq(gallerySets.galleryId, g.id)).orderBy(asc(gallerySets.position), asc(gallerySets.id)),
     viewerLists(g.id, viewer?.id ?? null),
     viewer ? db.select().from(proofMarks).where(eq(proofMarks.viewerId, viewer.id)) : [],

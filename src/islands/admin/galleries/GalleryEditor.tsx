@@ -16,17 +16,12 @@ import { SettingsTab } from './SettingsTab.tsx';
 import { ListsTab } from './ListsTab.tsx';
 import { SharingTab } from './SharingTab.tsx';
 import { DownloadsTab, SelectionsTab } from './SelectionsTab.tsx';
+import type { EditorProps } from './editor-props.ts';
 
 const TABS = ['images', 'settings', 'lists', 'sharing', 'selections', 'downloads'] as const;
 type Tab = (typeof TABS)[number];
 const LABELS: Record<Tab, string> = { images: 'Images', settings: 'Settings', lists: 'Selection lists', sharing: 'Sharing', selections: 'Selections', downloads: 'Downloads' };
 
-export interface EditorProps {
-  g: GalleryDetail;
-  onChange: (g: GalleryDetail) => void;
-  reload: () => Promise<void>;
-  can: { edit: boolean; upload: boolean; share: boolean; assign: boolean };
-}
 
 export default function GalleryEditor({ initial, permissions }: { initial: GalleryDetail; permissions: string[] }) {
   const [g, setG] = useState(initial);

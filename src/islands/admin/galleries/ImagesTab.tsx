@@ -14,7 +14,7 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Menu } from '../../ui/Menu.tsx';
 import { JustifiedGrid } from '../../proofing/JustifiedGrid.tsx';
 import { enqueueIntoGallery } from '../uploads/queue.ts';
-import type { EditorProps } from './GalleryEditor.tsx';
+import type { EditorProps } from './editor-props.ts';
 import { LibraryPicker } from './LibraryPicker.tsx';
 
 /** What the file input takes: images, and RAW stills by their extension (browsers know no type for them). */

@@ -10,7 +10,7 @@ import { Card, CardHeader } from '../../ui/Card.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Field } from '../../ui/Field.tsx';
-import type { EditorProps } from './GalleryEditor.tsx';
+import type { EditorProps } from './editor-props.ts';
 
 const bounds = (l: SelectionList) => (l.maxCount != null ? (l.minCount ? `${l.minCount} to ${l.maxCount}` : `up to ${l.maxCount}`) : l.minCount ? `at least ${l.minCount}` : 'any number');
 

@@ -13,7 +13,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Textarea } from '../../ui/Textarea.tsx';
-import type { EditorProps } from './GalleryEditor.tsx';
+import type { EditorProps } from './editor-props.ts';
 
 export function SelectionsTab({ g, can }: EditorProps) {
   const [rows, setRows] = useState<SelectionSummary[] | null>(null);

@@ -10,7 +10,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Card, CardBody, CardHeader } from '../../ui/Card.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
-import type { EditorProps } from './GalleryEditor.tsx';
+import type { EditorProps } from './editor-props.ts';
 
 const tierOptions = DOWNLOAD_TIERS.map((t) => ({ value: t, label: DOWNLOAD_TIER_LABELS[t] }));
 

@@ -13,7 +13,7 @@ import { Card, CardBody, CardHeader } from '../../ui/Card.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Field, PasswordField } from '../../ui/Field.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import type { EditorProps } from './GalleryEditor.tsx';
+import type { EditorProps } from './editor-props.ts';
 
 const STATE_TONE = { active: 'success', expired: 'warning', revoked: 'danger' } as const;
 
