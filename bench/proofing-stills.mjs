@@ -49,7 +49,7 @@ main(async () => {
     const items = [];
     for (let i = 0; i < IMAGES; i++) {
       const key = randomBytes(16).toString('hex');
-      fs.mkdirSync(path.join(server.mediaDir, key));
+      fs.mkdirSync(path.join(server.mediaDir, key), { recursive: true });
       const src = sources[i % DISTINCT];
       fs.linkSync(src, path.join(server.mediaDir, key, 'original.jpg'));
       items.push({ key, src, size: fs.statSync(src).size });

@@ -3,8 +3,8 @@
 // a throughput at least 0.8 of a plain file download of the same size in the same run, and the
 // server's RSS growth under 64 MB while it streams. 100 originals of 10.24 MB (random bytes, so
 // nothing compresses) are seeded into a gallery offering originals; the plain download is one
-// 1 GB file through /media/… (Range bytes=0-, the delivery path every file takes). Page cache
-// warm for both; ROUNDS alternating runs, best and median reported.
+// 1 GB file through /media/… (a plain GET, the delivery path every file takes). Page cache
+// warm for both; ROUNDS runs alternating which goes first, best and median reported.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { emit, main, num, startServer, signIn, ADMIN } from './lib.mjs';
 import { makeBigFile, MB, mbps, readFileThrough, trackMemory } from './media-lib.mjs';
 import { median, seedGallery, tmp } from './proofing-lib.mjs';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
 const FILES = 100;
 const TOTAL = Number(process.env.BENCH_UPLOAD_BYTES || 1024 * MB);
 const EACH = Math.floor(TOTAL / FILES);
@@ -74,32 +74,43 @@ main(async () => {
     const plainUrl = `${server.url}/media/${key}/original.mp4`;
     const zips = [];
     const plains = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const plain = await timedGet(plainUrl, staff, 'bytes=0-');
-      if (plain.status !== 206 || plain.bytes !== big.size) throw new Error(`plain download: ${plain.status}, ${plain.bytes} bytes`);
+    const plainRun = async () => {
+      const plain = await timedGet(plainUrl, staff);
+      if (plain.status !== 200 || plain.bytes !== big.size) throw new Error(`plain download: ${plain.status}, ${plain.bytes} bytes`);
       plains.push(plain);
-      await new Promise((r) => setTimeout(r, 300));
+    };
+    const zipRun = async () => {
       const mem = trackMemory(server.proc.pid);
       const zip = await timedGet(zipUrl, cookie);
       const m = mem.stop();
       if (zip.status !== 200 || zip.bytes < FILES * EACH) throw new Error(`zip: ${zip.status}, ${zip.bytes} bytes`);
       zips.push({ ...zip, rss: m.growthMB });
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      // Which goes first alternates, so a change in the machine's load falls on both.
+      for (const run of round % 2 ? [zipRun, plainRun] : [plainRun, zipRun]) {
+        await run();
+        await new Promise((r) => setTimeout(r, 300));
+      }
     }
     const rate = (r) => mbps(r.bytes, r.ms);
     const zipRates = zips.map(rate);
     const plainRates = plains.map(rate);
     const ratioBest = Math.max(...zipRates) / Math.max(...plainRates);
-    const ratioMedian = median(zipRates) / median(plainRates);
+    // Each round's ZIP against the plain download run next to it: on a shared machine the load
+    // moves between rounds, and a pair measured together sees the same machine.
+    const pairs = zipRates.map((z, i) => z / plainRates[i]);
+    const ratioMedian = median(pairs);
     const firstByte = { median: median(zips.map((z) => z.firstByte)), worst: Math.max(...zips.map((z) => z.firstByte)) };
     const rss = Math.max(...zips.map((z) => z.rss));
     const ok = { firstByte: firstByte.worst < 500, throughput: ratioMedian >= 0.8, memory: rss < 64 };
-    console.log(`ZIP of ${FILES} originals of ${num(EACH / MB, 2)} MB (${num(zips[0].bytes / 1024 ** 3, 2)} GB with headers), stored; ${ROUNDS} rounds, alternating with a plain download of ${num(big.size / 1024 ** 3, 2)} GB.`);
+    console.log(`ZIP of ${FILES} originals of ${num(EACH / MB, 2)} MB (${num(zips[0].bytes / 1024 ** 3, 2)} GB with headers), stored; ${ROUNDS} rounds, each with a plain GET of one ${num(big.size / 1024 ** 3, 2)} GB file (order alternating).`);
     console.log(`First byte of the ZIP: median ${num(firstByte.median, 1)} ms, worst ${num(firstByte.worst, 1)} ms  [budget < 500 ms: ${ok.firstByte ? 'met' : 'MISSED'}]`);
     console.log(`ZIP:            ${zipRates.map((r) => num(r)).join(' / ')} MB/s`);
     console.log(`Plain download: ${plainRates.map((r) => num(r)).join(' / ')} MB/s`);
-    console.log(`Throughput ratio ZIP / plain: best ${num(ratioBest, 2)}, median ${num(ratioMedian, 2)}  [budget ≥ 0.8 (median): ${ok.throughput ? 'met' : 'MISSED'}]`);
+    console.log(`Throughput ratio ZIP / plain: per round ${pairs.map((p) => num(p, 2)).join(' / ')}; median of the rounds ${num(ratioMedian, 2)}, best against best ${num(ratioBest, 2)}, median against median ${num(median(zipRates) / median(plainRates), 2)}  [budget ≥ 0.8 (median of the rounds): ${ok.throughput ? 'met' : 'MISSED'}]`);
     console.log(`Server RSS growth while streaming the ZIP: ${zips.map((z) => num(z.rss, 1)).join(' / ')} MB  [budget < 64 MB: ${ok.memory ? 'met' : 'MISSED'}]`);
-    emit('proofing-zip', { files: FILES, bytes: zips[0].bytes, firstByte, zipMBs: zipRates, plainMBs: plainRates, ratioBest, ratioMedian, rssGrowthMB: rss, ok });
+    emit('proofing-zip', { files: FILES, bytes: zips[0].bytes, firstByte, zipMBs: zipRates, plainMBs: plainRates, pairs, ratioBest, ratioMedian, rssGrowthMB: rss, ok });
   } finally {
     await server.stop();
     big.cleanup();

@@ -8,7 +8,7 @@ import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { gallerySets, proofMarks, selectionItems, selectionLists, selections } from '../../db/schema.ts';
 import { badRequest, HttpError, json, notFound } from '../http.ts';
-import { cleanName, contentDisposition, storedSource } from '../media/delivery.ts';
+import { cleanName, contentDisposition, storedChunks } from '../media/delivery.ts';
 import { currentNodeResponse } from '../media/node-response.ts';
 import { pacedChunks } from '../media/paced-stream.ts';
 import { tierSizes } from '../../shared/schemas/proofing.ts';
@@ -99,9 +99,9 @@ export async function serveGalleryZip(v: Viewing): Promise<Response> {
     mtime: row.capturedAt ?? new Date(),
     async open() {
       const variant = await downloadFile(row, size, g.highResEdge);
-      const source = await storedSource(row.storageKey, variant);
-      if (!source) throw new Error(`Missing file ${row.storageKey}/${variant}`);
-      return source.size ? readAll(await source.open(0, source.size - 1)) : empty();
+      const chunks = await storedChunks(row.storageKey, variant);
+      if (!chunks) throw new Error(`Missing file ${row.storageKey}/${variant}`);
+      return chunks;
     },
   }));
   const archive = zipStream(zipEntries);
@@ -119,20 +119,3 @@ export async function serveGalleryZip(v: Viewing): Promise<Response> {
     },
   );
 }
-
-async function* readAll(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
-  const reader = stream.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return void (finished = true);
-      yield value;
-    }
-  } finally {
-    // The client went away mid-entry: the file is closed now, not when it is collected.
-    if (!finished) await reader.cancel().catch(() => {});
-  }
-}
-
-async function* empty(): AsyncIterable<Uint8Array> {}
