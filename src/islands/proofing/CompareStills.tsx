@@ -11,6 +11,7 @@ const control = 'inline-flex h-9 items-center gap-1.5 rounded-full px-3 text-sm 
 export function CompareStills({
   pair,
   fileBase,
+  marked,
   list,
   onClose,
   onHeart,
@@ -18,6 +19,7 @@ export function CompareStills({
 }: {
   pair: [ViewerImage, ViewerImage];
   fileBase: string;
+  marked: boolean;
   list: ViewerList | undefined;
   onClose: () => void;
   onHeart: (id: number) => void;
@@ -53,7 +55,7 @@ export function CompareStills({
             const blocked = pickBlocked(list, img);
             return (
               <figure key={img.id} className="flex min-h-0 flex-col">
-                <img src={largeUrl(fileBase, img)} alt={img.name} className="min-h-0 w-full flex-1 object-contain" />
+                <img src={largeUrl(fileBase, img, marked)} alt={img.name} className="min-h-0 w-full flex-1 object-contain" />
                 <figcaption className="flex flex-wrap items-center justify-between gap-2 pt-2 text-sm">
                   <span className="truncate" title={img.name}>
                     {img.name}

@@ -110,7 +110,7 @@ export default function GalleryViewer({ initial, apiBase }: { initial: ViewerGal
   return (
     <div className="min-h-dvh bg-bg text-fg">
       <header className="relative isolate flex min-h-[55dvh] items-end overflow-hidden bg-ink-950 text-paper-50" data-testid="gallery-hero">
-        {cover && <img src={largeUrl(g.fileBase, cover)} alt="" className="absolute inset-0 -z-10 h-full w-full object-cover" fetchPriority="high" decoding="async" />}
+        {cover && (!g.watermarked || cover.ready) && <img src={largeUrl(g.fileBase, cover, g.watermarked)} alt="" className="absolute inset-0 -z-10 h-full w-full object-cover" fetchPriority="high" decoding="async" />}
         <div className="absolute inset-0 -z-10 bg-gradient-to-t from-black/80 via-black/35 to-black/10" aria-hidden="true" />
         <div className="mx-auto w-full max-w-7xl px-4 pb-10 pt-24 sm:px-6">
           <p className="text-sm uppercase tracking-[0.2em] text-paper-200">{g.studio}</p>
@@ -172,7 +172,7 @@ export default function GalleryViewer({ initial, apiBase }: { initial: ViewerGal
                   triggerClassName={buttonClass('outline', 'sm')}
                   panelClassName="min-w-64"
                   header={<span className="text-xs text-fg-muted">A ZIP of {scopeName}</span>}
-                  items={[...sizesOffered].reverse().map((s) => ({ label: sizeLabel(s, g.highResEdge), onSelect: () => void download(zipUrl(s)) }))}
+                  items={[...sizesOffered].reverse().map((s) => ({ label: sizeLabel(s, g.highResEdge, g.watermarked), onSelect: () => void download(zipUrl(s)) }))}
                 />
               )}
               {list && <PickBar list={list} lists={g.lists} onList={setListId} onSubmit={() => setSending(true)} />}
@@ -203,6 +203,7 @@ export default function GalleryViewer({ initial, apiBase }: { initial: ViewerGal
                 <StillTile
                   img={img}
                   fileBase={g.fileBase}
+                  marked={g.watermarked}
                   list={list}
                   width={width}
                   eager={row < 2}
@@ -241,6 +242,7 @@ export default function GalleryViewer({ initial, apiBase }: { initial: ViewerGal
           images={shown}
           index={open}
           fileBase={g.fileBase}
+          marked={g.watermarked}
           list={list}
           notes={g.notes}
           canComment={g.canComment}
@@ -265,7 +267,7 @@ export default function GalleryViewer({ initial, apiBase }: { initial: ViewerGal
           }}
         />
       )}
-      {pair && <CompareStills pair={pair} fileBase={g.fileBase} list={list} onClose={() => setChosen([])} onHeart={onHeart} onPick={onPick} />}
+      {pair && <CompareStills pair={pair} fileBase={g.fileBase} marked={g.watermarked} list={list} onClose={() => setChosen([])} onHeart={onHeart} onPick={onPick} />}
       <SubmitDialog list={sending ? (list ?? null) : null} onClose={() => setSending(false)} onSubmit={() => (list ? submit(list.id) : Promise.resolve(false))} />
       <PinDialog
         open={pinFor != null}

@@ -24,6 +24,7 @@ export function Lightbox({
   images,
   index,
   fileBase,
+  marked,
   list,
   notes,
   canComment,
@@ -39,6 +40,7 @@ export function Lightbox({
   images: ViewerImage[];
   index: number;
   fileBase: string;
+  marked: boolean;
   list: ViewerList | undefined;
   notes: ViewerNote[];
   canComment: boolean;
@@ -139,7 +141,7 @@ export function Lightbox({
               trigger={<Download size={18} aria-hidden="true" />}
               triggerClassName={bar}
               panelClassName="min-w-56 text-fg"
-              items={img.sizes.map((s) => ({ label: sizeLabel(s, highResEdge), onSelect: () => onDownload(img, s) }))}
+              items={img.sizes.map((s) => ({ label: sizeLabel(s, highResEdge, marked), onSelect: () => onDownload(img, s) }))}
             />
           )}
           <button type="button" className={`${bar} hidden sm:inline-flex`} aria-label="Keyboard shortcuts" title="Keys (?)" onClick={() => setKeys(true)}>
@@ -152,7 +154,7 @@ export function Lightbox({
         <div className={`flex min-h-0 flex-1 ${showNotes ? 'flex-col lg:flex-row' : ''}`}>
           <div className="relative flex min-h-0 flex-1 items-center justify-center">
             <div className="relative h-full w-full">
-              <img key={img.id} src={largeUrl(fileBase, img)} alt={img.name} className="h-full w-full object-contain" data-testid="lightbox-image" />
+              <img key={img.id} src={largeUrl(fileBase, img, marked)} alt={img.name} className="h-full w-full object-contain" data-testid="lightbox-image" />
               <DrawingLayer notes={drawings} fps={null} drawing={showNotes && canComment ? drawing : null} />
             </div>
             <button type="button" onClick={() => go(-1)} disabled={index === 0} aria-label="Previous image" className="absolute left-1 top-1/2 -translate-y-1/2 rounded-full bg-black/40 p-2 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-gold-400 disabled:opacity-30">

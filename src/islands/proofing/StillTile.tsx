@@ -13,6 +13,7 @@ const control =
 export const StillTile = memo(function StillTile({
   img,
   fileBase,
+  marked = false,
   list,
   width,
   eager,
@@ -24,6 +25,8 @@ export const StillTile = memo(function StillTile({
 }: {
   img: ViewerImage;
   fileBase: string;
+  /** A watermarked link: the marked copy is the one picture (no srcset). */
+  marked?: boolean;
   list: ViewerList | undefined;
   width: number;
   eager: boolean;
@@ -46,23 +49,27 @@ export const StillTile = memo(function StillTile({
         className="block h-full w-full focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
         aria-label={`Open ${img.name}`}
       >
-        <picture>
-          {img.ready && <source type="image/avif" srcSet={srcset(fileBase, img, 'avif')} sizes={sizes} />}
-          {img.ready && <source type="image/webp" srcSet={srcset(fileBase, img, 'webp')} sizes={sizes} />}
-          <img
-            src={thumbUrl(fileBase, img)}
-            alt=""
-            width={img.width}
-            height={img.height}
-            loading={eager ? 'eager' : 'lazy'}
-            fetchPriority={eager ? 'high' : 'auto'}
-            decoding="async"
-            draggable={false}
-            className="h-full w-full object-cover"
-            // Element Timing: bench/proofing-gallery.mjs reads when the first still is painted.
-            {...({ elementtiming: 'still' } as object)}
-          />
-        </picture>
+        {marked && !img.ready ? (
+          <span className="flex h-full w-full items-center justify-center p-2 text-center text-xs text-fg-muted">Preparing the watermarked copy…</span>
+        ) : (
+          <picture>
+            {img.ready && !marked && <source type="image/avif" srcSet={srcset(fileBase, img, 'avif')} sizes={sizes} />}
+            {img.ready && !marked && <source type="image/webp" srcSet={srcset(fileBase, img, 'webp')} sizes={sizes} />}
+            <img
+              src={thumbUrl(fileBase, img, marked)}
+              alt=""
+              width={img.width}
+              height={img.height}
+              loading={eager ? 'eager' : 'lazy'}
+              fetchPriority={eager ? 'high' : 'auto'}
+              decoding="async"
+              draggable={false}
+              className="h-full w-full object-cover"
+              // Element Timing: bench/proofing-gallery.mjs reads when the first still is painted.
+              {...({ elementtiming: 'still' } as object)}
+            />
+          </picture>
+        )}
       </button>
       {img.stars > 0 && (
         <span

@@ -18,13 +18,17 @@ export function srcset(base: string, img: Sized, format: 'avif' | 'webp'): strin
   return [480, 960].map((edge) => `${fileUrl(base, img.id, `g${edge}.${format}`)} ${widthAt(img, edge)}w`).join(', ');
 }
 
-/** The one picture for the full-screen view and compare (2,048 px, or the thumbnail until made). */
-export const largeUrl = (base: string, img: Sized) => fileUrl(base, img.id, img.ready ? 'g2048.webp' : 'thumb.webp');
-export const thumbUrl = (base: string, img: Sized) => fileUrl(base, img.id, img.ready ? 'g480.webp' : 'thumb.webp');
+/**
+ * The one picture for the full-screen view and compare (2,048 px, or the thumbnail until made).
+ * On a watermarked link every picture is the link's marked copy.
+ */
+export const largeUrl = (base: string, img: Sized, marked = false) => fileUrl(base, img.id, marked ? 'marked.jpg' : img.ready ? 'g2048.webp' : 'thumb.webp');
+export const thumbUrl = (base: string, img: Sized, marked = false) => fileUrl(base, img.id, marked ? 'marked.jpg' : img.ready ? 'g480.webp' : 'thumb.webp');
 
 export const downloadUrl = (base: string, id: number, size: Exclude<DownloadTier, 'off'>) => `${fileUrl(base, id, 'download')}?size=${size}&download=1`;
 
-export function sizeLabel(size: Exclude<DownloadTier, 'off'>, highResEdge: number): string {
+export function sizeLabel(size: Exclude<DownloadTier, 'off'>, highResEdge: number, marked = false): string {
+  if (marked) return 'Watermarked copy (up to 2,048 px)';
   if (size === 'original') return 'Original file';
   if (size === 'highres') return `High-res (${highResEdge.toLocaleString('en-GB')} px)`;
   return size === 'web1024' ? 'Web size (1,024 px)' : 'Web size (2,048 px)';

@@ -13,6 +13,7 @@ import { logAccess, requireVisit, setGuestName, type VisitRow } from '../sharing
 import type { LinkRow } from '../sharing/links.ts';
 import type { ClientPrincipal } from '../auth/principals.ts';
 import { expiredMessage, isExpired } from './expiry.ts';
+import { linkPreviewVariant } from '../storage/paths.ts';
 
 export type GalleryRow = typeof galleries.$inferSelect;
 export type ViewerRow = typeof proofViewers.$inferSelect;
@@ -125,6 +126,13 @@ export async function setGuestViewer(v: Viewing, name: string, email: string): P
   await db.update(proofViewers).set({ name, email }).where(eq(proofViewers.id, viewer.id));
   return { name, email };
 }
+
+/**
+ * A watermarked link's own marked copy of an image (`lp-{file key}.jpg`, made by the job queue
+ * from the full-size WebP, at most 2,048 px): the one picture such a link shows or gives. null
+ * for every other viewer.
+ */
+export const markedVariant = (v: Viewing): string | null => (v.kind === 'link' && v.link.watermark ? linkPreviewVariant(v.link, 'image') : null);
 
 /** How the viewer is named to staff and in logs. */
 export const viewerName = (v: Viewing) => (v.kind === 'client' ? v.client.name : v.visit.guestName);

@@ -13,7 +13,7 @@ import { storage } from '../storage/index.ts';
 import { downloadVariant } from '../storage/paths.ts';
 import { DOWNLOAD_TIERS, PIN_NEEDED, sizeEdge, tierSizes, type DownloadTier } from '../../shared/schemas/proofing.ts';
 import { HttpError } from '../http.ts';
-import type { Viewing } from './access.ts';
+import { markedVariant, type Viewing } from './access.ts';
 import { galleryImageRows, type GalleryImageRow } from './galleries.ts';
 import { imageTier, reserveDownloads, SIZE_NOT_OFFERED, type Size } from './downloads.ts';
 import { fileStem } from './order.ts';
@@ -22,6 +22,8 @@ import { stillSource } from './stills.ts';
 
 /** What a viewer may fetch to look at an image: its gallery sizes, and the small thumbnail until they are made. */
 const DISPLAY_RE = /^(g(480|960|2048)\.(avif|webp)|thumb\.webp)$/;
+/** A watermarked link's one picture of an image (see markedVariant). */
+export const MARKED = 'marked.jpg';
 const SIZES = DOWNLOAD_TIERS.filter((t): t is Size => t !== 'off');
 
 export function parseSize(value: string | null): Size {
@@ -83,15 +85,20 @@ export async function downloadFile(row: Pick<GalleryImageRow, 'storageKey' | 'ur
 /** GET /…/{imageId}/{file}: a display size, or `download?size=…`. */
 export async function serveViewerFile(v: Viewing, imageIdParam: string | undefined, file: string | undefined): Promise<Response> {
   const id = /^[1-9]\d{0,15}$/.test(imageIdParam ?? '') ? Number(imageIdParam) : null;
-  if (!id || !file || (file !== 'download' && !DISPLAY_RE.test(file))) return errorResponse(404, 'Not found');
+  if (!id || !file || (file !== 'download' && file !== MARKED && !DISPLAY_RE.test(file))) return errorResponse(404, 'Not found');
   const row = await viewerImage(v, id);
   if (!row) return errorResponse(404, 'Not found');
   const ctx = v.ctx as APIContext;
   const target = { id: row.mediaId, mimeType: row.mimeType, filename: row.filename, title: row.title, isPublic: false };
-  if (file !== 'download') return serveStoredFile(ctx, row.storageKey, file, target);
+  // A watermarked link shows and gives its marked copy and nothing clean, by any name.
+  const marked = markedVariant(v);
+  if (file !== 'download') {
+    if (marked) return file === MARKED ? serveStoredFile(ctx, row.storageKey, marked, { ...target, mimeType: 'image/jpeg' }) : errorResponse(404, 'Not found');
+    return file === MARKED ? errorResponse(404, 'Not found') : serveStoredFile(ctx, row.storageKey, file, target);
+  }
 
   const size = parseSize(ctx.url.searchParams.get('size'));
-  if (!tierSizes(row.tier).includes(size)) throw new HttpError(403, SIZE_NOT_OFFERED);
+  if (!tierSizes(row.tier).includes(size) || (marked && size !== 'web2048')) throw new HttpError(403, SIZE_NOT_OFFERED);
   if (!(await pinOk(v))) throw new HttpError(403, PIN_NEEDED);
   const name = downloadFileName(row, size);
   if (ctx.url.searchParams.get('check') === '1') {
@@ -101,7 +108,7 @@ export async function serveViewerFile(v: Viewing, imageIdParam: string | undefin
   const fresh = ctx.request.method === 'GET' && startsAtByteZero(ctx.request.headers.get('range'));
   // A download is logged (and counted toward the cap) when it starts; a resumed range is the same download.
   if (fresh) await reserveDownloads(v, [{ imageId: row.id, mediaId: row.mediaId, tier: row.tier, fileName: name }], size, null);
-  const variant = await downloadFile(row, size, v.gallery.highResEdge);
+  const variant = marked ?? (await downloadFile(row, size, v.gallery.highResEdge));
   const mime = size === 'original' ? row.mimeType : 'image/jpeg';
   const res = await serveStoredFile(ctx, row.storageKey, variant, { ...target, mimeType: mime, downloadAs: name });
   if (!res.headers.has('Content-Disposition') && res.status < 300) res.headers.set('Content-Disposition', contentDisposition(name));

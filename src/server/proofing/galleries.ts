@@ -14,6 +14,7 @@ import type { galleryCreateSchema, gallerySetSchema, gallerySetUpdateSchema, sel
 import { endOfStudioDay, isExpired, studioToday } from './expiry.ts';
 import { sortImages } from './order.ts';
 import { enqueueStills } from './stills.ts';
+import { enqueueGalleryLinkPreviews } from '../sharing/watermark-jobs.ts';
 import { recordGalleryShared } from './notify.ts';
 import { forgetPinPasses } from './pin.ts';
 
@@ -85,6 +86,7 @@ async function insertImages(tx: Tx, galleryId: number, images: { mediaId: number
     added += rows.length;
   }
   await enqueueStills(tx, images);
+  await enqueueGalleryLinkPreviews(tx, galleryId, images);
   return added;
 }
 
@@ -231,13 +233,13 @@ export async function galleryImageRows(galleryId: number, onlyImageId?: number) 
  */
 export async function viewerImageRows(galleryId: number) {
   const [packed] = await db.all<{ rows: string | null }>(sql`
-    SELECT json_group_array(json_array(gi.id, gi.media_id, gi.set_id, gi.position, v.filename, v.width, v.height, s.status, s.captured_at, s.camera, s.lens)) AS rows
+    SELECT json_group_array(json_array(gi.id, gi.media_id, gi.set_id, gi.position, v.filename, v.width, v.height, s.status, s.captured_at, s.camera, s.lens, v.id)) AS rows
     FROM gallery_images gi
     JOIN media m ON m.id = gi.media_id
     JOIN media_versions v ON v.storage_key = m.storage_key
     LEFT JOIN stills s ON s.version_id = v.id
     WHERE gi.gallery_id = ${galleryId}`);
-  type Cells = [number, number, number | null, number, string, number | null, number | null, string | null, number | null, string | null, string | null];
+  type Cells = [number, number, number | null, number, string, number | null, number | null, string | null, number | null, string | null, string | null, number];
   return (JSON.parse(packed?.rows ?? '[]') as Cells[]).map((c) => ({
     id: c[0],
     mediaId: c[1],
@@ -250,6 +252,7 @@ export async function viewerImageRows(galleryId: number) {
     capturedAt: c[8] == null ? null : new Date(c[8]),
     camera: c[9],
     lens: c[10],
+    versionId: c[11],
   }));
 }
 

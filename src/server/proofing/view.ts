@@ -7,12 +7,19 @@ import { db } from '../../db/index.ts';
 import { gallerySets, proofMarks, selectionItems, selectionLists, selections } from '../../db/schema.ts';
 import { getBrandingSettings } from '../settings/read.ts';
 import type { ViewerGallery, ViewerImage, ViewerList } from '../../shared/schemas/proofing.ts';
-import { viewerOf, type Viewing } from './access.ts';
+import { markedVariant, viewerOf, type Viewing } from './access.ts';
+import { previewStates } from '../sharing/watermark-jobs.ts';
+import type { DownloadTier } from '../../shared/schemas/proofing.ts';
 import { viewerImageRows } from './galleries.ts';
 import { sortImages } from './order.ts';
 import { cappedDownloads, imageTier, sizesFor } from './downloads.ts';
 import { pinOk } from './pin.ts';
 import { stillNotes } from './comments.ts';
+
+/** On a watermarked link the one size on offer is the marked copy, as "web size 2,048 px". */
+export function markedSizes(marked: boolean, sizes: Exclude<DownloadTier, 'off'>[]): Exclude<DownloadTier, 'off'>[] {
+  return marked ? sizes.filter((s) => s === 'web2048') : sizes;
+}
 
 /** The lists of a gallery with this viewer's count and state of each. */
 export async function viewerLists(galleryId: number, viewerId: number | null): Promise<ViewerList[]> {
@@ -58,6 +65,10 @@ export async function viewerGallery(v: Viewing): Promise<ViewerGallery> {
     getBrandingSettings(),
     stillNotes(v),
   ]);
+  // A watermarked link shows its marked copies only: an image is ready once its copy is made,
+  // and gives only that copy (2,048 px at most), where the package allows web size 2,048 or more.
+  const marked = markedVariant(v) != null;
+  const previews = marked && v.kind === 'link' ? await previewStates(v.link.id, rows.map((r) => r.versionId)) : null;
   const markOf = new Map(marks.map((m) => [m.imageId, m]));
   const picksOf = new Map<number, number[]>();
   for (const p of picks) picksOf.set(p.imageId, [...(picksOf.get(p.imageId) ?? []), p.listId]);
@@ -73,11 +84,11 @@ export async function viewerGallery(v: Viewing): Promise<ViewerGallery> {
       capturedAt: r.capturedAt?.toISOString() ?? null,
       camera: r.camera,
       lens: r.lens,
-      ready: r.ready,
+      ready: previews ? previews.get(r.versionId)?.jobId != null : r.ready,
       heart: mark?.heart ?? false,
       stars: mark?.stars ?? 0,
       picks: picksOf.get(r.id) ?? [],
-      sizes: sizesFor(v, imageTier(g.downloadTier, r.setId != null ? tierOfSet.get(r.setId) : null), r.id, capped),
+      sizes: markedSizes(marked, sizesFor(v, imageTier(g.downloadTier, r.setId != null ? tierOfSet.get(r.setId) : null), r.id, capped)),
     };
   });
   const cover = g.coverMediaId != null ? rows.find((r) => r.mediaId === g.coverMediaId) : undefined;
@@ -99,5 +110,6 @@ export async function viewerGallery(v: Viewing): Promise<ViewerGallery> {
     downloads: { pinRequired: !!g.downloadPin, pinOk: pin, highResCap: g.highResCap, highResUsed: capped.size },
     viewer: { name, needsName: v.kind === 'link' && !name, email: viewer?.email ?? '', guest: v.kind === 'link' },
     canComment: v.kind === 'client' || v.link.allowComment,
+    watermarked: marked,
   };
 }

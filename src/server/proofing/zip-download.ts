@@ -12,7 +12,8 @@ import { cleanName, contentDisposition, storedChunks } from '../media/delivery.t
 import { currentNodeResponse } from '../media/node-response.ts';
 import { pacedChunks } from '../media/paced-stream.ts';
 import { tierSizes } from '../../shared/schemas/proofing.ts';
-import { viewerOf, type Viewing } from './access.ts';
+import { markedVariant, viewerOf, type Viewing } from './access.ts';
+import { storage } from '../storage/index.ts';
 import { imageTier, reserveDownloads, SIZE_NOT_OFFERED, type DownloadItem } from './downloads.ts';
 import { downloadFile, downloadFileName, parseSize } from './files.ts';
 import { galleryImageRows } from './galleries.ts';
@@ -39,6 +40,8 @@ export async function serveGalleryZip(v: Viewing): Promise<Response> {
   const ctx = v.ctx as APIContext;
   const q = ctx.url.searchParams;
   const size = parseSize(q.get('size'));
+  const marked = markedVariant(v);
+  if (marked && size !== 'web2048') throw new HttpError(403, SIZE_NOT_OFFERED);
   const setId = idParam(q.get('set'), 'set');
   const listId = idParam(q.get('list'), 'list');
   const hearts = q.get('hearts') === '1';
@@ -79,6 +82,10 @@ export async function serveGalleryZip(v: Viewing): Promise<Response> {
     .map((r) => ({ ...r, tier: imageTier(g.downloadTier, r.setId != null ? tierOfSet.get(r.setId) : null) }))
     .filter((r) => tierSizes(r.tier).includes(size));
   if (!allowed.length) throw new HttpError(403, SIZE_NOT_OFFERED);
+  if (marked) {
+    const made = await Promise.all(allowed.map((r) => storage.exists(r.storageKey, marked)));
+    if (made.includes(false)) throw new HttpError(409, 'The watermarked copies are still being made. Please try again in a few minutes.');
+  }
 
   // Folders by set for the whole gallery; one folder's worth otherwise.
   const setName = new Map(sets.map((s) => [s.id, cleanName(s.name) || `Set ${s.id}`]));
@@ -98,7 +105,7 @@ export async function serveGalleryZip(v: Viewing): Promise<Response> {
     name,
     mtime: row.capturedAt ?? new Date(),
     async open() {
-      const variant = await downloadFile(row, size, g.highResEdge);
+      const variant = marked ?? (await downloadFile(row, size, g.highResEdge));
       const chunks = await storedChunks(row.storageKey, variant);
       if (!chunks) throw new Error(`Missing file ${row.storageKey}/${variant}`);
       return chunks;

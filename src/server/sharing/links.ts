@@ -6,7 +6,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, max, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
-import { galleries, media, mediaVersions, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users } from '../../db/schema.ts';
+import { galleries, galleryImages, media, mediaVersions, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users, type WATERMARK_POSITIONS } from '../../db/schema.ts';
 import { badRequest, clientIp, conflict, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
 import { forgetDevices } from '../auth/devices.ts';
@@ -126,18 +126,37 @@ export async function createShareLink(input: CreateInput, staff: { id: string; p
  */
 export async function createGalleryLink(
   galleryId: number,
-  input: { name: string; password: string; expiresAt: string | null; allowComment: boolean },
+  input: { name: string; password: string; expiresAt: string | null; allowComment: boolean; watermark: boolean; watermarkText: string; watermarkPosition: (typeof WATERMARK_POSITIONS)[number]; watermarkOpacity: number },
   staff: { id: string; permissions: readonly string[] },
   origin: string,
 ): Promise<ShareLinkCreated> {
   const expiresAt = checkExpiry(input.expiresAt);
   const { token, tokenHash, tokenEnc } = newToken();
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  const [row] = await db
-    .insert(shareLinks)
-    .values({ tokenHash, tokenEnc, name: input.name, passwordHash, expiresAt, allowComment: input.allowComment, createdBy: staff.id, fileKey: newFileKey(), galleryId, watermarkPosition: 'top-right' })
-    .returning({ id: shareLinks.id });
-  const [summary] = await listShareLinks(staff.permissions, [row!.id]);
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(shareLinks)
+      .values({
+        tokenHash,
+        tokenEnc,
+        name: input.name,
+        passwordHash,
+        expiresAt,
+        allowComment: input.allowComment,
+        watermark: input.watermark,
+        watermarkText: input.watermarkText,
+        watermarkPosition: input.watermarkPosition,
+        watermarkOpacity: input.watermarkOpacity,
+        createdBy: staff.id,
+        fileKey: newFileKey(),
+        galleryId,
+      })
+      .returning({ id: shareLinks.id });
+    // A watermarked gallery link shows its own marked copy of every image (the job queue).
+    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: 'none', galleryId });
+    return row!.id;
+  });
+  const [summary] = await listShareLinks(staff.permissions, [id]);
   return { ...summary!, url: `${origin}${sharePath(token)}` };
 }
 
@@ -154,6 +173,7 @@ export async function listGalleryLinks(galleryId: number): Promise<GalleryLinkSu
     id: l.id,
     name: l.name,
     hasPassword: !!l.passwordHash,
+    watermark: l.watermark,
     expiresAt: l.expiresAt?.toISOString() ?? null,
     state: linkState(l),
     allowComment: l.allowComment,
@@ -301,8 +321,8 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
   // A gallery link shows its gallery, whose settings decide its downloads (issue 42).
   if (link.galleryId != null) {
     if (input.mediaIds) throw badRequest('mediaIds: A gallery link shows its gallery; add or remove images in the gallery');
-    if (input.watermark || input.allowApprove || (input.download && input.download !== 'none') || input.downloadsAfterApproval) {
-      throw badRequest('A gallery link’s downloads follow the gallery’s settings, and it has no watermark or approving');
+    if (input.allowApprove || (input.download && input.download !== 'none') || input.downloadsAfterApproval) {
+      throw badRequest('A gallery link’s downloads follow the gallery’s settings, and it has no approving');
     }
   }
   const next = {
@@ -353,7 +373,11 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
   // A new look gets new file names (issue 40): the old `lp-…` names stop answering with this
   // update, not when the new previews are made, so a clean preview is never served by a link
   // switched to watermarked (nor an old text once it is changed) while the worker catches up.
-  const heldBefore = lookChanged ? (await db.select({ id: shareLinkItems.mediaId }).from(shareLinkItems).where(eq(shareLinkItems.linkId, link.id))).map((r) => r.id) : [];
+  const heldBefore = lookChanged
+    ? link.galleryId != null
+      ? (await db.select({ id: galleryImages.mediaId }).from(galleryImages).where(eq(galleryImages.galleryId, link.galleryId))).map((r) => r.id)
+      : (await db.select({ id: shareLinkItems.mediaId }).from(shareLinkItems).where(eq(shareLinkItems.linkId, link.id))).map((r) => r.id)
+    : [];
   if (lookChanged) set.fileKey = newFileKey();
 
   if (changed.length) {
@@ -368,7 +392,7 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
         // A device counts on its own only while its holder knows the password (access.ts).
         await forgetDevices('share', link.id, tx);
       }
-      if (lookChanged) await renewLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download });
+      if (lookChanged) await renewLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download, galleryId: link.galleryId });
     });
     await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`);
     if (lookChanged) await dropPreviews(link.fileKey, [...new Set([...heldBefore, ...(input.mediaIds ?? [])])]);

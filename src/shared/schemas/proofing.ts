@@ -1,9 +1,9 @@
 // Stills proofing (issue 42): galleries staff make, what their viewers (clients in the portal,
 // guests through a share link) pick and download. One definition for the endpoints and islands.
 import { z } from '../zod.ts';
-import { multilineText, nameText } from './text.ts';
+import { multilineText, nameText, plainText } from './text.ts';
 import { shapesSchema, type Shape } from './notes.ts';
-import { SHARE_NAME_MAX, SHARE_PASSWORD_MIN, GUEST_NAME_MAX } from './share.ts';
+import { DEFAULT_WATERMARK_POSITION, GUEST_NAME_MAX, SHARE_NAME_MAX, SHARE_PASSWORD_MIN, WATERMARK_POSITIONS } from './share.ts';
 import { UPLOAD_ID_PATTERN } from './uploads.ts';
 
 export const DOWNLOAD_TIERS = ['off', 'web1024', 'web2048', 'highres', 'original'] as const;
@@ -156,6 +156,11 @@ export const galleryLinkSchema = z.object({
     .default(null),
   /** Comments and drawings on a still. */
   allowComment: z.boolean().default(true),
+  /** Watermarked proofs: the link shows and gives only its own marked copies (2,048 px). */
+  watermark: z.boolean().default(false),
+  watermarkText: plainText('Watermark text', SHARE_NAME_MAX).default(''),
+  watermarkPosition: z.enum(WATERMARK_POSITIONS, { error: 'Unknown watermark position' }).default(DEFAULT_WATERMARK_POSITION),
+  watermarkOpacity: z.number({ error: 'watermarkOpacity must be a number' }).int().min(10, 'watermarkOpacity must be from 10 to 100').max(100, 'watermarkOpacity must be from 10 to 100').default(60),
 });
 
 export const markSchema = z
@@ -244,6 +249,7 @@ export interface GalleryLinkSummary {
   id: number;
   name: string;
   hasPassword: boolean;
+  watermark: boolean;
   expiresAt: string | null;
   state: 'active' | 'expired' | 'revoked';
   allowComment: boolean;
@@ -326,6 +332,11 @@ export interface ViewerGallery {
   downloads: { pinRequired: boolean; pinOk: boolean; highResCap: number | null; highResUsed: number };
   viewer: { name: string; needsName: boolean; email: string; guest: boolean };
   canComment: boolean;
+  /**
+   * A watermarked link: every picture is the link's own marked copy (`marked.jpg`, at most
+   * 2,048 px), the only file it shows or gives; `ready` says whether it is made yet.
+   */
+  watermarked: boolean;
 }
 
 export interface SelectionSummary {

@@ -94,6 +94,8 @@ function LinksCard({ galleryId, links, canShare, reload }: { galleryId: number; 
   const [password, setPassword] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
   const [comments, setComments] = useState(true);
+  const [watermark, setWatermark] = useState(false);
+  const [watermarkText, setWatermarkText] = useState('');
   const [error, setError] = useState<{ field: string | null; text: string } | null>(null);
   const [made, setMade] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<GalleryLinkSummary | null>(null);
@@ -105,6 +107,8 @@ function LinksCard({ galleryId, links, canShare, reload }: { galleryId: number; 
         password,
         expiresAt: expiresOn ? new Date(`${expiresOn}T23:59:59`).toISOString() : null,
         allowComment: comments,
+        watermark,
+        watermarkText: watermarkText.trim(),
       });
       setMade(r.url);
       setName('');
@@ -143,6 +147,7 @@ function LinksCard({ galleryId, links, canShare, reload }: { galleryId: number; 
                 </span>
                 <Badge tone={STATE_TONE[l.state]}>{l.state === 'active' ? 'Active' : l.state === 'expired' ? 'Expired' : 'Revoked'}</Badge>
                 {l.hasPassword && <Badge tone="outline">Password</Badge>}
+                {l.watermark && <Badge tone="outline">Watermarked</Badge>}
                 <span className="text-xs text-fg-muted">
                   {l.opens} open{l.opens === 1 ? '' : 's'}
                   {l.expiresAt ? ` · until ${formatDateTime(l.expiresAt)}` : ''}
@@ -178,6 +183,13 @@ function LinksCard({ galleryId, links, canShare, reload }: { galleryId: number; 
               <Field label="Link expires (optional)" type="date" value={expiresOn} onChange={(e) => setExpiresOn(e.target.value)} error={err('expiresAt')} />
             </div>
             <Switch label="Notes and drawings on stills" checked={comments} onChange={setComments} />
+            <Switch
+              label="Watermarked proofs"
+              description="The link shows and gives only its own marked copies (2,048 px at most), made in the background."
+              checked={watermark}
+              onChange={setWatermark}
+            />
+            {watermark && <Field label="Watermark text (optional)" value={watermarkText} maxLength={120} placeholder="Preview - link name" onChange={(e) => setWatermarkText(e.target.value)} error={err('watermarkText')} />}
             <Button type="submit">Make link</Button>
           </form>
         )}
