@@ -98,23 +98,35 @@ async function findVisible(ctx: APIContext, storageKey: string, variant: string)
 
 export type RangeResult = { start: number; end: number } | 'unsatisfiable' | null;
 
-/** One `bytes=` range (first-last, first-, -suffix). null = ignore the header (serve all). */
+type RangeSpec = { first: number; last: number | null } | { suffix: number };
+
+/**
+ * A Range header read as RFC 9110 (section 14) reads it, which is also what nginx honours:
+ * `bytes=` (the unit in any case, nothing on either side of "=") and one range-spec with no
+ * space inside: `first-`, `first-last` (last >= first) or `-suffix`. Anything else (another
+ * unit, `bytes =1-`, `bytes=1 -`, a list of ranges, garbage) is null: no range, the whole
+ * file. nginx sends the whole file for `bytes =1-` too, so reading it as a range here would
+ * let a download from byte 0 pass unlogged behind it (issue 40).
+ */
+function rangeSpec(header: string | null): RangeSpec | null {
+  const m = header ? /^bytes=(?:(\d+)-(\d*)|-(\d+))$/i.exec(header.trim()) : null;
+  if (!m) return null;
+  if (m[3] !== undefined) return { suffix: Number(m[3]) };
+  const first = Number(m[1]);
+  const last = m[2] === '' ? null : Number(m[2]);
+  return last !== null && last < first ? null : { first, last };
+}
+
+/** The one range to send of a file of `size` bytes; null = ignore the header (serve all). */
 export function parseRange(header: string | null, size: number): RangeResult {
-  if (!header) return null;
-  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!m) return null; // malformed or several ranges: a full answer is allowed
-  const [, a, b] = m;
-  if (a === '' && b === '') return null;
-  if (a === '') {
-    const suffix = Number(b);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
+  const spec = rangeSpec(header);
+  if (!spec) return null;
+  if ('suffix' in spec) {
+    if (spec.suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - spec.suffix), end: size - 1 };
   }
-  const start = Number(a);
-  const end = b === '' ? size - 1 : Math.min(Number(b), size - 1);
-  if (b !== '' && Number(b) < start) return null;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end };
+  if (spec.first >= size) return 'unsatisfiable';
+  return { start: spec.first, end: spec.last === null ? size - 1 : Math.min(spec.last, size - 1) };
 }
 
 function etagMatches(header: string, etag: string): boolean {
@@ -192,14 +204,12 @@ export async function serveMediaFile(ctx: APIContext, storageKey: string | undef
 }
 
 /**
- * Whether a GET's Range header could have the answer start at byte 0: anything but one
- * well-formed `bytes=N-[M]` range with N > 0 (a malformed or multiple range is answered whole).
+ * Whether a GET's Range header could have the answer start at byte 0 when the file's size is
+ * not known here (the S3 redirect): anything but one range from a first byte above 0.
  */
 export function startsAtByteZero(header: string | null): boolean {
-  const m = header ? /^\s*bytes\s*=\s*(\d+)\s*-\s*(\d*)\s*$/i.exec(header) : null;
-  if (!m) return true;
-  const start = Number(m[1]);
-  return start === 0 || (m[2] !== '' && Number(m[2]) < start);
+  const spec = rangeSpec(header);
+  return !spec || 'suffix' in spec || spec.first === 0;
 }
 
 export interface ServeHooks {
