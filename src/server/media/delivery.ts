@@ -2,6 +2,7 @@
 // byte ranges (206 / 416, suffix ranges), downloads, and a streamed body that respects
 // the client's pace. Every refusal is a 404 so private items are not revealed.
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
@@ -9,8 +10,11 @@ import { db } from '../../db/index.ts';
 import { media, mediaClients, mediaVersions } from '../../db/schema.ts';
 import { errorResponse } from '../http.ts';
 import { isPublicSql, seesWholeLibrary } from './visibility.ts';
-import { contentTypeForVariant, LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from '../storage/paths.ts';
+import { contentTypeForVariant, LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
 import { clientWatermarkLink } from '../sharing/client-watermark.ts';
+import { clientGateLink } from '../sharing/client-gate.ts';
+import { allowedVariant } from '../sharing/link-files.ts';
+import { filterMaster } from './hls.ts';
 import { clientDownloadsClosed, DOWNLOADS_AFTER_APPROVAL_MESSAGE } from '../review/download-gate.ts';
 import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
@@ -28,6 +32,11 @@ export interface Target {
   isPublic: boolean;
   /** The name a `?download=1` answer offers instead of `downloadName()` (share links: `linkDownloadName()`). */
   downloadAs?: string;
+  /**
+   * For a viewer who may fetch only some of the folder (a share link, a closed gate): what they
+   * may fetch. Their master playlist is then made to name only those sizes (issue 40).
+   */
+  only?: (variant: string) => boolean;
 }
 
 const targetColumns = { id: media.id, type: media.type, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, isPublic: isPublicSql };
@@ -51,12 +60,6 @@ async function findOlderVersion(storageKey: string) {
   return row ? { ...row, isPublic: 0 } : null;
 }
 
-/**
- * Who may fetch: the public for public items; staff who see the whole library (view:media, or
- * edit:website for its media pickers); an assigned client. A share link's preview (lp-…) is
- * never public: only staff and the client whose watermark made it fetch it here (a link's
- * visitors fetch theirs under /s/).
- */
 /** findVisible's answer for a client whose downloads wait for approval (issue 30): 403 with the reason. */
 const DOWNLOAD_WAITS = Symbol('downloads wait for approval');
 
@@ -69,6 +72,12 @@ export function isClientDownload(variant: string, url: URL): boolean {
   return variant.startsWith('original.') || url.searchParams.get('download') === '1';
 }
 
+/**
+ * Who may fetch: the public for public items; staff who see the whole library (view:media, or
+ * edit:website for its media pickers); an assigned client. A share link's preview (lp-…) is
+ * never public: only staff and the client whose watermark or gate (issue 40) made it fetch it
+ * here (a link's visitors fetch theirs under /s/).
+ */
 async function findVisible(ctx: APIContext, storageKey: string, variant: string): Promise<Target | typeof DOWNLOAD_WAITS | null> {
   const row = (await findCurrent(storageKey)) ?? (await findOlderVersion(storageKey));
   if (!row) return null;
@@ -86,14 +95,25 @@ async function findVisible(ctx: APIContext, storageKey: string, variant: string)
       .limit(1);
     if (!link) return null;
   }
-  // A client set to watermarked previews gets its preview and nothing clean (issue 17); every
-  // other client gets the item's own files and no link's preview.
+  // A client set to watermarked previews gets its preview and nothing clean (issue 17).
   const watermark = await clientWatermarkLink(client.clientId);
-  if (watermark ? variant !== linkPreviewVariant(watermark, row.type) : linkPreview) return null;
+  if (watermark && variant !== linkPreviewVariant(watermark, row.type)) return null;
   // A client set to "downloads wait for approval" (issue 30): no download of any version of the
   // item until its current version is approved. Public items never reach here (anyone fetches them).
-  if (isClientDownload(variant, ctx.url) && (await clientDownloadsClosed(client.clientId, row.id))) return DOWNLOAD_WAITS;
-  return target;
+  const closed = await clientDownloadsClosed(client.clientId, row.id);
+  if (closed && isClientDownload(variant, ctx.url)) return DOWNLOAD_WAITS;
+  if (watermark) return target;
+  // Meanwhile such a client sees what a "No downloads" link shows (issue 40): its own row's
+  // previews of images and remuxed videos, encodes up to 1080p, no full-size WebP. Every other
+  // client gets the item's own files and no link's preview.
+  if (closed) {
+    const gate = await clientGateLink(client.clientId);
+    const [version] = await db.select().from(mediaVersions).where(eq(mediaVersions.storageKey, storageKey)).limit(1);
+    if (!gate || !version) return null;
+    const only = (v: string) => allowedVariant(gate, { item: row, version }, v, false);
+    return only(variant) ? { ...target, only } : null;
+  }
+  return linkPreview ? null : target;
 }
 
 export type RangeResult = { start: number; end: number } | 'unsatisfiable' | null;
@@ -225,6 +245,7 @@ export interface ServeHooks {
  * above, or a share link's own route): ranges, validators, downloads, S3 redirect or stream.
  */
 export async function serveStoredFile(ctx: APIContext, storageKey: string, variant: string, target: Target, hooks: ServeHooks = {}): Promise<Response> {
+  if (variant === VARIANTS.master && target.only) return serveMasterFor(ctx, storageKey, target.only);
   const derivative = !variant.startsWith('original.');
   const contentType = contentTypeForVariant(variant, target.mimeType);
   const disposition = ctx.url.searchParams.get('download') === '1' ? contentDisposition(target.downloadAs ?? downloadName(target, variant)) : null;
@@ -279,6 +300,28 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
   }
   headers['Content-Length'] = String(size);
   return new Response(head || size === 0 ? null : await source.open(0, size - 1), { status: 200, headers });
+}
+
+/**
+ * A version's master playlist for a viewer who may fetch only some sizes (issue 40): the stored
+ * one without the others, made here (a few hundred bytes) rather than sent by nginx or the
+ * bucket, with a validator of its own text. Never public: Target.only is set only for limited
+ * viewers of private files.
+ */
+async function serveMasterFor(ctx: APIContext, storageKey: string, only: (variant: string) => boolean): Promise<Response> {
+  const source = config.MEDIA_STORAGE === 's3' ? await s3Source(storageKey, VARIANTS.master) : await localSource(storageKey, VARIANTS.master);
+  if (!source || source.size === 0) return errorResponse(404, 'Not found');
+  const text = filterMaster(await new Response(await source.open(0, source.size - 1)).text(), only);
+  const headers: Record<string, string> = {
+    'Content-Type': contentTypeForVariant(VARIANTS.master, ''),
+    ETag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`,
+    'Cache-Control': cacheControlFor(false, true),
+    Vary: 'Cookie',
+  };
+  const inm = ctx.request.headers.get('if-none-match');
+  if (inm && etagMatches(inm, headers.ETag!)) return new Response(null, { status: 304, headers });
+  headers['Content-Length'] = String(Buffer.byteLength(text));
+  return new Response(ctx.request.method === 'HEAD' ? null : text, { status: 200, headers });
 }
 
 /**

@@ -95,7 +95,7 @@ export async function createShareLink(input: CreateInput, staff: { id: string; p
       })
       .returning({ id: shareLinks.id });
     await tx.insert(shareLinkItems).values(input.mediaIds.map((mediaId, position) => ({ linkId: row!.id, mediaId, position })));
-    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: input.download });
+    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: input.download, downloadsAfterApproval: input.downloadsAfterApproval });
     return row!.id;
   });
   const [summary] = await listShareLinks([linkId]);
@@ -273,6 +273,8 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
   const lookChanged =
     set.watermark !== undefined ||
     set.download !== undefined ||
+    // A gated link shows previews while its gate is closed (issue 40).
+    set.downloadsAfterApproval !== undefined ||
     itemsChanged ||
     (merged.watermark && (set.watermarkText !== undefined || set.watermarkPosition !== undefined || set.watermarkOpacity !== undefined || (set.name !== undefined && !merged.watermarkText.trim())));
 
@@ -284,7 +286,7 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
         await tx.insert(shareLinkItems).values(input.mediaIds!.map((mediaId, position) => ({ linkId: link.id, mediaId, position })));
       }
       if (passwordChanged) await tx.delete(shareVisits).where(eq(shareVisits.linkId, link.id));
-      if (lookChanged) await enqueueLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download });
+      if (lookChanged) await enqueueLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download, downloadsAfterApproval: merged.downloadsAfterApproval });
     });
     await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`);
   }
