@@ -5,7 +5,8 @@
 // HLS master they are given and by asking for the files by name. What was fetched is measured
 // (ffprobe of the bytes, a digest of each stream, sharp's size of the image), not only the
 // status. Approval opens the gate again: the 2160p proxy, the full-size WebP, the copy.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,15 +37,20 @@ async function fetched(s: Session, url: string): Promise<string> {
   return file;
 }
 
-function videoSize(file: string): { width: number; height: number } {
-  const out = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', file], { encoding: 'utf8' });
-  const s = JSON.parse(out).streams[0];
+// Asynchronous, so the event loop keeps running while they do: a client blocked for seconds
+// cannot drop its idle kept-alive connections in time, and the next request finds one the
+// server has just closed.
+const run = promisify(execFile);
+
+async function videoSize(file: string): Promise<{ width: number; height: number }> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', file]);
+  const s = JSON.parse(stdout).streams[0];
   return { width: s.width, height: s.height };
 }
 
 /** An MD5 of one stream's packets ('v' or 'a'): equal only when the stream was copied. */
-function streamDigest(file: string, kind: 'v' | 'a'): string {
-  return execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-map', `0:${kind}:0`, '-c', 'copy', '-f', 'md5', '-'], { encoding: 'utf8' }).trim();
+async function streamDigest(file: string, kind: 'v' | 'a'): Promise<string> {
+  return (await run('ffmpeg', ['-v', 'error', '-i', file, '-map', `0:${kind}:0`, '-c', 'copy', '-f', 'md5', '-'])).stdout.trim();
 }
 
 async function uploaded(file: string, fields: Record<string, string>) {
@@ -53,15 +59,15 @@ async function uploaded(file: string, fields: Record<string, string>) {
   return up.body as { id: number; url: string };
 }
 
-// Measuring (ffprobe, ffmpeg) runs between requests, never in the middle of a series of them:
-// under load it can take seconds, and an idle kept-alive connection may be closed meanwhile.
+// Measuring (ffprobe, ffmpeg) runs after a test's requests, not between them: under load it
+// takes seconds, long enough for the server to close an idle kept-alive connection.
 const originalDigest = { v: '', a: '' };
 
 beforeAll(async () => {
   const sources = { uhd: sizedSource('3840x2160'), remux: sizedSource('1280x720', 'remux'), photo: path.join(tmp, 'photo.jpg') };
   fs.writeFileSync(sources.photo, await sampleImage('jpeg', 3000, 2000));
-  originalDigest.v = streamDigest(sources.remux, 'v');
-  originalDigest.a = streamDigest(sources.remux, 'a');
+  originalDigest.v = await streamDigest(sources.remux, 'v');
+  originalDigest.a = await streamDigest(sources.remux, 'a');
   server = await startServer({ env: { JOB_POLL_MS: '200' } });
   admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
   const c = await createClientWithLogin(server, { name: 'Gated Films' });
@@ -176,11 +182,11 @@ describe('behind a closed gate', () => {
     const uhd = (await admin.json('GET', `/api/media/${items.uhd.id}/processing`)).body;
     expect(uhd.renditions.map((r: any) => r.label)).toEqual(['2160p', '1080p', '720p', '360p']);
     const [top, copy, encode, photo] = await fetchedAll(admin, [`/media/${items.uhd.key}/2160p.mp4`, `/media/${items.remux.key}/720p.mp4`, `/media/${items.remux.key}/360p.mp4`, `/media/${items.photo.key}/full.webp`]);
-    expect(videoSize(top!)).toEqual({ width: 3840, height: 2160 });
+    expect(await videoSize(top!)).toEqual({ width: 3840, height: 2160 });
     // The digest sees a copy: the remux's 720p is the original's video and audio, its 360p is not.
-    expect(streamDigest(copy!, 'v')).toBe(originalDigest.v);
-    expect(streamDigest(copy!, 'a')).toBe(originalDigest.a);
-    expect(streamDigest(encode!, 'v')).not.toBe(originalDigest.v);
+    expect(await streamDigest(copy!, 'v')).toBe(originalDigest.v);
+    expect(await streamDigest(copy!, 'a')).toBe(originalDigest.a);
+    expect(await streamDigest(encode!, 'v')).not.toBe(originalDigest.v);
     expect((await sharp(photo!).metadata()).width).toBe(3000);
   });
 
@@ -192,7 +198,7 @@ describe('behind a closed gate', () => {
     const files = await fetchedAll(s, urls);
     expect(await masterSizes(s, shown.streamUrl!)).toEqual([1080, 720, 360]);
     for (const name of ['2160p.mp4', '2160p.m3u8']) expect((await s.get(viewer.file('uhd', name))).status, name).toBe(404);
-    files.forEach((file, i) => expect(short(videoSize(file)), urls[i]).toBeLessThanOrEqual(1080));
+    for (const [i, file] of files.entries()) expect(short(await videoSize(file)), urls[i]).toBeLessThanOrEqual(1080);
   });
 
   test.each(CLOSED)("%s: the remuxed video plays an encode of at most 720p, nothing of the original's streams", async (_name, viewer) => {
@@ -202,11 +208,11 @@ describe('behind a closed gate', () => {
     const files = await fetchedAll(s, urls);
     expect(shown.streamUrl).toBeNull();
     for (const name of ['720p.mp4', '720p.m3u8', 'original.mp4']) expect((await s.get(viewer.file('remux', name))).status, name).not.toBe(200);
-    files.forEach((file, i) => {
-      expect(short(videoSize(file)), urls[i]).toBeLessThanOrEqual(720);
-      expect(streamDigest(file, 'v'), urls[i]).not.toBe(originalDigest.v);
-      expect(streamDigest(file, 'a'), urls[i]).not.toBe(originalDigest.a);
-    });
+    for (const [i, file] of files.entries()) {
+      expect(short(await videoSize(file)), urls[i]).toBeLessThanOrEqual(720);
+      expect(await streamDigest(file, 'v'), urls[i]).not.toBe(originalDigest.v);
+      expect(await streamDigest(file, 'a'), urls[i]).not.toBe(originalDigest.a);
+    }
   });
 
   test.each(CLOSED)('%s: the photo is shown at most 2,048 px; the full-size WebP is refused', async (_name, viewer) => {
@@ -223,7 +229,7 @@ describe('behind a closed gate', () => {
     expect(shown.renditions.map((r) => r.label)).toEqual(['2160p', '1080p', '720p', '360p']);
     expect(await masterSizes(links.open.visitor, shown.streamUrl!)).toEqual([1080, 2160, 720, 360]);
     const [top] = await fetchedAll(links.open.visitor, [viewer.file('uhd', '2160p.mp4')]);
-    expect(videoSize(top!).height).toBe(2160);
+    expect((await videoSize(top!)).height).toBe(2160);
   });
 });
 
@@ -243,8 +249,8 @@ describe('approval opens the gates, not the link options', () => {
     expect(shown[items.uhd.id]!.renditions.map((r) => r.label)).toEqual(['2160p', '1080p', '720p', '360p']);
     expect(await masterSizes(s, shown[items.uhd.id]!.streamUrl!)).toEqual([1080, 2160, 720, 360]);
     const [top, copy, photo] = await fetchedAll(s, [viewer.file('uhd', '2160p.mp4'), viewer.file('remux', '720p.mp4'), shown[items.photo.id]!.image!]);
-    expect(videoSize(top!).height).toBe(2160);
-    expect(streamDigest(copy!, 'v')).toBe(originalDigest.v);
+    expect((await videoSize(top!)).height).toBe(2160);
+    expect(await streamDigest(copy!, 'v')).toBe(originalDigest.v);
     expect((await sharp(photo!).metadata()).width).toBe(3000);
   });
 
