@@ -8,6 +8,7 @@ const DRIVER_TESTS = [
   'tests/api/media-api.test.ts',
   'tests/api/review-versions.test.ts',
   'tests/api/share-links.test.ts',
+  'tests/api/gated-quality.test.ts',
   // nginx, two web processes and a worker on one database and one bucket.
   'tests/api/multi-process.test.ts',
 ];

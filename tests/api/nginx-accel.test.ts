@@ -13,6 +13,7 @@ import { createClientWithLogin } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
 import { insertMedia } from '../helpers/public-media.ts';
 import { startNginx, type Nginx } from '../helpers/nginx.ts';
+import { firstByteSent, RANGE_VARIANTS } from '../helpers/range-variants.ts';
 
 let server: TestServer;
 let proxy: Nginx;
@@ -212,6 +213,38 @@ describe('ACCEL_REDIRECT behind the shipped nginx', () => {
     const own = await direct(v, `/s/${viewToken}/m/${image.id}/original.jpg`);
     expect(own.status).toBe(404);
     expect(own.headers.get('x-accel-redirect')).toBeNull();
+  });
+
+  // Issue 40: nginx makes the ranges here, so the app's reading of Range must never call an
+  // answer nginx sends from byte 0 a later range (`bytes =1-` was one: 200, whole, unlogged).
+  describe('the download log and every kind of Range header', () => {
+    let file: string;
+    let size: number;
+    let visitor: Session;
+    let downloads: () => Promise<number>;
+    beforeAll(async () => {
+      const link = await admin.json('POST', '/api/share-links', { name: 'Ranges', mediaIds: [image.id], download: 'original' });
+      expect(link.status).toBe(201);
+      const token = new URL(link.body.url).pathname.split('/').pop()!;
+      visitor = new Session(proxy.url);
+      expect((await visitor.get(`/s/${token}`)).status).toBe(200);
+      file = `/s/${token}/m/${image.id}/original.jpg`;
+      size = fs.statSync(path.join(server.mediaDir, image.url.split('/')[2], 'original.jpg')).size;
+      downloads = async () => ((await admin.json('GET', `/api/share-links/${link.body.id}/log`)).body.entries as any[]).filter((e) => e.action === 'download').length;
+    });
+
+    test.each(RANGE_VARIANTS.map((v) => [v.name, v] as const))('%s', async (_name, v) => {
+      const before = await downloads();
+      const res = await visitor.get(file, { Range: v.header(size) });
+      expect(res.headers.get('server')).toMatch(/^nginx/);
+      const expected = v.nginx(size);
+      expect(res.status).toBe(expected.status);
+      const from = await firstByteSent(res);
+      expect(from).toBe(expected.from);
+      const logged = (await downloads()) - before;
+      if (from === 0) expect(logged, 'an answer from byte 0 is a download').toBe(1);
+      expect(logged).toBe(v.logged ? 1 : 0);
+    });
   });
 
   test("HEAD through nginx: the file's headers and length", async () => {

@@ -109,7 +109,7 @@ export async function createShareLink(input: CreateInput, staff: { id: string; p
       })
       .returning({ id: shareLinks.id });
     await tx.insert(shareLinkItems).values(input.mediaIds.map((mediaId, position) => ({ linkId: row!.id, mediaId, position })));
-    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: input.download });
+    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: input.download, downloadsAfterApproval: input.downloadsAfterApproval });
     return row!.id;
   });
   const [summary] = await listShareLinks(staff.permissions, [linkId]);
@@ -292,6 +292,8 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
   const lookChanged =
     set.watermark !== undefined ||
     set.download !== undefined ||
+    // A gated link shows previews while its gate is closed (issue 40).
+    set.downloadsAfterApproval !== undefined ||
     itemsChanged ||
     (merged.watermark && (set.watermarkText !== undefined || set.watermarkPosition !== undefined || set.watermarkOpacity !== undefined || (set.name !== undefined && !merged.watermarkText.trim())));
 
@@ -313,7 +315,7 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
         // A device counts on its own only while its holder knows the password (access.ts).
         await forgetDevices('share', link.id, tx);
       }
-      if (lookChanged) await renewLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download });
+      if (lookChanged) await renewLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download, downloadsAfterApproval: merged.downloadsAfterApproval });
     });
     await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`);
     if (lookChanged) await dropPreviews(link.fileKey, [...new Set([...heldBefore, ...(input.mediaIds ?? [])])]);
