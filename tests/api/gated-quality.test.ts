@@ -183,9 +183,10 @@ describe('behind a closed gate', () => {
     expect(uhd.renditions.map((r: any) => r.label)).toEqual(['2160p', '1080p', '720p', '360p']);
     const [top, copy, encode, photo] = await fetchedAll(admin, [`/media/${items.uhd.key}/2160p.mp4`, `/media/${items.remux.key}/720p.mp4`, `/media/${items.remux.key}/360p.mp4`, `/media/${items.photo.key}/full.webp`]);
     expect(await videoSize(top!)).toEqual({ width: 3840, height: 2160 });
-    // The digest sees a copy: the remux's 720p is the original's video and audio, its 360p is not.
+    // The digest sees a copy: the remux's 720p is the original's picture, its 360p is not. (Its
+    // sound is made again, so it starts at 0 with the picture: issue 39.)
     expect(await streamDigest(copy!, 'v')).toBe(originalDigest.v);
-    expect(await streamDigest(copy!, 'a')).toBe(originalDigest.a);
+    expect(await streamDigest(copy!, 'a')).not.toBe(originalDigest.a);
     expect(await streamDigest(encode!, 'v')).not.toBe(originalDigest.v);
     expect((await sharp(photo!).metadata()).width).toBe(3000);
   });

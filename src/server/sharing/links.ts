@@ -289,13 +289,17 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
     if (itemsChanged) changed.push('items');
   }
   const merged = { ...link, ...set };
+  // What the previews show: a new look gets new file names (below).
   const lookChanged =
     set.watermark !== undefined ||
+    (merged.watermark && (set.watermarkText !== undefined || set.watermarkPosition !== undefined || set.watermarkOpacity !== undefined || (set.name !== undefined && !merged.watermarkText.trim())));
+  // Which previews the link needs: the same files, more or fewer of them.
+  const previewsChanged =
+    lookChanged ||
     set.download !== undefined ||
     // A gated link shows previews while its gate is closed (issue 40).
     set.downloadsAfterApproval !== undefined ||
-    itemsChanged ||
-    (merged.watermark && (set.watermarkText !== undefined || set.watermarkPosition !== undefined || set.watermarkOpacity !== undefined || (set.name !== undefined && !merged.watermarkText.trim())));
+    itemsChanged;
 
   // A new look gets new file names (issue 40): the old `lp-…` names stop answering with this
   // update, not when the new previews are made, so a clean preview is never served by a link
@@ -315,7 +319,9 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
         // A device counts on its own only while its holder knows the password (access.ts).
         await forgetDevices('share', link.id, tx);
       }
-      if (lookChanged) await renewLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download, downloadsAfterApproval: merged.downloadsAfterApproval });
+      const needs = { id: link.id, watermark: merged.watermark, download: merged.download, downloadsAfterApproval: merged.downloadsAfterApproval };
+      if (lookChanged) await renewLinkPreviews(tx, needs);
+      else if (previewsChanged) await enqueueLinkPreviews(tx, needs);
     });
     await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`);
     if (lookChanged) await dropPreviews(link.fileKey, [...new Set([...heldBefore, ...(input.mediaIds ?? [])])]);
