@@ -145,8 +145,9 @@ test.describe('client portal dashboard', () => {
     await expect(dialog.getByTestId('timeline-list')).toContainText('00:02');
     await expect(dialog.getByTestId('timeline-list')).toContainText('Colour shifts here');
 
-    // Clicking the note seeks the video to it.
-    await dialog.getByRole('button', { name: /Colour shifts here/ }).click();
+    // Clicking the note seeks the video to it (in the list: its marker on the seek bar bears the
+    // same name, now that the transport shows while the original plays).
+    await dialog.getByTestId('timeline-list').getByRole('button', { name: /Colour shifts here/ }).click();
     // At its exact moment, paused (issue 29: 2.7 s, no longer the whole seconds).
     await expect.poll(() => dialog.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBeCloseTo(2.7, 3);
 
