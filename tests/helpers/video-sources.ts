@@ -188,3 +188,18 @@ export function sizedSource(size: string, kind: 'avi' | 'remux' | 'remux-bframes
   made.set(key, file);
   return file;
 }
+
+/**
+ * A 3840x2160 H.264 clip at 1 fps, `seconds` long, no sound: cheap to convert (one frame a
+ * second) yet one 2 s fragment per two frames, so a stream has enough fragments for Auto to
+ * climb the ladder (360p to 2160p) while it plays.
+ */
+export function uhdSource(seconds = 16): string {
+  const key = `uhd-${seconds}`;
+  const hit = made.get(key);
+  if (hit) return hit;
+  const file = path.join(dir, `${key}.mp4`);
+  ffmpeg([...PICTURE('3840x2160', seconds, 1), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+  made.set(key, file);
+  return file;
+}

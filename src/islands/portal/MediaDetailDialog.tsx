@@ -69,12 +69,6 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
     if (item) apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then(setVersions, () => undefined);
   };
 
-  // Only the player the dialog opened with starts by itself, not one for another version.
-  const opening = useRef(true);
-  useEffect(() => {
-    opening.current = false;
-  }, []);
-
   const seek = (ms: number) => seekToNote(video.current, ms, shown?.frameRate);
 
   return (
@@ -107,9 +101,9 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
                 markers={markers}
                 overlay={layer}
                 testId="portal-video"
-                // The video plays as the dialog opens (001 §4), unless it opened to compare
-                // (then the item's own player stays quiet behind it).
-                autoPlay={opening.current && comparing === null}
+                // It does not start by itself (issue 39, a departure from 001 §4): the note's
+                // time field follows the playhead, and a client who opens a cut to read the
+                // notes would find it moved before they had looked.
                 className="h-[250px] md:h-[500px]"
               />
             ) : (

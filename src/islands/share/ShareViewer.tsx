@@ -16,12 +16,11 @@ import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { BlockedDownload } from '../review/BlockedDownload.tsx';
 import { StarRating, Stars } from '../portal/StarRating.tsx';
-import { LoopNoteButton, NoteMomentFields, PlayerArea, markDraggedRange, noteEndBody, rangeError, seekToNote, useNoteClock } from '../review/player.tsx';
-import { NoteMarkers } from '../review/NoteMarkers.tsx';
+import { LoopNoteButton, NoteMomentFields, noteEndBody, rangeError, seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { noteMarkers } from '../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../review/DrawingLayer.tsx';
-import { AUTO, QualityMenu, useQuality } from '../ui/playback.tsx';
+import { ReviewVideo } from '../ui/ReviewVideo.tsx';
 
 const POLL_MS = 4000;
 
@@ -114,7 +113,7 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
           <BlockedDownload reason={item.downloadBlockedReason} size="sm" />
         ) : null}
       </div>
-      <Media item={item} videoRef={videoRef} clock={clock} markers={markers} onSeek={seek} overlay={layer} canMark={shared.view.allowComment} />
+      <Media item={item} videoRef={videoRef} clock={clock} markers={markers} overlay={layer} canMark={shared.view.allowComment} />
       {shared.view.allowApprove && <ApprovalForm item={item} shared={shared} />}
       {shared.view.allowComment && <NoteForm item={item} shared={shared} clock={clock} drawing={drawing} videoRef={videoRef} />}
       {notes.length > 0 && (
@@ -168,7 +167,6 @@ function Media({
   videoRef,
   clock,
   markers,
-  onSeek,
   overlay,
   canMark,
 }: {
@@ -176,14 +174,10 @@ function Media({
   videoRef: React.RefObject<HTMLVideoElement | null>;
   clock: ReturnType<typeof useNoteClock>;
   markers: ReturnType<typeof noteMarkers>;
-  onSeek: (ms: number) => void;
   overlay: React.ReactNode;
-  /** The link takes notes: a drag on the marker strip marks a range (the strip shows without notes too). */
+  /** The link takes notes: I and O, and a drag on the marker strip, mark a range (the strip shows without notes too). */
   canMark: boolean;
 }) {
-  const [duration, setDuration] = useState(item.durationSeconds ?? 0);
-  // Streams where the link shows the clean sizes (issue 33); one file otherwise.
-  const quality = useQuality(item, videoRef, { stream: true });
   if (item.type === 'image') {
     if (!item.imageUrl) return <Preparing />;
     return (
@@ -193,47 +187,21 @@ function Media({
     );
   }
   if (!item.playbackUrl) return <Preparing />;
-  const onDuration = (e: React.SyntheticEvent<HTMLVideoElement>) => {
-    if (Number.isFinite(e.currentTarget.duration) && e.currentTarget.duration > 0) setDuration(e.currentTarget.duration);
-  };
+  // The review players' one player (issue 39): streams where the link shows the clean sizes
+  // (issue 33), one file otherwise.
   return (
-    <PlayerArea videoRef={videoRef} fps={item.frameRate} label={`Player: ${item.title}`} clock={clock}>
-      <PictureFrame overlay={overlay}>
-        <video
-          ref={videoRef}
-          // No src prop: useQuality sets the source (a stream or a file).
-          data-stream={quality.via}
-          poster={item.posterUrl ?? undefined}
-          controls
-          playsInline
-          preload="metadata"
-          data-testid="share-video"
-          className="aspect-video w-full rounded-lg bg-black object-contain"
-          onLoadedMetadata={(e) => {
-            onDuration(e);
-            quality.onLoadedMetadata();
-          }}
-          onDurationChange={onDuration}
-          {...clock.videoEvents}
-        />
-      </PictureFrame>
-      {quality.options.length > 1 && (
-        <div className="mt-1 flex justify-end">
-          <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} playing={quality.quality === AUTO ? quality.level : null} />
-        </div>
-      )}
-      {(markers.length > 0 || canMark) && duration > 0 && (
-        <div className="mt-1 rounded-lg bg-black/80 px-3 pb-1" data-testid="marker-bar">
-          <NoteMarkers
-            notes={markers}
-            duration={duration}
-            fps={item.frameRate}
-            onSeek={onSeek}
-            onRange={canMark ? (fromMs, toMs) => markDraggedRange(clock, videoRef.current, fromMs, toMs) : undefined}
-          />
-        </div>
-      )}
-    </PlayerArea>
+    <ReviewVideo
+      item={item}
+      videoRef={videoRef}
+      frameRate={item.frameRate}
+      {...clock.videoEvents}
+      clock={clock}
+      canMark={canMark}
+      markers={markers}
+      overlay={overlay}
+      testId="share-video"
+      className="aspect-video"
+    />
   );
 }
 
@@ -280,10 +248,13 @@ function NoteForm({
     e.preventDefault();
     if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
     if (ms === null || endError) return;
+    // Read now, from the element when the field follows a paused playhead (useNoteClock).
+    const at = isVideo ? clock.msToSave() : 0;
+    if (at === null) return;
     setPending(true);
     const created = await send<ShareComment>(shared, 'POST', `/media/${item.id}/timeline-notes`, {
       text,
-      ...noteTimeBody(ms),
+      ...noteTimeBody(at),
       ...(isVideo ? noteEndBody(clock) : {}),
       ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
     });

@@ -339,6 +339,9 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   );
 }
 
+/** The note box's label and placeholder while Internal is on. */
+const INTERNAL_NOTE = 'Internal note — the client will not see this';
+
 /** A staff note at the player's moment (issue 29), shown to the item's clients unless internal. */
 function StaffNoteForm({
   item,
@@ -369,11 +372,14 @@ function StaffNoteForm({
     e.preventDefault();
     if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
     if (timeError || endError || ms === null) return;
+    // Read now, from the element when the field follows a paused playhead (useNoteClock).
+    const at = isVideo ? clock.msToSave() : 0;
+    if (at === null) return;
     setPending(true);
     try {
       await apiJson('POST', `/api/media/${item.id}/timeline-notes`, {
         text,
-        ...noteTimeBody(ms),
+        ...noteTimeBody(at),
         ...(isVideo ? noteEndBody(clock) : {}),
         internal,
         ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
@@ -382,6 +388,9 @@ function StaffNoteForm({
       setText('');
       clock.release();
       drawing.reset();
+      // Off again after each internal note: left on, the next note (meant for the client)
+      // would go out internal too, and the client would never see it (issue 39).
+      setInternal(false);
       toast({ title: internal ? 'Internal note added' : 'Note added' });
       onAdded();
     } catch (err) {
@@ -394,7 +403,16 @@ function StaffNoteForm({
     <form onSubmit={onSubmit} noValidate className="space-y-3 rounded-lg border border-line p-3" aria-label="Add a timeline note" data-testid="staff-note-form">
       {isVideo && <NoteMomentFields label="Time (seconds)" clock={clock} fps={version?.frameRate} startTimecode={version?.startTimecode ?? null} timeError={timeError} rangeError={endError} />}
       <DrawingTools drawing={drawing} video={video} />
-      <Textarea label="Note" rows={2} maxLength={5000} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />
+      <Textarea
+        label={internal ? INTERNAL_NOTE : 'Note'}
+        placeholder={internal ? INTERNAL_NOTE : undefined}
+        className={internal ? 'ring-2 ring-amber-600' : ''}
+        rows={2}
+        maxLength={5000}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        {...clock.draftEvents}
+      />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Switch label="Internal" description="Staff only: never shown to clients or link visitors" checked={internal} onChange={setInternal} />
         <Button type="submit" size="sm" disabled={pending}>
