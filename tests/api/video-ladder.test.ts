@@ -181,7 +181,7 @@ describe('the backfill upgrades videos made by the older ladder', () => {
     expect(now.renditions.map((r: any) => [r.label, r.width, r.height])).toEqual([['720p', 1280, 720], ['360p', 640, 360]]);
     expect(probeOutput(await storedLocalPath(server, key, '360p.mp4')).height).toBe(360);
     const jobs = await server.sql.execute({ sql: 'SELECT kind, status FROM jobs WHERE media_id = ? ORDER BY id', args: [id] });
-    expect(jobs.rows.map((j) => [j.kind, j.status])).toEqual([['transcode', 'done'], ['upgrade', 'done']]);
+    expect(jobs.rows.map((j) => [j.kind, j.status])).toEqual([['transcode', 'done'], ['repair', 'done']]);
 
     // Upgraded once: the next start queues nothing for it.
     await server.restart();
