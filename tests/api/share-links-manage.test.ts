@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { ADMIN, readStored, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
@@ -155,8 +155,12 @@ describe('editing a link', () => {
     const v = await enter(link.token);
     const view = (await v.json('GET', `/api/share/${link.token}`)).body;
     const download = view.items.find((i: any) => i.id === image.id).downloadUrl;
-    expect(download).toBeTruthy();
-    expect((await v.get(download)).status).toBe(200);
+    // The original itself: its own address, and the stored bytes.
+    expect(download).toBe(`/s/${link.token}/m/${image.id}/original.jpg?download=1`);
+    const got = await v.get(download);
+    expect(got.status).toBe(200);
+    const [, key] = /\/media\/([a-f0-9]{32})\//.exec(image.url)!;
+    expect(Buffer.from(await got.arrayBuffer()).equals((await readStored(server, key!, 'original.jpg'))!)).toBe(true);
     const r = await sharer.json('PATCH', `/api/share-links/${link.id}`, { name: 'Second round', download: 'none', mediaIds: [still.id] });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ name: 'Second round', download: 'none', items: [{ id: still.id }] });
