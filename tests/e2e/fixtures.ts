@@ -127,3 +127,22 @@ export async function blockAutoplay(page: Page) {
     },
   };
 }
+
+/**
+ * Waits until React has rendered what the page's timers or events just set off. React renders
+ * such an update in a task of its own (a MessageChannel message), and a message posted now is
+ * handled after it. With Playwright's clock, `runFor` then this is a positive sign that a
+ * timer's work is on screen, where a fixed wait only hopes so.
+ */
+export async function afterReactRender(page: Page) {
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(
+      () =>
+        new Promise<void>((done) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => done();
+          channel.port2.postMessage(null);
+        }),
+    );
+  }
+}

@@ -1,6 +1,6 @@
 // Cookie banner (000 §2, §4, §9): 1000 ms delay, 100 ms slide-in, 300 ms hide, and what each
 // button stores under `cookie-consent`.
-import { test, expect, signInStaff } from './fixtures.ts';
+import { test, expect, afterReactRender, signInStaff } from './fixtures.ts';
 import { hydrated } from './public-helpers.ts';
 import { BANNER_DELAY_MS, BANNER_SLIDE_IN_MS } from '../../src/islands/public/consent.ts';
 
@@ -32,13 +32,7 @@ async function watchBanner(page: import('@playwright/test').Page) {
 async function expectBannerStaysAway(page: import('@playwright/test').Page, where = '') {
   await page.waitForFunction(() => (window as unknown as { __consentReads: number }).__consentReads > 0);
   await page.clock.runFor(BANNER_DELAY_MS + BANNER_SLIDE_IN_MS);
-  // React renders a timer's update in a task of its own (a MessageChannel message): one posted
-  // now runs after it.
-  await page.evaluate(() => new Promise<void>((done) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => done();
-    channel.port2.postMessage(null);
-  }));
+  await afterReactRender(page);
   await expect(page.getByTestId('cookie-banner'), where).toHaveCount(0);
 }
 
