@@ -1,6 +1,7 @@
 // Each test file gets its own real server on its own temporary database (see `server`).
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
+import { stopAll } from '../helpers/processes.ts';
 
 /** Stores a cookie choice before any page script runs, so the banner stays out of the way. */
 export async function storeCookieChoice(target: BrowserContext | Page) {
@@ -51,6 +52,8 @@ export const test = base.extend<{ baseURL: string; cookieConsent: boolean; serve
         },
       });
       await held.server?.stop();
+      // Anything else this worker started and left running (tests/helpers/processes.ts).
+      await stopAll();
     },
     { scope: 'worker', timeout: 90_000 },
   ],
