@@ -199,6 +199,9 @@ describe('the backfill upgrades videos made by the older ladder', () => {
     expect(live.renditions).toHaveLength(2);
 
     await server.restart();
+    // The restarted server listens on a port of its own (the old process is gone, issue 40);
+    // the session lives on in the database.
+    admin = await adminSession(server.url);
     // Still ready with what it had while the upgrade is queued or running.
     const during = await admin.json('GET', `/api/media/${id}/processing`);
     expect(during.body.processingStatus).toBe('ready');
@@ -220,6 +223,7 @@ describe('the backfill upgrades videos made by the older ladder', () => {
 
     // Upgraded once: the next start queues nothing for it.
     await server.restart();
+    admin = await adminSession(server.url);
     await new Promise((res) => setTimeout(res, 1000));
     const again = await server.sql.execute({ sql: 'SELECT count(*) AS n FROM jobs WHERE media_id = ?', args: [id] });
     expect(Number(again.rows[0]!.n)).toBe(2);
