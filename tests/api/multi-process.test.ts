@@ -1,13 +1,14 @@
 // Several processes on one database and media folder behind Debian's nginx, configured with
 // the shipped deploy/nginx/studio.conf: two web processes (WORKER=off, TRUST_PROXY=true)
 // started together on a new database, and one `npm run worker`.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROOT, ADMIN, readStored, startServer, storageEnv, type TestServer } from '../helpers/server.ts';
+import { ADMIN, readStored, startServer, storageEnv, type TestServer } from '../helpers/server.ts';
+import { spawnApp } from '../helpers/processes.ts';
 import { Session, staffSession } from '../helpers/http.ts';
 import { startNginx, type Nginx } from '../helpers/nginx.ts';
 import { source } from '../helpers/video-sources.ts';
@@ -36,11 +37,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-multi-'));
   // Both web processes start at once on an empty database: migrations and the seed race.
   [a, b] = await Promise.all([startServer({ dir, env: WEB_ENV }), startServer({ dir, env: WEB_ENV })]);
-  worker = spawn(process.execPath, [path.join(ROOT, 'scripts/worker.mjs')], {
-    cwd: ROOT,
-    env: { ...process.env, ...storageEnv(a), DATABASE_URL: `file:${a.dbFile}`, MEDIA_DIR: a.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '50' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  worker = spawnApp('scripts/worker.mjs', [], { ...process.env, ...storageEnv(a), DATABASE_URL: `file:${a.dbFile}`, MEDIA_DIR: a.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '50' });
   worker.stdout!.on('data', (c: Buffer) => (workerLog += c));
   worker.stderr!.on('data', (c: Buffer) => (workerLog += c));
   await until('the worker', async () => workerLog.includes('STUDIO_WORKER_READY'), 60_000);

@@ -203,3 +203,20 @@ export function uhdSource(seconds = 16): string {
   made.set(key, file);
   return file;
 }
+
+/**
+ * 7 s of 640x360 at 10 fps with sound, plain for 4 s, then heavy noise: fragments of very
+ * different weight (HLS tests compare BANDWIDTH with the peak one). MPEG-4 AVI is transcoded,
+ * with a keyframe every 2 s from the encoder; the H.264/AAC MP4 (a keyframe every 2 s) is
+ * copied, fragmented at its own keyframes.
+ */
+export function unevenSource(kind: 'avi' | 'remux'): string {
+  const key = `uneven-${kind}`;
+  const hit = made.get(key);
+  if (hit) return hit;
+  const codecs = kind === 'avi' ? ['-c:v', 'mpeg4', '-q:v', '8', '-c:a', 'pcm_s16le'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '28', '-g', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
+  const file = path.join(dir, `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`);
+  ffmpeg([...PICTURE('640x360', 7, 10), ...TONE(7), '-vf', "noise=alls=40:allf=t+u:enable='gte(t,4)'", ...codecs, file]);
+  made.set(key, file);
+  return file;
+}
