@@ -20,6 +20,7 @@ import { $notes, loadMedia, loadNotes } from './store.ts';
 import { seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMarkers } from '../review/markers.ts';
 import { DrawingLayer, PictureFrame, noteDrawings, useDrawing } from '../review/DrawingLayer.tsx';
+import { useLiveReload } from '../live/useLive.ts';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -53,6 +54,19 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
       () => setVersions([]),
     );
   }, [item?.id]);
+  // A new version, a decision or a lock on this item, live (issue 41): the list again, on the
+  // version shown (or the new current one when the shown one went).
+  useLiveReload(
+    ['version', 'approval', 'preview'],
+    () => {
+      if (!item) return;
+      apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then((list) => {
+        setVersions(list);
+        setShownId((cur) => (cur !== null && list.some((v) => v.id === cur) ? cur : (list.find((v) => v.current)?.id ?? null)));
+      }, () => undefined);
+    },
+    (_topic, data) => !!item && data.mediaId === item.id,
+  );
   const shown = versions?.find((v) => v.id === shownId) ?? null;
   const playable = item && shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const allNotes = useStore($notes);

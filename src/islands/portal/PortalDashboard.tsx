@@ -17,6 +17,7 @@ import { isRecent, stageLabel } from './format.ts';
 import { $media, $mediaError, clearPortalCache, loadFeedback, loadMedia, loadNotes } from './store.ts';
 import { SearchInput } from '../ui/SearchInput.tsx';
 import { NotifyModeDialog } from '../notifications/NotifyModeDialog.tsx';
+import { useLiveReload } from '../live/useLive.ts';
 
 export interface PortalProfile {
   id: number;
@@ -77,6 +78,11 @@ export default function PortalDashboard({
     void loadFeedback();
     void loadNotes();
   }, []);
+  // Live (issue 41): the studio's notes and replies, decisions, new versions, items given or
+  // taken away, conversions finishing, all without a reload.
+  useLiveReload(['media', 'version', 'approval', 'assignment', 'processing', 'preview'], () => void loadMedia(), (topic, data) => topic !== 'processing' || data.status === 'ready' || data.status === 'failed');
+  useLiveReload(['note', 'reply'], () => void loadNotes());
+  useLiveReload(['feedback', 'reply'], () => void loadFeedback());
 
   const all = media ?? [];
   const filtered = useMemo(() => all.filter((m) => matches(m, query.trim(), stage)), [all, query, stage]);

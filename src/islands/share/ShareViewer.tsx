@@ -21,6 +21,9 @@ import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { noteMarkers } from '../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../review/DrawingLayer.tsx';
 import { ReviewVideo } from '../ui/ReviewVideo.tsx';
+import { useStore } from '@nanostores/react';
+import { $live } from '../live/channel.ts';
+import { useLiveReload, usePollWhileOffline } from '../live/useLive.ts';
 
 const POLL_MS = 4000;
 
@@ -36,14 +39,20 @@ export default function ShareViewer({ token, studio, initial }: { token: string;
   const [name, setName] = useState(initial.guestName);
   const pending = view.items.some((i) => i.previewPending);
 
-  // Watermarked previews are made after the link: look again until every one is there.
-  useEffect(() => {
-    if (!pending) return;
-    const t = setInterval(() => {
-      apiJson<ShareView>('GET', `/api/share/${token}`).then(setView, () => {});
-    }, POLL_MS);
-    return () => clearInterval(t);
-  }, [pending, token]);
+  const reload = () => apiJson<ShareView>('GET', `/api/share/${token}`).then(setView, () => {});
+  // Live (issue 41): notes, replies, decisions, new versions, finished previews and the link's
+  // own changes show at once. Without a stream, watermarked previews (made after the link) are
+  // looked for every 4 s until every one is there.
+  useLiveReload(['note', 'feedback', 'reply', 'approval', 'version', 'processing', 'preview', 'media', 'link'], () => void reload(), (topic, data) => topic !== 'processing' || data.status === 'ready');
+  usePollWhileOffline(() => void reload(), POLL_MS, { enabled: pending });
+  const live = useStore($live);
+  if (live.closed === 'link-gone') {
+    return (
+      <main className="mx-auto max-w-5xl px-4 py-16 sm:px-6">
+        <EmptyState title="This link is no longer available" description="It may have expired or been switched off. Ask the studio for a new one." />
+      </main>
+    );
+  }
 
   const writes = view.allowComment || view.allowApprove;
   const shared: Shared = { token, view, name: name.trim(), onChanged: (next) => setView((cur) => ({ ...cur, ...next })) };

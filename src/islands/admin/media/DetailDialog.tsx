@@ -28,6 +28,7 @@ import { LoopNoteButton, NoteMomentFields, noteEndBody, rangeError, seekToNote, 
 import { noteMs, noteTimeBody } from '../../review/frames.ts';
 import { noteMarkers } from '../../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../../review/DrawingLayer.tsx';
+import { useLiveReload } from '../../live/useLive.ts';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -122,6 +123,8 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   }, [item.id, item.version]);
   // Reloaded when the item changes (a new version, a deletion, a decision seen in the list).
   useEffect(loadVersions, [loadVersions, item.versionCount, item.approvalStatus]);
+  // A decision, a lock or a conversion of any version of this item, live (issue 41).
+  useLiveReload(['approval', 'version', 'processing'], loadVersions, (topic, data) => data.mediaId === item.id && (topic !== 'processing' || data.status === 'ready' || data.status === 'failed'));
   const shown = versions?.find((v) => v.id === shownId) ?? null;
   const onVersion = (v: { versionId: number | null }) => !shown || v.versionId === shown.id;
   const mine = useMemo(() => (feedback ?? []).filter((f) => f.mediaId === item.id && onVersion(f)), [feedback, item.id, shown?.id]);
