@@ -21,6 +21,8 @@ import { seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMarkers } from '../review/markers.ts';
 import { DrawingLayer, PictureFrame, noteDrawings, useDrawing } from '../review/DrawingLayer.tsx';
 import { useLiveReload } from '../live/useLive.ts';
+import { useLiveSession } from '../live/useLiveSession.ts';
+import { LivePanel } from '../live/LivePanel.tsx';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -33,7 +35,7 @@ const TABS: { value: Tab; label: string }[] = [
  * Opened for one item; the parent remounts it (key) per item so state starts fresh. `compare`
  * (the page's `?compare=2,3`) opens the compare view at once (issue 30).
  */
-export function MediaDetailDialog({ item, onClose, compare = null }: { item: ClientMedia | null; onClose: () => void; compare?: string | null }) {
+export function MediaDetailDialog({ item, onClose, compare = null, joinLive = false }: { item: ClientMedia | null; onClose: () => void; compare?: string | null; joinLive?: boolean }) {
   const [tab, setTab] = useState<Tab>('details');
   const video = useRef<HTMLVideoElement>(null);
   const clock = useNoteClock(video);
@@ -74,8 +76,11 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
   const markers = useMemo(() => noteMarkers(shownNotes, (n) => ({ author: n.clientUsername, text: n.noteText })), [shownNotes]);
   const drawings = useMemo(() => noteDrawings(shownNotes), [shownNotes]);
   const drawing = useDrawing();
+  // Live review (issue 41): the studio's presenter drives this player while the client follows.
+  const session = useLiveSession({ mediaId: item?.id ?? 0, videoRef: video, fps: shown?.frameRate, versionId: shown?.id ?? null, onVersion: setShownId, shapes: drawing.shapes });
+  const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
   // The pointer draws only while the tools (on the Timeline tab) are in view.
-  const layer = <DrawingLayer notes={drawings} fps={shown?.frameRate} drawing={tab === 'timeline' ? drawing : null} />;
+  const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={tab === 'timeline' ? drawing : null} />;
   const decided = (next: MediaVersion) => {
     setVersions((list) => list?.map((v) => (v.id === next.id ? next : v)) ?? null);
     void loadMedia();
@@ -102,6 +107,7 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
                 }}
               />
             )}
+            {item.type === 'video' && <LivePanel session={session} fps={shown?.frameRate} autoJoin={joinLive} />}
             {item.type === 'video' ? (
               // 250 px tall under 768 px, 500 px from there up (001 §2).
               <ReviewVideo

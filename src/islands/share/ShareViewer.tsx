@@ -24,6 +24,8 @@ import { ReviewVideo } from '../ui/ReviewVideo.tsx';
 import { useStore } from '@nanostores/react';
 import { $live } from '../live/channel.ts';
 import { useLiveReload, usePollWhileOffline } from '../live/useLive.ts';
+import { useLiveSession } from '../live/useLiveSession.ts';
+import { LivePanel } from '../live/LivePanel.tsx';
 
 const POLL_MS = 4000;
 
@@ -101,8 +103,13 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
   );
   const drawings = useMemo(() => noteDrawings(allComments.filter((c) => c.mediaId === item.id && c.kind === 'note')), [allComments, item.id]);
   const drawing = useDrawing();
+  // Live review (issue 41), on links that allow comments: this page follows the studio's player
+  // (the current version only: a link shows no other).
+  const session = useLiveSession({ mediaId: item.id, videoRef, fps: item.frameRate, versionId: item.versionId, shapes: drawing.shapes });
+  const otherVersion = session.joined && session.state && session.state.versionId !== item.versionId ? 'The presenter is showing another version of this item, which this link does not show.' : null;
+  const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
   // Visitors draw only on links that allow comments; everyone sees the notes' drawings.
-  const layer = <DrawingLayer notes={drawings} fps={item.frameRate} drawing={shared.view.allowComment ? drawing : null} />;
+  const layer = <DrawingLayer notes={shownDrawings} fps={item.frameRate} drawing={shared.view.allowComment ? drawing : null} />;
   const seek = (ms: number) => seekToNote(videoRef.current, ms, item.frameRate);
   return (
     <section aria-labelledby={`item-${item.id}`} className="space-y-4 rounded-xl border border-line bg-raised p-4 sm:p-6" data-testid="share-item">
@@ -122,6 +129,7 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
           <BlockedDownload reason={item.downloadBlockedReason} size="sm" />
         ) : null}
       </div>
+      {item.type === 'video' && shared.view.allowComment && <LivePanel session={session} fps={item.frameRate} versionMismatch={otherVersion} />}
       <Media item={item} videoRef={videoRef} clock={clock} markers={markers} overlay={layer} canMark={shared.view.allowComment} />
       {shared.view.allowApprove && <ApprovalForm item={item} shared={shared} />}
       {shared.view.allowComment && <NoteForm item={item} shared={shared} clock={clock} drawing={drawing} videoRef={videoRef} />}

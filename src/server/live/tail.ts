@@ -9,6 +9,7 @@ import { FactsCache, mayReceive, needsFacts, seesLive, type ItemFacts } from './
 import { currentPermissions, invalid, linkAllowsComments } from './checks.ts';
 import * as hub from './hub.ts';
 import { headId, onKick, parseData, prune, readAfter, READ_BATCH, type LiveRow } from './log.ts';
+import { leave, sessionById } from './sessions.ts';
 
 let cursor = 0;
 let started: Promise<void> | null = null;
@@ -110,6 +111,8 @@ async function recheckMemberships(mediaId: number | null, conns: hub.Connection[
       if (seesLive(conn.principal, await facts.item(m.mediaId))) continue;
       conn.sessions.delete(sessionId);
       hub.write(conn, hub.encodeMessage(null, 'live', { type: 'dropped', sessionId, reason: 'You no longer have access to this item.' }));
+      const row = await sessionById(sessionId);
+      if (row && !row.endedAt) await leave(row, conn.key);
     }
   }
 }

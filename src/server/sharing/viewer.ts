@@ -92,6 +92,7 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
       title: item.title,
       type: item.type,
       version: version.number,
+      versionId: version.id,
       durationSeconds: version.durationSeconds,
       frameRate: probeFacts(version.probe).frameRate,
       approval,

@@ -29,6 +29,8 @@ import { noteMs, noteTimeBody } from '../../review/frames.ts';
 import { noteMarkers } from '../../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../../review/DrawingLayer.tsx';
 import { useLiveReload } from '../../live/useLive.ts';
+import { useLiveSession } from '../../live/useLiveSession.ts';
+import { LivePanel } from '../../live/LivePanel.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -147,7 +149,10 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   // Drawings of every note of the version shown (issue 29), and the one being made.
   const drawings = useMemo(() => noteDrawings((notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n))), [notes, item.id, shown?.id]);
   const drawing = useDrawing();
-  const layer = <DrawingLayer notes={drawings} fps={shown?.frameRate} drawing={drawing} />;
+  // Live review (issue 41): this dialog presents or follows; others' pointers and drawings on the picture.
+  const session = useLiveSession({ mediaId: item.id, videoRef: video, fps: shown?.frameRate, versionId: shown?.id ?? null, onVersion: setShownId, shapes: drawing.shapes });
+  const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
+  const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={drawing} />;
   const clock = useNoteClock(video);
   const seek = (ms: number) => seekToNote(video.current, ms, shown?.frameRate);
   const playable = shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
@@ -214,6 +219,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           )}
         </div>
       </div>
+      {item.type === 'video' && <LivePanel session={session} fps={shown?.frameRate} canStart />}
       {item.type === 'video' ? (
         <ReviewVideo
           key={shown && !shown.current ? shown.id : 'current'}
