@@ -33,7 +33,6 @@ export async function openStream(request: Request, principal: LivePrincipal, add
   const key = principalKey(principal);
   const hit = hub.limitFor(key, address);
   if (hit) throw new HttpError(hit === 'process' ? 503 : 429, STREAM_LIMIT_MESSAGE[hit]);
-  await ensureRunning();
   const since = lastEventId(request);
   const conn: hub.Connection = {
     id: randomBytes(16).toString('base64url'),
@@ -49,6 +48,8 @@ export async function openStream(request: Request, principal: LivePrincipal, add
   };
   const body = new ReadableStream<Uint8Array>(
     {
+      // Runs at once, inside the constructor: the stream is counted (and the tailer kept
+      // running for it) before anything can be awaited.
       start(controller) {
         conn.controller = controller;
         hub.register(conn);
@@ -77,6 +78,9 @@ export async function openStream(request: Request, principal: LivePrincipal, add
 
 /** The hello, then what the tab missed, then what the tailer handed over meanwhile. */
 async function replay(conn: hub.Connection, since: number | null): Promise<void> {
+  // The tailer's cursor is set before the table is read here, so every row is either read
+  // below or handed over by the tailer (into `pending`), never neither.
+  await ensureRunning();
   let rows: Awaited<ReturnType<typeof readAfter>> = [];
   let resumed = false;
   if (since !== null) {
