@@ -228,7 +228,7 @@ test('three people: steps and seeks mirrored frame-exact, break away and follow 
   }
 });
 
-test('a version switch by the presenter is followed by the client; the guest (whose link shows the current version only) is told', async ({ page, server, browser }) => {
+test('a version switch and compare mode by the presenter are followed by the client; the guest (whose link shows the current version only) is told', async ({ page, server, browser }) => {
   test.setTimeout(180_000);
   await setUp({ server });
   // A second version: a copy of the first one's files under a new key, made current.
@@ -261,6 +261,20 @@ test('a version switch by the presenter is followed by the client; the guest (wh
     await expectFrame(page, ADMIN_VIDEO, 5);
     await expectFrame(p.client, PORTAL_VIDEO, 5);
     expect(await settledOn(p.client, 5, since)).not.toBeNull();
+
+    // Compare mode: the presenter opens it and picks Wipe; the client's opens on the same pair
+    // in the same mode, and closes with the presenter's.
+    await dialog.getByTestId('compare-open').click();
+    const presenterCompare = page.getByRole('dialog', { name: 'Compare versions: Numbered Cut' });
+    await presenterCompare.getByRole('button', { name: 'Wipe' }).click();
+    const clientCompare = p.client.getByRole('dialog', { name: 'Compare versions: Numbered Cut' });
+    await expect(clientCompare.getByTestId('compare-view')).toHaveAttribute('data-mode', 'wipe');
+    for (const side of ['Left', 'Right']) {
+      await expect(clientCompare.getByRole('combobox', { name: side })).toHaveValue(await presenterCompare.getByRole('combobox', { name: side }).inputValue());
+    }
+    await page.keyboard.press('Escape');
+    await expect(presenterCompare).toHaveCount(0);
+    await expect(clientCompare).toHaveCount(0);
   } finally {
     await page.getByRole('button', { name: 'End live review' }).click();
     for (const c of p.contexts) await c.close();

@@ -35,7 +35,13 @@ export interface LiveSessionOptions {
   onVersion?: (versionId: number) => void;
   /** The drawing being made on this screen, shared as it grows. */
   shapes?: readonly Shape[];
+  /** The compare view's pair and mode while it is open on this screen (null: closed). */
+  compare?: LiveCompare | null;
+  /** Opens (with that pair and mode) or closes the compare view when the presenter does. */
+  onCompare?: (compare: LiveCompare | null) => void;
 }
+
+export type LiveCompare = NonNullable<LiveState['compare']>;
 
 /** Sends the latest value at most every `ms`, one request at a time; a newer value replaces a waiting one. */
 function useLatestSender<T>(send: (v: T) => Promise<unknown>, ms: number) {
@@ -77,7 +83,7 @@ function useLatestSender<T>(send: (v: T) => Promise<unknown>, ms: number) {
   );
 }
 
-export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, shapes }: LiveSessionOptions) {
+export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, shapes, compare = null, onCompare }: LiveSessionOptions) {
   const live = useStore($live);
   const base = typeof location === 'undefined' ? null : sessionBase(location.pathname);
   const as = typeof location === 'undefined' ? 'staff' : liveAs(location.pathname);
@@ -247,6 +253,11 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
   stateRef.current = state;
   const followRef = useRef(false);
   followRef.current = joined && following && !presenting;
+  const compareKey = state?.compare ? `${state.compare.left}-${state.compare.right}-${state.compare.mode}` : null;
+  useEffect(() => {
+    if (followRef.current && state) onCompare?.(state.compare ?? null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [compareKey, following, presenting, joined]);
   useEffect(() => {
     if (!followRef.current || !state) return;
     if (state.versionId !== versionId) {
@@ -275,13 +286,17 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
   // Presenting: this player's moves go out as the session's state.
   const sendState = useLatestSender((body: LiveStateInput) => apiJson('POST', url(sessionId!, 'state'), body), STATE_EVERY_MS);
   const reverse = useRef<number | null>(null);
+  const compareRef = useRef(compare);
+  compareRef.current = compare;
   const currentState = useCallback((): LiveStateInput | null => {
     const v = videoRef.current;
     if (!v || !versionId) return null;
     const ms = Math.round(v.currentTime * 1000 * 10) / 10;
-    if (reverse.current !== null) return { versionId, playing: true, rate: -reverse.current, ms, frame: frameAt(v.currentTime, fps), compare: null };
-    return { versionId, playing: !v.paused && !v.ended, rate: v.playbackRate || 1, ms, frame: frameAt(v.currentTime, fps), compare: null };
+    const cmp = compareRef.current;
+    if (reverse.current !== null) return { versionId, playing: true, rate: -reverse.current, ms, frame: frameAt(v.currentTime, fps), compare: cmp };
+    return { versionId, playing: !v.paused && !v.ended, rate: v.playbackRate || 1, ms, frame: frameAt(v.currentTime, fps), compare: cmp };
   }, [videoRef, versionId, fps]);
+  const sentCompare = compare ? `${compare.left}-${compare.right}-${compare.mode}` : null;
   useEffect(() => {
     if (!presenting) return;
     const push = () => {
@@ -314,7 +329,7 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
       document.removeEventListener(SHUTTLE_EVENT, onShuttle, true);
       clearInterval(beat);
     };
-  }, [presenting, versionId, currentState, sendState, videoRef]);
+  }, [presenting, versionId, currentState, sendState, videoRef, sentCompare]);
 
   // Everyone: whether it follows, and the frame on this screen once it has broken away (a
   // follower's frame is the presenter's: reporting each of its seeks would multiply every

@@ -23,6 +23,7 @@ import { DrawingLayer, PictureFrame, noteDrawings, useDrawing } from '../review/
 import { useLiveReload } from '../live/useLive.ts';
 import { useLiveSession } from '../live/useLiveSession.ts';
 import { LivePanel } from '../live/LivePanel.tsx';
+import type { CompareSelection } from '../review/CompareView.tsx';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -77,7 +78,21 @@ export function MediaDetailDialog({ item, onClose, compare = null, joinLive = fa
   const drawings = useMemo(() => noteDrawings(shownNotes), [shownNotes]);
   const drawing = useDrawing();
   // Live review (issue 41): the studio's presenter drives this player while the client follows.
-  const session = useLiveSession({ mediaId: item?.id ?? 0, videoRef: video, fps: shown?.frameRate, versionId: shown?.id ?? null, onVersion: setShownId, shapes: drawing.shapes });
+  const [compareSel, setCompareSel] = useState<CompareSelection | null>(null);
+  const [followCompare, setFollowCompare] = useState<CompareSelection | null>(null);
+  const session = useLiveSession({
+    mediaId: item?.id ?? 0,
+    videoRef: video,
+    fps: shown?.frameRate,
+    versionId: shown?.id ?? null,
+    onVersion: setShownId,
+    shapes: drawing.shapes,
+    compare: comparing !== null ? compareSel : null,
+    onCompare: (c) => {
+      setFollowCompare(c);
+      setComparing(c ? '' : null);
+    },
+  });
   const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
   // The pointer draws only while the tools (on the Timeline tab) are in view.
   const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={tab === 'timeline' ? drawing : null} />;
@@ -154,7 +169,17 @@ export function MediaDetailDialog({ item, onClose, compare = null, joinLive = fa
           </div>
         </div>
       )}
-      {item && <CompareDialog title={item.title} type={item.type} versions={versions} request={comparing} onClose={() => setComparing(null)} />}
+      {item && (
+        <CompareDialog
+          title={item.title}
+          type={item.type}
+          versions={versions}
+          request={comparing}
+          onClose={() => setComparing(null)}
+          onSelection={setCompareSel}
+          selection={session.following ? followCompare : null}
+        />
+      )}
     </Dialog>
   );
 }

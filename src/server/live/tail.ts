@@ -1,6 +1,7 @@
 // The process's reader of the events table (issue 41): while any stream is open it reads the
 // rows after its cursor every LIVE_POLL_MS (rows written by other processes and by workers),
-// and at once when this process wrote one (log.ts wakes it). Each row is handled once per
+// at once when this process wrote one (log.ts wakes it), and at once when the database file
+// changed on disk (wake.ts: another process on this machine wrote). Each row is handled once per
 // process, in id order: system rows close or refresh streams, the others go to every stream
 // whose holder may receive them (audience.ts). Several web processes therefore need nothing but
 // the shared database to agree (docs/live-review.md, "Several processes").
@@ -10,10 +11,12 @@ import { currentPermissions, invalid, linkAllowsComments } from './checks.ts';
 import * as hub from './hub.ts';
 import { headId, onKick, parseData, prune, readAfter, READ_BATCH, type LiveRow } from './log.ts';
 import { leave, sessionById } from './sessions.ts';
+import { watchDatabase } from './wake.ts';
 
 let cursor = 0;
 let started: Promise<void> | null = null;
 let timer: ReturnType<typeof setInterval> | null = null;
+let unwatch: () => void = () => undefined;
 let busy = false;
 let again = false;
 let lastPrune = 0;
@@ -55,6 +58,7 @@ export function ensureRunning(): Promise<void> {
     onKick(() => void poll());
     timer = setInterval(() => void poll(), config.LIVE_POLL_MS);
     timer.unref();
+    unwatch = watchDatabase(() => void poll());
   })().catch((e) => {
     started = null;
     throw e;
@@ -68,6 +72,8 @@ function stopIfIdle(): void {
   timer = null;
   started = null;
   onKick(() => undefined);
+  unwatch();
+  unwatch = () => undefined;
 }
 
 async function poll(): Promise<void> {

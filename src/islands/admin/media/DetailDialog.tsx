@@ -31,6 +31,7 @@ import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, n
 import { useLiveReload } from '../../live/useLive.ts';
 import { useLiveSession } from '../../live/useLiveSession.ts';
 import { LivePanel } from '../../live/LivePanel.tsx';
+import type { CompareSelection } from '../../review/CompareView.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -150,7 +151,21 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   const drawings = useMemo(() => noteDrawings((notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n))), [notes, item.id, shown?.id]);
   const drawing = useDrawing();
   // Live review (issue 41): this dialog presents or follows; others' pointers and drawings on the picture.
-  const session = useLiveSession({ mediaId: item.id, videoRef: video, fps: shown?.frameRate, versionId: shown?.id ?? null, onVersion: setShownId, shapes: drawing.shapes });
+  const [compareSel, setCompareSel] = useState<CompareSelection | null>(null);
+  const [followCompare, setFollowCompare] = useState<CompareSelection | null>(null);
+  const session = useLiveSession({
+    mediaId: item.id,
+    videoRef: video,
+    fps: shown?.frameRate,
+    versionId: shown?.id ?? null,
+    onVersion: setShownId,
+    shapes: drawing.shapes,
+    compare: comparing !== null ? compareSel : null,
+    onCompare: (c) => {
+      setFollowCompare(c);
+      setComparing(c ? '' : null);
+    },
+  });
   const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
   const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={drawing} />;
   const clock = useNoteClock(video);
@@ -336,7 +351,15 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           </ol>
         )}
       </section>
-      <CompareDialog title={item.title} type={item.type} versions={versions} request={comparing} onClose={() => setComparing(null)} />
+      <CompareDialog
+        title={item.title}
+        type={item.type}
+        versions={versions}
+        request={comparing}
+        onClose={() => setComparing(null)}
+        onSelection={setCompareSel}
+        selection={session.following ? followCompare : null}
+      />
       <ConfirmDialog
         open={!!deletingVersion}
         title="Delete version"
