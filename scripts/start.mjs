@@ -97,5 +97,11 @@ if (config.WORKER) {
   startNotifier();
   if (!config.SMTP_URL) console.log(`Notifications: no SMTP_URL, emails are written to ${config.notifyDir} (npm run notify:resend sends them once it is set)`);
 }
+// Live review sessions (issue 41): every process ends sessions whose presenter has gone and
+// prunes old event rows; both are idempotent across processes.
+{
+  const { startLiveSweeper } = await import('../src/server/live/sweeper.ts');
+  startLiveSweeper();
+}
 // Machine-readable line for tests and process managers.
 console.log(`STUDIO_LISTENING ${port}`);

@@ -11,6 +11,9 @@ import { Button } from '../ui/Button.tsx';
 import { fpsOf, formatFrameTime, frameIndex, frameSeekTime, frameTimecode, parseSecondsText, secondsText } from './frames.ts';
 import { KEY_LIST, SPEEDS, nextShuttle, playerKeyAction, speedLabel } from './keys.ts';
 
+/** Dispatched by the player area when J's backwards shuttle starts (detail: its speed) or stops (null). */
+export const SHUTTLE_EVENT = 'studio-shuttle';
+
 /** Keys typed into these are text, not player commands. */
 function typesText(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -80,6 +83,12 @@ export function PlayerArea({
       el.removeEventListener('play', onPlay, true);
     };
   }, []);
+
+  // A live session's presenter (issue 41) sends the backwards shuttle as one state, not as the
+  // many seeks it makes: the area says when it starts and stops.
+  useEffect(() => {
+    area.current?.dispatchEvent(new CustomEvent(SHUTTLE_EVENT, { bubbles: true, detail: reverse }));
+  }, [reverse]);
 
   useEffect(() => {
     const v = videoRef.current;

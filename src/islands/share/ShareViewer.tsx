@@ -21,6 +21,11 @@ import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { noteMarkers } from '../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../review/DrawingLayer.tsx';
 import { ReviewVideo } from '../ui/ReviewVideo.tsx';
+import { useStore } from '@nanostores/react';
+import { $live } from '../live/channel.ts';
+import { useLiveReload, usePollWhileOffline } from '../live/useLive.ts';
+import { useLiveSession } from '../live/useLiveSession.ts';
+import { LivePanel } from '../live/LivePanel.tsx';
 
 const POLL_MS = 4000;
 
@@ -36,14 +41,20 @@ export default function ShareViewer({ token, studio, initial }: { token: string;
   const [name, setName] = useState(initial.guestName);
   const pending = view.items.some((i) => i.previewPending);
 
-  // Watermarked previews are made after the link: look again until every one is there.
-  useEffect(() => {
-    if (!pending) return;
-    const t = setInterval(() => {
-      apiJson<ShareView>('GET', `/api/share/${token}`).then(setView, () => {});
-    }, POLL_MS);
-    return () => clearInterval(t);
-  }, [pending, token]);
+  const reload = () => apiJson<ShareView>('GET', `/api/share/${token}`).then(setView, () => {});
+  // Live (issue 41): notes, replies, decisions, new versions, finished previews and the link's
+  // own changes show at once. Without a stream, watermarked previews (made after the link) are
+  // looked for every 4 s until every one is there.
+  useLiveReload(['note', 'feedback', 'reply', 'approval', 'version', 'processing', 'preview', 'media', 'link'], () => void reload(), (topic, data) => topic !== 'processing' || data.status === 'ready');
+  usePollWhileOffline(() => void reload(), POLL_MS, { enabled: pending });
+  const live = useStore($live);
+  if (live.closed === 'link-gone') {
+    return (
+      <main className="mx-auto max-w-5xl px-4 py-16 sm:px-6">
+        <EmptyState title="This link is no longer available" description="It may have expired or been switched off. Ask the studio for a new one." />
+      </main>
+    );
+  }
 
   const writes = view.allowComment || view.allowApprove;
   const shared: Shared = { token, view, name: name.trim(), onChanged: (next) => setView((cur) => ({ ...cur, ...next })) };
@@ -92,8 +103,13 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
   );
   const drawings = useMemo(() => noteDrawings(allComments.filter((c) => c.mediaId === item.id && c.kind === 'note')), [allComments, item.id]);
   const drawing = useDrawing();
+  // Live review (issue 41), on links that allow comments: this page follows the studio's player
+  // (the current version only: a link shows no other).
+  const session = useLiveSession({ mediaId: item.id, videoRef, fps: item.frameRate, versionId: item.versionId, shapes: drawing.shapes });
+  const otherVersion = session.joined && session.state && session.state.versionId !== item.versionId ? 'The presenter is showing another version of this item, which this link does not show.' : null;
+  const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
   // Visitors draw only on links that allow comments; everyone sees the notes' drawings.
-  const layer = <DrawingLayer notes={drawings} fps={item.frameRate} drawing={shared.view.allowComment ? drawing : null} />;
+  const layer = <DrawingLayer notes={shownDrawings} fps={item.frameRate} drawing={shared.view.allowComment ? drawing : null} />;
   const seek = (ms: number) => seekToNote(videoRef.current, ms, item.frameRate);
   return (
     <section aria-labelledby={`item-${item.id}`} className="space-y-4 rounded-xl border border-line bg-raised p-4 sm:p-6" data-testid="share-item">
@@ -113,6 +129,7 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
           <BlockedDownload reason={item.downloadBlockedReason} size="sm" />
         ) : null}
       </div>
+      {item.type === 'video' && shared.view.allowComment && <LivePanel session={session} fps={item.frameRate} versionMismatch={otherVersion} />}
       <Media item={item} videoRef={videoRef} clock={clock} markers={markers} overlay={layer} canMark={shared.view.allowComment} />
       {shared.view.allowApprove && <ApprovalForm item={item} shared={shared} />}
       {shared.view.allowComment && <NoteForm item={item} shared={shared} clock={clock} drawing={drawing} videoRef={videoRef} />}

@@ -13,6 +13,7 @@ import { autoSize, capLevel, type Size } from './auto-size.ts';
 import type { attachStream } from './stream.ts';
 
 /** The streaming code and hls.js: only for a review player that streams. */
+import { useLiveConnected, useLiveReload } from '../live/useLive.ts';
 const loadStream = () => import('./stream.ts');
 type Stream = Awaited<ReturnType<typeof attachStream>>;
 
@@ -274,13 +275,19 @@ export function useSeekPreview(cues: SpriteCue[], duration: number) {
 }
 
 /**
- * Polls the item's live processing state while it is not ready (progress ticks are not in the
- * cached lists). Calls `onChange` with each new state; stops once ready or failed.
+ * Follows the item's live processing state while it is not ready (progress ticks are not in the
+ * cached lists): asked again on each `processing` event of the item over the tab's stream
+ * (issue 41), or every `everyMs` while no stream is open. Calls `onChange` with each new state;
+ * stops once ready or failed.
  */
 export function useProcessingPoll<T extends PlayableItem>(item: T, pollUrl: string | null, onChange: (next: T) => void, everyMs = 2000) {
   const active = item.processingStatus === 'queued' || item.processingStatus === 'processing';
   const latest = useRef(item);
   latest.current = item;
+  const mediaId = Number(/\/media\/(\d+)\/processing/.exec(pollUrl ?? '')?.[1] ?? NaN);
+  const connected = useLiveConnected();
+  useLiveReload(['processing', 'preview'], () => void tickRef.current?.(), (_t, data) => data.mediaId === mediaId, active && !!pollUrl);
+  const tickRef = useRef<(() => Promise<void>) | null>(null);
   useEffect(() => {
     if (!active || !pollUrl) return;
     let stop = false;
@@ -292,14 +299,16 @@ export function useProcessingPoll<T extends PlayableItem>(item: T, pollUrl: stri
         onChange({ ...cur, ...next });
       }
     };
-    const t = setInterval(tick, everyMs);
+    tickRef.current = tick;
+    const t = connected ? null : setInterval(tick, everyMs);
     void tick();
     return () => {
       stop = true;
-      clearInterval(t);
+      tickRef.current = null;
+      if (t) clearInterval(t);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [active, pollUrl, everyMs]);
+  }, [active, pollUrl, everyMs, connected]);
 }
 
 /** Shown instead of a player while no playable file exists yet, or when conversion failed. */

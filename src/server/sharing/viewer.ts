@@ -5,7 +5,7 @@
 // withholds it, or holds it back until approval, shows images and remuxed videos through a
 // preview of its own and the ladder's encodes up to 1080p, never a file that is the original's
 // picture at full size or its streams byte for byte.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { media, mediaVersions, shareComments, shareLinkItems, shareLinks, timelineNotes } from '../../db/schema.ts';
@@ -34,6 +34,25 @@ async function linkItems(link: LinkRow, onlyMediaId?: number): Promise<Row[]> {
     .innerJoin(mediaVersions, eq(mediaVersions.storageKey, media.storageKey))
     .where(and(eq(shareLinkItems.linkId, link.id), onlyMediaId ? eq(media.id, onlyMediaId) : undefined))
     .orderBy(asc(shareLinkItems.position));
+}
+
+/**
+ * The links whose visitors see an item now (issue 41, who is told of a change): visitor links
+ * (not a client's own watermark row) holding it, neither revoked nor expired.
+ */
+export async function activeLinksHolding(mediaId: number, now = new Date()): Promise<{ id: number; allowComment: boolean }[]> {
+  return db
+    .select({ id: shareLinks.id, allowComment: shareLinks.allowComment })
+    .from(shareLinkItems)
+    .innerJoin(shareLinks, eq(shareLinks.id, shareLinkItems.linkId))
+    .where(
+      and(
+        eq(shareLinkItems.mediaId, mediaId),
+        isNull(shareLinks.revokedAt),
+        isNull(shareLinks.clientId),
+        or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
+      ),
+    );
 }
 
 /** One item of the link (404 when the link does not hold it). */
@@ -73,6 +92,7 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
       title: item.title,
       type: item.type,
       version: version.number,
+      versionId: version.id,
       durationSeconds: version.durationSeconds,
       frameRate: probeFacts(version.probe).frameRate,
       approval,

@@ -28,6 +28,10 @@ import { LoopNoteButton, NoteMomentFields, noteEndBody, rangeError, seekToNote, 
 import { noteMs, noteTimeBody } from '../../review/frames.ts';
 import { noteMarkers } from '../../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../../review/DrawingLayer.tsx';
+import { useLiveReload } from '../../live/useLive.ts';
+import { useLiveSession } from '../../live/useLiveSession.ts';
+import { LivePanel } from '../../live/LivePanel.tsx';
+import type { CompareSelection } from '../../review/CompareView.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -122,6 +126,8 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   }, [item.id, item.version]);
   // Reloaded when the item changes (a new version, a deletion, a decision seen in the list).
   useEffect(loadVersions, [loadVersions, item.versionCount, item.approvalStatus]);
+  // A decision, a lock or a conversion of any version of this item, live (issue 41).
+  useLiveReload(['approval', 'version', 'processing'], loadVersions, (topic, data) => data.mediaId === item.id && (topic !== 'processing' || data.status === 'ready' || data.status === 'failed'));
   const shown = versions?.find((v) => v.id === shownId) ?? null;
   const onVersion = (v: { versionId: number | null }) => !shown || v.versionId === shown.id;
   const mine = useMemo(() => (feedback ?? []).filter((f) => f.mediaId === item.id && onVersion(f)), [feedback, item.id, shown?.id]);
@@ -144,7 +150,24 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   // Drawings of every note of the version shown (issue 29), and the one being made.
   const drawings = useMemo(() => noteDrawings((notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n))), [notes, item.id, shown?.id]);
   const drawing = useDrawing();
-  const layer = <DrawingLayer notes={drawings} fps={shown?.frameRate} drawing={drawing} />;
+  // Live review (issue 41): this dialog presents or follows; others' pointers and drawings on the picture.
+  const [compareSel, setCompareSel] = useState<CompareSelection | null>(null);
+  const [followCompare, setFollowCompare] = useState<CompareSelection | null>(null);
+  const session = useLiveSession({
+    mediaId: item.id,
+    videoRef: video,
+    fps: shown?.frameRate,
+    versionId: shown?.id ?? null,
+    onVersion: setShownId,
+    shapes: drawing.shapes,
+    compare: comparing !== null ? compareSel : null,
+    onCompare: (c) => {
+      setFollowCompare(c);
+      setComparing(c ? '' : null);
+    },
+  });
+  const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
+  const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={drawing} />;
   const clock = useNoteClock(video);
   const seek = (ms: number) => seekToNote(video.current, ms, shown?.frameRate);
   const playable = shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
@@ -211,6 +234,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           )}
         </div>
       </div>
+      {item.type === 'video' && <LivePanel session={session} fps={shown?.frameRate} canStart />}
       {item.type === 'video' ? (
         <ReviewVideo
           key={shown && !shown.current ? shown.id : 'current'}
@@ -327,7 +351,15 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           </ol>
         )}
       </section>
-      <CompareDialog title={item.title} type={item.type} versions={versions} request={comparing} onClose={() => setComparing(null)} />
+      <CompareDialog
+        title={item.title}
+        type={item.type}
+        versions={versions}
+        request={comparing}
+        onClose={() => setComparing(null)}
+        onSelection={setCompareSel}
+        selection={session.following ? followCompare : null}
+      />
       <ConfirmDialog
         open={!!deletingVersion}
         title="Delete version"
