@@ -27,9 +27,12 @@ const PAGE_CACHE_FAST_PATH = Symbol.for('studio.pageCacheFastPath');
 // gzip/brotli for text (HTML, CSS, JS, JSON, SVG); media types are not compressible and
 // range requests are left alone so byte offsets stay meaningful. An X-Accel-Redirect answer
 // has no body of its own: nginx sends the file (ACCEL_REDIRECT, src/server/media/delivery.ts).
+// An event stream (issue 41) is never compressed: the compressor holds bytes back until it
+// has a block, and each message must leave at once.
 const compress = compression({
   threshold: 1024,
-  filter: (req, res) => !req.headers.range && !res.getHeader('x-accel-redirect') && compression.filter(req, res),
+  filter: (req, res) =>
+    !req.headers.range && !res.getHeader('x-accel-redirect') && !String(res.getHeader('content-type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
 });
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -106,6 +109,8 @@ export async function serve({ outDir, port, host }) {
     server.listen(port, host, resolve);
   });
   const stop = () => {
+    // Open event streams would hold the server open: end them (tabs reconnect elsewhere).
+    globalThis[Symbol.for('studio.live.closeAll')]?.();
     server.close(() => process.exit(0));
     server.closeIdleConnections?.();
     setTimeout(() => process.exit(0), 3000).unref();

@@ -5,12 +5,13 @@
 // emails, the mode answers say where mail goes, "Mark all read", and note entries in the bell.
 // The web server runs with WORKER=off; a worker process (scripts/worker.mjs) is started by the
 // test when conversions may happen.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { ROOT, startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { spawnApp } from '../helpers/processes.ts';
 import { clientSession, staffSession, type Session } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
 import { createImage, createVideo, sampleImage } from '../helpers/portal-fixtures.ts';
@@ -65,20 +66,16 @@ describe('with SMTP_URL and no NOTIFY_FROM', () => {
   /** A worker process on the server's database (FFMPEG_PATH may be broken on purpose). */
   async function startWorker(env: Record<string, string> = {}) {
     let log = '';
-    const w = spawn(process.execPath, [path.join(ROOT, 'scripts/worker.mjs')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: `file:${server.dbFile}`,
-        MEDIA_DIR: server.mediaDir,
-        DEMO_CONTENT: 'false',
-        ADMIN_PASSWORD: 'admin-password-123',
-        JOB_POLL_MS: '50',
-        JOB_RETRY_BASE_MS: '0',
-        SITE_URL: SITE,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const w = spawnApp('scripts/worker.mjs', [], {
+      ...process.env,
+      DATABASE_URL: `file:${server.dbFile}`,
+      MEDIA_DIR: server.mediaDir,
+      DEMO_CONTENT: 'false',
+      ADMIN_PASSWORD: 'admin-password-123',
+      JOB_POLL_MS: '50',
+      JOB_RETRY_BASE_MS: '0',
+      SITE_URL: SITE,
+      ...env,
     });
     w.stdout!.on('data', (c: Buffer) => (log += c.toString()));
     w.stderr!.on('data', (c: Buffer) => (log += c.toString()));

@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { ADMIN, readStored, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
@@ -154,8 +155,12 @@ describe('editing a link', () => {
     const v = await enter(link.token);
     const view = (await v.json('GET', `/api/share/${link.token}`)).body;
     const download = view.items.find((i: any) => i.id === image.id).downloadUrl;
-    expect(download).toBeTruthy();
-    expect((await v.get(download)).status).toBe(200);
+    // The original itself: its own address, and the stored bytes.
+    expect(download).toBe(`/s/${link.token}/m/${image.id}/original.jpg?download=1`);
+    const got = await v.get(download);
+    expect(got.status).toBe(200);
+    const [, key] = /\/media\/([a-f0-9]{32})\//.exec(image.url)!;
+    expect(Buffer.from(await got.arrayBuffer()).equals((await readStored(server, key!, 'original.jpg'))!)).toBe(true);
     const r = await sharer.json('PATCH', `/api/share-links/${link.id}`, { name: 'Second round', download: 'none', mediaIds: [still.id] });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ name: 'Second round', download: 'none', items: [{ id: still.id }] });
@@ -359,6 +364,45 @@ describe('links made before addresses were kept', () => {
     expect((await copyAddress(sharer, link.id)).body.url).toBe(fresh.body.url);
     expect((await sharer.json('GET', '/api/share-links')).body.find((l: any) => l.id === link.id).addressKept).toBe(true);
     expect((await logOf(link.id)).map((e) => e.action)).toEqual(expect.arrayContaining(['new address', 'address copied']));
+  });
+});
+
+// Issue 40: a kept address opens only on its own row, unaltered, under this server's key (AES-GCM
+// checks the tag and the row's token hash); anything else is 409 and gives no address.
+describe('a kept address that does not open', () => {
+  /** The token encrypted as link-key.ts does, under `key`, for the row whose token hash is `tokenHash`. */
+  const encryptUnder = (key: Buffer, token: string, tokenHash: string) => {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(tokenHash));
+    const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+    return `v1:${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64')}`;
+  };
+  const flipByte = (stored: string, at: (raw: Buffer) => number) => {
+    const raw = Buffer.from(stored.slice(3), 'base64');
+    raw[at(raw)]! ^= 0x01;
+    return `v1:${raw.toString('base64')}`;
+  };
+
+  test.each([
+    ['copied from another link', async (_link: any, other: any) => String((await rowOf(other.id)).token_enc)],
+    ['with one byte of the ciphertext flipped', async (link: any) => flipByte(String((await rowOf(link.id)).token_enc), () => 12)],
+    ['with one byte of the tag flipped', async (link: any) => flipByte(String((await rowOf(link.id)).token_enc), (raw) => raw.length - 1)],
+    ['made under another key', async (link: any) => encryptUnder(randomBytes(32), link.token, String((await rowOf(link.id)).token_hash))],
+  ] as const)('a token_enc %s: copying answers 409, gives no address and logs nothing', async (_name, planted) => {
+    const link = await makeLink();
+    const other = await makeLink();
+    const enc = await planted(link, other);
+    expect(enc).not.toBe(String((await rowOf(link.id)).token_enc));
+    await server.sql.execute({ sql: 'UPDATE share_links SET token_enc = ? WHERE id = ?', args: [enc, link.id] });
+    const copied = await copyAddress(sharer, link.id);
+    expect(copied.status).toBe(409);
+    expect(copied.body).toEqual({ message: expect.stringMatching(/kept under another server key/) });
+    expect((await logOf(link.id)).map((e) => e.action)).not.toContain('address copied');
+    // The link itself still opens by its address; only the kept copy is unreadable.
+    expect((await new Session(server.url).get(`/s/${link.token}`)).status).toBe(200);
+    // The row's own encryption under this key still opens (the planted value was the only fault).
+    expect((await copyAddress(sharer, other.id)).body.url).toBe(other.url);
   });
 });
 

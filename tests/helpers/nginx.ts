@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { OUT_DIR, ROOT } from './server.ts';
+import { track } from './processes.ts';
 
 export interface Nginx {
   url: string;
@@ -74,7 +75,8 @@ http {
 }
 `,
   );
-  const proc: ChildProcess = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // In the registry of tests/helpers/processes.ts: stopped after the test file if a test did not.
+  const proc: ChildProcess = track(spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] }), 'SIGQUIT');
   let out = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c));
   proc.stderr!.on('data', (c: Buffer) => (out += c));
@@ -84,7 +86,10 @@ http {
     if (proc.exitCode !== null) throw new Error(`nginx exited ${proc.exitCode}: ${out}`);
     const up = await fetch(`${url}/robots.txt`).then((r) => r.status === 200, () => false);
     if (up) break;
-    if (Date.now() > deadline) throw new Error(`nginx did not answer: ${out}`);
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL');
+      throw new Error(`nginx did not answer: ${out}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   const lines = (name: string) => {

@@ -11,6 +11,9 @@ import { Button } from '../ui/Button.tsx';
 import { fpsOf, formatFrameTime, frameIndex, frameSeekTime, frameTimecode, parseSecondsText, secondsText } from './frames.ts';
 import { KEY_LIST, SPEEDS, nextShuttle, playerKeyAction, speedLabel } from './keys.ts';
 
+/** Dispatched by the player area when J's backwards shuttle starts (detail: its speed) or stops (null). */
+export const SHUTTLE_EVENT = 'studio-shuttle';
+
 /** Keys typed into these are text, not player commands. */
 function typesText(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -80,6 +83,12 @@ export function PlayerArea({
       el.removeEventListener('play', onPlay, true);
     };
   }, []);
+
+  // A live session's presenter (issue 41) sends the backwards shuttle as one state, not as the
+  // many seeks it makes: the area says when it starts and stops.
+  useEffect(() => {
+    area.current?.dispatchEvent(new CustomEvent(SHUTTLE_EVENT, { bubbles: true, detail: reverse }));
+  }, [reverse]);
 
   useEffect(() => {
     const v = videoRef.current;
@@ -194,8 +203,10 @@ export function PlayerArea({
         aria-label={label}
         tabIndex={0}
         data-testid="player-area"
+        // The transport's fullscreen takes the whole area (picture, drawings, markers, keys).
+        data-player-area=""
         onKeyDown={onKeyDown}
-        className={`rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${className}`}
+        className={`rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent [&:fullscreen]:flex [&:fullscreen]:flex-col [&:fullscreen]:bg-black [&:fullscreen]:p-4 ${className}`}
       >
         {children}
         <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-fg-muted">
@@ -343,11 +354,15 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
   };
   const take = (v: HTMLVideoElement) => takeAt(v.currentTime);
   const playheadMs = () => (video.current ? video.current.currentTime * 1000 : null);
+  /** Nothing holds the field: it stands for the playhead. */
+  const following = () => !held.current && !typed.current && !pinned.current;
   const capture = () => {
     const v = video.current;
-    if (!v || v.paused || v.ended || held.current || typed.current || pinned.current) return;
+    if (!v || !following()) return;
+    // Paused: the element's time is the paused frame's even while its pause or seek event is
+    // still on its way (a busy machine), so the field is brought up to date; playing: held.
     take(v);
-    held.current = true;
+    if (!v.paused && !v.ended) held.current = true;
   };
   const ms = parseSecondsText(text);
   const loop: LoopRange | null = loopSource === 'range' ? (endMs !== null && ms !== null && endMs > ms ? { fromMs: ms, toMs: endMs } : null) : loopSource;
@@ -367,6 +382,17 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
     loopsRange: loopSource === 'range',
     /** What the player loops now, if anything. */
     loop,
+    /**
+     * The time to save the note with, read when it is sent: while the field follows a paused
+     * playhead, the element's own time (the frame on screen), not the text, which a late pause
+     * or seek event may not have updated yet (issue 39: 20 s saved for a pause at 30 s under
+     * load); otherwise the field's moment (writing began while playing, typed, or marked).
+     */
+    msToSave: (): number | null => {
+      const v = video.current;
+      if (v && v.paused && following()) return Math.round(v.currentTime * 1000);
+      return ms;
+    },
     /** Typed by hand. */
     setText: (t: string) => {
       held.current = false;
@@ -414,7 +440,7 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
         take(e.currentTarget);
       },
     },
-    /** For the note's text box: the moment the viewer started writing. */
+    /** For the note's text box: the moment the viewer started writing (brought up to date when paused). */
     draftEvents: {
       onFocus: capture,
       onKeyDown: capture,

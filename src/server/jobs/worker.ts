@@ -15,6 +15,7 @@ import { storage } from '../storage/index.ts';
 import { FfmpegError } from './ffmpeg-run.ts';
 import { backfill, claim, complete, fail, heartbeat, REPAIR, UPGRADE, WATERMARK, type ClaimedJob } from './queue.ts';
 import { makeWatermark } from './watermark.ts';
+import { ensureClientGates } from '../sharing/client-gate.ts';
 import { HttpError } from '../http.ts';
 import { assertDiskSpaceFor } from '../storage/disk-space.ts';
 import { expectedOutputBytes, JOB_SCRATCH, LADDER, LADDER_BEFORE_FRAME_CHECK, transcode } from './transcode.ts';
@@ -197,6 +198,8 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
       if (queued) log(`queued ${queued} existing video(s) for conversion`);
       const stills = await backfillStills();
       if (stills) log(`queued ${stills} gallery image(s) for their sizes`);
+      const gated = await ensureClientGates();
+      if (gated) log(`queued the approval-gate previews of ${gated} client(s)`);
     } catch (e) {
       log(`backfill failed: ${e instanceof Error ? e.message : e}`);
     }

@@ -1,7 +1,7 @@
 // Write side of the media library: create from an upload, update, delete, client links.
 // Files are written first and the row last, so a row never points to a missing file; on
 // any failure the item's folder is removed, so a failed upload leaves nothing behind.
-import { enqueueClientWatermark } from '../sharing/client-watermark.ts';
+import { enqueueClientPreviews } from '../sharing/client-watermark.ts';
 import fs from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import type { z, ZodType } from 'zod';
@@ -131,7 +131,7 @@ export async function ingestOriginal(
       // The chosen client is also assigned, so it sees the item in its portal.
       if (fields.clientId != null) {
         await tx.insert(mediaClients).values({ mediaId: row!.id, clientId: fields.clientId }).onConflictDoNothing();
-        await enqueueClientWatermark(tx, fields.clientId, row!.id);
+        await enqueueClientPreviews(tx, fields.clientId, row!.id);
       }
       if (file.type.kind === 'video') await enqueueProcessing(tx, row!.id, (await currentVersionId(tx, row!.id))!);
       if (fields.isFeatured || fields.showInPortfolio) await bumpSiteVersion(tx);
@@ -281,7 +281,7 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
       const after = { isFeatured: changes.isFeatured ?? row.isFeatured, showInPortfolio: changes.showInPortfolio ?? row.showInPortfolio };
       // Public pages show featured/portfolio items (and settings-referenced ones): any change to those counts.
       if (visible(row) || visible(after) || posterPath) await bumpSiteVersion(tx);
-      if (linked.length) await enqueueClientWatermark(tx, changes.clientId!, id);
+      if (linked.length) await enqueueClientPreviews(tx, changes.clientId!, id);
       return linked.length > 0 ? changes.clientId! : null;
     });
     // A client that was not assigned before hears of the item (after the commit).
@@ -343,7 +343,7 @@ export async function assignClient(mediaId: number, clientId: number): Promise<b
   await linkTargets(mediaId, clientId);
   const rows = await db.insert(mediaClients).values({ mediaId, clientId }).onConflictDoNothing().returning({ id: mediaClients.id });
   if (rows.length) {
-    await enqueueClientWatermark(db, clientId, mediaId);
+    await enqueueClientPreviews(db, clientId, mediaId);
     await recordEvent({ kind: 'assigned', mediaId, clientId });
   }
   return rows.length > 0;

@@ -113,7 +113,7 @@ export async function createShareLink(input: CreateInput, staff: { id: string; p
       })
       .returning({ id: shareLinks.id });
     await tx.insert(shareLinkItems).values(input.mediaIds.map((mediaId, position) => ({ linkId: row!.id, mediaId, position })));
-    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: input.download });
+    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: input.download, downloadsAfterApproval: input.downloadsAfterApproval });
     return row!.id;
   });
   const [summary] = await listShareLinks(staff.permissions, [linkId]);
@@ -153,7 +153,7 @@ export async function createGalleryLink(
       })
       .returning({ id: shareLinks.id });
     // A watermarked gallery link shows its own marked copy of every image (the job queue).
-    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: 'none', galleryId });
+    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: 'none', downloadsAfterApproval: false, galleryId });
     return row!.id;
   });
   const [summary] = await listShareLinks(staff.permissions, [id]);
@@ -364,11 +364,17 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
     if (itemsChanged) changed.push('items');
   }
   const merged = { ...link, ...set };
+  // What the previews show: a new look gets new file names (below).
   const lookChanged =
     set.watermark !== undefined ||
-    set.download !== undefined ||
-    itemsChanged ||
     (merged.watermark && (set.watermarkText !== undefined || set.watermarkPosition !== undefined || set.watermarkOpacity !== undefined || (set.name !== undefined && !merged.watermarkText.trim())));
+  // Which previews the link needs: the same files, more or fewer of them.
+  const previewsChanged =
+    lookChanged ||
+    set.download !== undefined ||
+    // A gated link shows previews while its gate is closed (issue 40).
+    set.downloadsAfterApproval !== undefined ||
+    itemsChanged;
 
   // A new look gets new file names (issue 40): the old `lp-…` names stop answering with this
   // update, not when the new previews are made, so a clean preview is never served by a link
@@ -392,7 +398,9 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
         // A device counts on its own only while its holder knows the password (access.ts).
         await forgetDevices('share', link.id, tx);
       }
-      if (lookChanged) await renewLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download, galleryId: link.galleryId });
+      const needs = { id: link.id, watermark: merged.watermark, download: merged.download, downloadsAfterApproval: merged.downloadsAfterApproval, galleryId: link.galleryId };
+      if (lookChanged) await renewLinkPreviews(tx, needs);
+      else if (previewsChanged) await enqueueLinkPreviews(tx, needs);
     });
     await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`);
     if (lookChanged) await dropPreviews(link.fileKey, [...new Set([...heldBefore, ...(input.mediaIds ?? [])])]);

@@ -270,6 +270,8 @@ export interface ShareItem extends Playback {
   title: string;
   type: 'image' | 'video';
   version: number;
+  /** The current version's id (a live review session names the version it shows by it). */
+  versionId: number;
   posterUrl: string | null;
   thumbnailUrl: string | null;
   /** The image to show (images), watermarked when the link is. */

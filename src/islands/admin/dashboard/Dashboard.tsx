@@ -26,6 +26,7 @@ import type { BackupStatus as BackupStatusData } from '../../../shared/backup-st
 import { BackupStatus } from './BackupStatus.tsx';
 import type { RepairProgress } from '../../../shared/library-repair.ts';
 import { LibraryRepair } from './LibraryRepair.tsx';
+import { useLiveReload } from '../../live/useLive.ts';
 
 export interface Stats {
   totalMedia: number;
@@ -109,6 +110,8 @@ export default function Dashboard({
       .then(setStats)
       .catch((e) => toast({ title: 'Failed to load statistics', description: errorMessage(e), variant: 'destructive' }));
   }, []);
+  // The counts follow what happens elsewhere, live (issue 41); a failed refresh keeps the last.
+  useLiveReload(['media', 'version', 'approval', 'assignment', 'note', 'feedback'], () => void apiJson<Stats>('GET', '/api/stats').then(setStats, () => undefined));
   const s = stats ?? undefined;
 
   return (

@@ -20,6 +20,7 @@ import { deleteMedia, fetchClients, fetchFeedback, fetchMedia, fetchTimelineNote
 import { UploadDialog } from './UploadDialog.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
 import { $finished } from '../uploads/queue.ts';
+import { useLiveReload } from '../../live/useLive.ts';
 import { dragsFiles, droppedFiles } from '../uploads/dropped-files.ts';
 
 /** Cards rendered per step; more appear as the sentinel scrolls into view. */
@@ -120,6 +121,12 @@ export default function MediaManager({ permissions, userId }: { permissions: str
   // Uploads finish in the background (the tray), perhaps while this page was away: each one
   // that became an item or a version reloads the list, and with it an open detail dialog.
   useEffect(() => $finished.listen(() => void reload()), [reload]);
+  // Live (issue 41): what others do (a client's note, a decision, a new version, a conversion
+  // finishing, an item added on another screen) shows here without a reload. Progress ticks
+  // are the cards' own (useProcessingPoll); a change of status reloads the list.
+  useLiveReload(['media', 'version', 'approval', 'assignment', 'processing', 'note', 'feedback'], () => void reload(), (topic, data) => topic !== 'processing' || data.status === 'ready' || data.status === 'failed');
+  const reviewsLoaded = feedback !== null || notes !== null;
+  useLiveReload(['note', 'feedback', 'reply'], () => loadReviews(), () => true, reviewsLoaded);
 
   const loadReviews = useCallback(() => {
     fetchFeedback().then(setFeedback, () => setFeedback([]));
