@@ -675,9 +675,14 @@ export const shareLinks = sqliteTable(
     fileKey: text('file_key').notNull().default(''),
     // Issue 30: downloads (original and preview) open only once the item's current version is approved.
     downloadsAfterApproval: bool('downloads_after_approval').notNull().default(false),
+    // Issue 42: a link to a proofing gallery instead of chosen items (share_link_items stays
+    // empty); downloads then follow the gallery's package, not `download`. SQLite's ADD COLUMN
+    // keeps no ON DELETE action: deleting a gallery revokes its links and clears this first.
+    galleryId: integer('gallery_id').references((): AnySQLiteColumn => galleries.id),
   },
   (t) => [
     index('share_links_client_idx').on(t.clientId),
+    index('share_links_gallery_idx').on(t.galleryId),
     check('share_links_download_check', sql`${t.download} in ('none', 'preview', 'original')`),
     check('share_links_opacity_check', sql`${t.watermarkOpacity} between 10 and 100`),
   ],
@@ -809,7 +814,8 @@ export const notificationOutbox = sqliteTable(
     eventId: integer('event_id').references(() => notificationEvents.id, { onDelete: 'set null' }),
     // A digest message's own row names no event; the held rows it carried point at it.
     digestId: integer('digest_id'),
-    recipientKind: text('recipient_kind', { enum: NOTIFICATION_AUDIENCES }).notNull(),
+    // 'guest': a gallery link's visitor who left an address for the expiry reminder (issue 42).
+    recipientKind: text('recipient_kind', { enum: [...NOTIFICATION_AUDIENCES, 'guest'] }).notNull(),
     // users.id (text) or client_users.id (as text); no foreign key, so a message outlives its account.
     recipientId: text('recipient_id').notNull(),
     recipientAddress: text('recipient_address').notNull(),
@@ -841,6 +847,236 @@ export const notificationState = sqliteTable('notification_state', {
   id: integer('id').primaryKey(),
   digestSlot: text('digest_slot').notNull().default(''),
 });
+
+// ---- Stills proofing (issue 42, src/server/proofing) -------------------------------------------
+// A gallery is a set of images clients pick from: in sets, in an order, shared to clients in the
+// portal and/or through share links (share_links.gallery_id), with selection lists, hearts and
+// stars per viewer, a download package, an optional PIN and an expiry.
+export const DOWNLOAD_TIERS = ['off', 'web1024', 'web2048', 'highres', 'original'] as const;
+export const GALLERY_SORTS = ['capture', 'filename', 'manual'] as const;
+
+export const galleries = sqliteTable(
+  'galleries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    title: text('title').notNull(),
+    coverMediaId: integer('cover_media_id').references(() => media.id, { onDelete: 'set null' }),
+    sortOrder: text('sort_order', { enum: GALLERY_SORTS }).notNull().default('capture'),
+    // What viewers may download (a set may say otherwise, gallery_sets.download_tier).
+    downloadTier: text('download_tier', { enum: DOWNLOAD_TIERS }).notNull().default('web2048'),
+    // The long edge of "high-res" downloads, in pixels.
+    highResEdge: integer('high_res_edge').notNull().default(3600),
+    // How many different images one viewer (a client's logins together, a link's visitors
+    // together) may download at high-res or original size; null = no cap.
+    highResCap: integer('high_res_cap'),
+    // Four digits asked before any download (viewing stays free); null = none.
+    downloadPin: text('download_pin'),
+    // The last day viewers may open it (studio's time zone) and the instant that day ends.
+    expiresOn: text('expires_on'),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
+    // Viewers are reminded this many days before it expires; null = no reminder.
+    reminderDays: integer('reminder_days'),
+    // The expiry date whose reminder went out: a new date (staff extend) gets its own.
+    remindedFor: text('reminded_for'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    index('galleries_expires_idx').on(t.expiresAt),
+    check('galleries_sort_check', sql`${t.sortOrder} in ('capture', 'filename', 'manual')`),
+    check('galleries_tier_check', sql`${t.downloadTier} in ('off', 'web1024', 'web2048', 'highres', 'original')`),
+  ],
+);
+
+export const gallerySets = sqliteTable(
+  'gallery_sets',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    galleryId: integer('gallery_id')
+      .notNull()
+      .references(() => galleries.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    position: integer('position').notNull().default(0),
+    // null: as the gallery.
+    downloadTier: text('download_tier', { enum: DOWNLOAD_TIERS }),
+  },
+  (t) => [index('gallery_sets_gallery_idx').on(t.galleryId, t.position)],
+);
+
+export const galleryImages = sqliteTable(
+  'gallery_images',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    galleryId: integer('gallery_id')
+      .notNull()
+      .references(() => galleries.id, { onDelete: 'cascade' }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    setId: integer('set_id').references(() => gallerySets.id, { onDelete: 'set null' }),
+    // The manual order (sort_order 'manual'); new images go last.
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('gallery_images_unique').on(t.galleryId, t.mediaId), index('gallery_images_media_idx').on(t.mediaId)],
+);
+
+export const galleryClients = sqliteTable(
+  'gallery_clients',
+  {
+    galleryId: integer('gallery_id')
+      .notNull()
+      .references(() => galleries.id, { onDelete: 'cascade' }),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.galleryId, t.clientId] }), index('gallery_clients_client_idx').on(t.clientId)],
+);
+
+// "Pick 30 for retouching": staff set the bounds; each viewer has their own selection of it.
+export const selectionLists = sqliteTable(
+  'selection_lists',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    galleryId: integer('gallery_id')
+      .notNull()
+      .references(() => galleries.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    minCount: integer('min_count').notNull().default(0),
+    // null = no upper bound.
+    maxCount: integer('max_count'),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [index('selection_lists_gallery_idx').on(t.galleryId)],
+);
+
+// Who picks: a client login, or a link's guest (a cookie of its own, only its SHA-256 kept, so
+// their picks outlive a 7-day pass).
+export const proofViewers = sqliteTable(
+  'proof_viewers',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    galleryId: integer('gallery_id')
+      .notNull()
+      .references(() => galleries.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'cascade' }),
+    linkId: integer('link_id').references(() => shareLinks.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').unique(),
+    name: text('name').notNull().default(''),
+    // A guest's address for the expiry reminder (optional).
+    email: text('email').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('proof_viewers_client_unique').on(t.galleryId, t.clientUserId), index('proof_viewers_link_idx').on(t.linkId)],
+);
+
+export const proofMarks = sqliteTable(
+  'proof_marks',
+  {
+    viewerId: integer('viewer_id')
+      .notNull()
+      .references(() => proofViewers.id, { onDelete: 'cascade' }),
+    imageId: integer('image_id')
+      .notNull()
+      .references(() => galleryImages.id, { onDelete: 'cascade' }),
+    heart: bool('heart').notNull().default(false),
+    stars: integer('stars').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.viewerId, t.imageId] }), index('proof_marks_image_idx').on(t.imageId), check('proof_marks_stars_check', sql`${t.stars} between 0 and 5`)],
+);
+
+// One viewer's picks for one list; submitted_at set = locked until staff reopen it.
+export const selections = sqliteTable(
+  'selections',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    listId: integer('list_id')
+      .notNull()
+      .references(() => selectionLists.id, { onDelete: 'cascade' }),
+    viewerId: integer('viewer_id')
+      .notNull()
+      .references(() => proofViewers.id, { onDelete: 'cascade' }),
+    submittedAt: integer('submitted_at', { mode: 'timestamp_ms' }),
+    reopenedAt: integer('reopened_at', { mode: 'timestamp_ms' }),
+    reopenNote: text('reopen_note'),
+    reopenedBy: text('reopened_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('selections_unique').on(t.listId, t.viewerId), index('selections_viewer_idx').on(t.viewerId)],
+);
+
+export const selectionItems = sqliteTable(
+  'selection_items',
+  {
+    selectionId: integer('selection_id')
+      .notNull()
+      .references(() => selections.id, { onDelete: 'cascade' }),
+    imageId: integer('image_id')
+      .notNull()
+      .references(() => galleryImages.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.selectionId, t.imageId] }), index('selection_items_image_idx').on(t.imageId)],
+);
+
+// What the job queue made of one version of an image for galleries: the AVIF/WebP display sizes
+// and the EXIF facts (capture time, camera, lens). No row yet: the job has not run.
+export const stills = sqliteTable('stills', {
+  versionId: integer('version_id')
+    .primaryKey()
+    .references(() => mediaVersions.id, { onDelete: 'cascade' }),
+  status: text('status', { enum: ['ready', 'failed'] }).notNull(),
+  capturedAt: integer('captured_at', { mode: 'timestamp_ms' }),
+  camera: text('camera'),
+  lens: text('lens'),
+  madeAt: createdAt(),
+});
+
+// Every download by a gallery's viewers (the client's log; a link's go to its access log too),
+// one row per image, also inside a ZIP (zip_id groups them). High-res caps count these.
+export const galleryDownloads = sqliteTable(
+  'gallery_downloads',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    galleryId: integer('gallery_id')
+      .notNull()
+      .references(() => galleries.id, { onDelete: 'cascade' }),
+    imageId: integer('image_id').references(() => galleryImages.id, { onDelete: 'set null' }),
+    mediaId: integer('media_id').references(() => media.id, { onDelete: 'set null' }),
+    clientId: integer('client_id').references(() => clients.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'set null' }),
+    linkId: integer('link_id').references(() => shareLinks.id, { onDelete: 'cascade' }),
+    who: text('who').notNull().default(''),
+    tier: text('tier', { enum: DOWNLOAD_TIERS }).notNull(),
+    zipId: text('zip_id'),
+    fileName: text('file_name').notNull().default(''),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('gallery_downloads_gallery_idx').on(t.galleryId, t.createdAt),
+    index('gallery_downloads_client_idx').on(t.galleryId, t.clientId, t.tier),
+    index('gallery_downloads_link_idx').on(t.galleryId, t.linkId, t.tier),
+  ],
+);
+
+// A browser that entered a gallery's download PIN (cookie token, SHA-256 kept), for a day.
+export const galleryPinPasses = sqliteTable(
+  'gallery_pin_passes',
+  {
+    id: text('id').primaryKey(),
+    galleryId: integer('gallery_id')
+      .notNull()
+      .references(() => galleries.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('gallery_pin_passes_gallery_idx').on(t.galleryId)],
+);
 
 // Live updates (issue 41, src/server/live): an append-only log every web process tails. Rows
 // are written by triggers on the tables whose changes screens show (notes, replies, versions,

@@ -9,6 +9,7 @@ export interface AdminNavLink {
 export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { href: '/admin/dashboard', label: 'Dashboard' },
   { href: '/admin/media', label: 'Media', permission: 'view:media' },
+  { href: '/admin/galleries', label: 'Galleries', permission: 'view:media' },
   { href: '/admin/clients', label: 'Clients', permission: 'view:clients' },
   { href: '/admin/share-links', label: 'Share links', permission: 'share:media' },
   { href: '/admin/enquiries', label: 'Enquiries', permission: 'view:enquiries' },

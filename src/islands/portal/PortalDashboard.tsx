@@ -49,11 +49,14 @@ export default function PortalDashboard({
   profile,
   contact,
   themeToggle,
+  galleries,
 }: {
   profile: PortalProfile;
   contact: PortalContact;
   /** The theme toggle, an island of its own passed in by the page (src/pages/client/dashboard.astro). */
   themeToggle?: ReactNode;
+  /** The proofing galleries shared with the client (issue 42), rendered by the page: plain links, no script. */
+  galleries?: ReactNode;
 }) {
   const media = useStore($media);
   const loadError = useStore($mediaError);
@@ -195,6 +198,8 @@ export default function PortalDashboard({
           <StatCard label="Videos" value={media ? stats.videos : null} icon={<Video size={20} />} />
           <StatCard label="Images" value={media ? stats.images : null} icon={<ImageIcon size={20} />} />
         </section>
+
+        {galleries}
 
         <section aria-labelledby="your-media" className="space-y-4">
           <div className="flex flex-wrap items-end justify-between gap-3">

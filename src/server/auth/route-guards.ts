@@ -16,6 +16,8 @@ export const ADMIN_ROUTE_RULES: RouteRule[] = [
   { prefix: '/admin/website-customization', permission: 'edit:website' },
   { prefix: '/admin/enquiries', permission: 'view:enquiries' },
   { prefix: '/admin/share-links', permission: 'share:media' },
+  // Proofing galleries hold library images (issue 42).
+  { prefix: '/admin/galleries', permission: 'view:media' },
 ];
 
 export type GuardOutcome = 'allow' | 'signin' | 'role' | 'permission';

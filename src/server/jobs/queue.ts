@@ -126,7 +126,9 @@ function leaseUntil(now = Date.now()): number {
  * Takes the next job due (queued, or running with an expired lease) for `owner`. Jobs
  * whose lease ran out on their last attempt are failed here.
  */
-export async function claim(owner: string): Promise<ClaimedJob | null> {
+export async function claim(owner: string, onlyKinds?: readonly string[]): Promise<ClaimedJob | null> {
+  // Without ffmpeg a worker still takes the jobs that need none (gallery stills, issue 42).
+  const kinds = onlyKinds ? sql`AND kind IN (${sql.join(onlyKinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
   const now = Date.now();
   return db.transaction(async (tx) => {
     const dead = await tx.all<{ version_id: number; kind: string }>(sql`
@@ -144,6 +146,7 @@ export async function claim(owner: string): Promise<ClaimedJob | null> {
         SELECT id FROM jobs
         WHERE attempts < max_attempts
           AND ((status = 'queued' AND run_after <= ${now}) OR (status = 'running' AND lease_expires_at < ${now}))
+          ${kinds}
         ORDER BY run_after, id LIMIT 1)
       RETURNING id, media_id, version_id, kind, link_id, attempts, max_attempts`);
     if (!row) return null;

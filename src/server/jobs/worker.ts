@@ -22,6 +22,7 @@ import { expectedOutputBytes, JOB_SCRATCH, LADDER, LADDER_BEFORE_FRAME_CHECK, tr
 import { frameTimesOff } from './frame-check.ts';
 import type { VideoProbe } from '../media/probe.ts';
 import type { StoredRendition } from '../../db/schema.ts';
+import { backfillStills, makeStills, markStillsFailed, STILLS } from '../proofing/stills.ts';
 
 const FFMPEG_RECHECK_MS = 15_000;
 
@@ -96,8 +97,26 @@ function failureOf(e: unknown): { message: string; tail: string } {
   return { message: e instanceof Error ? e.message : String(e), tail: e instanceof FfmpegError ? e.stderrTail : '' };
 }
 
+/** A gallery image's display sizes and EXIF facts (issue 42): sharp and exiftool, no ffmpeg. */
+async function runStillsJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
+  const cancel = new AbortController();
+  const stopBeat = keepLease(job, owner, cancel, () => 0);
+  try {
+    await makeStills(job.versionId);
+    await stopBeat();
+    if (!cancel.signal.aborted) await complete(job, owner, null);
+  } catch (e) {
+    await stopBeat();
+    const { message } = failureOf(e);
+    log(`image ${job.mediaId}: gallery sizes, attempt ${job.attempts} failed: ${message}`);
+    await fail(job, owner, message, '').catch(() => {});
+    if (job.attempts >= job.maxAttempts) await markStillsFailed(job.versionId).catch(() => {});
+  }
+}
+
 async function runJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
   if (job.kind === WATERMARK) return runWatermarkJob(job, owner, log);
+  if (job.kind === STILLS) return runStillsJob(job, owner, log);
   const [row] = await db.select().from(mediaVersions).where(eq(mediaVersions.id, job.versionId)).limit(1);
   if (!row) return; // deleted meanwhile; its job went with it (cascade)
   const originalVariant = row.url.split('/').pop()!;
@@ -177,29 +196,32 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
     try {
       const queued = await backfill();
       if (queued) log(`queued ${queued} existing video(s) for conversion`);
+      const stills = await backfillStills();
+      if (stills) log(`queued ${stills} gallery image(s) for their sizes`);
       const gated = await ensureClientGates();
       if (gated) log(`queued the approval-gate previews of ${gated} client(s)`);
     } catch (e) {
       log(`backfill failed: ${e instanceof Error ? e.message : e}`);
     }
+    let lastCheck = 0;
+    let ready = false;
     while (!stopping.signal.aborted) {
-      const ready = (await hasTool('ffmpeg', true)) && (await hasTool('ffprobe', true));
-      if (!ready) {
-        if (!warned) log('ffmpeg/ffprobe not found: uploaded videos will wait (queued) and convert once ffmpeg is installed.');
-        warned = true;
-        await sleep(FFMPEG_RECHECK_MS, stopping.signal);
-        continue;
+      if (!ready || Date.now() - lastCheck > FFMPEG_RECHECK_MS) {
+        ready = (await hasTool('ffmpeg', true)) && (await hasTool('ffprobe', true));
+        lastCheck = Date.now();
       }
-      if (warned) log('ffmpeg found: converting queued videos.');
-      warned = false;
+      if (!ready && !warned) log('ffmpeg/ffprobe not found: uploaded videos will wait (queued) and convert once ffmpeg is installed.');
+      if (ready && warned) log('ffmpeg found: converting queued videos.');
+      warned = !ready;
       let job: ClaimedJob | null = null;
       try {
-        job = await claim(owner);
+        // Gallery stills need no ffmpeg: they go on either way.
+        job = await claim(owner, ready ? undefined : [STILLS]);
       } catch (e) {
         log(`claim failed: ${e instanceof Error ? e.message : e}`);
       }
       if (!job) {
-        await sleep(config.JOB_POLL_MS, stopping.signal);
+        await sleep(ready ? config.JOB_POLL_MS : Math.min(FFMPEG_RECHECK_MS, config.JOB_POLL_MS * 5), stopping.signal);
         continue;
       }
       await runJob(job, owner, log);

@@ -350,6 +350,38 @@ export function localValidators(size: number, mtimeMs: number): { etag: string; 
   return { etag: `"${seconds.toString(16)}-${size.toString(16)}"`, lastModified: new Date(seconds * 1000).toUTCString() };
 }
 
+/**
+ * A stored file's bytes as chunks, on either driver (the gallery ZIP reads its entries through
+ * this, issue 42): a local file straight from disk, 1 MB at a time (the ZIP's response paces the
+ * reading); an S3 object through its body. null when there is no such file.
+ */
+export async function storedChunks(storageKey: string, variant: string): Promise<AsyncIterable<Uint8Array> | null> {
+  if (config.MEDIA_STORAGE === 's3') {
+    const source = await s3Source(storageKey, variant);
+    if (!source) return null;
+    return source.size ? webChunks(await source.open(0, source.size - 1)) : (async function* () {})();
+  }
+  const file = mediaFilePath(storageKey, variant);
+  const stat = await fs.promises.stat(file).catch(() => null);
+  if (!stat?.isFile()) return null;
+  return fs.createReadStream(file, { highWaterMark: CHUNK });
+}
+
+/** A web stream read as async chunks; a consumer that stops early cancels it (the object is closed). */
+async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  const reader = stream.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return void (finished = true);
+      yield value;
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+  }
+}
+
 async function localSource(storageKey: string, variant: string): Promise<FileSource | null> {
   const file = mediaFilePath(storageKey, variant);
   const stat = await fs.promises.stat(file).catch(() => null);

@@ -4,13 +4,22 @@ export interface DetectedType {
   kind: 'image' | 'video';
   mimeType: string;
   ext: string;
+  /**
+   * A RAW still candidate (issue 42): a TIFF-like or camera container whose exact type (CR2,
+   * NEF, ARW, DNG, …, or none we accept) exiftool decides at ingest (media/raw.ts).
+   */
+  raw?: true;
 }
+
+/** A RAW candidate until exiftool names it; its mime type and extension are provisional. */
+const RAW_CANDIDATE: DetectedType = { kind: 'image', mimeType: 'image/x-raw', ext: 'raw', raw: true };
 
 /** Bytes needed to decide; fewer is fine when the file is shorter. */
 export const SNIFF_BYTES = 64;
 
-// ftyp brands that are images or audio, not video (HEIF/AVIF stills, M4A audio).
-const NON_VIDEO_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1', 'avif', 'avis', 'M4A ', 'M4B ', 'M4P ', 'crx ', 'jp2 ', 'jpx ']);
+// ftyp brands that are images or audio, not video (HEIF/AVIF stills, M4A audio). Canon's CR3
+// ('crx ') is a RAW still (below).
+const NON_VIDEO_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1', 'avif', 'avis', 'M4A ', 'M4B ', 'M4P ', 'jp2 ', 'jpx ']);
 
 const ascii = (b: Uint8Array, start: number, end: number) => Buffer.from(b.subarray(start, end)).toString('latin1');
 
@@ -30,8 +39,13 @@ export function detectType(head: Uint8Array): DetectedType | null {
     if (form === 'AVI ') return { kind: 'video', mimeType: 'video/x-msvideo', ext: 'avi' };
     return null;
   }
+  // TIFF byte orders: CR2, NEF, ARW and DNG are TIFF inside (so is a plain TIFF, which exiftool
+  // then refuses); Fujifilm's RAF has its own magic.
+  if (head.length >= 4 && (ascii(head, 0, 4) === 'II*\0' || ascii(head, 0, 4) === 'MM\0*')) return RAW_CANDIDATE;
+  if (head.length >= 15 && ascii(head, 0, 15) === 'FUJIFILMCCD-RAW') return RAW_CANDIDATE;
   if (head.length >= 12 && ascii(head, 4, 8) === 'ftyp') {
     const brand = ascii(head, 8, 12);
+    if (brand === 'crx ') return RAW_CANDIDATE;
     if (NON_VIDEO_BRANDS.has(brand)) return null;
     if (brand === 'qt  ') return { kind: 'video', mimeType: 'video/quicktime', ext: 'mov' };
     return { kind: 'video', mimeType: 'video/mp4', ext: 'mp4' };

@@ -30,6 +30,7 @@ import { sweepOnce } from './sweep.ts';
 import { assertDiskSpaceFor, DISK_FULL_MESSAGE, isDiskFull } from '../storage/disk-space.ts';
 import { storage } from '../storage/index.ts';
 import { browserPlayable, probeUpload } from './probe.ts';
+import { extractRawPreview, identifyRaw, RAW_NO_PREVIEW, RAW_UNSUPPORTED } from './raw.ts';
 import { currentVersionId, enqueueProcessing, reprocess } from '../jobs/queue.ts';
 import { playbackFields } from './playback.ts';
 import { applyTitleSlug } from './slugs.ts';
@@ -43,7 +44,7 @@ function fileSpec(storageKey: string): FileFieldSpec {
     maxBytes: config.MEDIA_MAX_BYTES,
     accept: () => true,
     tooLarge: `The file is too large: the limit is ${formatBytes(config.MEDIA_MAX_BYTES)}.`,
-    unsupported: 'Unsupported file type: upload a JPG, PNG, GIF or WebP image, or an MP4, MOV, AVI, MKV or WebM video.',
+    unsupported: 'Unsupported file type: upload a JPG, PNG, GIF or WebP image, a RAW still (CR2, CR3, NEF, ARW, RAF, DNG), or an MP4, MOV, AVI, MKV or WebM video.',
     tempPath: () => tempFilePath(storageKey),
   };
 }
@@ -51,7 +52,7 @@ function fileSpec(storageKey: string): FileFieldSpec {
 function posterSpec(storageKey: string): FileFieldSpec {
   return {
     maxBytes: POSTER_MAX_BYTES,
-    accept: (t) => t.kind === 'image',
+    accept: (t) => t.kind === 'image' && !t.raw,
     tooLarge: `The poster image is too large: the limit is ${formatBytes(POSTER_MAX_BYTES)}.`,
     unsupported: 'Unsupported poster type: use a JPG, PNG, GIF or WebP image.',
     tempPath: () => tempFilePath(storageKey),
@@ -158,15 +159,34 @@ export type OriginalColumns = Pick<
  * derivatives. Probed before anything else is made, so a video without a picture is refused
  * (415) early. The caller removes the folder when anything fails.
  */
-export async function storeOriginal(storageKey: string, file: IncomingOriginal, posterPath: string | null): Promise<OriginalColumns> {
+export async function storeOriginal(storageKey: string, incoming: IncomingOriginal, posterPath: string | null): Promise<OriginalColumns> {
+  // A RAW candidate is named by exiftool first (its type decides the original's extension).
+  const raw = incoming.type.raw ? await identifyRaw(incoming.path) : null;
+  if (incoming.type.raw && !raw) throw new UnreadableMediaError(RAW_UNSUPPORTED);
+  const file = raw ? { ...incoming, type: raw.type } : incoming;
   const variant = originalVariant(file.type.ext);
   const original = mediaFilePath(storageKey, variant);
   await fs.rename(file.path, original);
   const input = { path: original, mimeType: file.type.mimeType };
   const probe = file.type.kind === 'video' ? await probeUpload(input) : null;
+  // A RAW is shown from its embedded JPEG (media/raw.ts); the original stays as uploaded.
+  let source = original;
+  if (raw) {
+    source = mediaFilePath(storageKey, VARIANTS.rawPreview);
+    await extractRawPreview(original, raw, source).catch((e: Error) => {
+      throw new UnreadableMediaError(e.message === RAW_NO_PREVIEW ? RAW_NO_PREVIEW : 'The RAW file could not be read. Is the file damaged?');
+    });
+  }
   const facts =
     file.type.kind === 'image'
-      ? { ...(await makeImageDerivatives(storageKey, original, file.type.mimeType)), posterUrl: null, durationSeconds: null }
+      ? {
+          ...(await makeImageDerivatives(storageKey, source, raw ? 'image/jpeg' : file.type.mimeType).catch((e: unknown) => {
+            // The RAW is fine as a file; it is its embedded preview that cannot be shown.
+            throw raw && e instanceof UnreadableMediaError && !/too large/.test(e.message) ? new UnreadableMediaError(RAW_NO_PREVIEW) : e;
+          })),
+          posterUrl: null,
+          durationSeconds: null,
+        }
       : { ...(await makeVideoDerivatives(storageKey, input, posterPath)), webpUrl: null };
   if (posterPath) await fs.rm(posterPath, { force: true });
   return {

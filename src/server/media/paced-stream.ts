@@ -14,7 +14,14 @@ const SOCKET_QUEUE = 4 * CHUNK;
  * 'drain', so a slow client never makes the server hold the file in memory.
  */
 export function pacedStream(stream: NodeJS.ReadableStream & { destroy(): void }, res: ServerResponse | null): ReadableStream<Uint8Array> {
-  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return pacedChunks(stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>, res, () => stream.destroy());
+}
+
+/**
+ * The same pacing over any source of chunks (a ZIP being written, issue 42): the next chunk is
+ * asked for only when the response has room; `cancel` runs when the client goes away.
+ */
+export function pacedChunks(chunks: AsyncIterator<Uint8Array>, res: ServerResponse | null, cancel: () => void): ReadableStream<Uint8Array> {
   let sinceRelease = 0;
   const roomToWrite = () =>
     new Promise<void>((resolve) => {
@@ -41,7 +48,7 @@ export function pacedStream(stream: NodeJS.ReadableStream & { destroy(): void },
         controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
       },
       cancel() {
-        stream.destroy();
+        cancel();
       },
     },
     { highWaterMark: 0 },

@@ -31,7 +31,8 @@ export async function runDigestIfDue(now = Date.now()): Promise<number> {
     }
     for (const rows of groups.values()) {
       const first = rows[0]!;
-      const { subject, body } = digestOf(first.recipientKind, rows);
+      // Guests' messages (issue 42) are never held, so a digest is a staff or client one.
+      const { subject, body } = digestOf(first.recipientKind === 'staff' ? 'staff' : 'client', rows);
       const [digest] = await tx
         .insert(notificationOutbox)
         .values({

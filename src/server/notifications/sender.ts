@@ -11,6 +11,7 @@ import { writeMessageFile } from './folder.ts';
 import { claimDue, markAttemptFailed, markSent, markWritten, type ClaimedMessage } from './outbox.ts';
 import { studioIdentity, withSignature } from './studio.ts';
 import { oneLine } from '../mail/plain-text.ts';
+import { sendDueReminders } from '../proofing/reminders.ts';
 
 export interface Notifier {
   stop: () => Promise<void>;
@@ -51,6 +52,9 @@ async function deliver(m: ClaimedMessage, owner: string, log: (line: string) => 
 
 /** One round: the digest if due, then every due message. Exported for scripts. */
 export async function notifyRound(owner: string, log: (line: string) => void): Promise<void> {
+  // Before the digest, so a reminder held for a digest-mode client goes out in this slot's digest.
+  const reminders = await sendDueReminders();
+  if (reminders) log(`gallery expiry reminders: ${reminders} gallery(s)`);
   const digests = await runDigestIfDue();
   if (digests) log(`daily digest: ${digests} message(s) queued`);
   for (;;) {

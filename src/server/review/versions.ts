@@ -9,6 +9,7 @@ import { conflict, HttpError, notFound } from '../http.ts';
 import { bumpSiteVersion } from '../site-version.ts';
 import { storage } from '../storage/index.ts';
 import { enqueueProcessing } from '../jobs/queue.ts';
+import { enqueueStillsOfGalleryImage } from '../proofing/stills.ts';
 import { enqueueWatermarksOfVersion } from '../sharing/watermark-jobs.ts';
 import { getAdminMedia } from '../media/admin-queries.ts';
 import { asHttp, storeOriginal } from '../media/library.ts';
@@ -196,6 +197,8 @@ export async function addVersion(
           // Watermarked share links get a preview of the new cut: a video's once it is converted.
           if (item.type === 'video') await enqueueProcessing(tx, mediaId, v!.id);
           else await enqueueWatermarksOfVersion(tx, mediaId, v!.id);
+          // An image in a proofing gallery gets its gallery sizes (issue 42).
+          if (item.type === 'image') await enqueueStillsOfGalleryImage(tx, mediaId, v!.id);
           if (live.isPublic) await bumpSiteVersion(tx);
           return v!.id;
         });

@@ -6,13 +6,14 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, max, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
-import { media, mediaVersions, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users } from '../../db/schema.ts';
+import { galleries, galleryImages, media, mediaVersions, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users, type WATERMARK_POSITIONS } from '../../db/schema.ts';
 import { badRequest, clientIp, conflict, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
 import { forgetDevices } from '../auth/devices.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
 import { WATERMARK_ORIGINAL_MESSAGE, type ShareLinkAddress, type ShareLinkCreated, type ShareLinkSummary, type ShareLogPage } from '../../shared/schemas/share.ts';
 import type { z } from '../../shared/zod.ts';
+import type { GalleryLinkSummary } from '../../shared/schemas/proofing.ts';
 import type { shareLinkCreateSchema, shareLinkUpdateSchema } from '../../shared/schemas/share.ts';
 import { decryptToken, encryptToken } from './link-key.ts';
 import { enqueueLinkPreviews, renewLinkPreviews } from './watermark-jobs.ts';
@@ -62,8 +63,11 @@ async function assertShareable(mediaIds: number[], permissions: readonly string[
  */
 function readableBy(permissions: readonly string[]) {
   if (seesWholeLibrary(permissions)) return undefined;
+  // A gallery link (issue 42) holds its gallery's images.
   return sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
-    WHERE sli.link_id = "share_links"."id" AND NOT ${isPublicSql})`;
+    WHERE sli.link_id = "share_links"."id" AND NOT ${isPublicSql})
+    AND NOT EXISTS (SELECT 1 FROM gallery_images gi JOIN media ON media.id = gi.media_id
+    WHERE gi.gallery_id = "share_links"."gallery_id" AND NOT ${isPublicSql})`;
 }
 
 /** An expiry as making or editing a link takes it: in the future, at most a year away. */
@@ -116,12 +120,75 @@ export async function createShareLink(input: CreateInput, staff: { id: string; p
   return { ...summary!, url: `${origin}${sharePath(token)}` };
 }
 
+/**
+ * A link to a proofing gallery (issue 42): the link rules of any link (password, expiry,
+ * passes, log); what it shows and lets its visitors download is the gallery's (proofing/).
+ */
+export async function createGalleryLink(
+  galleryId: number,
+  input: { name: string; password: string; expiresAt: string | null; allowComment: boolean; watermark: boolean; watermarkText: string; watermarkPosition: (typeof WATERMARK_POSITIONS)[number]; watermarkOpacity: number },
+  staff: { id: string; permissions: readonly string[] },
+  origin: string,
+): Promise<ShareLinkCreated> {
+  const expiresAt = checkExpiry(input.expiresAt);
+  const { token, tokenHash, tokenEnc } = newToken();
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(shareLinks)
+      .values({
+        tokenHash,
+        tokenEnc,
+        name: input.name,
+        passwordHash,
+        expiresAt,
+        allowComment: input.allowComment,
+        watermark: input.watermark,
+        watermarkText: input.watermarkText,
+        watermarkPosition: input.watermarkPosition,
+        watermarkOpacity: input.watermarkOpacity,
+        createdBy: staff.id,
+        fileKey: newFileKey(),
+        galleryId,
+      })
+      .returning({ id: shareLinks.id });
+    // A watermarked gallery link shows its own marked copy of every image (the job queue).
+    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: 'none', downloadsAfterApproval: false, galleryId });
+    return row!.id;
+  });
+  const [summary] = await listShareLinks(staff.permissions, [id]);
+  return { ...summary!, url: `${origin}${sharePath(token)}` };
+}
+
+/** A gallery's links as its editor lists them (any state). */
+export async function listGalleryLinks(galleryId: number): Promise<GalleryLinkSummary[]> {
+  const rows = await db.select().from(shareLinks).where(eq(shareLinks.galleryId, galleryId)).orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
+  if (!rows.length) return [];
+  const opens = await db
+    .select({ linkId: shareAccessLog.linkId, n: count() })
+    .from(shareAccessLog)
+    .where(and(inArray(shareAccessLog.linkId, rows.map((r) => r.id)), eq(shareAccessLog.action, 'open')))
+    .groupBy(shareAccessLog.linkId);
+  return rows.map((l) => ({
+    id: l.id,
+    name: l.name,
+    hasPassword: !!l.passwordHash,
+    watermark: l.watermark,
+    expiresAt: l.expiresAt?.toISOString() ?? null,
+    state: linkState(l),
+    allowComment: l.allowComment,
+    opens: Number(opens.find((o) => o.linkId === l.id)?.n ?? 0),
+    createdAt: l.createdAt.toISOString(),
+  }));
+}
+
 /** The links `permissions` may read (see readableBy), newest first. */
 export async function listShareLinks(permissions: readonly string[], onlyIds?: number[]): Promise<ShareLinkSummary[]> {
   const rows = await db
-    .select({ link: shareLinks, createdByName: sql<string | null>`coalesce(nullif(${users.displayName}, ''), ${users.username})` })
+    .select({ link: shareLinks, createdByName: sql<string | null>`coalesce(nullif(${users.displayName}, ''), ${users.username})`, galleryTitle: galleries.title })
     .from(shareLinks)
     .leftJoin(users, eq(users.id, shareLinks.createdBy))
+    .leftJoin(galleries, eq(galleries.id, shareLinks.galleryId))
     // A client's own watermark row is not a link anyone was sent (client-watermark.ts).
     .where(and(onlyIds ? inArray(shareLinks.id, onlyIds) : undefined, isNull(shareLinks.clientId), readableBy(permissions)))
     .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
@@ -141,11 +208,12 @@ export async function listShareLinks(permissions: readonly string[], onlyIds?: n
       .groupBy(shareAccessLog.linkId),
   ]);
   const now = Date.now();
-  return rows.map(({ link, createdByName }) => {
+  return rows.map(({ link, createdByName, galleryTitle }) => {
     const o = opens.find((x) => x.linkId === link.id);
     return {
       id: link.id,
       name: link.name,
+      gallery: link.galleryId != null ? { id: link.galleryId, title: galleryTitle ?? '' } : null,
       hasPassword: !!link.passwordHash,
       expiresAt: link.expiresAt?.toISOString() ?? null,
       revokedAt: link.revokedAt?.toISOString() ?? null,
@@ -250,6 +318,13 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
   // The items it holds now count as much as the ones sent: an edit hands all of them out anew.
   const link = await staffLink(id, staff.permissions);
   if (link.revokedAt) throw conflict('This link is revoked and cannot be edited; make a new link instead.');
+  // A gallery link shows its gallery, whose settings decide its downloads (issue 42).
+  if (link.galleryId != null) {
+    if (input.mediaIds) throw badRequest('mediaIds: A gallery link shows its gallery; add or remove images in the gallery');
+    if (input.allowApprove || (input.download && input.download !== 'none') || input.downloadsAfterApproval) {
+      throw badRequest('A gallery link’s downloads follow the gallery’s settings, and it has no approving');
+    }
+  }
   const next = {
     watermark: input.watermark ?? link.watermark,
     download: input.download ?? link.download,
@@ -304,7 +379,11 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
   // A new look gets new file names (issue 40): the old `lp-…` names stop answering with this
   // update, not when the new previews are made, so a clean preview is never served by a link
   // switched to watermarked (nor an old text once it is changed) while the worker catches up.
-  const heldBefore = lookChanged ? (await db.select({ id: shareLinkItems.mediaId }).from(shareLinkItems).where(eq(shareLinkItems.linkId, link.id))).map((r) => r.id) : [];
+  const heldBefore = lookChanged
+    ? link.galleryId != null
+      ? (await db.select({ id: galleryImages.mediaId }).from(galleryImages).where(eq(galleryImages.galleryId, link.galleryId))).map((r) => r.id)
+      : (await db.select({ id: shareLinkItems.mediaId }).from(shareLinkItems).where(eq(shareLinkItems.linkId, link.id))).map((r) => r.id)
+    : [];
   if (lookChanged) set.fileKey = newFileKey();
 
   if (changed.length) {
@@ -319,7 +398,7 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
         // A device counts on its own only while its holder knows the password (access.ts).
         await forgetDevices('share', link.id, tx);
       }
-      const needs = { id: link.id, watermark: merged.watermark, download: merged.download, downloadsAfterApproval: merged.downloadsAfterApproval };
+      const needs = { id: link.id, watermark: merged.watermark, download: merged.download, downloadsAfterApproval: merged.downloadsAfterApproval, galleryId: link.galleryId };
       if (lookChanged) await renewLinkPreviews(tx, needs);
       else if (previewsChanged) await enqueueLinkPreviews(tx, needs);
     });

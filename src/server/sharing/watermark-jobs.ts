@@ -4,7 +4,7 @@
 // for which version is needsLinkPreview's rule.
 import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { jobs, media, mediaVersions, shareLinkItems, shareLinks } from '../../db/schema.ts';
+import { galleryImages, jobs, media, mediaVersions, shareLinkItems, shareLinks } from '../../db/schema.ts';
 import { canRemux, type VideoProbe } from '../media/probe.ts';
 
 type Executor = Pick<typeof db, 'select' | 'insert' | 'delete'>;
@@ -50,15 +50,29 @@ export function needsLinkPreview(link: PreviewNeeds, type: 'image' | 'video', pr
 
 const versionFacts = { mediaId: media.id, versionId: mediaVersions.id, type: media.type, probe: mediaVersions.probe };
 
-/** Every item of a new (or edited) link whose current version can be previewed now and needs it. */
-export async function enqueueLinkPreviews(tx: Executor, link: PreviewNeeds & { id: number }): Promise<void> {
-  if (!link.watermark && link.download === 'original' && !link.downloadsAfterApproval) return;
-  const rows = await tx
-    .select(versionFacts)
-    .from(shareLinkItems)
-    .innerJoin(media, eq(media.id, shareLinkItems.mediaId))
-    .innerJoin(mediaVersions, eq(mediaVersions.storageKey, media.storageKey))
-    .where(and(eq(shareLinkItems.linkId, link.id), previewable));
+/** A link's look, and the gallery it shows (issue 42) if any. */
+type LinkLook = PreviewNeeds & { id: number; galleryId?: number | null };
+
+/**
+ * Every item of a new (or edited) link whose current version can be previewed now and needs it.
+ * A link to a proofing gallery (issue 42) needs previews only when watermarked (a clean one
+ * shows the gallery's own sizes): one of every image of its gallery.
+ */
+export async function enqueueLinkPreviews(tx: Executor, link: LinkLook): Promise<void> {
+  if (!link.watermark && ((link.download === 'original' && !link.downloadsAfterApproval) || link.galleryId != null)) return;
+  const rows = await (link.galleryId != null
+    ? tx
+        .select(versionFacts)
+        .from(galleryImages)
+        .innerJoin(media, eq(media.id, galleryImages.mediaId))
+        .innerJoin(mediaVersions, eq(mediaVersions.storageKey, media.storageKey))
+        .where(eq(galleryImages.galleryId, link.galleryId))
+    : tx
+        .select(versionFacts)
+        .from(shareLinkItems)
+        .innerJoin(media, eq(media.id, shareLinkItems.mediaId))
+        .innerJoin(mediaVersions, eq(mediaVersions.storageKey, media.storageKey))
+        .where(and(eq(shareLinkItems.linkId, link.id), previewable)));
   await queue(
     tx,
     rows.filter((r) => needsLinkPreview(link, r.type, r.probe)).map((r) => ({ mediaId: r.mediaId, versionId: r.versionId, linkId: link.id })),
@@ -70,7 +84,7 @@ export async function enqueueLinkPreviews(tx: Executor, link: PreviewNeeds & { i
  * job of the link, done or on the way, is dropped (a done one would name a file under the new
  * key that was never made) and the previews the link needs now are queued.
  */
-export async function renewLinkPreviews(tx: Executor, link: PreviewNeeds & { id: number }): Promise<void> {
+export async function renewLinkPreviews(tx: Executor, link: LinkLook): Promise<void> {
   await tx.delete(jobs).where(and(eq(jobs.kind, WATERMARK), eq(jobs.linkId, link.id)));
   await enqueueLinkPreviews(tx, link);
 }
@@ -112,13 +126,24 @@ export async function enqueueWatermarksOfVersion(tx: Executor, mediaId: number, 
         or(eq(shareLinks.watermark, true), sql`${shareLinks.download} <> 'original'`, eq(shareLinks.downloadsAfterApproval, true)),
         isNull(shareLinks.revokedAt),
         sql`(${shareLinks.id} IN (SELECT link_id FROM share_link_items WHERE media_id = ${mediaId})
-          OR ${shareLinks.clientId} IN (SELECT client_id FROM media WHERE id = ${mediaId} UNION SELECT client_id FROM media_clients WHERE media_id = ${mediaId}))`,
+          OR ${shareLinks.clientId} IN (SELECT client_id FROM media WHERE id = ${mediaId} UNION SELECT client_id FROM media_clients WHERE media_id = ${mediaId})
+          OR (${shareLinks.watermark} = 1 AND ${shareLinks.galleryId} IN (SELECT gallery_id FROM gallery_images WHERE media_id = ${mediaId})))`,
       ),
     );
   await queue(
     tx,
     links.filter((l) => needsLinkPreview(l, version.type, version.probe)).map((l) => ({ mediaId, versionId, linkId: l.linkId })),
   );
+}
+
+/** Images just added to a gallery: the marked copies its watermarked links show (issue 42). */
+export async function enqueueGalleryLinkPreviews(tx: Executor, galleryId: number, versions: { mediaId: number; versionId: number }[]): Promise<void> {
+  if (!versions.length) return;
+  const links = await tx
+    .select({ id: shareLinks.id })
+    .from(shareLinks)
+    .where(and(eq(shareLinks.galleryId, galleryId), eq(shareLinks.watermark, true), isNull(shareLinks.revokedAt)));
+  for (const link of links) await queue(tx, versions.map((v) => ({ ...v, linkId: link.id })));
 }
 
 export interface PreviewState {

@@ -16,7 +16,22 @@ export const VARIANTS = {
   spriteMap: 'sprite.vtt',
   /** A version's HLS master playlist (issue 33), beside one media playlist per proxy. */
   master: 'master.m3u8',
+  /** A RAW original's embedded JPEG, orientation applied (issue 42): what its other sizes are made from. */
+  rawPreview: 'preview.jpg',
 } as const;
+
+/**
+ * A gallery's display sizes of an image (issue 42), by long edge: AVIF and WebP thumbnails for
+ * the grid's srcset, one WebP for the full-screen view. Made by the job queue.
+ */
+export const STILL_SIZES = [
+  { edge: 480, formats: ['avif', 'webp'] },
+  { edge: 960, formats: ['avif', 'webp'] },
+  { edge: 2048, formats: ['webp'] },
+] as const;
+export const stillVariant = (edge: number, format: 'avif' | 'webp') => `g${edge}.${format}`;
+/** A gallery download of an image at a long edge (web sizes and high-res), made on first request. */
+export const downloadVariant = (edge: number) => `dl${edge}.jpg`;
 
 /** A review proxy's file name, by its ladder rung: `360p.mp4`, `720p.mp4`, `1080p.mp4`, `2160p.mp4`. */
 export function renditionVariant(label: string): string {
@@ -29,7 +44,7 @@ export function playlistVariant(renditionVariant: string): string {
 }
 
 export const STORAGE_KEY_RE = /^[a-f0-9]{32}$/;
-export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(360|720|1080|2160)p\.(mp4|m3u8)|master\.m3u8|sprite\.jpg|sprite\.vtt|lp-[a-f0-9]{24}\.(mp4|jpg))$/;
+export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(360|720|1080|2160)p\.(mp4|m3u8)|master\.m3u8|sprite\.jpg|sprite\.vtt|lp-[a-f0-9]{24}\.(mp4|jpg)|preview\.jpg|g(480|960|2048)\.(avif|webp)|dl[1-9]\d{3}\.jpg)$/;
 
 /** A link preview's file name: never one of the item's own files (see previewOwnerKey). */
 export const LINK_PREVIEW_RE = /^lp-([a-f0-9]{24})\.(mp4|jpg)$/;
@@ -52,6 +67,7 @@ export function newFileKey(): string {
 export function contentTypeForVariant(variant: string, originalMime: string): string {
   if (variant.startsWith('original.')) return originalMime;
   if (variant.endsWith('.webp')) return 'image/webp';
+  if (variant.endsWith('.avif')) return 'image/avif';
   if (variant.endsWith('.jpg')) return 'image/jpeg';
   if (variant.endsWith('.mp4')) return 'video/mp4';
   if (variant.endsWith('.vtt')) return 'text/vtt; charset=utf-8';

@@ -13,7 +13,7 @@ import { claimRecord, deleteRecord, getRecord, releaseRecord, setMediaId } from 
 import { bringStagedHere, dropStaged, removeStaged, stagedFile, stagedSize } from './staging.ts';
 
 export const UNSUPPORTED_TYPE =
-  'Unsupported file type: upload a JPG, PNG, GIF or WebP image, or an MP4, MOV, AVI, MKV or WebM video.';
+  'Unsupported file type: upload a JPG, PNG, GIF or WebP image, a RAW still (CR2, CR3, NEF, ARW, RAF, DNG), or an MP4, MOV, AVI, MKV or WebM video.';
 
 async function readHead(file: string): Promise<Uint8Array> {
   const fh = await fs.open(file, 'r');

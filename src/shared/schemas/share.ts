@@ -187,6 +187,8 @@ export const shareApprovalSchema = z
 export interface ShareLinkSummary {
   id: number;
   name: string;
+  /** A link to a proofing gallery (issue 42) shows that gallery instead of chosen items. */
+  gallery: { id: number; title: string } | null;
   hasPassword: boolean;
   expiresAt: string | null;
   revokedAt: string | null;

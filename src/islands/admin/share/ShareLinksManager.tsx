@@ -25,7 +25,8 @@ function allows(l: ShareLinkSummary): string {
   const parts = ['View'];
   if (l.allowComment) parts.push('comment');
   if (l.allowApprove) parts.push('approve');
-  parts.push(SHARE_DOWNLOAD_LABELS[l.download].toLowerCase());
+  // A gallery link's downloads follow the gallery's package (issue 42).
+  parts.push(l.gallery ? 'pick, downloads as the gallery allows' : SHARE_DOWNLOAD_LABELS[l.download].toLowerCase());
   return parts.join(', ');
 }
 
@@ -153,7 +154,16 @@ export default function ShareLinksManager({ preselect }: { preselect: number[] }
                     {l.hasPassword && <Badge>Password</Badge>}
                     {l.watermark && <Badge>Watermarked</Badge>}
                   </div>
-                  <p className="truncate text-sm text-fg-muted">{l.items.map((i) => i.title).join(', ') || 'No items left'}</p>
+                  {l.gallery ? (
+                    <p className="truncate text-sm text-fg-muted">
+                      Gallery{' '}
+                      <a className="underline" href={`/admin/galleries/${l.gallery.id}?tab=sharing`}>
+                        {l.gallery.title}
+                      </a>
+                    </p>
+                  ) : (
+                    <p className="truncate text-sm text-fg-muted">{l.items.map((i) => i.title).join(', ') || 'No items left'}</p>
+                  )}
                   <p className="text-xs text-fg-muted">
                     {allows(l)} · {l.opens} {l.opens === 1 ? 'open' : 'opens'}
                     {l.lastOpenedAt && <> · last {when(l.lastOpenedAt)}</>}
@@ -179,9 +189,12 @@ export default function ShareLinksManager({ preselect }: { preselect: number[] }
                     ))}
                   {l.state !== 'revoked' && (
                     <>
-                      <Button variant="outline" size="sm" onClick={() => setEditing(l)} aria-label={`Edit ${l.name}`}>
-                        <Pencil size={16} aria-hidden="true" /> Edit
-                      </Button>
+                      {/* A gallery link's settings are the gallery's (issue 42): its name, password and expiry stay here. */}
+                      {!l.gallery && (
+                        <Button variant="outline" size="sm" onClick={() => setEditing(l)} aria-label={`Edit ${l.name}`}>
+                          <Pencil size={16} aria-hidden="true" /> Edit
+                        </Button>
+                      )}
                       <Menu
                         label={`Expiry of ${l.name}`}
                         labelTrigger={false}
@@ -196,7 +209,7 @@ export default function ShareLinksManager({ preselect }: { preselect: number[] }
                           { label: '+30 days', onSelect: () => void changeExpiry(l, quickExpiry(l, { addDays: 30 }), 'extended') },
                           { label: 'End in 24 hours', onSelect: () => void changeExpiry(l, quickExpiry(l, { inHours: 24 }), 'shortened') },
                           { label: 'No expiry', onSelect: () => void changeExpiry(l, null, 'changed'), disabled: !l.expiresAt },
-                          { label: 'Pick a date…', onSelect: () => setEditing(l) },
+                          ...(l.gallery ? [] : [{ label: 'Pick a date…', onSelect: () => setEditing(l) }]),
                         ]}
                       />
                     </>

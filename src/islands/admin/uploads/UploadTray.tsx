@@ -5,6 +5,9 @@ import { Button } from '../../ui/Button.tsx';
 import { $running, $uploads, cancel, dismiss, isRunning } from './queue.ts';
 import { UploadRow } from './UploadRow.tsx';
 
+/** Rows the tray lists at most; more are counted below them. */
+const LISTED = 40;
+
 /**
  * The admin area's upload tray (issue 32): every queued file with its progress, fixed at the
  * bottom right. AdminLayout renders it with transition:persist, so it and the uploads it shows
@@ -29,6 +32,10 @@ export default function UploadTray() {
 
   if (!items.length) return null;
   const done = items.filter((it) => !isRunning(it));
+  // A batch of hundreds (a gallery's stills, issue 42): the rows that move, failed ones and the
+  // next waiting, up to LISTED; the rest are counted, so a progress tick re-renders a short list.
+  const listed = items.length <= LISTED ? items : [...items.filter((it) => it.phase === 'failed'), ...items.filter((it) => isRunning(it))].slice(0, LISTED);
+  const unlisted = items.length - listed.length;
   const failed = items.filter((it) => it.phase === 'failed').length;
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const summary = running
@@ -57,7 +64,7 @@ export default function UploadTray() {
       </div>
       <div id="upload-tray-list" hidden={!open} className="max-h-[50dvh] overflow-y-auto px-4 py-3">
         <ul className="space-y-3" aria-label="Uploads in progress">
-          {items.map((it) => (
+          {listed.map((it) => (
             <UploadRow
               key={it.id}
               item={it}
@@ -76,6 +83,11 @@ export default function UploadTray() {
             />
           ))}
         </ul>
+        {unlisted > 0 && (
+          <p className="mt-3 text-xs text-fg-muted" data-testid="upload-tray-more">
+            And {unlisted.toLocaleString('en-GB')} more ({Math.max(0, running - listed.filter((it) => isRunning(it)).length).toLocaleString('en-GB')} waiting, {done.filter((it) => it.phase === 'done').length.toLocaleString('en-GB')} finished).
+          </p>
+        )}
         {done.length > 0 && running > 0 && (
           <div className="mt-3 flex justify-end">
             <Button variant="outline" size="sm" onClick={() => dismiss(done.map((it) => it.id))}>

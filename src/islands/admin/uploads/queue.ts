@@ -25,6 +25,13 @@ export interface VersionOf {
   title: string;
 }
 
+/** The proofing gallery (and set) a file joins as a new image (issue 42). */
+export interface GalleryOf {
+  id: number;
+  title: string;
+  setId: number | null;
+}
+
 export interface UploadItem {
   id: number;
   /** Which Upload click queued it: the dialog shows its own batch. */
@@ -37,6 +44,8 @@ export interface UploadItem {
   poster: File | null;
   /** Set when the file is finished as the next version of this item rather than as a new item. */
   versionOf?: VersionOf;
+  /** Set when the file becomes a new image of this gallery (titled from its name). */
+  galleryOf?: GalleryOf;
   sent: number;
   total: number;
   phase: ItemPhase;
@@ -84,7 +93,7 @@ export function alreadyUploadingError(f: File): string | null {
   return busy ? `${f.name} is already uploading (see the upload tray at the bottom right)` : null;
 }
 
-function add(entries: Pick<UploadItem, 'file' | 'fields' | 'owner' | 'poster' | 'sent' | 'versionOf'>[]): number {
+function add(entries: Pick<UploadItem, 'file' | 'fields' | 'owner' | 'poster' | 'sent' | 'versionOf' | 'galleryOf'>[]): number {
   const batch = ++batches;
   const added: UploadItem[] = entries.map((e) => ({ ...e, id: ++seq, batch, total: e.file.size, phase: 'waiting', speed: null }));
   $uploads.set([...$uploads.get(), ...added]);
@@ -105,6 +114,14 @@ export function enqueue(owner: string, entries: { file: File; title: string; sen
  */
 export function enqueueVersion(file: File, of: VersionOf): number {
   return add([{ file, fields: EMPTY_FIELDS, poster: null, sent: 0, versionOf: of }]);
+}
+
+/**
+ * Queues a batch (hundreds of stills at once) as new images of a gallery; each is titled from
+ * its file name by the server. Returns the batch number.
+ */
+export function enqueueIntoGallery(files: File[], of: GalleryOf): number {
+  return add(files.map((file) => ({ file, fields: EMPTY_FIELDS, poster: null, sent: 0, galleryOf: of })));
 }
 
 function pump() {
@@ -140,7 +157,12 @@ async function run(id: number) {
     const said = await finish(item, uploadId);
     patch(id, { phase: 'done' });
     $finished.set($finished.get() + 1);
-    toast(said);
+    // A gallery batch says so once, when its last file is in, not once per file.
+    if (!item.galleryOf) toast(said);
+    else if (!$uploads.get().some((it) => it.batch === item.batch && isRunning(it))) {
+      const done = $uploads.get().filter((it) => it.batch === item.batch && it.phase === 'done').length;
+      toast({ title: 'Images added', description: `${done} image${done === 1 ? '' : 's'} added to “${item.galleryOf.title}”.` });
+    }
   } catch (err) {
     // Cancelled: the item is gone already and cancel() said so.
     if (!get(id)) return;
@@ -156,6 +178,11 @@ async function run(id: number) {
 
 /** Turns the bytes on the server into a new item or version; returns the toast that says so. */
 async function finish(item: UploadItem, uploadId: string): Promise<{ title: string; description: string }> {
+  const gallery = item.galleryOf;
+  if (gallery) {
+    await apiJson<AdminMedia>('POST', `/api/galleries/${gallery.id}/uploads`, { uploadId, setId: gallery.setId });
+    return { title: 'Image added', description: `${item.file.name} is in “${gallery.title}”.` };
+  }
   const of = item.versionOf;
   if (of) {
     const { version } = await apiJson<{ version: MediaVersion }>('POST', `/api/media/${of.id}/versions`, { uploadId });

@@ -1,0 +1,130 @@
+// One image of the grid (issue 42): the picture at the right size for its tile (AVIF, else WebP),
+// and its heart, pick and compare controls. A pick the list cannot take says why (its title and
+// its screen-reader text); pressing it anyway tells the viewer in a toast.
+import { memo } from 'react';
+import { CircleCheck, Columns2, Heart, Star } from 'lucide-react';
+import type { ViewerImage, ViewerList } from '../../shared/schemas/proofing.ts';
+import { srcset, thumbUrl } from './files.ts';
+import { pickBlocked } from './useGallery.ts';
+
+const control =
+  'inline-flex h-8 w-8 sm:h-9 sm:w-9 items-center justify-center rounded-full bg-black/45 text-white backdrop-blur-sm hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-400 aria-disabled:opacity-50';
+
+export const StillTile = memo(function StillTile({
+  img,
+  fileBase,
+  marked = false,
+  list,
+  width,
+  eager,
+  comparing,
+  onOpen,
+  onHeart,
+  onPick,
+  onCompare,
+}: {
+  img: ViewerImage;
+  fileBase: string;
+  /** A watermarked link: the marked copy is the one picture (no srcset). */
+  marked?: boolean;
+  list: ViewerList | undefined;
+  width: number;
+  eager: boolean;
+  comparing: boolean;
+  onOpen: (id: number) => void;
+  onHeart: (id: number) => void;
+  onPick: (id: number) => void;
+  onCompare: (id: number) => void;
+}) {
+  const picked = !!list && img.picks.includes(list.id);
+  const blocked = pickBlocked(list, img);
+  const sizes = `${width}px`;
+  // Narrow tiles (phones, portrait images) keep heart and pick; compare is in reach from wider ones.
+  const roomy = width >= 130;
+  return (
+    <div className="group relative h-full w-full overflow-hidden rounded-sm bg-muted" data-testid="still-tile" data-image={img.id}>
+      <button
+        type="button"
+        onClick={() => onOpen(img.id)}
+        className="block h-full w-full focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
+        aria-label={`Open ${img.name}`}
+      >
+        {marked && !img.ready ? (
+          <span className="flex h-full w-full items-center justify-center p-2 text-center text-xs text-fg-muted">Preparing the watermarked copy…</span>
+        ) : (
+          <picture>
+            {img.ready && !marked && <source type="image/avif" srcSet={srcset(fileBase, img, 'avif')} sizes={sizes} />}
+            {img.ready && !marked && <source type="image/webp" srcSet={srcset(fileBase, img, 'webp')} sizes={sizes} />}
+            <img
+              src={thumbUrl(fileBase, img, marked)}
+              alt=""
+              width={img.width}
+              height={img.height}
+              loading={eager ? 'eager' : 'lazy'}
+              fetchPriority={eager ? 'high' : 'auto'}
+              decoding="async"
+              draggable={false}
+              className="h-full w-full object-cover"
+              // Element Timing: bench/proofing-gallery.mjs reads when the first still is painted.
+              {...({ elementtiming: 'still' } as object)}
+            />
+          </picture>
+        )}
+      </button>
+      {img.stars > 0 && (
+        <span
+          className="pointer-events-none absolute left-1.5 top-1.5 inline-flex items-center gap-0.5 rounded-full bg-black/55 px-1.5 py-0.5 text-xs text-white"
+          aria-label={`${img.stars} of 5 stars`}
+        >
+          <Star size={12} className="fill-gold-400 text-gold-400" aria-hidden="true" />
+          {img.stars}
+        </span>
+      )}
+      <div className="absolute inset-x-0 bottom-0 flex items-center justify-end gap-1 bg-gradient-to-t from-black/55 to-transparent p-1">
+        {roomy && (
+          <button
+            type="button"
+            className={`${control} ${comparing ? '' : 'sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100'} ${comparing ? 'bg-gold-500 text-black' : ''}`}
+            aria-pressed={comparing}
+            aria-label={`Compare ${img.name}`}
+            title="Compare side by side"
+            onClick={() => onCompare(img.id)}
+          >
+            <Columns2 size={16} aria-hidden="true" />
+          </button>
+        )}
+        <button
+          type="button"
+          className={`${control} ${img.heart ? '' : 'sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100'}`}
+          aria-pressed={img.heart}
+          aria-label={`Heart ${img.name}`}
+          title={img.heart ? 'Remove the heart (F)' : 'Heart (F)'}
+          onClick={() => onHeart(img.id)}
+          data-testid="heart"
+        >
+          <Heart size={17} className={img.heart ? 'fill-red-500 text-red-500' : ''} aria-hidden="true" />
+        </button>
+        {list && (
+          <button
+            type="button"
+            className={`${control} ${picked ? 'bg-gold-500 text-black hover:bg-gold-400' : ''}`}
+            aria-pressed={picked}
+            aria-disabled={blocked ? true : undefined}
+            aria-label={`Pick ${img.name} for ${list.name}`}
+            aria-describedby={blocked ? `why-${img.id}` : undefined}
+            title={blocked ?? (picked ? `Picked for “${list.name}” (P)` : `Pick for “${list.name}” (P)`)}
+            onClick={() => onPick(img.id)}
+            data-testid="pick"
+          >
+            <CircleCheck size={17} aria-hidden="true" />
+          </button>
+        )}
+        {blocked && (
+          <span id={`why-${img.id}`} className="sr-only">
+            {blocked}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,9 @@
+import { endpoint, json, parseId } from '../../../../../../../server/http.ts';
+import { linkViewing } from '../../../../../../../server/proofing/access.ts';
+import { submit } from '../../../../../../../server/proofing/picking.ts';
+
+/** Sends the list to the studio and locks it (409 outside its bounds or when sent already). */
+export const POST = endpoint(async (ctx) => {
+  const v = await linkViewing(ctx, ctx.params.token);
+  return json(await submit(v, parseId(ctx.params.listId, 'Selection list')));
+});

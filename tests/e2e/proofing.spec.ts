@@ -1,0 +1,227 @@
+// Stills proofing in the browser (issue 42): a client hearts, picks to the list's cap (the next
+// pick is refused with the reason), submits (locked), and staff reopen it with a note they see;
+// a guest on a link with a download PIN gets a web-size image only after the PIN; a 375 px
+// walk-through without sideways scrolling; axe clean in both themes (viewer, full-screen view,
+// staff editor).
+import fs from 'node:fs';
+import sharp from 'sharp';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { test, expect, ADMIN, storeCookieChoice } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { islandsReady, signInAs } from './admin-helpers.ts';
+import { seriousViolations } from './public-helpers.ts';
+import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
+import { shotJpeg } from '../helpers/proofing.ts';
+
+const SHOTS = ['IMG_0001.jpg', 'IMG_0002.jpg', 'IMG_0003.jpg', 'IMG_0004.jpg', 'IMG_0005.jpg'];
+
+/** A gallery made through the API, its sizes made by the job queue. */
+async function makeGallery(req: APIRequestContext, server: TestServer, title: string, settings: Record<string, unknown> = {}) {
+  const ids: number[] = [];
+  for (const [i, name] of SHOTS.entries()) {
+    const buffer = await shotJpeg({ name, taken: `2026:06:0${i + 1} 12:00:00`, width: 1500 + i * 100, height: 1000, colour: ['#7c2d12', '#1e3a8a', '#14532d', '#581c87', '#713f12'][i] });
+    const res = await req.post('/api/media', { headers: { Origin: server.url }, multipart: { title: name.replace('.jpg', ''), file: { name, mimeType: 'image/jpeg', buffer } } });
+    expect(res.status()).toBe(201);
+    ids.push((await res.json()).id);
+  }
+  const g = await (await req.post('/api/galleries', { headers: { Origin: server.url }, data: { title, mediaIds: ids } })).json();
+  if (Object.keys(settings).length) expect((await req.patch(`/api/galleries/${g.id}`, { headers: { Origin: server.url }, data: settings })).status()).toBe(200);
+  await expect.poll(async () => (await (await req.get(`/api/galleries/${g.id}`)).json()).images.every((i: { ready: boolean }) => i.ready), { timeout: 90_000 }).toBe(true);
+  return g as { id: number };
+}
+
+async function staffPage(browser: Browser, server: TestServer): Promise<Page> {
+  const ctx = await browser.newContext({ baseURL: server.url });
+  await storeCookieChoice(ctx);
+  const page = await ctx.newPage();
+  await signInAs(page, ADMIN.username, ADMIN.password);
+  return page;
+}
+
+async function clientPage(browser: Browser, server: TestServer, login: { username: string; password: string }, viewport?: { width: number; height: number }): Promise<Page> {
+  const ctx = await browser.newContext({ baseURL: server.url, ...(viewport ? { viewport } : {}) });
+  await storeCookieChoice(ctx);
+  const page = await ctx.newPage();
+  expect((await page.request.post('/api/client/login', { data: { username: login.username, password: login.password } })).status()).toBe(200);
+  return page;
+}
+
+const tiles = (page: Page) => page.getByTestId('still-tile');
+
+test('a client hearts, picks to the cap (the next refused), submits; staff reopen with a note', async ({ browser, server }) => {
+  test.setTimeout(180_000);
+  const staff = await staffPage(browser, server);
+  const login = await createClientWithPortalLogin(server, 'Couple');
+  const g = await makeGallery(staff.request, server, 'Summer wedding');
+  const origin = { headers: { Origin: server.url } };
+  await staff.request.post(`/api/galleries/${g.id}/lists`, { ...origin, data: { name: 'Pick 2 for print', minCount: 1, maxCount: 2 } });
+  await staff.request.put(`/api/galleries/${g.id}/clients`, { ...origin, data: { clientIds: [login.clientId] } });
+  const page = await clientPage(browser, server, login);
+  try {
+    // The portal lists it; it opens on its cover and title.
+    await page.goto('/client/dashboard');
+    await page.getByRole('link', { name: /Summer wedding/ }).click();
+    await islandsReady(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Summer wedding' })).toBeVisible();
+    await expect(tiles(page)).toHaveCount(5);
+
+    await tiles(page).nth(0).getByTestId('heart').click();
+    await expect(tiles(page).nth(0).getByTestId('heart')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: /Hearts 1/ })).toBeVisible();
+
+    await tiles(page).nth(0).getByTestId('pick').click();
+    await expect(page.getByTestId('pick-count')).toHaveText('Picks 1 / 2');
+    await tiles(page).nth(1).getByTestId('pick').click();
+    await expect(page.getByTestId('pick-count')).toHaveText('Picks 2 / 2');
+    // At the cap the third says why, and pressing it says so again rather than picking.
+    const third = tiles(page).nth(2).getByTestId('pick');
+    await expect(third).toHaveAttribute('aria-disabled', 'true');
+    await expect(third).toHaveAccessibleDescription('You have picked 2 of 2 for “Pick 2 for print”. Remove one to pick another.');
+    // aria-disabled keeps it focusable and pressable (a real click), which Playwright's actionability check counts as disabled.
+    await third.click({ force: true });
+    await expect(page.getByText('You have picked 2 of 2 for “Pick 2 for print”. Remove one to pick another.').first()).toBeVisible();
+    await expect(page.getByTestId('pick-count')).toHaveText('Picks 2 / 2');
+
+    // The full-screen view: keys for heart, stars and pick, the file name in its corner.
+    await tiles(page).nth(2).getByRole('button', { name: 'Open IMG_0003.jpg' }).click();
+    const box = page.getByTestId('lightbox');
+    await expect(box).toBeVisible();
+    await expect(page.getByTestId('lightbox-caption')).toContainText('IMG_0003.jpg');
+    await page.keyboard.press('f');
+    await expect(box.getByRole('button', { name: 'Heart', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.press('4');
+    await expect(box.getByRole('button', { name: '4 stars' })).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.press('p');
+    await expect(page.getByText('You have picked 2 of 2').first()).toBeVisible();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('lightbox-caption')).toContainText('IMG_0004.jpg');
+    await page.keyboard.press('Escape');
+    await expect(box).toBeHidden();
+
+    // Submit locks the list.
+    await page.getByTestId('pick-bar').getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('dialog', { name: 'Send “Pick 2 for print”?' }).getByRole('button', { name: 'Send to the studio' }).click();
+    await expect(page.getByTestId('submitted')).toBeVisible();
+    await expect(tiles(page).nth(0).getByTestId('pick')).toHaveAttribute('aria-disabled', 'true');
+    const saved = await (await page.request.get(`/api/client/galleries/${g.id}`)).json();
+    expect(saved.images.filter((i: { heart: boolean }) => i.heart).map((i: { name: string }) => i.name)).toEqual(['IMG_0001.jpg', 'IMG_0003.jpg']);
+    expect(saved.lists[0]).toMatchObject({ count: 2, submittedAt: expect.any(String) });
+
+    // Staff see it submitted and reopen it with a note.
+    await staff.goto(`/admin/galleries/${g.id}?tab=selections`);
+    await islandsReady(staff);
+    const row = staff.getByTestId('selection-row');
+    await expect(row).toContainText('Couple');
+    await expect(row).toContainText('2 / 2');
+    await expect(row).toContainText('Submitted');
+    await row.getByRole('button', { name: 'Reopen' }).click();
+    const dialog = staff.getByRole('dialog', { name: 'Reopen “Pick 2 for print”' });
+    await dialog.getByLabel('Note').fill('Please swap one for a close-up.');
+    await dialog.getByRole('button', { name: 'Reopen' }).click();
+    await expect(row).toContainText('Reopened');
+
+    await page.reload();
+    await islandsReady(page);
+    await expect(page.getByRole('note')).toContainText('The studio reopened “Pick 2 for print”: Please swap one for a close-up.');
+    await expect(page.getByTestId('pick-bar').getByRole('button', { name: 'Submit' })).toBeEnabled();
+  } finally {
+    await page.context().close();
+    await staff.context().close();
+  }
+});
+
+test('a guest on a link with a PIN downloads a web-size image only after the PIN', async ({ browser, server }) => {
+  test.setTimeout(180_000);
+  const staff = await staffPage(browser, server);
+  const g = await makeGallery(staff.request, server, 'Headshots', { downloadTier: 'web2048', downloadPin: '2468' });
+  const made = await (await staff.request.post(`/api/galleries/${g.id}/links`, { headers: { Origin: server.url }, data: { name: 'Team headshots' } })).json();
+  const ctx = await browser.newContext({ baseURL: server.url, acceptDownloads: true });
+  await storeCookieChoice(ctx);
+  const page = await ctx.newPage();
+  const downloads = async () => Number((await server.sql.execute({ sql: 'SELECT count(*) AS n FROM gallery_downloads WHERE gallery_id = ?', args: [g.id] })).rows[0]!.n);
+  try {
+    await page.goto(new URL(made.url).pathname);
+    await islandsReady(page);
+    await tiles(page).nth(1).getByRole('button', { name: /^Open / }).click();
+    await page.getByRole('button', { name: 'Download this image' }).click();
+    await page.getByRole('menuitem', { name: 'Web size (2,048 px)' }).click();
+    const pin = page.getByRole('dialog', { name: 'Download PIN' });
+    await expect(pin).toBeVisible();
+    expect(await downloads()).toBe(0);
+    await pin.getByLabel('PIN').fill('1111');
+    await pin.getByRole('button', { name: 'Unlock downloads' }).click();
+    await expect(pin.getByText('That PIN is not right.')).toBeVisible();
+    expect(await downloads()).toBe(0);
+    await pin.getByLabel('PIN').fill('2468');
+    const [download] = await Promise.all([page.waitForEvent('download'), pin.getByRole('button', { name: 'Unlock downloads' }).click()]);
+    expect(download.suggestedFilename()).toBe('IMG_0002.jpg');
+    const meta = await sharp(fs.readFileSync((await download.path())!)).metadata();
+    expect(Math.max(meta.width!, meta.height!)).toBe(1600); // a web-size copy, never larger than the original
+    expect(meta.format).toBe('jpeg');
+    expect(await downloads()).toBe(1);
+    // The original is not on offer in a web-size gallery.
+    await page.getByRole('button', { name: 'Download this image' }).click();
+    await expect(page.getByRole('menuitem', { name: 'Original file' })).toHaveCount(0);
+  } finally {
+    await ctx.close();
+    await staff.context().close();
+  }
+});
+
+test('375 px: the gallery, the full-screen view and the staff editor fit without sideways scrolling; axe clean in both themes', async ({ browser, server }) => {
+  test.setTimeout(180_000);
+  const staff = await staffPage(browser, server);
+  const login = await createClientWithPortalLogin(server, 'Narrow Client');
+  const g = await makeGallery(staff.request, server, 'A rather long gallery title for the narrow screen test', { expiresOn: '2030-06-30' });
+  const origin = { headers: { Origin: server.url } };
+  const set = await (await staff.request.post(`/api/galleries/${g.id}/sets`, { ...origin, data: { name: 'Portraits' } })).json();
+  const detail = await (await staff.request.get(`/api/galleries/${g.id}`)).json();
+  await staff.request.patch(`/api/galleries/${g.id}/images`, { ...origin, data: { imageIds: [detail.images[0].id], setId: set.id } });
+  await staff.request.post(`/api/galleries/${g.id}/lists`, { ...origin, data: { name: 'Favourites for the album', maxCount: 30 } });
+  await staff.request.put(`/api/galleries/${g.id}/clients`, { ...origin, data: { clientIds: [login.clientId] } });
+  const page = await clientPage(browser, server, login, { width: 375, height: 812 });
+  const sideways = (p: Page) => p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  try {
+    await page.goto(`/client/galleries/${g.id}`);
+    await islandsReady(page);
+    await expect(tiles(page)).toHaveCount(5);
+    expect(await sideways(page)).toBe(0);
+    await expect(page.getByTestId('pick-bar')).toBeVisible();
+    await page.getByRole('button', { name: 'Portraits' }).click();
+    await expect(tiles(page)).toHaveCount(1);
+    await page.getByRole('button', { name: 'All photos' }).click();
+    await tiles(page).nth(0).getByTestId('pick').click();
+    await expect(page.getByTestId('pick-count')).toHaveText('Picks 1 / 30');
+    await tiles(page).nth(0).getByRole('button', { name: /^Open / }).click();
+    await expect(page.getByTestId('lightbox')).toBeVisible();
+    await page.getByRole('button', { name: 'Next image' }).click();
+    expect(await sideways(page)).toBe(0);
+    await page.getByRole('button', { name: /^Notes/ }).click();
+    await expect(page.getByRole('complementary', { name: 'Notes on this image' })).toBeVisible();
+
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => localStorage.setItem('studio-theme', t), theme);
+      await page.goto(`/client/galleries/${g.id}`);
+      await islandsReady(page);
+      await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark)/);
+      expect(await seriousViolations(page), `gallery, ${theme}`).toEqual([]);
+      await tiles(page).nth(0).getByRole('button', { name: /^Open / }).click();
+      expect(await seriousViolations(page), `full-screen view, ${theme}`).toEqual([]);
+      await page.keyboard.press('Escape');
+
+      await staff.evaluate((t) => localStorage.setItem('studio-theme', t), theme);
+      await staff.setViewportSize({ width: 375, height: 812 });
+      await staff.goto(`/admin/galleries/${g.id}`);
+      await islandsReady(staff);
+      await expect(staff.getByTestId('staff-tile')).toHaveCount(5);
+      expect(await sideways(staff), `editor, ${theme}`).toBe(0);
+      expect(await seriousViolations(staff), `editor, ${theme}`).toEqual([]);
+      await staff.getByRole('tab', { name: 'Settings' }).click();
+      expect(await sideways(staff), `settings, ${theme}`).toBe(0);
+      expect(await seriousViolations(staff), `settings, ${theme}`).toEqual([]);
+    }
+  } finally {
+    await page.context().close();
+    await staff.context().close();
+  }
+});
