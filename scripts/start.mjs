@@ -41,8 +41,9 @@ const { config } = await import('../src/server/config.ts');
 await (await import('../src/server/storage/startup.ts')).checkStorageOrExit();
 const { bootstrapDatabase } = await import('../src/db/bootstrap.ts');
 const seeded = await bootstrapDatabase((line) => console.log(line), { shareLinkKey: true }).catch((e) => {
-  // A share-link key that cannot be read (src/server/sharing/link-key.ts): the message says which and why.
-  if (e?.name === 'ShareLinkKeyError') {
+  // A share-link key that cannot be read (src/server/sharing/link-key.ts), or a migration that
+  // failed (src/db/migrate.ts, the database left as it was): the message says which and why.
+  if (e?.name === 'ShareLinkKeyError' || e?.name === 'MigrationError') {
     console.error(e.message);
     process.exit(1);
   }

@@ -15,6 +15,7 @@ import { storage } from '../storage/index.ts';
 import { FfmpegError } from './ffmpeg-run.ts';
 import { backfill, claim, complete, fail, heartbeat, UPGRADE, WATERMARK, type ClaimedJob } from './queue.ts';
 import { makeWatermark } from './watermark.ts';
+import { beat, forget, HEARTBEAT_MS } from './heartbeat.ts';
 import { HttpError } from '../http.ts';
 import { assertDiskSpaceFor } from '../storage/disk-space.ts';
 import { expectedOutputBytes, JOB_SCRATCH, transcode } from './transcode.ts';
@@ -140,8 +141,24 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
 export function startWorker(log: (line: string) => void = (l) => console.log(`[worker] ${l}`)): Worker {
   const owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const stopping = new AbortController();
+  // Alive and whether ffmpeg was found, for GET /api/health; beats go on while ffmpeg runs.
+  let ffmpegFound: boolean | null = null;
+  const sayAlive = () => beat(owner, ffmpegFound ?? false).catch(() => {});
+  const aliveTimer = setInterval(sayAlive, HEARTBEAT_MS);
+  aliveTimer.unref();
+  // Every change is told at once rather than at the next beat.
+  const lookForTools = async () => {
+    const ready = (await hasTool('ffmpeg', true)) && (await hasTool('ffprobe', true));
+    if (ready !== ffmpegFound) {
+      ffmpegFound = ready;
+      await sayAlive();
+    }
+    return ready;
+  };
   const loop = (async () => {
     let warned = false;
+    // Health hears of this worker before the backfill's transaction.
+    await lookForTools();
     try {
       const queued = await backfill();
       if (queued) log(`queued ${queued} existing video(s) for conversion`);
@@ -149,7 +166,7 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
       log(`backfill failed: ${e instanceof Error ? e.message : e}`);
     }
     while (!stopping.signal.aborted) {
-      const ready = (await hasTool('ffmpeg', true)) && (await hasTool('ffprobe', true));
+      const ready = await lookForTools();
       if (!ready) {
         if (!warned) log('ffmpeg/ffprobe not found: uploaded videos will wait (queued) and convert once ffmpeg is installed.');
         warned = true;
@@ -175,7 +192,9 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
   return {
     async stop() {
       stopping.abort();
+      clearInterval(aliveTimer);
       await loop;
+      await forget(owner).catch(() => {});
     },
   };
 }
