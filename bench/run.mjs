@@ -201,7 +201,7 @@ function markdownFor(run) {
         const t = r.transcode;
         out.push('');
         out.push(
-          `A ${t.seconds} s 3840x2160 ProRes 422 source (${f0(t.bytes / 2 ** 20)} MB) converted into ${t.ladder.join(', ')} by a worker process (ffmpeg threads: ${t.threads}) while a web process serves, in ${f1(t.ms / 1000)} s on ${r.cores} cores: peak RSS web ${f0(t.peak.web)} MB, worker ${f0(t.peak.worker)} MB, ffmpeg ${f0(t.peak.ffmpeg)} MB; **${f0(t.peak.total)} MB** together (sampled every 50 ms).`,
+          `A ${t.seconds} s 3840x2160 ProRes 422 source (${f0(t.bytes / 2 ** 20)} MB) ${t.failure ? `given to a worker process (the conversion failed: ${t.failure})` : `converted into ${t.ladder.join(', ')} by a worker process`} (ffmpeg threads: ${t.threads}) while a web process serves, in ${f1(t.ms / 1000)} s on ${r.cores} cores: peak RSS web ${f0(t.peak.web)} MB, worker ${f0(t.peak.worker)} MB, ffmpeg ${f0(t.peak.ffmpeg)} MB; **${f0(t.peak.total)} MB** together (sampled every 50 ms).`,
         );
       }
     } else {

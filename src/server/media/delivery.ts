@@ -15,7 +15,6 @@ import { clientDownloadsClosed, DOWNLOADS_AFTER_APPROVAL_MESSAGE } from '../revi
 import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
 import { config } from '../config.ts';
-import { redirectToS3, s3Source } from './s3-delivery.ts';
 import type { FileSource } from './file-source.ts';
 
 const YEAR = 31_536_000;
@@ -220,6 +219,7 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
   const disposition = ctx.url.searchParams.get('download') === '1' ? contentDisposition(target.downloadAs ?? downloadName(target, variant)) : null;
   const cacheControl = cacheControlFor(target.isPublic, derivative);
   if (config.MEDIA_STORAGE === 's3' && config.S3_DELIVERY === 'redirect' && ctx.request.method === 'GET') {
+    const { redirectToS3 } = await import('./s3-delivery.ts');
     const redirect = await redirectToS3(storageKey, variant, { contentType, isPublic: target.isPublic, disposition, cacheControl });
     if (redirect) {
       // The bucket sends the bytes; judged by the header the browser will send it too.
@@ -227,7 +227,8 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
       return redirect;
     }
   }
-  const source = config.MEDIA_STORAGE === 's3' ? await s3Source(storageKey, variant) : await localSource(storageKey, variant);
+  // The S3 SDK only where the bucket is used (issue 43).
+  const source = config.MEDIA_STORAGE === 's3' ? await (await import('./s3-delivery.ts')).s3Source(storageKey, variant) : await localSource(storageKey, variant);
   if (!source) return errorResponse(404, 'Not found');
 
   const { size, etag, lastModified } = source;
