@@ -1,5 +1,6 @@
-// The video worker: one job (one ffmpeg) at a time. Runs inside `npm start` unless
-// WORKER=off, or alone via `npm run worker`; any number of workers may share a database.
+// The video worker: WORKER_JOBS jobs (each one ffmpeg of FFMPEG_THREADS threads) at a time, one
+// unless the machine is large (config.ts). Runs inside `npm start` unless WORKER=off, or alone
+// via `npm run worker`; any number of workers may share a database.
 // Without ffmpeg it says so once and keeps checking, so queued videos convert as soon as
 // ffmpeg is installed.
 import { randomBytes } from 'node:crypto';
@@ -56,24 +57,36 @@ async function runWatermarkJob(job: ClaimedJob, owner: string, log: (line: strin
   const stopBeat = keepLease(job, owner, cancel, () => progress);
   let storageKey: string | null = null;
   try {
-    const result = await makeWatermark(job.versionId, job.linkId!, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, (key) => (storageKey = key));
+    const result = await makeWatermark(job.versionId, job.linkId!, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, (key) => (storageKey = key), threadsOf(job));
     await stopBeat();
     if (cancel.signal.aborted || !(await complete(job, owner, null))) return;
     if (result) log(`video ${job.mediaId}: watermarked preview for share link ${job.linkId} ready`);
   } catch (e) {
     await stopBeat();
     if (e instanceof FfmpegError && e.cancelled) return;
-    const { message, tail } = failureOf(e);
+    const { message, tail, threads } = failureOf(e, job);
     log(`video ${job.mediaId}: watermark for share link ${job.linkId}, attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
-    await fail(job, owner, message, tail).catch(() => {});
+    await fail(job, owner, message, tail, true, threads).catch(() => {});
   } finally {
     if (storageKey) await storage.releaseLocal(storageKey).catch(() => {});
   }
 }
 
-/** A failed attempt's message and ffmpeg's last lines of stderr. */
-function failureOf(e: unknown): { message: string; tail: string } {
-  return { message: e instanceof Error ? e.message : String(e), tail: e instanceof FfmpegError ? e.stderrTail : '' };
+/** The threads a job's ffmpeg may use. */
+const threadsOf = (job: ClaimedJob) => job.ffmpegThreads ?? config.FFMPEG_THREADS;
+
+/**
+ * A failed attempt's message and ffmpeg's last lines of stderr. An ffmpeg killed by the system
+ * (out of memory: the worker itself lives on) gets the next attempt with half the threads.
+ */
+function failureOf(e: unknown, job: ClaimedJob): { message: string; tail: string; threads?: number } {
+  const message = e instanceof Error ? e.message : String(e);
+  const tail = e instanceof FfmpegError ? e.stderrTail : '';
+  if (!(e instanceof FfmpegError && e.killedBySystem)) return { message, tail };
+  const now = threadsOf(job);
+  const threads = Math.max(1, Math.floor(now / 2));
+  if (threads === now || job.attempts >= job.maxAttempts) return { message, tail };
+  return { message: `${message}; the next attempt uses ${threads} thread${threads === 1 ? '' : 's'}`, tail, threads };
 }
 
 async function runJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
@@ -114,7 +127,7 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       await fail(job, owner, `Not enough disk space to convert this video (it needs about ${mb} MB free). Free some space, then press Retry.`, '', false);
       return;
     }
-    const result = await transcode(row.storageKey, { variant: originalVariant, mimeType: row.mimeType }, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, full);
+    const result = await transcode(row.storageKey, { variant: originalVariant, mimeType: row.mimeType }, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, full, threadsOf(job));
     await stopBeat();
     if (cancel.signal.aborted || !(await complete(job, owner, { ...result, version: job.id }))) {
       log(`video ${job.mediaId}: job ${job.id} was taken away while converting; result dropped`);
@@ -127,10 +140,10 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       log(`video ${job.mediaId}: conversion cancelled (item deleted or reprocessed)`);
       return;
     }
-    const { message, tail } = failureOf(e);
+    const { message, tail, threads } = failureOf(e, job);
     // The whole text, paths included, is for the operator; staff see it without (queue.fail).
     log(`video ${job.mediaId}: attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
-    await fail(job, owner, message, tail).catch(() => {});
+    await fail(job, owner, message, tail, true, threads).catch(() => {});
   } finally {
     await stopBeat();
     // With S3 the original was downloaded for ffmpeg: the copy goes, the bucket keeps it.
@@ -155,16 +168,9 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
     }
     return ready;
   };
-  const loop = (async () => {
-    let warned = false;
-    // Health hears of this worker before the backfill's transaction.
-    await lookForTools();
-    try {
-      const queued = await backfill();
-      if (queued) log(`queued ${queued} existing video(s) for conversion`);
-    } catch (e) {
-      log(`backfill failed: ${e instanceof Error ? e.message : e}`);
-    }
+  let warned = false;
+  /** One lane: claims and runs one job at a time; WORKER_JOBS lanes share the worker. */
+  const lane = async () => {
     while (!stopping.signal.aborted) {
       const ready = await lookForTools();
       if (!ready) {
@@ -187,8 +193,19 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
       }
       await runJob(job, owner, log);
     }
+  };
+  const loop = (async () => {
+    // Health hears of this worker before the backfill's transaction.
+    await lookForTools();
+    try {
+      const queued = await backfill();
+      if (queued) log(`queued ${queued} existing video(s) for conversion`);
+    } catch (e) {
+      log(`backfill failed: ${e instanceof Error ? e.message : e}`);
+    }
+    await Promise.all(Array.from({ length: config.WORKER_JOBS }, lane));
   })();
-  log(`started (${owner})`);
+  log(`started (${owner}; ${config.WORKER_JOBS} job${config.WORKER_JOBS === 1 ? '' : 's'} at a time, ffmpeg threads ${config.FFMPEG_THREADS})`);
   return {
     async stop() {
       stopping.abort();
