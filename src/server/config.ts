@@ -59,6 +59,8 @@ const schema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
   // Free space an upload must leave on the media file system (1 GiB).
   MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
+  // Bytes the public page cache may hold (each page's HTML and its br/gzip copies), per process.
+  PAGE_CACHE_BYTES: z.coerce.number().int().min(0).default(16 * 1024 * 1024),
   // Video processing (src/server/jobs): the worker runs inside `npm start` unless WORKER=off.
   WORKER: bool(true),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
