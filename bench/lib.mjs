@@ -119,6 +119,20 @@ export async function spawnBareServer(script, cleanup = () => {}) {
   };
 }
 
+/** Waits (up to 30 s) until the process uses under 5 % of a core over a second. */
+export async function settle(pid) {
+  const cpu = () => {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (1/100 s)
+  };
+  if (!fs.existsSync(`/proc/${pid}/stat`)) return;
+  for (let i = 0; i < 30; i++) {
+    const before = cpu();
+    await new Promise((r) => setTimeout(r, 1000));
+    if (cpu() - before < 5) return;
+  }
+}
+
 /** One machine-readable line per benchmark; run.mjs collects them for BENCHMARKS.md. */
 /**
  * A short 320x180 25 fps clip (ffmpeg), uploaded as a staff member and converted: the review

@@ -22,10 +22,10 @@ import { END, START, problemsIn, writeBlocks } from './blocks.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
-const BENCHES = ['ssr', 'admin-lists', 'portal-writes', 'lighthouse', 'upload', 'download', 'tus-upload', 'video', 'hls', 'nginx', 'public-scale', 's3', 'markers-export', 'review-markers', 'drawing', 'compare', 'js-growth', 'live', 'proofing-gallery', 'proofing-zip', 'proofing-stills'];
+const BENCHES = ['ssr', 'admin-lists', 'portal-writes', 'lighthouse', 'upload', 'download', 'tus-upload', 'video', 'hls', 'nginx', 'public-scale', 's3', 'markers-export', 'review-markers', 'drawing', 'compare', 'js-growth', 'live', 'proofing-gallery', 'proofing-zip', 'proofing-stills', 'memory'];
 const args = process.argv.slice(2);
 const only = args.filter((a) => !a.startsWith('--'));
-const MINE = new Set(['ssr', 'admin-lists', 'portal-writes']);
+const MINE = new Set(['ssr', 'admin-lists', 'portal-writes', 'memory']);
 const file = path.join(root, 'BENCHMARKS.md');
 
 for (const name of only) {
@@ -45,7 +45,7 @@ if (args.includes('--check')) {
   console.log('BENCHMARKS.md: every generated block matches its checksum.');
   process.exit(0);
 }
-const shortened = ['BENCH_DURATION', 'BENCH_ROUNDS', 'BENCH_CONNECTIONS', 'LH_PAGES', 'BENCH_SAMPLES', 'BENCH_MEDIA', 'BENCH_CLIENTS', 'BENCH_UPLOAD_BYTES', 'BENCH_COLD_SAMPLES', 'BENCH_BROWSER_ROUNDS'].filter((k) => process.env[k]);
+const shortened = ['BENCH_DURATION', 'BENCH_ROUNDS', 'BENCH_CONNECTIONS', 'LH_PAGES', 'BENCH_SAMPLES', 'BENCH_MEDIA', 'BENCH_CLIENTS', 'BENCH_UPLOAD_BYTES', 'BENCH_COLD_SAMPLES', 'BENCH_BROWSER_ROUNDS', 'BENCH_IDLE_SECONDS', 'BENCH_REQUESTS', 'BENCH_STARTS', 'BENCH_4K_SECONDS'].filter((k) => process.env[k]);
 const write = process.env.BENCH_NO_WRITE !== '1' && !shortened.length;
 if (write && problems.length) {
   console.error(`Not running: BENCHMARKS.md could not be written afterwards: ${problems.join('; ')}.`);
@@ -174,6 +174,36 @@ function markdownFor(run) {
       out.push(
         `| ${f0(r.sent)} | ${f1(r.elapsedMs / 1000)} s | **${f1(r.rps)}** | ${f0(r.p50)} ms | ${f0(r.p95)} ms | ${f0(r.p99)} ms | ${r.errors} | ${r.countsMatch ? 'yes' : '**NO**'} (feedback ${r.stored.feedback}/${r.acknowledged.feedback}, notes ${r.stored.notes}/${r.acknowledged.notes}) |`,
       );
+    } else if (r.name === 'memory') {
+      const budget = { web: 150, allInOne: 200, worker: 120 };
+      const label = { bare: 'bare Astro + React (reference)', web: 'web process (`WORKER=off`)', allInOne: '`npm start` (web + worker)', worker: 'worker alone (`npm run worker`)' };
+      out.push(`### Memory: each process kind against a bare Astro + React server (issue 43)`);
+      out.push('');
+      out.push(
+        `RSS (VmRSS; in brackets the anonymous part, the rest being file pages such as the Node binary's) settled right after start, after ${f0(r.requests)} requests (the app: public pages, watch pages, the admin API and pages, the portal, 4 at a time; the bare server: its one page) and after ${r.idleSeconds} s idle. The bare server is \`bench/bare-astro\`, built and measured in the same run on Node ${r.node}.`,
+      );
+      out.push('');
+      out.push('| process | after start | after requests | after idle | budget |');
+      out.push('| --- | ---: | ---: | ---: | ---: |');
+      const mb = (m) => `${f0(m.rss)} MB (${f0(m.anon)})`;
+      for (const kind of ['bare', 'web', 'allInOne', 'worker']) {
+        const m = r.kinds[kind];
+        if (!m) continue;
+        const b = budget[kind];
+        out.push(`| ${label[kind]} | ${mb(m.start)} | ${m.statuses ? mb(m.loaded) : '–'} | **${mb(m.idle)}** | ${b ? `≤ ${b} MB: ${m.idle.rss <= b ? 'met' : 'missed'}` : '–'} |`);
+      }
+      out.push('');
+      const s = r.startup;
+      out.push(
+        `Start-up to the first 200 of \`/\` (\`scripts/start.mjs --no-build\` on the existing database and build, spawn to answer, ${s.app.length} runs): median **${f0(s.appMedian)} ms** (${s.app.map(f0).join(', ')}; budget ≤ 2,000 ms: ${s.appMedian <= 2000 ? 'met' : 'missed'}); the bare server ${f0(s.bareMedian)} ms (${s.bare.map(f0).join(', ')}).`,
+      );
+      if (r.transcode) {
+        const t = r.transcode;
+        out.push('');
+        out.push(
+          `A ${t.seconds} s 3840x2160 ProRes 422 source (${f0(t.bytes / 2 ** 20)} MB) ${t.failure ? `given to a worker process (the conversion failed: ${t.failure})` : `converted into ${t.ladder.join(', ')} by a worker process`} (ffmpeg threads: ${t.threads}) while a web process serves, in ${f1(t.ms / 1000)} s on ${r.cores} cores: peak RSS web ${f0(t.peak.web)} MB, worker ${f0(t.peak.worker)} MB, ffmpeg ${f0(t.peak.ffmpeg)} MB; **${f0(t.peak.total)} MB** together (sampled every 50 ms).`,
+        );
+      }
     } else {
       continue; // another area's benchmark: its own printed summary is shown below
     }

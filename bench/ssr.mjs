@@ -1,8 +1,7 @@
 // Public pages through the real server (page cache warm) against a bare node:http server
 // answering the same bytes on the same machine (both 10 s × BENCH_ROUNDS, alternating). Goal: ratio ≥ 0.5 of the bare requests/s.
-import fs from 'node:fs';
 import http from 'node:http';
-import { startServer, startBareServer, cannon, emit, main, ms, num, DURATION, CONNECTIONS } from './lib.mjs';
+import { startServer, startBareServer, cannon, emit, main, ms, num, settle, DURATION, CONNECTIONS } from './lib.mjs';
 
 const PAGES = (process.env.BENCH_PAGES || '/,/portfolio,/services').split(',');
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
@@ -20,20 +19,6 @@ function rawGet(url, headers) {
       })
       .on('error', reject);
   });
-}
-
-/** Waits (up to 30 s) until the process uses under 5 % of a core over a second. */
-async function settle(pid) {
-  const cpu = () => {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (1/100 s)
-  };
-  if (!fs.existsSync(`/proc/${pid}/stat`)) return;
-  for (let i = 0; i < 30; i++) {
-    const before = cpu();
-    await new Promise((r) => setTimeout(r, 1000));
-    if (cpu() - before < 5) return;
-  }
 }
 
 /** Requests/s over all runs; the worst p99 of them. */

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `npm start`: build when the sources are newer than the build, migrate and seed the
 // database, then serve. Flags: --no-build (serve what is built), --bootstrap-only.
+// First: the process's memory settings (it may start itself again with them).
+import './lean-process.mjs';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
@@ -27,22 +29,37 @@ function needsBuild() {
   return Math.max(...inputs) > built;
 }
 
-if (!args.has('--no-build') && !args.has('--bootstrap-only') && needsBuild()) {
-  console.log('Building the app (first start or sources changed)...');
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+/** Runs a build step on Node's own memory settings (a build wants speed, not a small footprint). */
+function buildStep(...args) {
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LEAN_MEMORY: 'off' } });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const { config } = await import('../src/server/config.ts');
+if (args.has('--bootstrap-only')) {
+  // Migrating needs only the runtime (a second or so), not the Astro app (`npm run dev` serves that).
+  buildStep(path.join(root, 'scripts/build-runtime.mjs'));
+} else if (!args.has('--no-build') && needsBuild()) {
+  console.log('Building the app (first start or sources changed)...');
+  // The Astro app, then the runtime this script runs (scripts/build-runtime.mjs).
+  buildStep(path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build');
+  buildStep(path.join(root, 'scripts/build-runtime.mjs'));
+  fs.writeFileSync(path.join(outDir, '.build-stamp'), '');
+}
+
+// Everything below the Astro app comes from the build, as plain JavaScript (src/server/runtime.ts).
+const runtimeFile = path.join(outDir, 'runtime', 'runtime.mjs');
+if (!fs.existsSync(runtimeFile)) {
+  console.error(`No build in ${outDir}: run "npm run build" first.`);
+  process.exit(1);
+}
+const runtime = await import(pathToFileURL(runtimeFile).href);
+const { config } = runtime;
 // With MEDIA_STORAGE=s3, refuse to start against a missing or read-only bucket.
-await (await import('../src/server/storage/startup.ts')).checkStorageOrExit();
-const { bootstrapDatabase } = await import('../src/db/bootstrap.ts');
-const seeded = await bootstrapDatabase((line) => console.log(line), { shareLinkKey: true }).catch((e) => {
-  // A share-link key that cannot be read (src/server/sharing/link-key.ts): the message says which and why.
-  if (e?.name === 'ShareLinkKeyError') {
+await runtime.checkStorageOrExit();
+const seeded = await runtime.bootstrapDatabase((line) => console.log(line), { shareLinkKey: true, migrations: path.join(root, 'src/db/migrations') }).catch((e) => {
+  // A share-link key that cannot be read (src/server/sharing/link-key.ts), or a migration that
+  // failed (src/db/migrate.ts, the database left as it was): the message says which and why.
+  if (e?.name === 'ShareLinkKeyError' || e?.name === 'MigrationError') {
     console.error(e.message);
     process.exit(1);
   }
@@ -54,7 +71,7 @@ const { serve } = await import('./serve.mjs');
 const server = await serve({ outDir, port: config.PORT, host: config.HOST });
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.PORT;
-const { startupAddress } = await import('../src/server/startup-address.ts');
+const { startupAddress } = runtime;
 const shown = startupAddress(config.SITE_URL, config.HOST, port);
 const bound = startupAddress(undefined, config.HOST, port);
 console.log(`Studio is running at ${shown}${shown === bound ? '' : ` (listening on ${bound})`}`);
@@ -69,10 +86,8 @@ if (seeded.generatedAdminPassword) {
 }
 if (config.backupDir) {
   // Scheduled backups run in this process, on their own connection to the database.
-  const { openDatabase } = await import('../src/db/client.ts');
-  const { startBackupSchedule } = await import('../src/server/backup/schedule.ts');
-  const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
-  startBackupSchedule({
+  const { db, client } = await runtime.openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
+  await runtime.startBackupSchedule({
     db,
     client,
     databaseUrl: config.DATABASE_URL,
@@ -83,25 +98,20 @@ if (config.backupDir) {
   });
   console.log(`Backups every ${config.BACKUP_INTERVAL_HOURS} h into ${config.backupDir}, keeping ${config.BACKUP_KEEP}`);
 }
-// The video worker (one ffmpeg at a time) runs in this process unless WORKER=off.
+// The video worker (WORKER_JOBS conversions at a time) runs in this process unless WORKER=off.
 if (config.WORKER) {
-  const { startWorker } = await import('../src/server/jobs/worker.ts');
-  startWorker();
+  await runtime.startWorker();
 } else {
   console.log('Video worker off (WORKER=off): run `npm run worker` for uploaded videos to be converted.');
 }
 // The notification outbox's sender (issue 17) runs in every process: rows are claimed with a
 // lease, so several processes share the outbox without sending a message twice.
 {
-  const { startNotifier } = await import('../src/server/notifications/sender.ts');
-  startNotifier();
+  await runtime.startNotifier();
   if (!config.SMTP_URL) console.log(`Notifications: no SMTP_URL, emails are written to ${config.notifyDir} (npm run notify:resend sends them once it is set)`);
 }
 // Live review sessions (issue 41): every process ends sessions whose presenter has gone and
 // prunes old event rows; both are idempotent across processes.
-{
-  const { startLiveSweeper } = await import('../src/server/live/sweeper.ts');
-  startLiveSweeper();
-}
+await runtime.startLiveSweeper();
 // Machine-readable line for tests and process managers.
 console.log(`STUDIO_LISTENING ${port}`);

@@ -1,11 +1,29 @@
 #!/usr/bin/env node
 // `npm run worker`: a video worker on its own (for installs that run web processes with
 // WORKER=off and workers separately on the same database). Migrates first, like start.
-await (await import('../src/server/storage/startup.ts')).checkStorageOrExit();
-const { bootstrapDatabase } = await import('../src/db/bootstrap.ts');
-await bootstrapDatabase((line) => console.log(line));
-const { startWorker } = await import('../src/server/jobs/worker.ts');
-const worker = startWorker();
+// First: the process's memory settings (it may start itself again with them).
+import './lean-process.mjs';
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// The worker runs the build's bundle of src/server/runtime.ts (plain JavaScript), like start.mjs.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const runtimeFile = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist', 'runtime', 'runtime.mjs');
+if (!fs.existsSync(runtimeFile)) {
+  console.error(`No build at ${runtimeFile}: run "npm run build" first.`);
+  process.exit(1);
+}
+const runtime = await import(pathToFileURL(runtimeFile).href);
+await runtime.checkStorageOrExit();
+await runtime.bootstrapDatabase((line) => console.log(line), { migrations: path.join(root, 'src/db/migrations') }).catch((e) => {
+  // A migration that failed names itself; the database was left as it was (src/db/migrate.ts).
+  if (e?.name !== 'MigrationError') throw e;
+  console.error(e.message);
+  process.exit(1);
+});
+const worker = await runtime.startWorker();
 console.log('STUDIO_WORKER_READY');
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {

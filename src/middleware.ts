@@ -11,7 +11,7 @@ import { serverThemeClass } from './server/theme.ts';
 import { SECURITY_HEADERS, privateCacheControl } from './server/security-headers.ts';
 import { HSTS, isHttps, visibleOrigin } from './server/proxy.ts';
 import { clearCookieOnEveryLogoutAnswer } from './server/auth/logout.ts';
-import { bucketOrigin } from './server/storage/s3.ts';
+import { bucketOrigin } from './server/storage/s3-origin.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EMBED_PATH_RE = /^\/portfolio\/[a-z0-9][a-z0-9-]{0,99}\/embed$/;

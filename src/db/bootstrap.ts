@@ -8,11 +8,14 @@ import { seedDemoMedia } from '../server/media/demo.ts';
 import { ensureSlugs } from '../server/media/slugs.ts';
 import { checkShareLinkKey } from '../server/sharing/link-key.ts';
 
-/** `shareLinkKey`: check (and make) the share-link key: web processes need it, workers do not. */
-export async function bootstrapDatabase(log: (line: string) => void = console.log, opts: { shareLinkKey?: boolean } = {}): Promise<SeedResult> {
+/**
+ * `shareLinkKey`: check (and make) the share-link key: web processes need it, workers do not.
+ * `migrations`: the folder of committed migrations (the bundled runtime cannot find it beside itself).
+ */
+export async function bootstrapDatabase(log: (line: string) => void = console.log, opts: { shareLinkKey?: boolean; migrations?: string } = {}): Promise<SeedResult> {
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
   try {
-    await applyMigrations(db);
+    await applyMigrations(db, opts.migrations);
     // The share-link key (issue 32): made on first start; unreadable or lost, start-up stops.
     const key = !opts.shareLinkKey ? { created: null, warning: null } : await checkShareLinkKey(async () => Number((await client.execute('SELECT count(*) AS n FROM share_links WHERE token_enc IS NOT NULL')).rows[0]!.n));
     if (key.created) log(`Share-link key created in ${key.created} (mode 0600; keep it with your backups, apart from them)`);

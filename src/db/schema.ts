@@ -633,11 +633,22 @@ export const jobs = sqliteTable(
     // 'remux' or 'transcode': which path the last run took.
     path: text('path'),
     lastError: text('last_error'),
+    // Threads the next attempt's ffmpeg may use; null: FFMPEG_THREADS. Set lower when an attempt's
+    // ffmpeg was killed by the system (out of memory), so the retry needs less (issue 43).
+    ffmpegThreads: integer('ffmpeg_threads'),
     createdAt: createdAt(),
     finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
   },
   (t) => [index('jobs_claim_idx').on(t.status, t.runAfter), index('jobs_media_idx').on(t.mediaId)],
 );
+
+// One row per running video worker, written every few seconds (src/server/jobs/heartbeat.ts):
+// GET /api/health reports the newest one's age and whether that worker found ffmpeg (issue 43).
+export const workerHeartbeats = sqliteTable('worker_heartbeats', {
+  owner: text('owner').primaryKey(),
+  seenAt: integer('seen_at').notNull(),
+  ffmpeg: bool('ffmpeg').notNull(),
+});
 
 // Share links (issue 17): a link to one or more items for people without an account, at
 // /s/{token}. Only the SHA-256 of the token is kept (like sessions), so the address is shown

@@ -1,6 +1,18 @@
 // Environment is read and validated once, at start-up; everything else imports `config`.
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+
+// The machine, read once (issue 43): its cores, and its memory or the cgroup's limit when lower
+// (systemd's MemoryMax, a container's), for the defaults of the video worker below.
+const MIB = 1024 * 1024;
+const machineCores = os.availableParallelism();
+const machineMemory = Math.min(os.totalmem(), process.constrainedMemory() || Infinity);
+// Threads of one ffmpeg: every core, but about 512 MiB of the memory for each (a 4K source's
+// frames in flight grow with the threads); a 2 GB server gets at most 4, a 1 GB one 2.
+const defaultFfmpegThreads = Math.max(1, Math.min(machineCores, 16, Math.floor(machineMemory / (512 * MIB))));
+// Conversions at once per worker process: one per 4 cores and 4 GiB of memory, at least one.
+const defaultWorkerJobs = Math.max(1, Math.min(Math.floor(machineCores / 4), Math.floor(machineMemory / (4096 * MIB))));
 
 const bool = (fallback: boolean) =>
   z
@@ -47,6 +59,8 @@ const schema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
   // Free space an upload must leave on the media file system (1 GiB).
   MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
+  // Bytes the public page cache may hold (each page's HTML and its br/gzip copies), per process.
+  PAGE_CACHE_BYTES: z.coerce.number().int().min(0).default(16 * 1024 * 1024),
   // Video processing (src/server/jobs): the worker runs inside `npm start` unless WORKER=off.
   WORKER: bool(true),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
@@ -55,6 +69,11 @@ const schema = z.object({
   JOB_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   FFMPEG_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  // Threads each conversion's ffmpeg may use, and conversions a worker process runs at once
+  // (defaults from the machine, above). An attempt whose ffmpeg was killed by the system (out
+  // of memory) is retried with half the threads (src/server/jobs/worker.ts).
+  FFMPEG_THREADS: z.coerce.number().int().min(1).max(64).default(defaultFfmpegThreads),
+  WORKER_JOBS: z.coerce.number().int().min(1).max(16).default(defaultWorkerJobs),
   // Where media files live (issue 18): the local MEDIA_DIR, or an S3-compatible bucket (then
   // MEDIA_DIR is only a working folder for uploads being processed and conversions).
   MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),

@@ -12,6 +12,7 @@ import { SECURITY_HEADERS } from './security-headers.ts';
 import { serverThemeClass } from './theme.ts';
 import { CACHEABLE_PATHS, cacheKey, cacheablePath } from './page-cache-key.ts';
 import { HSTS, isHttpsNode } from './proxy.ts';
+import { config } from './config.ts';
 
 export { CACHEABLE_PATHS, cacheKey, cacheablePath };
 // Fixed pages, portfolio pages per category, and watch pages, each per theme.
@@ -32,6 +33,32 @@ interface Entry {
 type Encoding = 'br' | 'gzip';
 
 const entries = new Map<string, Entry>();
+
+// The cache's bytes, each page's HTML and its compressed copies together, kept within
+// PAGE_CACHE_BYTES (issue 43): the oldest entries go first.
+let cachedBytes = 0;
+const bytesOf = (e: Entry) => e.body.byteLength + Object.values(e.encoded ?? {}).reduce((n, v) => n + v.body.byteLength, 0);
+
+function store(key: string, entry: Entry): void {
+  drop(key);
+  entries.set(key, entry);
+  cachedBytes += bytesOf(entry);
+  withinBudget();
+}
+
+function drop(key: string): void {
+  const old = entries.get(key);
+  if (!old) return;
+  entries.delete(key);
+  cachedBytes -= bytesOf(old);
+}
+
+function withinBudget(): void {
+  for (const key of entries.keys()) {
+    if (cachedBytes <= config.PAGE_CACHE_BYTES && entries.size <= MAX_ENTRIES) return;
+    drop(key);
+  }
+}
 
 // Under load many requests want the version at once. They share one query, but only one that
 // started after they arrived (a read begun earlier could miss a bump): while a read is in
@@ -87,10 +114,7 @@ export async function cachedPage(key: string, request: Request, render: () => Pr
     etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
     headers,
   };
-  if (body.byteLength <= MAX_BODY_BYTES) {
-    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-    entries.set(key, entry);
-  }
+  if (body.byteLength <= MAX_BODY_BYTES) store(key, entry);
   return respond(entry, request, 'MISS');
 }
 
@@ -142,7 +166,7 @@ function pickEncoding(accept: string | string[] | undefined): Encoding | null {
   return allowed('br') ? 'br' : allowed('gzip') ? 'gzip' : null;
 }
 
-function encodedVariant(entry: Entry, encoding: Encoding) {
+function encodedVariant(key: string, entry: Entry, encoding: Encoding) {
   entry.encoded ??= {};
   let variant = entry.encoded[encoding];
   if (!variant) {
@@ -155,6 +179,10 @@ function encodedVariant(entry: Entry, encoding: Encoding) {
     headers['content-length'] = String(body.byteLength);
     headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
     variant = entry.encoded[encoding] = { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), headers };
+    if (entries.get(key) === entry) {
+      cachedBytes += body.byteLength;
+      withinBudget();
+    }
   }
   return variant;
 }
@@ -187,7 +215,7 @@ export async function serveCachedNode(req: IncomingMessage, res: ServerResponse)
   }
   // Like the compression in scripts/serve.mjs: a range request gets the bytes as they are.
   const encoding = req.headers.range ? null : pickEncoding(req.headers['accept-encoding']);
-  const variant = encoding ? encodedVariant(hit, encoding) : { body: hit.body, headers };
+  const variant = encoding ? encodedVariant(key!, hit, encoding) : { body: hit.body, headers };
   res.writeHead(200, https ? { ...variant.headers, 'strict-transport-security': HSTS } : variant.headers);
   res.end(req.method === 'HEAD' ? undefined : variant.body);
   return true;

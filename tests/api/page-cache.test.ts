@@ -109,3 +109,31 @@ describe('compression', () => {
     await res.text();
   });
 });
+
+// PAGE_CACHE_BYTES (issue 43): the cache keeps within its byte budget, dropping the oldest pages
+// first. The budget is made from the sizes of three pages as process A renders them (no
+// compressed copies: identity encoding), so the third page cannot fit beside the first two.
+describe('the page cache keeps within PAGE_CACHE_BYTES', () => {
+  const plain = { 'Accept-Encoding': 'identity' };
+  const pages = ['/about', '/services', '/privacy-policy'];
+  let c: TestServer | undefined;
+  afterAll(async () => {
+    await c?.stop();
+  });
+
+  test('the oldest page goes when a new one would pass the budget; the rest stay', async () => {
+    const sizes: number[] = [];
+    for (const p of pages) sizes.push((await (await get(a, p, plain)).arrayBuffer()).byteLength);
+    const budget = sizes[0]! + sizes[1]! + Math.floor(sizes[2]! / 2);
+    c = await startServer({ env: { PAGE_CACHE_BYTES: String(budget) } });
+    for (const p of pages.slice(0, 2)) await (await get(c, p, plain)).arrayBuffer();
+    // Both fit.
+    expect((await get(c, pages[0]!, plain)).headers.get('x-page-cache')).toBe('HIT');
+    expect((await get(c, pages[1]!, plain)).headers.get('x-page-cache')).toBe('HIT');
+    await (await get(c, pages[2]!, plain)).arrayBuffer();
+    // The third pushed the oldest out; the two newest are still served from the cache.
+    expect((await get(c, pages[1]!, plain)).headers.get('x-page-cache')).toBe('HIT');
+    expect((await get(c, pages[2]!, plain)).headers.get('x-page-cache')).toBe('HIT');
+    expect((await get(c, pages[0]!, plain)).headers.get('x-page-cache')).toBe('MISS');
+  });
+});

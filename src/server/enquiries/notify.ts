@@ -12,8 +12,8 @@ export const SEND_ATTEMPTS = 4;
 /** Waits between attempts: 1 s, 2 s, 4 s. */
 export const FIRST_RETRY_DELAY_MS = 1000;
 
-function getTransport(): Transporter | null {
-  return config.ENQUIRY_NOTIFY_TO ? smtpTransport() : null;
+function getTransport(): Promise<Transporter | null> {
+  return config.ENQUIRY_NOTIFY_TO ? smtpTransport() : Promise.resolve(null);
 }
 
 const received = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'Europe/London' });
@@ -68,7 +68,7 @@ async function sendWithRetries(t: Transporter, e: Enquiry): Promise<void> {
 
 /** Fire and forget: returns at once; does nothing without SMTP settings. */
 export function notifyNewEnquiry(e: Enquiry): void {
-  const t = getTransport();
-  if (!t) return;
-  void sendWithRetries(t, e).catch((error) => console.error(`Enquiry ${e.id}: notification email crashed`, error));
+  void getTransport()
+    .then((t) => t && sendWithRetries(t, e))
+    .catch((error) => console.error(`Enquiry ${e.id}: notification email crashed`, error));
 }

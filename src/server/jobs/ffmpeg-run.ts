@@ -1,7 +1,10 @@
 // Runs one ffmpeg conversion: spawned directly (no shell) under `nice`, progress read from
 // `-progress pipe:1`, the last lines of stderr kept for the failure message, a timeout
 // scaled to the clip's duration, and cancellation through an AbortSignal (SIGKILL: a
-// cancelled job's outputs are thrown away anyway).
+// cancelled job's outputs are thrown away anyway). A SIGKILL we did not send is the system's
+// (the kernel's OOM killer, or a cgroup's MemoryMax): the error says so, for a retry with fewer
+// threads (worker.ts).
+import { writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { config } from '../config.ts';
 
@@ -9,10 +12,13 @@ import { config } from '../config.ts';
 export class FfmpegError extends Error {
   stderrTail: string;
   cancelled: boolean;
-  constructor(message: string, stderrTail: string, cancelled = false) {
+  /** Killed by a SIGKILL this process did not send: most likely out of memory. */
+  killedBySystem: boolean;
+  constructor(message: string, stderrTail: string, cancelled = false, killedBySystem = false) {
     super(message);
     this.stderrTail = stderrTail;
     this.cancelled = cancelled;
+    this.killedBySystem = killedBySystem;
   }
 }
 
@@ -24,6 +30,11 @@ export interface FfmpegRun {
   signal?: AbortSignal;
   /** Seconds ffmpeg may take per second of media, on top of a fixed minute. */
   timeoutFactor?: number;
+  /**
+   * Threads for decoding and filters (`-threads` before the input, `-filter_threads`); each
+   * encoded output carries its own `-threads` in `args` (transcode.ts, watermark.ts).
+   */
+  threads?: number;
 }
 
 const STDERR_KEEP = 4000;
@@ -41,8 +52,9 @@ export function timeoutFor(durationSeconds: number | null, factor = 20): number 
 }
 
 /** `nice -n N ffmpeg ...`: nice execs ffmpeg, so the child's pid is ffmpeg's own. */
-function command(args: string[]): [string, string[]] {
-  const full = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-progress', 'pipe:1', ...args];
+function command(args: string[], threads?: number): [string, string[]] {
+  const limits = threads ? ['-threads', String(threads), '-filter_threads', String(threads)] : [];
+  const full = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-progress', 'pipe:1', ...limits, ...args];
   if (config.FFMPEG_NICE > 0) return ['nice', ['-n', String(config.FFMPEG_NICE), config.FFMPEG_PATH, ...full]];
   return [config.FFMPEG_PATH, full];
 }
@@ -50,8 +62,11 @@ function command(args: string[]): [string, string[]] {
 export function runFfmpeg(run: FfmpegRun): Promise<void> {
   return new Promise((resolve, reject) => {
     if (run.signal?.aborted) return reject(new FfmpegError('Cancelled', '', true));
-    const [cmd, args] = command(run.args);
+    const [cmd, args] = command(run.args, run.threads);
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    // When memory runs out, the kernel is to pick ffmpeg rather than the worker or a web process
+    // (raising one's own child's score needs no privilege; nice execs ffmpeg, same pid).
+    if (child.pid) writeFile(`/proc/${child.pid}/oom_score_adj`, '1000').catch(() => {});
     let stderr = '';
     let pending = '';
     let timedOut = false;
@@ -93,6 +108,10 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
       const tail = stderr.trim().split('\n').slice(-12).join('\n');
       if (cancelled) return reject(new FfmpegError('Cancelled', tail, true));
       if (timedOut) return reject(new FfmpegError('ffmpeg took too long and was stopped', tail));
+      if (signal === 'SIGKILL') {
+        const using = run.threads ? ` while using ${run.threads} thread${run.threads === 1 ? '' : 's'}` : '';
+        return reject(new FfmpegError(`ffmpeg was killed by the system${using}, most likely for lack of memory`, tail, false, true));
+      }
       if (code !== 0) return reject(new FfmpegError(`ffmpeg failed (${signal ?? `exit ${code}`})`, tail));
       resolve();
     });

@@ -41,6 +41,8 @@ export interface ClaimedJob {
   linkId: number | null;
   attempts: number;
   maxAttempts: number;
+  /** Threads this attempt's ffmpeg may use; null: FFMPEG_THREADS (lowered after an out-of-memory kill). */
+  ffmpegThreads: number | null;
 }
 
 /**
@@ -139,7 +141,7 @@ export async function claim(owner: string, onlyKinds?: readonly string[]): Promi
     for (const d of dead.filter((j) => j.kind === TRANSCODE)) {
       await updateVersionColumns(tx, d.version_id, { processingStatus: 'failed', processingError: 'The conversion stopped unexpectedly several times.' });
     }
-    const [row] = await tx.all<{ id: number; media_id: number; version_id: number; kind: string; link_id: number | null; attempts: number; max_attempts: number }>(sql`
+    const [row] = await tx.all<{ id: number; media_id: number; version_id: number; kind: string; link_id: number | null; attempts: number; max_attempts: number; ffmpeg_threads: number | null }>(sql`
       UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${leaseUntil(now)},
         attempts = attempts + 1, progress = 0
       WHERE id = (
@@ -148,10 +150,10 @@ export async function claim(owner: string, onlyKinds?: readonly string[]): Promi
           AND ((status = 'queued' AND run_after <= ${now}) OR (status = 'running' AND lease_expires_at < ${now}))
           ${kinds}
         ORDER BY run_after, id LIMIT 1)
-      RETURNING id, media_id, version_id, kind, link_id, attempts, max_attempts`);
+      RETURNING id, media_id, version_id, kind, link_id, attempts, max_attempts, ffmpeg_threads`);
     if (!row) return null;
     if (row.kind === TRANSCODE) await updateVersionColumns(tx, row.version_id, { processingStatus: 'processing', processingProgress: 0 });
-    return { id: row.id, mediaId: row.media_id, versionId: row.version_id, kind: row.kind, linkId: row.link_id, attempts: row.attempts, maxAttempts: row.max_attempts };
+    return { id: row.id, mediaId: row.media_id, versionId: row.version_id, kind: row.kind, linkId: row.link_id, attempts: row.attempts, maxAttempts: row.max_attempts, ffmpegThreads: row.ffmpeg_threads };
   });
 }
 
@@ -233,8 +235,11 @@ export async function complete(job: ClaimedJob, owner: string, result: JobResult
   return done;
 }
 
-/** Records a failed attempt: queued again after a backoff, or failed for good on the last one. */
-export async function fail(job: ClaimedJob, owner: string, message: string, stderrTail: string, retry = true): Promise<void> {
+/**
+ * Records a failed attempt: queued again after a backoff, or failed for good on the last one.
+ * `ffmpegThreads`: what the next attempt's ffmpeg may use (after an out-of-memory kill).
+ */
+export async function fail(job: ClaimedJob, owner: string, message: string, stderrTail: string, retry = true, ffmpegThreads?: number): Promise<void> {
   const final = !retry || job.attempts >= job.maxAttempts;
   const lastError = [message, stderrTail].filter(Boolean).join('\n').slice(-4000);
   // Staff see the reason and ffmpeg's last word, without server paths; the whole text is kept
@@ -246,7 +251,7 @@ export async function fail(job: ClaimedJob, owner: string, message: string, stde
       .set(
         final
           ? { status: 'failed', finishedAt: new Date(), leaseOwner: null, lastError }
-          : { status: 'queued', leaseOwner: null, lastError, runAfter: Date.now() + config.JOB_RETRY_BASE_MS * 2 ** (job.attempts - 1) },
+          : { status: 'queued', leaseOwner: null, lastError, runAfter: Date.now() + config.JOB_RETRY_BASE_MS * 2 ** (job.attempts - 1), ...(ffmpegThreads ? { ffmpegThreads } : {}) },
       )
       .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), inArray(jobs.status, ['running'])))
       .returning({ id: jobs.id });

@@ -150,12 +150,14 @@ function timingFilters(p: VideoProbe): string[] {
   return ['setpts=PTS-STARTPTS', ...(p.frameRate ? [`fps=${p.frameRate}`] : [])];
 }
 
-function encodeArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
+function encodeArgs(p: VideoProbe, r: PlannedRendition, out: string, threads?: number): string[] {
   const hdrTags = isHdr(p) ? ['-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709'] : [];
   return [
     '-map', '0:v:0', ...audioArgs(p),
     '-vf', [...timingFilters(p), ...r.filters].join(','),
     '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high', '-crf', '23', '-pix_fmt', 'yuv420p',
+    // x264's frame threads each hold frames of their own: the memory of a 4K encode grows with them.
+    ...(threads ? ['-threads', String(threads)] : []),
     // No B-frames: fragmented MP4 has no edit list to hide their reorder delay, and the first
     // picture must sit at 0 so a note's time is the frame the reviewer saw (issue 29).
     '-bf', '0',
@@ -183,8 +185,8 @@ function remuxArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
 export { JOB_SCRATCH };
 
 /** The one ffmpeg run that makes every rendition (exported for bench/video.mjs: the same command by hand). */
-export function conversionArgs(p: VideoProbe, thePlan: Plan, input: MediaFile, outputs: string[]): string[] {
-  return [...inputArgs(input), ...thePlan.renditions.flatMap((r, i) => (r.copy ? remuxArgs(p, r, outputs[i]!) : encodeArgs(p, r, outputs[i]!)))];
+export function conversionArgs(p: VideoProbe, thePlan: Plan, input: MediaFile, outputs: string[], threads?: number): string[] {
+  return [...inputArgs(input), ...thePlan.renditions.flatMap((r, i) => (r.copy ? remuxArgs(p, r, outputs[i]!) : encodeArgs(p, r, outputs[i]!, threads)))];
 }
 
 export function spriteArgs(input: string, layout: SpriteLayout, output: string, keyframesOnly = false): string[] {
@@ -285,6 +287,8 @@ export async function transcode(
   onProgress: (fraction: number) => void,
   signal: AbortSignal,
   full = true,
+  /** ffmpeg's threads (the job's, FFMPEG_THREADS unless an out-of-memory kill lowered them). */
+  threads?: number,
 ): Promise<TranscodeOutcome> {
   const input: MediaFile = { path: await storage.localPath(storageKey, original.variant), mimeType: original.mimeType };
   const thePlan = plan(p, full);
@@ -295,7 +299,7 @@ export async function transcode(
   const masterScratch = storage.scratch(storageKey, JOB_SCRATCH + '.m3u8');
   const duration = p.durationSeconds;
   try {
-    await runFfmpeg({ args: conversionArgs(p, thePlan, input, scratch), durationSeconds: duration, signal, onProgress: (f) => onProgress(f * 0.9) });
+    await runFfmpeg({ args: conversionArgs(p, thePlan, input, scratch, threads), durationSeconds: duration, signal, threads, onProgress: (f) => onProgress(f * 0.9) });
     // Nothing replaces a file until it shows the frame a note names (issue 39).
     for (const [i, r] of thePlan.renditions.entries()) {
       const off = await frameTimesOff(scratch[i]!, p.fps);
@@ -312,6 +316,7 @@ export async function transcode(
         args: spriteArgs(scratch[smallest]!, layout, spriteScratch, keyframesOnly),
         durationSeconds: duration,
         signal,
+        threads,
         onProgress: (f) => onProgress(0.9 + f * 0.09),
       }).then(() => nonEmpty(spriteScratch));
     // A copied rendition keeps the source's full resolution and GOP, so decoding every frame for 100 small

@@ -63,6 +63,8 @@ export async function makeWatermark(
   signal: AbortSignal,
   /** Told the folder used, so the worker can drop local copies afterwards (S3). */
   usesFolder: (storageKey: string) => void = () => {},
+  /** ffmpeg's threads (the job's, FFMPEG_THREADS unless an out-of-memory kill lowered them). */
+  threads?: number,
 ): Promise<WatermarkOutcome | null> {
   const [row] = await db
     .select({ version: mediaVersions, type: media.type })
@@ -110,6 +112,7 @@ export async function makeWatermark(
             '-map', '0:v:0', '-map', '0:a:0?',
             ...vf,
             '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
+            ...(threads ? ['-threads', String(threads)] : []),
             '-force_key_frames', 'expr:gte(t,n_forced*2)',
             // The audio is encoded too: the source may be a remux, whose audio is the original's
             // stream byte for byte (issue 40: a preview holds nothing of the original's streams).
@@ -117,7 +120,7 @@ export async function makeWatermark(
             '-movflags', '+faststart', '-f', 'mp4', out,
           ]
         : [...inputArgs(input), ...vf, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out];
-    await runFfmpeg({ args, durationSeconds: row.type === 'video' ? v.durationSeconds : 1, signal, onProgress });
+    await runFfmpeg({ args, durationSeconds: row.type === 'video' ? v.durationSeconds : 1, signal, onProgress, threads });
     await storage.commit(key, out, variant);
     return { variant };
   } catch (e) {

@@ -1,5 +1,6 @@
-// The video worker: one job (one ffmpeg) at a time. Runs inside `npm start` unless
-// WORKER=off, or alone via `npm run worker`; any number of workers may share a database.
+// The video worker: WORKER_JOBS jobs (each one ffmpeg of FFMPEG_THREADS threads) at a time, one
+// unless the machine is large (config.ts). Runs inside `npm start` unless WORKER=off, or alone
+// via `npm run worker`; any number of workers may share a database.
 // Without ffmpeg it says so once and keeps checking, so queued videos convert as soon as
 // ffmpeg is installed.
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import { storage } from '../storage/index.ts';
 import { FfmpegError } from './ffmpeg-run.ts';
 import { backfill, claim, complete, fail, heartbeat, REPAIR, UPGRADE, WATERMARK, type ClaimedJob } from './queue.ts';
 import { makeWatermark } from './watermark.ts';
+import { beat, forget, HEARTBEAT_MS } from './heartbeat.ts';
 import { ensureClientGates } from '../sharing/client-gate.ts';
 import { HttpError } from '../http.ts';
 import { assertDiskSpaceFor } from '../storage/disk-space.ts';
@@ -60,16 +62,16 @@ async function runWatermarkJob(job: ClaimedJob, owner: string, log: (line: strin
   const stopBeat = keepLease(job, owner, cancel, () => progress);
   let storageKey: string | null = null;
   try {
-    const result = await makeWatermark(job.versionId, job.linkId!, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, (key) => (storageKey = key));
+    const result = await makeWatermark(job.versionId, job.linkId!, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, (key) => (storageKey = key), threadsOf(job));
     await stopBeat();
     if (cancel.signal.aborted || !(await complete(job, owner, null))) return;
     if (result) log(`video ${job.mediaId}: watermarked preview for share link ${job.linkId} ready`);
   } catch (e) {
     await stopBeat();
     if (e instanceof FfmpegError && e.cancelled) return;
-    const { message, tail } = failureOf(e);
+    const { message, tail, threads } = failureOf(e, job);
     log(`video ${job.mediaId}: watermark for share link ${job.linkId}, attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
-    await fail(job, owner, message, tail).catch(() => {});
+    await fail(job, owner, message, tail, true, threads).catch(() => {});
   } finally {
     if (storageKey) await storage.releaseLocal(storageKey).catch(() => {});
   }
@@ -92,9 +94,21 @@ async function alreadyExact(storageKey: string, renditions: StoredRendition[], p
   return renditions.map((r) => ({ ...r, ladder: LADDER }));
 }
 
-/** A failed attempt's message and ffmpeg's last lines of stderr. */
-function failureOf(e: unknown): { message: string; tail: string } {
-  return { message: e instanceof Error ? e.message : String(e), tail: e instanceof FfmpegError ? e.stderrTail : '' };
+/** The threads a job's ffmpeg may use. */
+const threadsOf = (job: ClaimedJob) => job.ffmpegThreads ?? config.FFMPEG_THREADS;
+
+/**
+ * A failed attempt's message and ffmpeg's last lines of stderr. An ffmpeg killed by the system
+ * (out of memory: the worker itself lives on) gets the next attempt with half the threads.
+ */
+function failureOf(e: unknown, job: ClaimedJob): { message: string; tail: string; threads?: number } {
+  const message = e instanceof Error ? e.message : String(e);
+  const tail = e instanceof FfmpegError ? e.stderrTail : '';
+  if (!(e instanceof FfmpegError && e.killedBySystem)) return { message, tail };
+  const now = threadsOf(job);
+  const threads = Math.max(1, Math.floor(now / 2));
+  if (threads === now || job.attempts >= job.maxAttempts) return { message, tail };
+  return { message: `${message}; the next attempt uses ${threads} thread${threads === 1 ? '' : 's'}`, tail, threads };
 }
 
 /** A gallery image's display sizes and EXIF facts (issue 42): sharp and exiftool, no ffmpeg. */
@@ -107,7 +121,7 @@ async function runStillsJob(job: ClaimedJob, owner: string, log: (line: string) 
     if (!cancel.signal.aborted) await complete(job, owner, null);
   } catch (e) {
     await stopBeat();
-    const { message } = failureOf(e);
+    const { message } = failureOf(e, job);
     log(`image ${job.mediaId}: gallery sizes, attempt ${job.attempts} failed: ${message}`);
     await fail(job, owner, message, '').catch(() => {});
     if (job.attempts >= job.maxAttempts) await markStillsFailed(job.versionId).catch(() => {});
@@ -164,7 +178,7 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       await fail(job, owner, `Not enough disk space to convert this video (it needs about ${mb} MB free). Free some space, then press Retry.`, '', false);
       return;
     }
-    const result = await transcode(row.storageKey, { variant: originalVariant, mimeType: row.mimeType }, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, full);
+    const result = await transcode(row.storageKey, { variant: originalVariant, mimeType: row.mimeType }, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, full, threadsOf(job));
     await stopBeat();
     if (cancel.signal.aborted || !(await complete(job, owner, { ...result, version: job.id }))) {
       log(`video ${job.mediaId}: job ${job.id} was taken away while converting; result dropped`);
@@ -177,10 +191,10 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       log(`video ${job.mediaId}: conversion cancelled (item deleted or reprocessed)`);
       return;
     }
-    const { message, tail } = failureOf(e);
+    const { message, tail, threads } = failureOf(e, job);
     // The whole text, paths included, is for the operator; staff see it without (queue.fail).
     log(`video ${job.mediaId}: attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
-    await fail(job, owner, message, tail).catch(() => {});
+    await fail(job, owner, message, tail, true, threads).catch(() => {});
   } finally {
     await stopBeat();
     // With S3 the original was downloaded for ffmpeg: the copy goes, the bucket keeps it.
@@ -191,23 +205,28 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
 export function startWorker(log: (line: string) => void = (l) => console.log(`[worker] ${l}`)): Worker {
   const owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const stopping = new AbortController();
-  const loop = (async () => {
-    let warned = false;
-    try {
-      const queued = await backfill();
-      if (queued) log(`queued ${queued} existing video(s) for conversion`);
-      const stills = await backfillStills();
-      if (stills) log(`queued ${stills} gallery image(s) for their sizes`);
-      const gated = await ensureClientGates();
-      if (gated) log(`queued the approval-gate previews of ${gated} client(s)`);
-    } catch (e) {
-      log(`backfill failed: ${e instanceof Error ? e.message : e}`);
+  // Alive and whether ffmpeg was found, for GET /api/health; beats go on while ffmpeg runs.
+  let ffmpegFound: boolean | null = null;
+  const sayAlive = () => beat(owner, ffmpegFound ?? false).catch(() => {});
+  const aliveTimer = setInterval(sayAlive, HEARTBEAT_MS);
+  aliveTimer.unref();
+  // Every change is told at once rather than at the next beat.
+  const lookForTools = async () => {
+    const found = (await hasTool('ffmpeg', true)) && (await hasTool('ffprobe', true));
+    if (found !== ffmpegFound) {
+      ffmpegFound = found;
+      await sayAlive();
     }
-    let lastCheck = 0;
-    let ready = false;
+    return found;
+  };
+  let warned = false;
+  let lastCheck = 0;
+  let ready = false;
+  /** One lane: claims and runs one job at a time; WORKER_JOBS lanes share the worker. */
+  const lane = async () => {
     while (!stopping.signal.aborted) {
       if (!ready || Date.now() - lastCheck > FFMPEG_RECHECK_MS) {
-        ready = (await hasTool('ffmpeg', true)) && (await hasTool('ffprobe', true));
+        ready = await lookForTools();
         lastCheck = Date.now();
       }
       if (!ready && !warned) log('ffmpeg/ffprobe not found: uploaded videos will wait (queued) and convert once ffmpeg is installed.');
@@ -226,12 +245,29 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
       }
       await runJob(job, owner, log);
     }
+  };
+  const loop = (async () => {
+    // Health hears of this worker before the backfill's transaction.
+    await lookForTools();
+    try {
+      const queued = await backfill();
+      if (queued) log(`queued ${queued} existing video(s) for conversion`);
+      const stills = await backfillStills();
+      if (stills) log(`queued ${stills} gallery image(s) for their sizes`);
+      const gated = await ensureClientGates();
+      if (gated) log(`queued the approval-gate previews of ${gated} client(s)`);
+    } catch (e) {
+      log(`backfill failed: ${e instanceof Error ? e.message : e}`);
+    }
+    await Promise.all(Array.from({ length: config.WORKER_JOBS }, lane));
   })();
-  log(`started (${owner})`);
+  log(`started (${owner}; ${config.WORKER_JOBS} job${config.WORKER_JOBS === 1 ? '' : 's'} at a time, ffmpeg threads ${config.FFMPEG_THREADS})`);
   return {
     async stop() {
       stopping.abort();
+      clearInterval(aliveTimer);
       await loop;
+      await forget(owner).catch(() => {});
     },
   };
 }

@@ -19,7 +19,6 @@ import { clientDownloadsClosed, DOWNLOADS_AFTER_APPROVAL_MESSAGE } from '../revi
 import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
 import { config } from '../config.ts';
-import { redirectToS3, s3Source } from './s3-delivery.ts';
 import type { FileSource } from './file-source.ts';
 
 const YEAR = 31_536_000;
@@ -251,6 +250,7 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
   const disposition = ctx.url.searchParams.get('download') === '1' ? contentDisposition(target.downloadAs ?? downloadName(target, variant)) : null;
   const cacheControl = cacheControlFor(target.isPublic, derivative);
   if (config.MEDIA_STORAGE === 's3' && config.S3_DELIVERY === 'redirect' && ctx.request.method === 'GET') {
+    const { redirectToS3 } = await import('./s3-delivery.ts');
     const redirect = await redirectToS3(storageKey, variant, { contentType, isPublic: target.isPublic, disposition, cacheControl });
     if (redirect) {
       // The bucket sends the bytes; judged by the header the browser will send it too.
@@ -258,7 +258,7 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
       return redirect;
     }
   }
-  const source = config.MEDIA_STORAGE === 's3' ? await s3Source(storageKey, variant) : await localSource(storageKey, variant);
+  const source = await storedSource(storageKey, variant);
   if (!source) return errorResponse(404, 'Not found');
 
   const { size, etag, lastModified } = source;
@@ -302,6 +302,11 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
   return new Response(head || size === 0 ? null : await source.open(0, size - 1), { status: 200, headers });
 }
 
+/** A stored file on the configured storage; the S3 SDK is loaded only where the bucket is used (issue 43). */
+async function storedSource(storageKey: string, variant: string): Promise<FileSource | null> {
+  return config.MEDIA_STORAGE === 's3' ? (await import('./s3-delivery.ts')).s3Source(storageKey, variant) : localSource(storageKey, variant);
+}
+
 /**
  * A version's master playlist for a viewer who may fetch only some sizes (issue 40): the stored
  * one without the others, made here (a few hundred bytes) rather than sent by nginx or the
@@ -309,7 +314,7 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
  * viewers of private files.
  */
 async function serveMasterFor(ctx: APIContext, storageKey: string, only: (variant: string) => boolean): Promise<Response> {
-  const source = config.MEDIA_STORAGE === 's3' ? await s3Source(storageKey, VARIANTS.master) : await localSource(storageKey, VARIANTS.master);
+  const source = await storedSource(storageKey, VARIANTS.master);
   if (!source || source.size === 0) return errorResponse(404, 'Not found');
   const text = filterMaster(await new Response(await source.open(0, source.size - 1)).text(), only);
   const headers: Record<string, string> = {

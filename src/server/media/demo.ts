@@ -3,10 +3,9 @@
 // derivative code as real uploads. Loaded by the start script under Node's type stripping,
 // hence explicit .ts imports and no database handle of its own.
 import fs from 'node:fs/promises';
-import sharp from 'sharp';
 import type { Database } from '../../db/client.ts';
 import { media, mediaClients } from '../../db/schema.ts';
-import { makeImageDerivatives, makeVideoDerivatives } from './derivatives.ts';
+import { makeImageDerivatives, makeVideoDerivatives, sharpLib } from './derivatives.ts';
 import { generateDemoClip } from './ffmpeg.ts';
 import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant } from '../storage/paths.ts';
 import { storage } from '../storage/index.ts';
@@ -87,7 +86,7 @@ async function prepareImage(item: DemoImage, seed: number): Promise<FileFacts> {
   try {
     const variant = originalVariant('jpg');
     const original = mediaFilePath(key, variant);
-    await sharp(still(item.colours, seed)).jpeg({ quality: 85 }).toFile(original);
+    await (await sharpLib())(still(item.colours, seed)).jpeg({ quality: 85 }).toFile(original);
     const facts = await makeImageDerivatives(key, original, 'image/jpeg');
     const { size } = await fs.stat(original);
     const filename = `${item.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.jpg`;

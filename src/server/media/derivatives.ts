@@ -1,19 +1,32 @@
 // Derivatives of an upload: thumbnails, webp versions and posters (sharp), video facts
 // (ffprobe) and a poster frame (ffmpeg). Nothing here touches the database.
 import fs from 'node:fs/promises';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { mediaFilePath, mediaUrl, tempFilePath, VARIANTS } from '../storage/paths.ts';
 import { extractFrame, probeVideo, type MediaFile } from './ffmpeg.ts';
 import { isDiskFull } from '../storage/disk-space.ts';
 import { config } from '../config.ts';
 import { inImageTurn } from './image-turns.ts';
 
-// libvips keeps recent operations in a cache, and with them open files and memory maps of their
-// inputs. A deleted original (a failed upload, a deleted item) would keep its disk space until
-// evicted, which on a full disk turns one refused upload into a lasting shortage; limiting the
-// cache's open files was not enough (a failed write left the original mapped). Our inputs are
-// read once anyway, so the cache is off.
-sharp.cache(false);
+type Sharp = typeof import('sharp').default;
+let loaded: Promise<Sharp> | null = null;
+
+/**
+ * sharp (libvips, about 20 MB of mapped libraries and caches) is loaded by the first image a
+ * process makes (issue 43): web processes that take no image uploads and workers never carry it.
+ */
+export function sharpLib(): Promise<Sharp> {
+  return (loaded ??= import('sharp').then((m) => {
+    const sharp = m.default;
+    // libvips keeps recent operations in a cache, and with them open files and memory maps of
+    // their inputs. A deleted original (a failed upload, a deleted item) would keep its disk space
+    // until evicted, which on a full disk turns one refused upload into a lasting shortage;
+    // limiting the cache's open files was not enough (a failed write left the original mapped).
+    // Our inputs are read once anyway, so the cache is off.
+    sharp.cache(false);
+    return sharp;
+  }));
+}
 
 export const THUMB_WIDTH = 640;
 const FULL_MAX = 3840;
@@ -58,6 +71,7 @@ async function readable(file: string, animated = false) {
   // it, and a mapping left behind by a failed write keeps a deleted original's disk space until
   // garbage collection (seen on a full disk). The pixel limit is checked from the header, with a
   // message, before anything is decoded; decoders never produce more pixels than it states.
+  const sharp = await sharpLib();
   const img = sharp(file, { animated, failOn: 'error', limitInputPixels: false });
   let meta: Metadata;
   try {
@@ -103,7 +117,7 @@ async function imageDerivatives(storageKey: string, original: string, mimeType: 
     await writeVariant(storageKey, VARIANTS.fullWebp, (t) =>
       img.resize({ width: FULL_MAX, height: FULL_MAX, fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 }).toFile(t),
     );
-    const full = sharp(mediaFilePath(storageKey, VARIANTS.fullWebp), { animated, failOn: 'error' });
+    const full = (await sharpLib())(mediaFilePath(storageKey, VARIANTS.fullWebp), { animated, failOn: 'error' });
     const thumb = () => full.clone().resize({ width: THUMB_WIDTH, withoutEnlargement: true });
     await Promise.all([
       writeVariant(storageKey, VARIANTS.thumbJpeg, (t) => thumb().flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).toFile(t)),

@@ -2,11 +2,18 @@
 // be read, forwarded by hand, or sent later (`npm run notify:resend` once SMTP_URL is set).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { config } from '../config.ts';
 
-// Builds the raw RFC 5322 message without sending anything.
-const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+let composer: Promise<Transporter> | null = null;
+
+/**
+ * Builds the raw RFC 5322 message without sending anything. nodemailer is loaded with the first
+ * message written, not by every process at start (issue 43).
+ */
+function messageComposer(): Promise<Transporter> {
+  return (composer ??= import('nodemailer').then((m) => m.default.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })));
+}
 
 export interface MailMessage {
   from: string | { name: string; address: string };
@@ -17,7 +24,7 @@ export interface MailMessage {
 
 export async function writeMessageFile(id: number, message: MailMessage): Promise<string> {
   await fs.mkdir(config.notifyDir, { recursive: true });
-  const info = await composer.sendMail(message);
+  const info = await (await messageComposer()).sendMail(message);
   const file = path.join(config.notifyDir, `notification-${String(id).padStart(8, '0')}.eml`);
   // Written under a scratch name and renamed, so a reader never sees half a message.
   const scratch = `${file}.tmp-${process.pid}`;

@@ -29,7 +29,7 @@ async function deliver(m: ClaimedMessage, owner: string, log: (line: string) => 
   // The sender name and the signature are the studio's as they are now (studio.ts).
   const studio = await studioIdentity();
   const message = { from: studio.from, to: m.recipientAddress, subject: oneLine(m.subject), text: withSignature(m.body, studio.signature) };
-  const transport = smtpTransport();
+  const transport = await smtpTransport();
   if (!transport) {
     const file = await writeMessageFile(m.id, message);
     await markWritten(m.id, owner, file);

@@ -7,7 +7,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { mediaFilePath, mediaFolder, tempFilePath } from './paths.ts';
 import { config } from '../config.ts';
-import { s3Storage } from './s3.ts';
 
 export interface Storage {
   /** A local file ffmpeg can read (the S3 driver will download it first). */
@@ -70,4 +69,5 @@ export const localStorage: Storage = {
   async releaseLocal() {},
 };
 
-export const storage: Storage = config.MEDIA_STORAGE === 's3' ? s3Storage : localStorage;
+// The S3 SDK is loaded only where the bucket is used (issue 43: about 10 MB a process otherwise).
+export const storage: Storage = config.MEDIA_STORAGE === 's3' ? (await import('./s3.ts')).s3Storage : localStorage;

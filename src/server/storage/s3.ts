@@ -43,16 +43,10 @@ export function s3(): S3Client {
   return client;
 }
 
-export const bucket = () => config.S3_BUCKET!;
+// Re-exported: the bucket's name and origin need no SDK (s3-origin.ts, for the middleware).
+export { bucket, bucketOrigin } from './s3-origin.ts';
+import { bucket } from './s3-origin.ts';
 
-/** The origin presigned URLs point to, for the page's CSP (img-src, media-src) in redirect mode. */
-export function bucketOrigin(): string {
-  if (config.S3_ENDPOINT) {
-    const u = new URL(config.S3_ENDPOINT);
-    return config.S3_FORCE_PATH_STYLE ? u.origin : `${u.protocol}//${bucket()}.${u.host}`;
-  }
-  return config.S3_FORCE_PATH_STYLE ? `https://s3.${config.S3_REGION}.amazonaws.com` : `https://${bucket()}.s3.${config.S3_REGION}.amazonaws.com`;
-}
 export const objectKey = (storageKey: string, variant: string) => `${storageKey}/${variant}`;
 
 const isMissing = (e: unknown) => {

@@ -13,7 +13,6 @@ import { checkFileName } from '../media/file-name.ts';
 import { MAX_OPEN_UPLOADS, deleteRecord, expiryMs, findOpenOwned, insertRecord } from './records.ts';
 import { STAGING_DIR, UPLOAD_ID_RE, newUploadId } from './staging.ts';
 import { StagingStore } from './store.ts';
-import { s3UploadStore } from './s3-staging.ts';
 import type { S3Store } from '@tus/s3-store';
 import { startUploadSweeper, sweepExpiredUploads } from './sweep.ts';
 
@@ -26,14 +25,19 @@ const owners = new WeakMap<Request, string>();
 
 type HookError = { status_code: number; body: string };
 
-let server: Server | null = null;
+let server: Promise<Server> | null = null;
 
-function tusServer(): Server {
-  if (server) return server;
+/** One server per process, made on the first upload request. */
+function tusServer(): Promise<Server> {
+  return (server ??= makeServer());
+}
+
+async function makeServer(): Promise<Server> {
   const options: Omit<ServerOptions, 'locker'> & { datastore: StagingStore | S3Store } = {
     path: UPLOADS_PATH,
-    // Unfinished uploads wait on disk, or in the bucket with MEDIA_STORAGE=s3 (any process can continue them).
-    datastore: config.MEDIA_STORAGE === 's3' ? s3UploadStore(expiryMs()) : new StagingStore({ directory: STAGING_DIR, expirationPeriodInMilliseconds: expiryMs() }),
+    // Unfinished uploads wait on disk, or in the bucket with MEDIA_STORAGE=s3 (any process can
+    // continue them); @tus/s3-store and the SDK are loaded only then (issue 43).
+    datastore: config.MEDIA_STORAGE === 's3' ? (await import('./s3-staging.ts')).s3UploadStore(expiryMs()) : new StagingStore({ directory: STAGING_DIR, expirationPeriodInMilliseconds: expiryMs() }),
     // Same origin only: no CORS headers at all.
     allowedOrigins: () => false,
     relativeLocation: true,
@@ -57,8 +61,7 @@ function tusServer(): Server {
       return {};
     },
   };
-  server = new Server(options as ServerOptions & { datastore: StagingStore | S3Store });
-  return server;
+  return new Server(options as ServerOptions & { datastore: StagingStore | S3Store });
 }
 
 // tus answers errors as short text; these say what to do about them.
@@ -138,7 +141,7 @@ export async function handleUploadRequest(request: Request, userId: string): Pro
 
   const forTus = withReadAhead(request);
   if (method === 'POST') owners.set(forTus, userId);
-  const res = await tusServer().handleWeb(forTus as Parameters<Server['handleWeb']>[0]);
+  const res = await (await tusServer()).handleWeb(forTus as Parameters<Server['handleWeb']>[0]);
   if (method === 'DELETE' && res.status === 204) await deleteRecord(rest);
   return asJsonError(res);
 }

@@ -1,0 +1,58 @@
+// Modules a deployment does not use are not loaded (issue 43): a web process on local disk,
+// without SMTP_URL, that served public pages, the admin area, the portal's sign-in and the API
+// holds no S3 SDK, no tus S3 store, no nodemailer and no sharp in its module graph. The same
+// process loads sharp once it makes an image (so the check would see it), and still no S3 or mail.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ADMIN, ROOT, startServer, type TestServer } from '../helpers/server.ts';
+import { staffSession, type Session } from '../helpers/http.ts';
+import { uploadImage } from '../helpers/media-uploads.ts';
+import { until } from '../helpers/until.ts';
+
+const HOOK = pathToFileURL(path.join(ROOT, 'tests/helpers/loaded-modules.mjs')).href;
+const S3 = /\/node_modules\/(@aws-sdk|@smithy|@tus\/s3-store)\//;
+const MAIL = /\/node_modules\/nodemailer\//;
+const SHARP = /\/node_modules\/(sharp|@img)\//;
+
+let server: TestServer;
+let staff: Session;
+let listFile: string;
+
+/** The URLs the server process has loaded so far. */
+async function loadedModules(): Promise<string[]> {
+  fs.rmSync(listFile, { force: true });
+  server.proc.kill('SIGUSR2');
+  return until('the module list', async () => (fs.existsSync(listFile) ? (JSON.parse(fs.readFileSync(listFile, 'utf8')) as string[]) : null));
+}
+
+beforeAll(async () => {
+  listFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loaded-modules-')), 'list.json');
+  server = await startServer({ env: { NODE_OPTIONS: `--import=${HOOK}`, LOADED_MODULES_FILE: listFile } });
+  staff = await staffSession(server.url, ADMIN.username, ADMIN.password);
+});
+afterAll(async () => {
+  await server?.stop();
+  if (listFile) fs.rmSync(path.dirname(listFile), { recursive: true, force: true });
+});
+
+test('after pages, the admin area and the API: no S3 SDK, no tus S3 store, no nodemailer, no sharp', async () => {
+  for (const p of ['/', '/portfolio', '/services', '/about', '/contact', '/client/login', '/api/health']) await (await fetch(server.url + p)).arrayBuffer();
+  for (const p of ['/admin/dashboard', '/admin/media', '/admin/clients', '/api/media', '/api/clients', '/api/notifications']) expect((await staff.get(p)).status).toBe(200);
+  const loaded = await loadedModules();
+  // The list is real: it holds what the app runs on.
+  expect(loaded.some((u) => u.includes('/node_modules/react-dom/'))).toBe(true);
+  expect(loaded.some((u) => u.includes('/dist/runtime/runtime.mjs'))).toBe(true);
+  expect(loaded.filter((u) => S3.test(u) || MAIL.test(u) || SHARP.test(u))).toEqual([]);
+  // Plain JavaScript only: no TypeScript stripped at run time.
+  expect(loaded.filter((u) => u.endsWith('.ts'))).toEqual([]);
+});
+
+test('an image upload loads sharp, and still no S3 SDK or nodemailer', async () => {
+  await uploadImage(staff);
+  const loaded = await loadedModules();
+  expect(loaded.some((u) => SHARP.test(u))).toBe(true);
+  expect(loaded.filter((u) => S3.test(u) || MAIL.test(u))).toEqual([]);
+});
