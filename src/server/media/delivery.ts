@@ -362,7 +362,7 @@ export function localValidators(size: number, mtimeMs: number): { etag: string; 
  */
 export async function storedChunks(storageKey: string, variant: string): Promise<AsyncIterable<Uint8Array> | null> {
   if (config.MEDIA_STORAGE === 's3') {
-    const source = await s3Source(storageKey, variant);
+    const source = await (await import('./s3-delivery.ts')).s3Source(storageKey, variant);
     if (!source) return null;
     return source.size ? webChunks(await source.open(0, source.size - 1)) : (async function* () {})();
   }

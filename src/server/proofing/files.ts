@@ -2,13 +2,13 @@
 // show, and downloads at the sizes the package allows. Download sizes are made on first request
 // from the original (a RAW's embedded preview), never larger than it, and kept beside it.
 import { and, eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { galleryImages, gallerySets } from '../../db/schema.ts';
 import { badRequest, errorResponse, json } from '../http.ts';
 import { cleanName, contentDisposition, serveStoredFile, startsAtByteZero } from '../media/delivery.ts';
 import { inImageTurn } from '../media/image-turns.ts';
+import { sharpLib } from '../media/derivatives.ts';
 import { storage } from '../storage/index.ts';
 import { downloadVariant } from '../storage/paths.ts';
 import { DOWNLOAD_TIERS, PIN_NEEDED, sizeEdge, tierSizes, type DownloadTier } from '../../shared/schemas/proofing.ts';
@@ -65,6 +65,7 @@ export async function downloadFile(row: Pick<GalleryImageRow, 'storageKey' | 'ur
   const out = storage.scratch(key, `.dl-${edge}.jpg`);
   try {
     const source = await storage.localPath(key, stillSource(row));
+    const sharp = await sharpLib();
     await inImageTurn(() =>
       sharp(source, { failOn: 'error', limitInputPixels: false })
         .autoOrient()

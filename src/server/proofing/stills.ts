@@ -3,12 +3,13 @@
 // and the EXIF facts galleries show and sort by. One `stills` job per version; the original is
 // decoded once (shrink-on-load to 2,048 px), every smaller size is cut from that.
 import { and, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
 import { db } from '../../db/index.ts';
 import { galleryImages, jobs, media, mediaVersions, stills } from '../../db/schema.ts';
 import { storage } from '../storage/index.ts';
 import { STILL_SIZES, stillVariant, VARIANTS } from '../storage/paths.ts';
 import { inImageTurn } from '../media/image-turns.ts';
+import { sharpLib } from '../media/derivatives.ts';
 import { identifyRaw, isRawMime } from '../media/raw.ts';
 import { cameraName, exifDate, readExif, type StillFacts } from './exif.ts';
 
@@ -86,6 +87,7 @@ async function factsOf(storageKey: string, version: { url: string; mimeType: str
  * `commit`; exported for the bench, which runs sharp by hand beside it.
  */
 export async function renderStillSizes(source: string, write: (variant: string, image: Sharp) => Promise<void>): Promise<Metadata> {
+  const sharp = await sharpLib();
   const input = sharp(source, { failOn: 'error', limitInputPixels: false });
   const meta = await input.metadata();
   const top = STILL_SIZES.at(-1)!.edge;
