@@ -12,6 +12,12 @@ const DRIVER_TESTS = [
   'tests/api/multi-process.test.ts',
 ];
 
+/** Tests of a database server that a file database does not have (stopping it, a replica). */
+const SQLD_ONLY = ['tests/api/database-outage.test.ts'];
+
+/** API tests that run again with DATABASE_URL on a libSQL server (sqld); the choice is explained in docs/database.md. */
+const SQLD_TESTS = ['tests/api/auth-login.test.ts', 'tests/api/two-process-races.test.ts', 'tests/api/database-outage.test.ts', 'tests/api/media-api.test.ts', 'tests/api/backup-restore.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -20,7 +26,7 @@ export default defineConfig({
     maxWorkers: 2,
     // No retries (the default): a test that passes only on its second run is hiding a bug (issue 22).
     projects: [
-      { extends: true, test: { name: 'local', include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'], exclude: ['tests/api/s3-storage.test.ts'] } },
+      { extends: true, test: { name: 'local', include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'], exclude: ['tests/api/s3-storage.test.ts', ...SQLD_ONLY] } },
       {
         extends: true,
         test: {
@@ -29,6 +35,16 @@ export default defineConfig({
           // One Ceph radosgw for the run; each server makes its own bucket on it (issue 18).
           globalSetup: ['tests/setup/radosgw.ts'],
           setupFiles: ['tests/setup/s3-driver.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'sqld',
+          include: process.env.SQLD_ALL ? ['tests/api/**/*.test.ts'] : SQLD_TESTS,
+          // Each data folder gets a sqld of its own (tests/helpers/server.ts, issue 44).
+          globalSetup: ['tests/setup/sqld.ts'],
+          setupFiles: ['tests/setup/sqld-database.ts'],
         },
       },
     ],

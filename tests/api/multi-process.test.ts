@@ -38,7 +38,7 @@ beforeAll(async () => {
   [a, b] = await Promise.all([startServer({ dir, env: WEB_ENV }), startServer({ dir, env: WEB_ENV })]);
   worker = spawn(process.execPath, [path.join(ROOT, 'scripts/worker.mjs')], {
     cwd: ROOT,
-    env: { ...process.env, ...storageEnv(a), DATABASE_URL: `file:${a.dbFile}`, MEDIA_DIR: a.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '50' },
+    env: { ...process.env, ...storageEnv(a), DATABASE_URL: a.databaseUrl, MEDIA_DIR: a.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '50' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   worker.stdout!.on('data', (c: Buffer) => (workerLog += c));

@@ -454,7 +454,7 @@ describe('without SMTP_URL', () => {
     // `npm run notify:resend` queues it again (here still without SMTP: it is written again).
     const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/notify-resend.mjs')], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: `file:${server.dbFile}`, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123' },
+      env: { ...process.env, DATABASE_URL: server.databaseUrl, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123' },
     });
     expect(stdout).toContain('1 notification(s) queued to be sent again');
     await until('the second write', async () => {

@@ -119,7 +119,7 @@ describe('worker faults', () => {
     for (const n of [0, 1]) {
       const w = spawn(process.execPath, [path.join(ROOT, 'scripts/worker.mjs')], {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: `file:${server.dbFile}`, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123', JOB_POLL_MS: '50' },
+        env: { ...process.env, DATABASE_URL: server.databaseUrl, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123', JOB_POLL_MS: '50' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       w.stdout!.on('data', (c: Buffer) => (logs[n] += c.toString()));
