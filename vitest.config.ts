@@ -42,6 +42,7 @@ export default defineConfig({
         test: {
           name: 'sqld',
           include: process.env.SQLD_ALL ? ['tests/api/**/*.test.ts'] : SQLD_TESTS,
+          exclude: ['tests/api/s3-storage.test.ts'],
           // Each data folder gets a sqld of its own (tests/helpers/server.ts, issue 44).
           globalSetup: ['tests/setup/sqld.ts'],
           setupFiles: ['tests/setup/sqld-database.ts'],

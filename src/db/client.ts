@@ -6,10 +6,12 @@
 // Inside `db.transaction(async (tx) => ...)` use `tx` only: the global `db` waits for the
 // transaction to finish and would deadlock.
 import { createClient, type Client, type InStatement, type Transaction, type TransactionMode } from '@libsql/client';
+import { connect } from './connect.ts';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as schema from './schema.ts';
+import { isDatabaseBusy } from './unavailable.ts';
 
 const BUSY_TIMEOUT_MS = 5000;
 const PRAGMAS = [`PRAGMA foreign_keys = ON`, `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`];
@@ -123,6 +125,55 @@ function serialised(inner: Client): Client {
   return wrapper as unknown as Client;
 }
 
+/**
+ * A server database (sqld) makes a writer wait for the lock about 5 s, then answers
+ * SQLITE_BUSY: under many writers, whose transactions each take several round trips, that
+ * can come before their turn. A statement refused so did not run, so it is sent again, for up
+ * to another BUSY_TIMEOUT_MS; a transaction's lock is taken at once (its BEGIN goes out with a
+ * first statement) so that it is refused, and retried, before any of its work.
+ */
+function patient(inner: Client): Client {
+  const retry = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const end = Date.now() + BUSY_TIMEOUT_MS;
+    for (let wait = 10; ; wait = Math.min(wait * 2, 250)) {
+      try {
+        return await fn();
+      } catch (e) {
+        if (!isDatabaseBusy(e) || Date.now() + wait > end) throw e;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  };
+  const wrapper = {
+    execute: ((stmt: InStatement, args?: unknown) => retry(() => (inner.execute as (a: unknown, b?: unknown) => Promise<unknown>)(stmt, args))) as Client['execute'],
+    batch: ((stmts: InStatement[], mode?: TransactionMode) => retry(() => inner.batch(stmts, mode))) as Client['batch'],
+    migrate: ((stmts: InStatement[]) => inner.migrate(stmts)) as Client['migrate'],
+    transaction: (mode?: TransactionMode) =>
+      retry(async () => {
+        const tx = await inner.transaction(mode);
+        if (mode === 'read' || mode === 'deferred') return tx;
+        try {
+          await tx.execute('SELECT 1');
+          return tx;
+        } catch (e) {
+          tx.close();
+          throw e;
+        }
+      }),
+    executeMultiple: (sql: string) => retry(() => inner.executeMultiple(sql)),
+    sync: () => inner.sync(),
+    close: () => inner.close(),
+    reconnect: () => inner.reconnect(),
+    get closed() {
+      return inner.closed;
+    },
+    get protocol() {
+      return inner.protocol;
+    },
+  };
+  return wrapper as unknown as Client;
+}
+
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
 
 /**
@@ -145,7 +196,7 @@ async function untilUnlocked<T>(statement: () => Promise<T>): Promise<T> {
 export async function openDatabase(url: string, authToken?: string): Promise<{ db: Database; client: Client }> {
   ensureDirFor(url);
   const embedded = isEmbedded(url);
-  const raw = createClient(embedded ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url, authToken });
+  const raw = embedded ? createClient({ url, concurrency: 1, timeout: BUSY_TIMEOUT_MS }) : patient(connect({ url, authToken }));
   if (embedded) {
     // busy_timeout first, so the statements after it wait for a lock rather than fail.
     for (const p of PRAGMAS) await raw.execute(p);

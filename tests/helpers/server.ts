@@ -4,9 +4,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createClient, type Client } from '@libsql/client';
+import type { Client } from '@libsql/client';
 import { randomBytes } from 'node:crypto';
 import { startSqld, type SqldProcess } from './sqld.ts';
+import { connect } from '../../src/db/connect.ts';
 import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, ListPartsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -244,7 +245,11 @@ const SQLD_BIN = process.env.STUDIO_TEST_SQLD || null;
 export const usesSqld = SQLD_BIN !== null;
 const sqldOfDir = new Map<string, { started: Promise<SqldProcess>; users: number }>();
 
-async function databaseOf(dir: string): Promise<{ url: string; release: () => Promise<void> }> {
+/**
+ * The database of a data folder: its file, or (sqld project) its sqld, started when needed.
+ * A server started on the folder later uses the same one; `release` when done with it.
+ */
+export async function databaseOf(dir: string): Promise<{ url: string; release: () => Promise<void> }> {
   if (!SQLD_BIN) return { url: `file:${path.join(dir, 'studio.db')}`, release: async () => {} };
   const key = path.resolve(dir);
   let entry = sqldOfDir.get(key);
@@ -306,7 +311,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   let { proc, port, output } = launched;
   const dbFile = path.join(dir, 'studio.db');
   // `timeout` is the busy timeout of every connection the file client opens (parallel calls open several).
-  const sql = createClient({ url: database.url, ...(usesSqld ? {} : { timeout: 5000 }) });
+  const sql = connect({ url: database.url, ...(usesSqld ? {} : { timeout: 5000 }) });
   const server: TestServer = {
     get url() {
       return `http://127.0.0.1:${port}`;

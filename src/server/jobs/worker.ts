@@ -18,6 +18,7 @@ import { makeWatermark } from './watermark.ts';
 import { HttpError } from '../http.ts';
 import { assertDiskSpaceFor } from '../storage/disk-space.ts';
 import { expectedOutputBytes, JOB_SCRATCH, transcode } from './transcode.ts';
+import { databaseTrouble } from '../../db/unavailable.ts';
 
 const FFMPEG_RECHECK_MS = 15_000;
 
@@ -30,6 +31,26 @@ const sleep = (ms: number, signal: AbortSignal) =>
     const t = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
+
+const UNREACHABLE_RETRY_MS = 1000;
+const never = new AbortController().signal;
+
+/**
+ * Records a job's outcome, waiting for the database while it cannot be reached (a libSQL
+ * server restarting, issue 44): the conversion is done and is not thrown away. Should the
+ * lease lapse meanwhile and another worker take the job, the record answers false.
+ */
+async function record<T>(what: string, fn: () => Promise<T>, log: (line: string) => void): Promise<T> {
+  for (let warned = false; ; warned = true) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!databaseTrouble(e)) throw e;
+      if (!warned) log(`database unreachable: ${what} is recorded once it is back`);
+      await sleep(UNREACHABLE_RETRY_MS, never);
+    }
+  }
+}
 
 /** Renews the job's lease (and saves progress) every second until the answer is called; a lost job aborts `cancel`. */
 function keepLease(job: ClaimedJob, owner: string, cancel: AbortController, progress: () => number) {
@@ -57,14 +78,14 @@ async function runWatermarkJob(job: ClaimedJob, owner: string, log: (line: strin
   try {
     const result = await makeWatermark(job.versionId, job.linkId!, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, (key) => (storageKey = key));
     await stopBeat();
-    if (cancel.signal.aborted || !(await complete(job, owner, null))) return;
+    if (cancel.signal.aborted || !(await record(`job ${job.id}`, () => complete(job, owner, null), log))) return;
     if (result) log(`video ${job.mediaId}: watermarked preview for share link ${job.linkId} ready`);
   } catch (e) {
     await stopBeat();
     if (e instanceof FfmpegError && e.cancelled) return;
     const { message, tail } = failureOf(e);
     log(`video ${job.mediaId}: watermark for share link ${job.linkId}, attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
-    await fail(job, owner, message, tail).catch(() => {});
+    await record(`job ${job.id}`, () => fail(job, owner, message, tail), log).catch(() => {});
   } finally {
     if (storageKey) await storage.releaseLocal(storageKey).catch(() => {});
   }
@@ -115,7 +136,7 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
     }
     const result = await transcode(row.storageKey, { variant: originalVariant, mimeType: row.mimeType }, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, full);
     await stopBeat();
-    if (cancel.signal.aborted || !(await complete(job, owner, { ...result, version: job.id }))) {
+    if (cancel.signal.aborted || !(await record(`job ${job.id}`, () => complete(job, owner, { ...result, version: job.id }), log))) {
       log(`video ${job.mediaId}: job ${job.id} was taken away while converting; result dropped`);
       return;
     }
@@ -129,7 +150,7 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
     const { message, tail } = failureOf(e);
     // The whole text, paths included, is for the operator; staff see it without (queue.fail).
     log(`video ${job.mediaId}: attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
-    await fail(job, owner, message, tail).catch(() => {});
+    await record(`job ${job.id}`, () => fail(job, owner, message, tail), log).catch(() => {});
   } finally {
     await stopBeat();
     // With S3 the original was downloaded for ffmpeg: the copy goes, the bucket keeps it.
@@ -142,6 +163,7 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
   const stopping = new AbortController();
   const loop = (async () => {
     let warned = false;
+    let unreachable = false;
     try {
       const queued = await backfill();
       if (queued) log(`queued ${queued} existing video(s) for conversion`);
@@ -161,8 +183,14 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
       let job: ClaimedJob | null = null;
       try {
         job = await claim(owner);
+        if (unreachable) log('database reachable again: claiming jobs');
+        unreachable = false;
       } catch (e) {
-        log(`claim failed: ${e instanceof Error ? e.message : e}`);
+        // An outage is said once, not at every poll.
+        const trouble = databaseTrouble(e);
+        if (!trouble) log(`claim failed: ${e instanceof Error ? e.message : e}`);
+        else if (!unreachable) log('database unreachable: claiming again once it is back');
+        unreachable ||= trouble !== null;
       }
       if (!job) {
         await sleep(config.JOB_POLL_MS, stopping.signal);

@@ -2,6 +2,7 @@
 // client links, feedback counts, note counts) so it stays fast with many thousands of items.
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { Row } from '@libsql/client';
 import { client, db } from '../../db/index.ts';
 import { clientFeedback, clients, clientUsers, media, mediaClients, mediaVersions, shareComments, shareLinks, timelineNotes } from '../../db/schema.ts';
 import { readShapes, safeMs } from '../review/note-fields.ts';
@@ -197,10 +198,10 @@ export async function listAdminMediaJson(): Promise<string> {
     const parts: string[] = [];
     let after: [number, number] | null = null;
     for (;;) {
-      const args = after ?? [];
+      const args: number[] = after ?? [];
       const chunk = String((await tx.execute({ sql: after ? NEXT_CHUNK : FIRST_CHUNK, args })).rows[0]?.j ?? '[]');
       if (chunk !== '[]') parts.push(chunk.slice(1, -1));
-      const [end] = (await tx.execute({ sql: after ? NEXT_END : FIRST_END, args })).rows;
+      const end: Row | undefined = (await tx.execute({ sql: after ? NEXT_END : FIRST_END, args })).rows[0];
       if (!end) break;
       after = [Number(end.created_at), Number(end.id)];
     }
