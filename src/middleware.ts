@@ -2,6 +2,7 @@ import { defineMiddleware, sequence } from 'astro:middleware';
 import { config } from './server/config.ts';
 import { databaseUnavailableResponse, errorResponse, json } from './server/http.ts';
 import { RETRY_AFTER_SECONDS, databaseTrouble } from './db/unavailable.ts';
+import { replicaReads } from './db/read-routing.ts';
 import { allowedMethods } from './server/api-methods.ts';
 import { SESSION_COOKIE, setSessionCookie, clearSessionCookie, validateSessionToken } from './server/auth/sessions.ts';
 import { loadClientPrincipal, loadRolesAndPermissions, loadStaffUser } from './server/auth/principals.ts';
@@ -27,6 +28,12 @@ const initLocals = defineMiddleware((ctx, next) => {
   ctx.locals.clientUser = null;
   return next();
 });
+
+/**
+ * A request with no cookie at all (an anonymous visitor: no session, no share-link pass) may
+ * read from the read replica when there is one (DATABASE_REPLICA_URL, src/db/read-routing.ts).
+ */
+const replicaForCookieless = defineMiddleware((ctx, next) => (ctx.request.headers.has('cookie') ? next() : replicaReads(() => next())));
 
 /**
  * Astro's checkOrigin only looks at form posts; this rejects any state-changing request
@@ -195,4 +202,4 @@ const databaseUnavailable = defineMiddleware(async (ctx, next) => {
 /** Logout answers clear the session cookie whatever else happens (issue 19 #10). */
 const logoutClearsCookie = defineMiddleware(clearCookieOnEveryLogoutAnswer);
 
-export const onRequest = sequence(initLocals, securityHeaders, databaseUnavailable, canonicalTrailingSlash, apiMethodNotAllowed, logoutClearsCookie, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);
+export const onRequest = sequence(initLocals, replicaForCookieless, securityHeaders, databaseUnavailable, canonicalTrailingSlash, apiMethodNotAllowed, logoutClearsCookie, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);

@@ -11,7 +11,8 @@ import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as schema from './schema.ts';
-import { isDatabaseBusy } from './unavailable.ts';
+import { readsMayUseReplica, wrote } from './read-routing.ts';
+import { isDatabaseBusy, isDatabaseUnavailable } from './unavailable.ts';
 
 const BUSY_TIMEOUT_MS = 5000;
 const PRAGMAS = [`PRAGMA foreign_keys = ON`, `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`];
@@ -174,6 +175,61 @@ function patient(inner: Client): Client {
   return wrapper as unknown as Client;
 }
 
+// drizzle sends its reads as `select ...`; raw reads start with SELECT or WITH. A statement
+// naming a write keyword anywhere goes to the primary (a false alarm only costs a hop).
+const READ_RE = /^\s*(select|with)\b/i;
+const WRITE_RE = /\b(insert|update|delete|replace|create|drop|alter)\b/i;
+const sqlOf = (stmt: InStatement) => (typeof stmt === 'string' ? stmt : stmt.sql);
+const isRead = (stmt: InStatement) => READ_RE.test(sqlOf(stmt)) && !WRITE_RE.test(sqlOf(stmt));
+
+/**
+ * A server database with a read replica beside this process (DATABASE_REPLICA_URL): writes,
+ * transactions and migrations go to the primary; reads go to the replica only where
+ * read-routing.ts allows it, and to the primary when the replica cannot be reached.
+ */
+function routed(primary: Client, replica: Client): Client {
+  const read = async <T>(onReplica: () => Promise<T>, onPrimary: () => Promise<T>): Promise<T> => {
+    if (!readsMayUseReplica()) return onPrimary();
+    try {
+      return await onReplica();
+    } catch (e) {
+      if (isDatabaseUnavailable(e)) return onPrimary();
+      throw e;
+    }
+  };
+  const write = <T>(fn: () => Promise<T>): Promise<T> => {
+    wrote();
+    return fn();
+  };
+  const wrapper = {
+    execute: ((stmt: InStatement, args?: unknown) => {
+      const run = (c: Client) => (c.execute as (a: unknown, b?: unknown) => Promise<unknown>)(stmt, args);
+      return isRead(stmt) ? read(() => run(replica), () => run(primary)) : write(() => run(primary));
+    }) as Client['execute'],
+    batch: ((stmts: InStatement[], mode?: TransactionMode) =>
+      mode === 'read' ? read(() => replica.batch(stmts, mode), () => primary.batch(stmts, mode)) : write(() => primary.batch(stmts, mode))) as Client['batch'],
+    migrate: ((stmts: InStatement[]) => write(() => primary.migrate(stmts))) as Client['migrate'],
+    transaction: (mode?: TransactionMode) => (mode === 'read' ? read(() => replica.transaction(mode), () => primary.transaction(mode)) : write(() => primary.transaction(mode))),
+    executeMultiple: (sql: string) => write(() => primary.executeMultiple(sql)),
+    sync: () => primary.sync(),
+    close: () => {
+      primary.close();
+      replica.close();
+    },
+    reconnect: async () => {
+      await primary.reconnect();
+      await replica.reconnect();
+    },
+    get closed() {
+      return primary.closed;
+    },
+    get protocol() {
+      return primary.protocol;
+    },
+  };
+  return wrapper as unknown as Client;
+}
+
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
 
 /**
@@ -193,7 +249,8 @@ async function untilUnlocked<T>(statement: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function openDatabase(url: string, authToken?: string): Promise<{ db: Database; client: Client }> {
+/** `replicaUrl`: a read replica of the server database `url` (DATABASE_REPLICA_URL). */
+export async function openDatabase(url: string, authToken?: string, replicaUrl?: string): Promise<{ db: Database; client: Client }> {
   ensureDirFor(url);
   const embedded = isEmbedded(url);
   const raw = embedded ? createClient({ url, concurrency: 1, timeout: BUSY_TIMEOUT_MS }) : patient(connect({ url, authToken }));
@@ -203,7 +260,7 @@ export async function openDatabase(url: string, authToken?: string): Promise<{ d
     await untilUnlocked(() => raw.execute('PRAGMA journal_mode = WAL'));
     await raw.execute('PRAGMA synchronous = NORMAL');
   }
-  const client = embedded ? serialised(raw) : raw;
+  const client = embedded ? serialised(raw) : replicaUrl ? routed(raw, patient(connect({ url: replicaUrl, authToken }))) : raw;
   const db = drizzle(client, { schema }) as unknown as Database;
   return { db, client };
 }
