@@ -300,7 +300,10 @@ export async function sqldOf(server: { dir: string }): Promise<SqldProcess> {
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'studio-test-'));
   const database = opts.databaseUrl ? { url: opts.databaseUrl, release: async () => {} } : await databaseOf(dir);
-  const env = { ...(await s3Env(dir)), DATABASE_URL: database.url, ...(opts.env ?? {}) };
+  // The share-link key file's default is beside a database file; with a server it would be the
+  // repository's ./data: keep it in the test's folder either way.
+  const keyFile = database.url.startsWith('file:') ? {} : { SHARE_LINK_KEY_FILE: path.join(dir, 'share-link.key') };
+  const env = { ...(await s3Env(dir)), DATABASE_URL: database.url, ...keyFile, ...(opts.env ?? {}) };
   let launched: Awaited<ReturnType<typeof launch>>;
   try {
     launched = await launch(dir, env);
