@@ -8,6 +8,7 @@ const DRIVER_TESTS = [
   'tests/api/media-api.test.ts',
   'tests/api/review-versions.test.ts',
   'tests/api/share-links.test.ts',
+  'tests/api/gated-quality.test.ts',
   // nginx, two web processes and a worker on one database and one bucket.
   'tests/api/multi-process.test.ts',
   // hosts with folders of their own on one sqld (and a read replica) and one bucket.
@@ -44,7 +45,16 @@ export default defineConfig({
     maxWorkers: 2,
     // No retries (the default): a test that passes only on its second run is hiding a bug (issue 22).
     projects: [
-      { extends: true, test: { name: 'local', include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'], exclude: ['tests/api/s3-storage.test.ts', 'tests/api/multi-host.test.ts', ...SQLD_ONLY] } },
+      {
+        extends: true,
+        test: {
+          name: 'local',
+          include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'],
+          exclude: ['tests/api/s3-storage.test.ts', 'tests/api/multi-host.test.ts', ...SQLD_ONLY],
+          // After each file, whatever it started and left running is stopped (issue 40).
+          setupFiles: ['tests/setup/processes.ts'],
+        },
+      },
       {
         extends: true,
         test: {
@@ -52,7 +62,7 @@ export default defineConfig({
           include: ['tests/api/s3-storage.test.ts', ...DRIVER_TESTS],
           // One Ceph radosgw for the run; each server makes its own bucket on it (issue 18).
           globalSetup: ['tests/setup/radosgw.ts'],
-          setupFiles: ['tests/setup/s3-driver.ts'],
+          setupFiles: ['tests/setup/s3-driver.ts', 'tests/setup/processes.ts'],
         },
       },
       {
@@ -60,11 +70,19 @@ export default defineConfig({
         test: {
           name: 'sqld',
           include: process.env.SQLD_ALL ? ['tests/api/**/*.test.ts'] : SQLD_TESTS,
-          // S3 only; and migrations of old database files, which start from a file.
-          exclude: ['tests/api/s3-storage.test.ts', 'tests/api/multi-host.test.ts', 'tests/api/versions-migration.test.ts', 'tests/api/note-times-migration.test.ts'],
-          // Each data folder gets a sqld of its own (tests/helpers/server.ts, issue 44).
+          // S3 only; migrations of old database files, which start from a file; and the check
+          // that a server's environment names its database file.
+          exclude: [
+            'tests/api/s3-storage.test.ts',
+            'tests/api/multi-host.test.ts',
+            'tests/api/versions-migration.test.ts',
+            'tests/api/note-times-migration.test.ts',
+            'tests/api/process-reaping.test.ts',
+          ],
+          // Each data folder gets a sqld of its own (tests/helpers/server.ts, issue 44); the
+          // sqlds, like every process a test starts, are stopped after each file (issue 40).
           globalSetup: ['tests/setup/sqld.ts'],
-          setupFiles: ['tests/setup/sqld-database.ts'],
+          setupFiles: ['tests/setup/sqld-database.ts', 'tests/setup/processes.ts'],
         },
       },
     ],

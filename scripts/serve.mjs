@@ -7,6 +7,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const REQUEST_TIMEOUT_MS = 4 * 60 * 60 * 1000;
+/**
+ * How long an idle keep-alive connection stays open. Proxies and clients reuse theirs for up to
+ * 60 s (Caddy, Traefik, cloud load balancers): a server that closes first races their next
+ * request ("other side closed", EPIPE). The shipped nginx closes its own at 60 s
+ * (deploy/nginx/studio.conf). Node wants the headers timeout above it.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const HEADERS_TIMEOUT_MS = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 
 // Each request runs with its Node response in this store, so the media delivery route can
 // wait for 'drain' (Astro's writeResponse does not); see src/server/media/node-response.ts.
@@ -19,9 +27,12 @@ const PAGE_CACHE_FAST_PATH = Symbol.for('studio.pageCacheFastPath');
 // gzip/brotli for text (HTML, CSS, JS, JSON, SVG); media types are not compressible and
 // range requests are left alone so byte offsets stay meaningful. An X-Accel-Redirect answer
 // has no body of its own: nginx sends the file (ACCEL_REDIRECT, src/server/media/delivery.ts).
+// An event stream (issue 41) is never compressed: the compressor holds bytes back until it
+// has a block, and each message must leave at once.
 const compress = compression({
   threshold: 1024,
-  filter: (req, res) => !req.headers.range && !res.getHeader('x-accel-redirect') && compression.filter(req, res),
+  filter: (req, res) =>
+    !req.headers.range && !res.getHeader('x-accel-redirect') && !String(res.getHeader('content-type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
 });
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -68,7 +79,7 @@ export async function serve({ outDir, port, host }) {
   process.env.ASTRO_NODE_LOGGING = 'disabled';
   const { handler } = await import(pathToFileURL(path.join(outDir, 'server', 'entry.mjs')).href);
   const server = http.createServer(
-    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: 60_000, keepAliveTimeout: 5_000 },
+    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
     (req, res) => compress(req, res, () => dispatch(req, res)),
   );
   server.on('clientError', onClientError);
@@ -98,6 +109,8 @@ export async function serve({ outDir, port, host }) {
     server.listen(port, host, resolve);
   });
   const stop = () => {
+    // Open event streams would hold the server open: end them (tabs reconnect elsewhere).
+    globalThis[Symbol.for('studio.live.closeAll')]?.();
     server.close(() => process.exit(0));
     server.closeIdleConnections?.();
     setTimeout(() => process.exit(0), 3000).unref();

@@ -90,10 +90,11 @@ export function freePort() {
 
 /**
  * Starts sqld with its data in `dir` (created when missing) on free loopback ports and waits
- * until it answers. `primaryGrpcUrl` makes it a read replica of that primary. Answers its
+ * until it answers. `primaryGrpcUrl` makes it a read replica of that primary; `onSpawn(proc)`
+ * sees each process as soon as it exists (the tests register it to be stopped). Answers its
  * HTTP URL (for DATABASE_URL), its gRPC URL (for replicas) and how to stop it.
  */
-export async function startSqld({ dir, primaryGrpcUrl, httpPort, grpcPort, binary = sqldBinary() } = {}) {
+export async function startSqld({ dir, primaryGrpcUrl, httpPort, grpcPort, binary = sqldBinary(), onSpawn } = {}) {
   fs.mkdirSync(dir, { recursive: true });
   for (let attempt = 1; ; attempt++) {
     const http = httpPort ?? (await freePort());
@@ -104,6 +105,7 @@ export async function startSqld({ dir, primaryGrpcUrl, httpPort, grpcPort, binar
     const log = fs.openSync(path.join(dir, 'sqld.log'), 'a');
     const proc = spawn(binary, args, { stdio: ['ignore', log, log] });
     fs.closeSync(log);
+    onSpawn?.(proc);
     const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
     const url = `http://127.0.0.1:${http}`;
     const up = await Promise.race([waitHealthy(url, 30_000), exited.then(() => false)]);

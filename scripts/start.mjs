@@ -54,12 +54,14 @@ const { serve } = await import('./serve.mjs');
 const server = await serve({ outDir, port: config.PORT, host: config.HOST });
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.PORT;
-const local = `http://localhost:${port}`;
-console.log(`Studio is running at ${local}`);
+const { startupAddress } = await import('../src/server/startup-address.ts');
+const shown = startupAddress(config.SITE_URL, config.HOST, port);
+const bound = startupAddress(undefined, config.HOST, port);
+console.log(`Studio is running at ${shown}${shown === bound ? '' : ` (listening on ${bound})`}`);
 if (seeded.generatedAdminPassword) {
   console.log('');
   console.log('  First start: an admin account was created.');
-  console.log(`  Sign in at ${local}/auth`);
+  console.log(`  Sign in at ${shown}/auth`);
   console.log(`  Username: ${config.ADMIN_USERNAME}`);
   console.log(`  Password: ${seeded.generatedAdminPassword}`);
   console.log('  (shown once; set ADMIN_PASSWORD to choose it yourself)');
@@ -95,6 +97,12 @@ if (config.WORKER) {
   const { startNotifier } = await import('../src/server/notifications/sender.ts');
   startNotifier();
   if (!config.SMTP_URL) console.log(`Notifications: no SMTP_URL, emails are written to ${config.notifyDir} (npm run notify:resend sends them once it is set)`);
+}
+// Live review sessions (issue 41): every process ends sessions whose presenter has gone and
+// prunes old event rows; both are idempotent across processes.
+{
+  const { startLiveSweeper } = await import('../src/server/live/sweeper.ts');
+  startLiveSweeper();
 }
 // Machine-readable line for tests and process managers.
 console.log(`STUDIO_LISTENING ${port}`);

@@ -14,8 +14,9 @@ export async function bootstrapDatabase(log: (line: string) => void = console.lo
   try {
     await applyMigrations(db);
     // The share-link key (issue 32): made on first start; unreadable or lost, start-up stops.
-    const key = !opts.shareLinkKey ? { created: null } : await checkShareLinkKey(async () => Number((await client.execute('SELECT count(*) AS n FROM share_links WHERE token_enc IS NOT NULL')).rows[0]!.n));
+    const key = !opts.shareLinkKey ? { created: null, warning: null } : await checkShareLinkKey(async () => Number((await client.execute('SELECT count(*) AS n FROM share_links WHERE token_enc IS NOT NULL')).rows[0]!.n));
     if (key.created) log(`Share-link key created in ${key.created} (mode 0600; keep it with your backups, apart from them)`);
+    if (key.warning) console.warn(key.warning);
     const result = await seed(db, {
       adminUsername: config.ADMIN_USERNAME,
       adminEmail: config.ADMIN_EMAIL,

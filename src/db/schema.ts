@@ -841,3 +841,79 @@ export const notificationState = sqliteTable('notification_state', {
   id: integer('id').primaryKey(),
   digestSlot: text('digest_slot').notNull().default(''),
 });
+
+// Live updates (issue 41, src/server/live): an append-only log every web process tails. Rows
+// are written by triggers on the tables whose changes screens show (notes, replies, versions,
+// approvals, processing, links, sessions...), so every writer (web processes, workers, scripts)
+// publishes without knowing it, and by the live review sessions. No foreign keys: an event
+// outlives what it names. `audience` says who may receive it, decided again when it is sent
+// (src/server/live/audience.ts); topics starting `sys-` are never sent, they close or refresh
+// channels. Rows are pruned after LIVE_RETENTION_MS; the id is the stream's event id.
+export const liveEvents = sqliteTable(
+  'live_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    topic: text('topic').notNull(),
+    audience: text('audience').notNull(),
+    // For audience 'staff': the permission a staff member needs (view:media when null).
+    permission: text('permission'),
+    mediaId: integer('media_id'),
+    versionId: integer('version_id'),
+    clientId: integer('client_id'),
+    clientUserId: integer('client_user_id'),
+    linkId: integer('link_id'),
+    sessionId: integer('session_id'),
+    // JSON: ids and states only, never a file name or a note's text.
+    data: text('data').notNull().default('{}'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('live_events_created_idx').on(t.createdAt)],
+);
+
+// Live review sessions (issue 41): a presenter drives everyone's player on one item. `state`
+// is the presenter's player (JSON, LiveState in src/shared/schemas/live.ts) so a late joiner
+// starts where everyone is; `summary` (who joined, notes made) is written when it ends and kept.
+export const liveSessions = sqliteTable(
+  'live_sessions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    startedBy: text('started_by').references(() => users.id, { onDelete: 'set null' }),
+    startedByName: text('started_by_name').notNull(),
+    // The participant key (src/server/live/participants.ts) holding control.
+    presenter: text('presenter').notNull(),
+    state: text('state').notNull(),
+    createdAt: createdAt(),
+    endedAt: integer('ended_at', { mode: 'timestamp_ms' }),
+    endReason: text('end_reason'),
+    summary: text('summary'),
+  },
+  (t) => [
+    index('live_sessions_media_idx').on(t.mediaId, t.endedAt),
+    // One session at a time per item.
+    uniqueIndex('live_sessions_open_unique').on(t.mediaId).where(sql`${t.endedAt} is null`),
+  ],
+);
+
+export const liveParticipants = sqliteTable(
+  'live_participants',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sessionId: integer('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    // 'staff:<user id>', 'client:<client user id>' or 'link:<visit id hash prefix>'.
+    key: text('key').notNull(),
+    kind: text('kind', { enum: ['staff', 'client', 'guest'] }).notNull(),
+    name: text('name').notNull(),
+    joinedAt: createdAt(),
+    // Renewed while one of its streams is open; null left_at = there now.
+    lastSeenAt: integer('last_seen_at', { mode: 'timestamp_ms' }).notNull(),
+    leftAt: integer('left_at', { mode: 'timestamp_ms' }),
+    frame: integer('frame'),
+    following: bool('following').notNull().default(true),
+  },
+  (t) => [uniqueIndex('live_participants_unique').on(t.sessionId, t.key)],
+);

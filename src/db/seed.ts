@@ -1,6 +1,6 @@
 // Idempotent seed: safe to run at every start; it only adds what is missing.
 import { randomBytes } from 'node:crypto';
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Database } from './client.ts';
 import {
   brandingSettings,
@@ -19,6 +19,7 @@ import {
 } from './schema.ts';
 import { DEFAULT_COMPANY_NAME, DEFAULT_SEO, DEMO_CLIENT, PERMISSIONS, ROLES } from './seed-data.ts';
 import { hashPassword } from '../server/auth/password.ts';
+import { CONTACT_PLACEHOLDERS } from '../components/content.ts';
 
 export interface SeedOptions {
   adminUsername: string;
@@ -109,6 +110,14 @@ export async function seed(db: Database, opts: SeedOptions): Promise<SeedResult>
       result.createdDemoClient = true;
       log(`Created demo client '${DEMO_CLIENT.name}' (portal login: ${DEMO_CLIENT.username} / ${DEMO_CLIENT.password}).`);
     }
+    // The portal's Need Help shows the stored contact details only (a real client must not be
+    // sent to a placeholder address): a demo install stores the placeholders the public footer
+    // already shows, so the demo client sees a way to reach the studio (issue 39). They still
+    // count as placeholders, so the dashboard keeps asking for the real ones.
+    await db
+      .update(contactInfo)
+      .set({ contactEmail: CONTACT_PLACEHOLDERS.email, contactPhone: CONTACT_PLACEHOLDERS.phone, contactAddress: CONTACT_PLACEHOLDERS.address })
+      .where(and(eq(contactInfo.id, 1), eq(contactInfo.contactEmail, ''), eq(contactInfo.contactPhone, ''), eq(contactInfo.contactAddress, '')));
     if (opts.seedDemoMedia) await opts.seedDemoMedia(db, clientId);
   }
   return result;

@@ -78,6 +78,23 @@ const schema = z.object({
     .refine((v) => v === undefined || v === '' || decodeShareLinkKey(v) !== null, 'must be 32 bytes: 64 hex characters or their base64 (44 characters)'),
   // Where the generated key lives (mode 0600). Default: next to the database file.
   SHARE_LINK_KEY_FILE: z.string().min(1).optional(),
+  // A key file other users may read or write stops start-up, unless this says it is meant so.
+  ALLOW_OPEN_KEY_FILE: bool(false),
+  // Live updates and live review (issue 41, src/server/live). How often each web process reads
+  // the events table for rows other processes wrote (its own are sent at once), how long rows
+  // are kept for a reconnecting tab to resume from, and the bounds.
+  LIVE_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
+  LIVE_RETENTION_MS: z.coerce.number().int().min(10_000).max(24 * 3600_000).default(15 * 60_000),
+  LIVE_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(600_000).default(25_000),
+  LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(12),
+  LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(60),
+  LIVE_STREAMS_PER_PROCESS: z.coerce.number().int().min(1).max(1_000_000).default(5000),
+  LIVE_SESSION_MAX_PARTICIPANTS: z.coerce.number().int().min(2).max(1000).default(50),
+  LIVE_EVENTS_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(30),
+  LIVE_STROKE_BYTES: z.coerce.number().int().min(256).max(1_000_000).default(16 * 1024),
+  LIVE_SLOW_CLIENT_BYTES: z.coerce.number().int().min(4096).max(64 * 1024 * 1024).default(256 * 1024),
+  // A session whose presenter has been gone this long ends (2 minutes).
+  LIVE_PRESENTER_GRACE_MS: z.coerce.number().int().min(500).max(3600_000).default(120_000),
   // Behind the shipped nginx (issue 33): after the access check the app answers
   // X-Accel-Redirect to this internal location and nginx sends the local file. `true` means
   // /_protected/; unset, empty or `false`: the app streams the file itself.

@@ -1,5 +1,6 @@
 import { ApiError, apiRequest } from './api.ts';
 import { toast, toastAfterNavigation } from './toast.ts';
+import { forgetKeptOnDevice } from './kept-on-device.ts';
 
 const LOGGED_OUT = { title: 'Logged out', description: 'You have been successfully logged out.' };
 const CLEARED_LOCALLY = { title: 'Logout completed', description: 'You have been logged out (session cleared locally).' };
@@ -36,6 +37,8 @@ export async function postLogout(path: '/api/logout' | '/api/client/logout'): Pr
  * on failure `onLocalSignOut` switches the view in place.
  */
 export async function logoutStaff(opts: { redirectTo?: string; onLocalSignOut?: () => void } = {}): Promise<void> {
+  // Signed out locally whatever the server says: what was typed for uploads goes too.
+  forgetKeptOnDevice();
   try {
     await postLogout('/api/logout');
     toastAfterNavigation(LOGGED_OUT);

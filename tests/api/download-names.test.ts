@@ -35,6 +35,7 @@ test.each([
   ['path separators', '../../etc/passwd', 'Polyglot', 'passwd.png'],
   ['Windows path separators', 'C:\\Users\\me\\holiday.jpeg', 'Polyglot', 'holiday.png'],
   ['only a dot file: the title instead', '.htaccess', 'Brand film \u202E2026', 'Brand film 2026.png'],
+  ['a title with slashes: no folders from it either (issue 40)', '.htaccess', 'Before/After \\ cut', 'BeforeAfter cut.png'],
   ['nothing usable at all', '\u202E', '""', 'media.png'],
   ['non-Latin letters kept', 'Café reel – “final”.mov', 'Polyglot', 'Café reel – “final”.png'],
 ])('%s: %j → %j', async (_label, filename, title, expected) => {

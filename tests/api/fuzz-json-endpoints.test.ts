@@ -106,6 +106,10 @@ const fixtures: Record<string, () => Fixture> = {
     file: { field: 'file', name: 'still.jpg', type: 'image/jpeg', data: jpeg },
     validStatus: 201,
   }),
+  // Issue 41: live review.
+  'POST /api/media/[mediaId]/live': () => ({ valid: { versionId: Number(ids.versionId) }, optional: ['versionId'], breaker: { versionId: 'x' }, validStatus: 201 }),
+  'POST /api/live/sessions/[id]/[action]': () => ({ valid: { connection: 'fuzz-staff-connection-01' }, breaker: { connection: 42 }, validStatus: 200 }),
+  'POST /api/share/[token]/live/[id]/[action]': () => ({ valid: { connection: 'fuzz-guest-connection-01' }, breaker: { connection: 42 }, validStatus: 200, as: 'visitor' }),
   'PATCH /api/enquiries/[id]': () => ({ valid: { status: 'read' }, breaker: { status: 42 }, validStatus: 200 }),
   'PUT /api/media/[id]': () => ({
     valid: { title: 'Fuzzed title', projectStage: 'production', notes: 'notes', clientId: client.clientId, tags: ['a', 'b'], isFeatured: false, showInPortfolio: false },
@@ -213,6 +217,11 @@ const fixtures: Record<string, () => Fixture> = {
 /** Real ids for the route's parameters (unknown parameters get '1', sections 'hero'). */
 function urlFor(route: string): string {
   const which = (param: string) => {
+    // Issue 41: the open live session on the shared item, joined (the one action every participant has).
+    if (route.includes('/live/')) {
+      if (param === 'id') return ids.liveSessionId;
+      if (param === 'action') return 'join';
+    }
     if (param === 'id') {
       if (route.startsWith('/api/clients/')) return ids.clientId;
       if (route.startsWith('/api/enquiries/')) return ids.enquiryId;
@@ -226,7 +235,9 @@ function urlFor(route: string): string {
     if (param === 'mediaId' && route.startsWith('/api/share/')) return ids.sharedMediaId;
     return ids[param] ?? (param === 'section' ? 'hero' : '1');
   };
-  return route.replace(/\[([^\]]+)\]/g, (_m, p: string) => which(p)!);
+  const url = route.replace(/\[([^\]]+)\]/g, (_m, p: string) => which(p)!);
+  // Staff and clients say which of their sessions acts (a browser may hold both).
+  return route.startsWith('/api/live/sessions/') ? `${url}?as=staff` : url;
 }
 
 beforeAll(async () => {
@@ -270,6 +281,9 @@ beforeAll(async () => {
   const managed = await admin.json('POST', '/api/share-links', { name: 'Fuzz managed', mediaIds: [shared.id] });
   expect(managed.status).toBe(201);
   ids.linkId = String(managed.body.id);
+  const live = await admin.json('POST', `/api/media/${shared.id}/live`, {});
+  expect(live.status).toBe(201);
+  ids.liveSessionId = String(live.body.id);
 });
 afterAll(() => server?.stop());
 

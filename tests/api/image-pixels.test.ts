@@ -85,3 +85,44 @@ describe('images above the pixel limit', () => {
     expect(r.status).toBe(201);
   });
 });
+
+// Issue 40: an animated image is decoded frame by frame, so the limit is on all its frames
+// together. A server with a 1-megapixel limit takes 8 frames of 400 × 400 (160,000 pixels
+// each, 1.28 megapixels in all) as the bomb: under the limit per frame, over it in total.
+describe('animated images: the limit counts every frame', () => {
+  let small: TestServer;
+  let staff: Session;
+  beforeAll(async () => {
+    small = await startServer({ env: { WORKER: 'off', IMAGE_MAX_PIXELS: '1000000' } });
+    staff = await adminSession(small.url);
+  }, 120_000);
+  afterAll(() => small?.stop());
+
+  /** `frames` frames of `side` × `side`, each a different grey. */
+  const animation = (format: 'gif' | 'webp', side: number, frames: number) => {
+    const raw = Buffer.alloc(side * side * frames * 3);
+    for (let f = 0; f < frames; f++) raw.fill(f * 30, f * side * side * 3, (f + 1) * side * side * 3);
+    return sharp(raw, { raw: { width: side, height: side * frames, channels: 3, pageHeight: side } })[format]({ loop: 0, delay: 100 }).toBuffer();
+  };
+
+  test.each(['gif', 'webp'] as const)('an animated %s over the limit in total, under it per frame: 415 naming the frames', async (format) => {
+    const data = await animation(format, 400, 8);
+    const meta = await sharp(data, { animated: true }).metadata();
+    expect([meta.pages, meta.pageHeight, meta.width]).toEqual([8, 400, 400]);
+    const rows = (await small.sql.execute('SELECT count(*) AS n FROM media')).rows[0]!.n;
+    const r = await upload(staff, { title: 'Flipbook' }, { data, name: `flipbook.${format}`, type: `image/${format}` });
+    expect(r.status, JSON.stringify(r.body)).toBe(415);
+    expect(r.body.message).toBe('The image is too large: 400 × 400 pixels × 8 frames (1.3 megapixels); the limit is 1 megapixels.');
+    expect((await small.sql.execute('SELECT count(*) AS n FROM media')).rows[0]!.n).toBe(rows);
+  });
+
+  test.each(['gif', 'webp'] as const)('an animated %s under the limit in total is taken, every frame kept', async (format) => {
+    const r = await upload(staff, { title: 'Short flipbook' }, { data: await animation(format, 400, 6), name: `short.${format}`, type: `image/${format}` });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect([r.body.width, r.body.height]).toEqual([400, 400]);
+    const full = await staff.get(new URL(r.body.webpUrl, small.url).pathname);
+    expect(full.status).toBe(200);
+    const meta = await sharp(Buffer.from(await full.arrayBuffer()), { animated: true }).metadata();
+    expect([meta.pages, meta.pageHeight]).toEqual([6, 400]);
+  });
+});

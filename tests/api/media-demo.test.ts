@@ -69,6 +69,19 @@ describe('demo media', () => {
     await mine.arrayBuffer();
     expect((await new Session(server.url).get(privateAssigned.thumbnailUrl)).status).toBe(404);
   });
+
+  test("the demo client's Need Help shows a way to reach the studio (issue 39): the demo stores the footer's contact details", async () => {
+    const client = await clientSession(server.url, DEMO_CLIENT.username, DEMO_CLIENT.password);
+    // React's server render separates text parts with empty comments.
+    const page = (await (await client.get('/client/dashboard')).text()).replaceAll('<!-- -->', '');
+    const help = page.slice(page.indexOf('Need Help?'));
+    expect(help).toContain('href="mailto:hello@studio.example"');
+    expect(help).toContain('href="tel:');
+    expect(help).not.toContain('Contact your project manager for help.');
+    // They are still the placeholders: the dashboard keeps asking for the studio's own.
+    const dash = (await (await admin.get('/admin/dashboard')).text()).replaceAll('<!-- -->', '');
+    expect(dash).toContain('Placeholder contact details are live.');
+  });
 });
 
 describe('left-overs of crashed uploads', () => {

@@ -7,7 +7,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { Session } from '../helpers/http.ts';
-import { ACTORS, adminSession, createClientWithLogin, matrixFromDb, type Actor } from '../helpers/accounts.ts';
+import { ACTORS, adminSession, createClientWithLogin, matrixFromDb, staffWith, type Actor } from '../helpers/accounts.ts';
+import { createUpload, patchUpload } from '../helpers/tus.ts';
+import { PUBLISHING_NEEDS_EDIT } from '../../src/server/media/publish-rule.ts';
 import { folderFiles, mediaFolders, sampleImage, sampleVideo, upload, type ImageFormat, type VideoFormat } from '../helpers/media-uploads.ts';
 
 const LIMIT = 400_000;
@@ -352,6 +354,46 @@ describe('permissions', () => {
     const r = await upload(sessions[actor], { title: `By ${actor}` }, { data: await sampleImage('jpeg', 80, 80), name: 'p.jpg' });
     expect(r.status).toBe(expected[actor]);
     expect(await mediaCount()).toBe(rows + (expected[actor] === 201 ? 1 : 0));
+  });
+});
+
+// Issue 40, item 8: "Featured" and "Show in portfolio" publish a new item at once, an edit of
+// the site: upload:media alone may not set them (as with a new version of a live item).
+describe('publishing a new item needs edit:media', () => {
+  let uploadOnly: Session;
+  let editor: Session;
+  beforeAll(async () => {
+    uploadOnly = await staffWith(server.url, admin, ['upload:media', 'view:media']);
+    editor = await staffWith(server.url, admin, ['upload:media', 'view:media', 'edit:media']);
+  });
+  const refusal = { status: 403, body: { message: PUBLISHING_NEEDS_EDIT } };
+
+  test.each([['isFeatured'], ['showInPortfolio']])('multipart with %s=true from upload:media alone: 403, nothing stored', async (flag) => {
+    const rows = await mediaCount();
+    const r = await upload(uploadOnly, { title: `Sneaked ${flag}`, [flag]: 'true' }, { data: await sampleImage('jpeg', 64, 64), name: 'p.jpg' });
+    expect(r).toEqual(refusal);
+    await expectNothingLeft(rows);
+  });
+
+  test('finishing a resumable upload with either flag from upload:media alone: 403, the upload stays open and finishes without them', async () => {
+    const data = await sampleImage('jpeg', 64, 64);
+    const { res, id } = await createUpload(uploadOnly, data.length, { filename: 'p.jpg' });
+    expect(res.status).toBe(201);
+    expect((await patchUpload(uploadOnly, id!, 0, data)).status).toBe(204);
+    for (const flags of [{ isFeatured: true }, { showInPortfolio: true }, { isFeatured: true, showInPortfolio: true }]) {
+      expect(await uploadOnly.json('POST', '/api/media', { uploadId: id, title: 'Sneaked', ...flags })).toEqual(refusal);
+    }
+    const plain = await uploadOnly.json('POST', '/api/media', { uploadId: id, title: 'Studio only', isFeatured: false, showInPortfolio: false });
+    expect(plain.status, JSON.stringify(plain.body)).toBe(201);
+    expect(plain.body).toMatchObject({ isFeatured: false, showInPortfolio: false });
+    const publicRows = await server.sql.execute("SELECT count(*) AS n FROM media WHERE title = 'Sneaked' OR (title = 'Studio only' AND (is_featured OR show_in_portfolio))");
+    expect(Number(publicRows.rows[0]!.n)).toBe(0);
+  });
+
+  test('with edit:media the flags are kept', async () => {
+    const r = await upload(editor, { title: 'Published', isFeatured: 'true', showInPortfolio: 'true' }, { data: await sampleImage('jpeg', 64, 64), name: 'p.jpg' });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body).toMatchObject({ isFeatured: true, showInPortfolio: true });
   });
 });
 

@@ -4,13 +4,13 @@
 // replica (sqld --primary-grpc-url) beside it: its anonymous readers read there, everyone who
 // signed in reads the primary (src/db/read-routing.ts), so a writer always sees their write.
 // Runs in the vitest project "s3" (it needs the bucket; it starts its own sqld).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ROOT, ADMIN, startServer, storageEnv, type TestServer } from '../helpers/server.ts';
+import { ADMIN, startServer, storageEnv, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin } from '../helpers/accounts.ts';
 import { sampleImage, upload } from '../helpers/media-uploads.ts';
@@ -18,6 +18,7 @@ import { source } from '../helpers/video-sources.ts';
 import { waitSettled } from '../helpers/processing.ts';
 import { startSqld, type SqldProcess } from '../helpers/sqld.ts';
 import { until } from '../helpers/until.ts';
+import { spawnApp } from '../helpers/processes.ts';
 
 let dir: string;
 let primary: SqldProcess;
@@ -38,11 +39,7 @@ beforeAll(async () => {
   const shared = { WORKER: 'off', SHARE_LINK_KEY: randomBytes(32).toString('hex') };
   web1 = await startServer({ dir: host('web-host-1'), databaseUrl: primary.url, env: shared });
   web2 = await startServer({ dir: host('web-host-2'), databaseUrl: primary.url, env: { ...shared, ...storageEnv(web1), DATABASE_REPLICA_URL: replica.url } });
-  worker = spawn(process.execPath, [path.join(ROOT, 'scripts/worker.mjs')], {
-    cwd: ROOT,
-    env: { ...process.env, ...storageEnv(web1), DATABASE_URL: primary.url, MEDIA_DIR: path.join(host('worker-host'), 'media'), DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '100' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  worker = spawnApp('scripts/worker.mjs', [], { ...process.env, ...storageEnv(web1), DATABASE_URL: primary.url, MEDIA_DIR: path.join(host('worker-host'), 'media'), DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '100' });
   worker.stdout!.on('data', (c: Buffer) => (workerLog += c));
   worker.stderr!.on('data', (c: Buffer) => (workerLog += c));
   await until('the worker', async () => workerLog.includes('STUDIO_WORKER_READY'), 60_000);

@@ -1,14 +1,18 @@
 // Several processes on one database and media folder behind Debian's nginx, configured with
 // the shipped deploy/nginx/studio.conf: two web processes (WORKER=off, TRUST_PROXY=true)
 // started together on a new database, and one `npm run worker`.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROOT, ADMIN, readStored, startServer, storageEnv, type TestServer } from '../helpers/server.ts';
-import { Session, staffSession } from '../helpers/http.ts';
+import { ADMIN, readStored, startServer, storageEnv, type TestServer } from '../helpers/server.ts';
+import { spawnApp } from '../helpers/processes.ts';
+import { Session, clientSession, staffSession } from '../helpers/http.ts';
+import { createClientWithLogin } from '../helpers/accounts.ts';
+import { createVideo } from '../helpers/portal-fixtures.ts';
+import { openStream } from '../helpers/sse.ts';
 import { startNginx, type Nginx } from '../helpers/nginx.ts';
 import { source } from '../helpers/video-sources.ts';
 import { until } from '../helpers/until.ts';
@@ -36,11 +40,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-multi-'));
   // Both web processes start at once on an empty database: migrations and the seed race.
   [a, b] = await Promise.all([startServer({ dir, env: WEB_ENV }), startServer({ dir, env: WEB_ENV })]);
-  worker = spawn(process.execPath, [path.join(ROOT, 'scripts/worker.mjs')], {
-    cwd: ROOT,
-    env: { ...process.env, ...storageEnv(a), DATABASE_URL: a.databaseUrl, MEDIA_DIR: a.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '50' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  worker = spawnApp('scripts/worker.mjs', [], { ...process.env, ...storageEnv(a), DATABASE_URL: a.databaseUrl, MEDIA_DIR: a.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '50' });
   worker.stdout!.on('data', (c: Buffer) => (workerLog += c));
   worker.stderr!.on('data', (c: Buffer) => (workerLog += c));
   await until('the worker', async () => workerLog.includes('STUDIO_WORKER_READY'), 60_000);
@@ -134,6 +134,43 @@ describe('two web processes and a worker behind nginx', () => {
     for (let i = 0; i < 5; i++) expect((await attempt(`203.0.113.${i}`)).status).toBe(401);
     const blocked = await attempt('198.51.100.7');
     expect(blocked.status).toBe(429);
+  });
+
+  test('live review across processes: a presenter on one web process, followers on the other and through nginx, in step', async () => {
+    const c = await createClientWithLogin(a, { name: 'Live Across' });
+    const film = await createVideo(a, { title: 'Across Film', clientId: c.clientId, durationSeconds: 20 });
+    const presenter = await staffSession(a.url, ADMIN.username, ADMIN.password);
+    const onB = await clientSession(b.url, c.username, c.password);
+    const viaProxy = sameSessionAt(onB, proxy.url);
+    const presenterStream = await openStream(presenter, '/api/live/stream?as=staff');
+    const followerB = await openStream(onB, '/api/live/stream?as=client');
+    // Through nginx the hello (a few hundred bytes) arrives at once: the stream is not buffered.
+    const followerProxy = await openStream(viaProxy, '/api/live/stream?as=client');
+    try {
+      const started = await presenter.json('POST', `/api/media/${film.id}/live`, {});
+      expect(started.status).toBe(201);
+      const id = started.body.id;
+      // B learns of the session A started from the shared table.
+      await followerB.waitFor('started on B', (m) => m.event === 'live' && m.data.type === 'started' && m.data.session.id === id);
+      expect((await presenter.json('POST', `/api/live/sessions/${id}/join?as=staff`, { connection: presenterStream.hello.connection })).status).toBe(200);
+      // A join may go through any process: the one holding the stream learns of it from the table.
+      expect((await viaProxy.json('POST', `/api/live/sessions/${id}/join?as=client`, { connection: followerB.hello.connection })).status).toBe(200);
+      expect((await onB.json('POST', `/api/live/sessions/${id}/join?as=client`, { connection: followerProxy.hello.connection })).status).toBe(200);
+      const versionId = started.body.state.versionId;
+      for (const frame of [12, 13, 250]) {
+        const sent = await presenter.json('POST', `/api/live/sessions/${id}/state?as=staff`, { versionId, playing: false, rate: 1, ms: frame * 40, frame });
+        expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+        for (const f of [followerB, followerProxy]) await f.waitFor(`frame ${frame}`, (m) => m.event === 'live' && m.data.type === 'state' && m.data.state.frame === frame);
+      }
+      // And a change made through B reaches the presenter's stream on A.
+      const note = await viaProxy.json('POST', `/api/client/media/${film.id}/timeline-notes`, { mediaId: film.id, noteText: 'From B', timestampMs: 500 });
+      expect(note.status).toBe(201);
+      await presenterStream.waitFor('the note on A', (m) => m.event === 'note' && m.data.id === note.body.id);
+      expect((await presenter.json('POST', `/api/live/sessions/${id}/end?as=staff`)).status).toBe(200);
+      for (const f of [followerB, followerProxy]) await f.waitFor('the end', (m) => m.event === 'live' && m.data.type === 'ended' && m.data.sessionId === id);
+    } finally {
+      for (const st of [presenterStream, followerB, followerProxy]) st.close();
+    }
   });
 
   test('killing one web process mid-traffic loses no acknowledged write', { timeout: 120_000 }, async () => {

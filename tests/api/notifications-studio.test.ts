@@ -5,12 +5,13 @@
 // emails, the mode answers say where mail goes, "Mark all read", and note entries in the bell.
 // The web server runs with WORKER=off; a worker process (scripts/worker.mjs) is started by the
 // test when conversions may happen.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { ROOT, startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { spawnApp } from '../helpers/processes.ts';
 import { clientSession, staffSession, type Session } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
 import { createImage, createVideo, sampleImage } from '../helpers/portal-fixtures.ts';
@@ -65,20 +66,16 @@ describe('with SMTP_URL and no NOTIFY_FROM', () => {
   /** A worker process on the server's database (FFMPEG_PATH may be broken on purpose). */
   async function startWorker(env: Record<string, string> = {}) {
     let log = '';
-    const w = spawn(process.execPath, [path.join(ROOT, 'scripts/worker.mjs')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: server.databaseUrl,
-        MEDIA_DIR: server.mediaDir,
-        DEMO_CONTENT: 'false',
-        ADMIN_PASSWORD: 'admin-password-123',
-        JOB_POLL_MS: '50',
-        JOB_RETRY_BASE_MS: '0',
-        SITE_URL: SITE,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const w = spawnApp('scripts/worker.mjs', [], {
+      ...process.env,
+      DATABASE_URL: server.databaseUrl,
+      MEDIA_DIR: server.mediaDir,
+      DEMO_CONTENT: 'false',
+      ADMIN_PASSWORD: 'admin-password-123',
+      JOB_POLL_MS: '50',
+      JOB_RETRY_BASE_MS: '0',
+      SITE_URL: SITE,
+      ...env,
     });
     w.stdout!.on('data', (c: Buffer) => (log += c.toString()));
     w.stderr!.on('data', (c: Buffer) => (log += c.toString()));
@@ -125,6 +122,30 @@ describe('with SMTP_URL and no NOTIFY_FROM', () => {
       const latest = to(mailbox.received, address)[1]!;
       expect(fromOf(latest).name).toBe('Renamed Studio');
       expect(bodyOf(latest)).toContain('\n\nRenamed Studio\nPhone: 01632 960 123');
+    } finally {
+      await server.sql.execute({ sql: 'UPDATE branding_settings SET company_name = ? WHERE id = 1', args: [COMPANY] });
+    }
+  });
+
+  // Issue 40, item 8: staff type the company name; in the From header it must stay one quoted
+  // name before the configured address, never read as a second mailbox or an encoded word.
+  test.each([
+    ['quotes, angle brackets and a comma', 'Ann "X" <evil@x.test>, Ltd', '"Ann X evil@x.test, Ltd" <website@harbour.example>'],
+    ['an encoded word', '=?UTF-8?B?ZXZpbEB4LnRlc3Q=?= Films', 'Films <website@harbour.example>'],
+    ['an encoded word that a removal would assemble', '=?=?UTF-8?Q?x?=UTF-8?Q?evil@x.test?= Films', '"= ?UTF-8?Q?evil@x.test?= Films" <website@harbour.example>'],
+  ])('a company name with %s arrives as one mailbox with the configured address', async (_what, company, header) => {
+    await server.sql.execute({ sql: 'UPDATE branding_settings SET company_name = ? WHERE id = 1', args: [company] });
+    try {
+      const item = await createVideo(server, { title: `Sender ${company}` });
+      await assign(admin, item.id, client.clientId);
+      await until('the email', async () => to(mailbox.received, address).length > 0, 15_000);
+      const raw = to(mailbox.received, address)[0]!.raw;
+      // The raw header as the SMTP server received it (folded lines joined).
+      const from = /^From: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)![1]!.replace(/\r?\n[ \t]+/g, ' ');
+      expect(from).toBe(header);
+      expect(from.match(/</g)).toHaveLength(1);
+      expect(from).toMatch(/<website@harbour\.example>$/);
+      expect(to(mailbox.received, address)[0]!.mailFrom).toBe('website@harbour.example');
     } finally {
       await server.sql.execute({ sql: 'UPDATE branding_settings SET company_name = ? WHERE id = 1', args: [COMPANY] });
     }

@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN, startServer, usesSqld, type TestServer } from '../helpers/server.ts';
+import { ADMIN, readStored, startServer, usesSqld, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
@@ -160,8 +161,12 @@ describe('editing a link', () => {
     const v = await enter(link.token);
     const view = (await v.json('GET', `/api/share/${link.token}`)).body;
     const download = view.items.find((i: any) => i.id === image.id).downloadUrl;
-    expect(download).toBeTruthy();
-    expect((await v.get(download)).status).toBe(200);
+    // The original itself: its own address, and the stored bytes.
+    expect(download).toBe(`/s/${link.token}/m/${image.id}/original.jpg?download=1`);
+    const got = await v.get(download);
+    expect(got.status).toBe(200);
+    const [, key] = /\/media\/([a-f0-9]{32})\//.exec(image.url)!;
+    expect(Buffer.from(await got.arrayBuffer()).equals((await readStored(server, key!, 'original.jpg'))!)).toBe(true);
     const r = await sharer.json('PATCH', `/api/share-links/${link.id}`, { name: 'Second round', download: 'none', mediaIds: [still.id] });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ name: 'Second round', download: 'none', items: [{ id: still.id }] });
@@ -272,12 +277,71 @@ describe('editing a link', () => {
     expect((await sharer.json('PATCH', `/api/share-links/${made.body.id}`, { mediaIds: [still.id, image.id] })).status).toBe(200);
   });
 
-  test('a revoked link cannot be edited or given a new address', async () => {
+  test('a revoked link cannot be edited, given a new address or have its address copied', async () => {
     const link = await makeLink();
     await sharer.json('DELETE', `/api/share-links/${link.id}`);
     expect((await sharer.json('PATCH', `/api/share-links/${link.id}`, { expiresAt: null })).status).toBe(409);
     expect((await sharer.json('POST', `/api/share-links/${link.id}/new-address`)).status).toBe(409);
+    const copied = await copyAddress(sharer, link.id);
+    expect(copied).toMatchObject({ status: 409, body: { message: expect.stringMatching(/revoked/) } });
+    expect(JSON.stringify(copied.body)).not.toContain(link.token);
+    expect((await logOf(link.id)).map((e) => e.action)).not.toContain('address copied');
     expect((await new Session(server.url).get(`/s/${link.token}`)).status).toBe(404);
+  });
+});
+
+describe('share:media alone (issue 40): a link is as private as its most private item', () => {
+  test('a link holding a private item is not listed, copied, edited, re-addressed, revoked or logged for them; its visitor still gets no original', async () => {
+    // Made by staff who see the whole library: a watermarked, password-protected preview link.
+    const link = await makeLink({ watermark: true, download: 'preview', password: 'locked-words' });
+    const before = { row: await rowOf(link.id), items: await itemsOf(link.id), log: await logOf(link.id) };
+    const list = await shareOnly.json('GET', '/api/share-links');
+    expect(list.status).toBe(200);
+    expect(list.body.map((l: any) => l.id)).not.toContain(link.id);
+    // No link listed to them names the private item.
+    expect(JSON.stringify(list.body)).not.toContain(image.title);
+    const copied = await copyAddress(shareOnly, link.id);
+    expect(copied.status).toBe(404);
+    expect(JSON.stringify(copied.body)).not.toContain(link.token);
+    // The edit that would hand out the private original, and one that only drops the private item.
+    for (const body of [{ watermark: false, download: 'original', password: '' }, { mediaIds: [still.id] }, { name: 'Mine now' }]) {
+      expect((await shareOnly.json('PATCH', `/api/share-links/${link.id}`, body)).status, JSON.stringify(body)).toBe(404);
+    }
+    const readdressed = await shareOnly.json('POST', `/api/share-links/${link.id}/new-address`);
+    expect(readdressed.status).toBe(404);
+    expect(JSON.stringify(readdressed.body)).not.toMatch(/\/s\//);
+    expect((await shareOnly.json('GET', `/api/share-links/${link.id}/log`)).status).toBe(404);
+    expect((await shareOnly.json('DELETE', `/api/share-links/${link.id}`)).status).toBe(404);
+    expect({ row: await rowOf(link.id), items: await itemsOf(link.id), log: await logOf(link.id) }).toEqual(before);
+    // The visitor, with the password, still reaches no clean file of the private item.
+    const v = new Session(server.url);
+    expect((await v.json('POST', `/api/share/${link.token}/unlock`, { password: 'locked-words' })).status).toBe(200);
+    for (const file of [image.url.split('/').pop(), 'full.webp', 'thumb.jpg', 'thumb.webp']) {
+      for (const q of ['', '?download=1']) expect((await v.get(`/s/${link.token}/m/${image.id}/${file}${q}`)).status, file + q).toBe(404);
+    }
+    expect((await v.json('GET', `/api/share/${link.token}`)).body).toMatchObject({ watermark: true, download: 'preview' });
+    // Staff who see the library still manage it.
+    expect((await sharer.json('GET', '/api/share-links')).body.map((l: any) => l.id)).toContain(link.id);
+    expect((await copyAddress(sharer, link.id)).body.url).toBe(link.url);
+  });
+
+  test('a link of public items only stays theirs to list and manage', async () => {
+    const made = await sharer.json('POST', '/api/share-links', { name: 'Site still', mediaIds: [still.id] });
+    expect(made.status).toBe(201);
+    tokensSeen.push(new URL(made.body.url).pathname.split('/').pop()!);
+    const listed = (await shareOnly.json('GET', '/api/share-links')).body.find((l: any) => l.id === made.body.id);
+    expect(listed).toMatchObject({ name: 'Site still', items: [{ id: still.id, title: still.title }] });
+    expect((await copyAddress(shareOnly, made.body.id)).body.url).toBe(made.body.url);
+    expect((await shareOnly.json('PATCH', `/api/share-links/${made.body.id}`, { name: 'Site still, edited' })).status).toBe(200);
+    expect((await shareOnly.json('GET', `/api/share-links/${made.body.id}/log`)).status).toBe(200);
+    // Once the item leaves the public site the link is theirs no more.
+    expect((await admin.json('PUT', `/api/media/${still.id}`, { showInPortfolio: false })).status).toBe(200);
+    try {
+      expect((await shareOnly.json('GET', '/api/share-links')).body.map((l: any) => l.id)).not.toContain(made.body.id);
+      expect((await copyAddress(shareOnly, made.body.id)).status).toBe(404);
+    } finally {
+      expect((await admin.json('PUT', `/api/media/${still.id}`, { showInPortfolio: true })).status).toBe(200);
+    }
   });
 });
 
@@ -306,6 +370,45 @@ describe('links made before addresses were kept', () => {
     expect((await copyAddress(sharer, link.id)).body.url).toBe(fresh.body.url);
     expect((await sharer.json('GET', '/api/share-links')).body.find((l: any) => l.id === link.id).addressKept).toBe(true);
     expect((await logOf(link.id)).map((e) => e.action)).toEqual(expect.arrayContaining(['new address', 'address copied']));
+  });
+});
+
+// Issue 40: a kept address opens only on its own row, unaltered, under this server's key (AES-GCM
+// checks the tag and the row's token hash); anything else is 409 and gives no address.
+describe('a kept address that does not open', () => {
+  /** The token encrypted as link-key.ts does, under `key`, for the row whose token hash is `tokenHash`. */
+  const encryptUnder = (key: Buffer, token: string, tokenHash: string) => {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(tokenHash));
+    const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+    return `v1:${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64')}`;
+  };
+  const flipByte = (stored: string, at: (raw: Buffer) => number) => {
+    const raw = Buffer.from(stored.slice(3), 'base64');
+    raw[at(raw)]! ^= 0x01;
+    return `v1:${raw.toString('base64')}`;
+  };
+
+  test.each([
+    ['copied from another link', async (_link: any, other: any) => String((await rowOf(other.id)).token_enc)],
+    ['with one byte of the ciphertext flipped', async (link: any) => flipByte(String((await rowOf(link.id)).token_enc), () => 12)],
+    ['with one byte of the tag flipped', async (link: any) => flipByte(String((await rowOf(link.id)).token_enc), (raw) => raw.length - 1)],
+    ['made under another key', async (link: any) => encryptUnder(randomBytes(32), link.token, String((await rowOf(link.id)).token_hash))],
+  ] as const)('a token_enc %s: copying answers 409, gives no address and logs nothing', async (_name, planted) => {
+    const link = await makeLink();
+    const other = await makeLink();
+    const enc = await planted(link, other);
+    expect(enc).not.toBe(String((await rowOf(link.id)).token_enc));
+    await server.sql.execute({ sql: 'UPDATE share_links SET token_enc = ? WHERE id = ?', args: [enc, link.id] });
+    const copied = await copyAddress(sharer, link.id);
+    expect(copied.status).toBe(409);
+    expect(copied.body).toEqual({ message: expect.stringMatching(/kept under another server key/) });
+    expect((await logOf(link.id)).map((e) => e.action)).not.toContain('address copied');
+    // The link itself still opens by its address; only the kept copy is unreadable.
+    expect((await new Session(server.url).get(`/s/${link.token}`)).status).toBe(200);
+    // The row's own encryption under this key still opens (the planted value was the only fault).
+    expect((await copyAddress(sharer, other.id)).body.url).toBe(other.url);
   });
 });
 

@@ -6,6 +6,8 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { Session } from '../helpers/http.ts';
 import { adminSession, expectStatus } from '../helpers/accounts.ts';
 import { createVideo } from '../helpers/portal-fixtures.ts';
+import { createUpload } from '../helpers/tus.ts';
+import { sampleImage, upload } from '../helpers/media-uploads.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -79,4 +81,66 @@ test('an FAQ answer may span lines; a role description too, while a role name ma
   expect(role.body.description).toBe('Grade footage.\nDeliver LUTs.');
   const twoLines = await admin.json('POST', '/api/roles', { name: 'Colour\nists', description: '' });
   expect(twoLines).toEqual({ status: 400, body: { message: 'name: Name must be on one line' } });
+});
+
+// Issue 40, item 6: names people tell apart by sight may not hold characters that draw nothing
+// (one name could mimic another), and a file's name follows the text rules as every typed text does.
+test.each([
+  ['a zero-width space', 'Ev\u200Be', 'U+200B'],
+  ['a byte-order mark inside (trimming takes one at either end)', 'Ev\uFEFFe', 'U+FEFF'],
+  ['a soft hyphen', 'Ev\u00ADe', 'U+00AD'],
+  ['a word joiner', 'Eve\u2060', 'U+2060'],
+  ['a Hangul filler (a name that looks blank)', '\u3164', 'U+3164'],
+])('a guest name with %s is refused, so it cannot pass for "Eve"', async (_what, name, found) => {
+  const guest = await visitor();
+  const message = `name: Name must not contain invisible characters (found ${found})`;
+  expect(await guest.json('PUT', `/api/share/${token}/name`, { name })).toEqual({ status: 400, body: { message } });
+  expect(await guest.json('POST', `/api/share/${token}/media/${mediaId}/feedback`, { name, text: 'Mimic', rating: 5 })).toEqual({ status: 400, body: { message } });
+  const stored = await server.sql.execute({ sql: "SELECT count(*) AS n FROM share_comments WHERE text = 'Mimic'" });
+  expect(Number(stored.rows[0]!.n)).toBe(0);
+});
+
+test('a name with an emoji sequence (ZWJ) or Persian spelling (ZWNJ) is kept as typed; so are staff and client names', async () => {
+  const guest = await visitor();
+  for (const name of ['Eve \u{1F469}\u200D\u{1F4BB}', '\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645']) {
+    const res = await guest.json('PUT', `/api/share/${token}/name`, { name });
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    expect((await guest.json('GET', `/api/share/${token}`)).body.guestName).toBe(name);
+  }
+  const client = await admin.json('POST', '/api/clients', { name: 'Quay\u200BFilms', email: 'quay@example.test', username: 'quay.films', password: 'client-pass-123' });
+  expect(client).toEqual({ status: 400, body: { message: 'name: Name must not contain invisible characters (found U+200B)' } });
+});
+
+test.each([
+  ['a right-to-left override', 'mp\u202Egnp.exe', 'File name must not contain text-direction control characters (found U+202E)'],
+  ['CR LF', 'clip.mp4\r\nX-Injected: 1', 'File name must be on one line'],
+  ['a zero-width space', 'clip\u200B.mp4', 'File name must not contain invisible characters (found U+200B)'],
+  ['NUL', 'clip\u0000.mp4', 'File name must not contain control characters (found U+0000)'],
+])('a resumable upload whose file name has %s is refused before a byte is staged', async (_what, filename, message) => {
+  const before = await server.sql.execute('SELECT count(*) AS n FROM uploads');
+  const { res, location } = await createUpload(admin, 1024, { filename });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toEqual({ message });
+  expect(location).toBeNull();
+  const after = await server.sql.execute('SELECT count(*) AS n FROM uploads');
+  expect(Number(after.rows[0]!.n)).toBe(Number(before.rows[0]!.n));
+});
+
+test('a resumable upload keeps an ordinary file name (folders dropped, accents and spaces kept)', async () => {
+  const { res, id } = await createUpload(admin, 1024, { filename: 'C:\\Footage\\Café reel – final.mp4' });
+  expect(res.status).toBe(201);
+  const row = await server.sql.execute({ sql: 'SELECT filename FROM uploads WHERE id = ?', args: [id!] });
+  expect(row.rows[0]!.filename).toBe('Café reel – final.mp4');
+  await admin.request('DELETE', `/api/uploads/${id}`, undefined, { 'Tus-Resumable': '1.0.0' });
+});
+
+test.each([
+  ['a right-to-left override', 'invoice\u202Egnp.exe', 'file: File name must not contain text-direction control characters (found U+202E)'],
+  ['a zero-width space', 'photo\u200B.png', 'file: File name must not contain invisible characters (found U+200B)'],
+])('a multipart upload whose file name has %s is refused, nothing stored', async (_what, name, message) => {
+  const count = async () => Number((await server.sql.execute('SELECT count(*) AS n FROM media')).rows[0]!.n);
+  const before = await count();
+  const res = await upload(admin, { title: 'Named file' }, { data: await sampleImage('png', 32, 32), name, type: 'image/png' });
+  expect(res).toEqual({ status: 400, body: { message } });
+  expect(await count()).toBe(before);
 });

@@ -11,6 +11,7 @@ import { ROOT, ADMIN, startServer, storageEnv, type TestServer } from '../helper
 import { Session, staffSession } from '../helpers/http.ts';
 import { createImage, createVideo } from '../helpers/portal-fixtures.ts';
 import { until } from '../helpers/until.ts';
+import { track } from '../helpers/processes.ts';
 
 let dir: string;
 let a: TestServer;
@@ -67,11 +68,14 @@ test('job claims: two processes claiming 200 queued jobs at once take every job 
     args: [JOBS, video.id, version],
   });
   const claimers: { proc: ChildProcess; out: string }[] = ['one', 'two'].map((owner) => {
-    const proc = spawn(process.execPath, [path.join(ROOT, 'tests/helpers/claimer.ts'), owner], {
-      cwd: ROOT,
-      env: { ...process.env, ...storageEnv(a), DATABASE_URL: a.databaseUrl, MEDIA_DIR: a.mediaDir },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const proc = track(
+      spawn(process.execPath, [path.join(ROOT, 'tests/helpers/claimer.ts'), owner], {
+        cwd: ROOT,
+        env: { ...process.env, ...storageEnv(a), DATABASE_URL: a.databaseUrl, MEDIA_DIR: a.mediaDir },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      }),
+      'SIGKILL',
+    );
     const c = { proc, out: '' };
     proc.stdout!.on('data', (d: Buffer) => (c.out += d));
     proc.stderr!.on('data', (d: Buffer) => (c.out += d));

@@ -303,9 +303,13 @@ describe('finishing', () => {
     expect(early.status).toBe(409);
     expect(early.body.message).toMatch(/not complete/);
     expect((await patchUpload(uploader, id!, 10, data.subarray(10))).status).toBe(204);
-    const ok = await finish(uploader, { uploadId: id, title: 'Small', isFeatured: true, showInPortfolio: true, projectStage: 'production', notes: 'n' });
+    // upload:media alone may not publish (issue 40): refused, and the upload stays finishable.
+    const publish = await finish(uploader, { uploadId: id, title: 'Small', isFeatured: true, showInPortfolio: true });
+    expect(publish.status).toBe(403);
+    expect(publish.body.message).toMatch(/needs edit:media/);
+    const ok = await finish(uploader, { uploadId: id, title: 'Small', projectStage: 'production', notes: 'n' });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
-    expect(ok.body).toMatchObject({ type: 'image', mimeType: 'image/png', width: 64, height: 48, isFeatured: true, showInPortfolio: true, projectStage: 'production', notes: 'n' });
+    expect(ok.body).toMatchObject({ type: 'image', mimeType: 'image/png', width: 64, height: 48, isFeatured: false, showInPortfolio: false, projectStage: 'production', notes: 'n' });
     expect(sha256(await storedOriginal(ok.body.url))).toBe(sha256(data));
   });
 

@@ -2,12 +2,13 @@
 // once, no partial files), two worker processes on one database (never the same job),
 // deleting an item mid-conversion (ffmpeg ends, no files; and, with the folder left in place,
 // the heartbeat alone stops ffmpeg), and no ffmpeg installed at all.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ROOT, startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { spawnApp } from '../helpers/processes.ts';
 import type { Session } from '../helpers/http.ts';
 import { adminSession } from '../helpers/accounts.ts';
 import { upload } from '../helpers/media-uploads.ts';
@@ -117,11 +118,7 @@ describe('worker faults', () => {
     for (let i = 0; i < 4; i++) items.push(await uploadFile(admin, source(i % 2 ? 'H.264 MKV without audio' : 'MPEG-4 Part 2 AVI with PCM audio'), `Clip ${i}`));
     const logs: string[] = ['', ''];
     for (const n of [0, 1]) {
-      const w = spawn(process.execPath, [path.join(ROOT, 'scripts/worker.mjs')], {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: server.databaseUrl, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123', JOB_POLL_MS: '50' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const w = spawnApp('scripts/worker.mjs', [], { ...process.env, DATABASE_URL: server.databaseUrl, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123', JOB_POLL_MS: '50' });
       w.stdout!.on('data', (c: Buffer) => (logs[n] += c.toString()));
       w.stderr!.on('data', (c: Buffer) => (logs[n] += c.toString()));
       workers.push(w);

@@ -148,10 +148,20 @@ test('the admin player streams the ladder: down under a throttled link, back up 
   await expect(page.getByTestId('quality-menu').locator('option').first()).toHaveText('Auto (360p)');
   await expectSize(video, 720, 60_000);
 
-  // A pinned size holds whatever the link does: 360p on a fast link.
+  // A pinned size holds whatever the link does: 360p on a fast link. hls.js chooses a size for
+  // each fragment it loads, so once the picture is 360p the next three fragment loads are
+  // three chances for Auto to climb: all must be 360p, none 720p.
+  const loaded: string[] = [];
+  const onFragment = (r: import('@playwright/test').Request) => {
+    if (/\/(360|720)p\.mp4/.test(r.url())) loaded.push(r.url());
+  };
+  page.on('request', onFragment);
   await page.getByTestId('quality-menu').selectOption('360p');
   await expectSize(video, 360);
-  await page.waitForTimeout(3000);
+  const pinnedFrom = loaded.length;
+  await expect.poll(() => loaded.slice(pinnedFrom).length, { timeout: 45_000 }).toBeGreaterThanOrEqual(3);
+  page.off('request', onFragment);
+  expect(loaded.slice(pinnedFrom).filter((u) => !/\/360p\.mp4/.test(u))).toEqual([]);
   expect((await state(video)).height).toBe(360);
   await expect(video).toHaveAttribute('data-stream', 'hls');
   // Auto again climbs back.

@@ -233,3 +233,43 @@ test('Cancel terminates the upload on the server: no staged bytes and no record 
   // Nothing is left to resume either.
   expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tus::')).length)).toBe(0);
 });
+
+// Issue 39: a file still being written (an export not finished) cannot be read any more once it
+// changes; each chunk's request then fails like a lost connection, and the upload sat at
+// "Connection lost, retrying..." for ever.
+test('a file that changes on disk while it uploads says so, instead of retrying for ever', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  const file = paddedVideo('still-exporting.mp4', 48);
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await throttle(cdp, { upload: 8 * MB });
+  const dialog = await openUpload(page);
+  await dialog.getByLabel('File').setInputFiles(file);
+  await dialog.getByLabel('Title').fill('Still Exporting');
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect.poll(() => stagedBytes(server), { timeout: 60_000, intervals: [100] }).toBeGreaterThan(MB);
+  // The editor's export goes on writing the file.
+  fs.appendFileSync(file, randomBytes(MB));
+  await expect(dialog.getByText('The file changed on disk while it was uploading (still being exported?). Choose it again once it is complete.')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByText('Connection lost, retrying...')).toHaveCount(0);
+  await expect(page.getByTestId('toast').filter({ hasText: 'Upload failed' })).toBeVisible();
+  expect((await server.sql.execute({ sql: "SELECT COUNT(*) AS n FROM media WHERE title = 'Still Exporting'", args: [] })).rows[0]!.n).toBe(0);
+  await throttle(cdp, {});
+});
+
+test('a file changed after it was chosen and before Upload says so at once, and nothing is sent', async ({ page }) => {
+  test.setTimeout(60_000);
+  const file = paddedVideo('changed-before.mp4', 2);
+  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+  const tus = watchTus(page);
+  const dialog = await openUpload(page);
+  await dialog.getByLabel('File').setInputFiles(file);
+  await dialog.getByLabel('Title').fill('Changed Before');
+  fs.appendFileSync(file, randomBytes(1024));
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(dialog.getByText(/^The file changed on disk while it was uploading/)).toBeVisible();
+  await expect(dialog.getByText('Connection lost, retrying...')).toHaveCount(0);
+  expect(tus.creations).toBe(0);
+  expect(tus.patches).toEqual([]);
+});

@@ -89,23 +89,31 @@ test.describe('media card: Client Review overlay', () => {
 test.describe('media card: actions menu type-ahead', () => {
   test('letters jump between items; Space continues typed text and only activates once it has reset', async ({ page, server }) => {
     await insertMedia(server, { title: 'Typeahead Cut' });
+    // The page's timers run on a clock the test moves, so typed text resets exactly when the
+    // test says, however slow the machine (the reset is 1000 ms after the last key).
+    await page.clock.install();
     await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
     await card(page, 'Typeahead Cut').getByRole('button', { name: 'Actions for Typeahead Cut' }).click();
     const menu = page.getByRole('menu', { name: 'Actions for Typeahead Cut' });
     const item = (name: string) => menu.getByRole('menuitem', { name });
     await expect(item('View Feedback')).toBeFocused();
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 5000);
     await page.keyboard.press('m');
     await expect(item('Media Settings')).toBeFocused();
     await page.keyboard.press('e');
     // "me" is still Media Settings: more of the focused label keeps focus there.
     await expect(item('Media Settings')).toBeFocused();
-    await page.waitForTimeout(1100);
+    await page.clock.runFor(1000);
+    // Typed with the clock standing: one search, the Space in it text. The "m" after the Space
+    // moving focus to Edit Media shows the Space's handler had run before it (and had it
+    // activated Edit Media, the menu would have closed with its dialog open).
     await page.keyboard.type('edit m');
     await expect(item('Edit Media')).toBeFocused();
-    await page.waitForTimeout(1100);
-    // The Space inside "edit m" was text, not a press of Edit Media; on its own it is.
+    await expect(menu).toBeVisible();
     await expect(page.getByRole('dialog', { name: 'Edit Media' })).toHaveCount(0);
-    await expect(item('Edit Media')).toBeFocused();
+    // Once the text has reset, a Space on its own presses the focused item.
+    await page.clock.runFor(1000);
+    await page.clock.resume();
     await page.keyboard.press(' ');
     await expect(page.getByRole('dialog', { name: 'Edit Media' })).toBeVisible();
   });

@@ -28,6 +28,9 @@ test.describe('admin navigation bar', () => {
   });
 
   test('user menu type-ahead: a letter focuses its item; typed text resets 1000 ms after the last key', async ({ page }) => {
+    // The page's timers run on a clock the test moves (Playwright's clock), so the gaps between
+    // keys are exactly what they say however slow the machine is.
+    await page.clock.install();
     await signInStaff(page);
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
     await page.getByTestId('user-menu-button').click();
@@ -35,19 +38,31 @@ test.describe('admin navigation bar', () => {
     const publicSite = menu.getByRole('menuitem', { name: 'Public Site' });
     const logout = menu.getByRole('menuitem', { name: 'Logout' });
     await expect(publicSite).toBeFocused();
+    // Stopped a little ahead of the page's time (which runs on meanwhile); no key is pending yet.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 5000);
     await page.keyboard.press('L');
     await expect(logout).toBeFocused();
     // "lx", then "lxp" 1400 ms after the first key but 700 ms after the last: nothing matches,
-    // so focus stays; a timer counted from the first key would have let "p" move it.
-    await page.waitForTimeout(700);
+    // so focus stays; a timer counted from the first key would have let "p" move it. A key's
+    // handler has run when press() returns (the browser acknowledges the event after it).
+    await page.clock.runFor(700);
     await page.keyboard.press('x');
-    await page.waitForTimeout(700);
+    await page.clock.runFor(700);
     await page.keyboard.press('p');
     await expect(logout).toBeFocused();
-    // Over 1000 ms of quiet: "p" starts a new search.
-    await page.waitForTimeout(1100);
+    // 1000 ms of quiet: "p" starts a new search.
+    await page.clock.runFor(1000);
     await page.keyboard.press('p');
     await expect(publicSite).toBeFocused();
+    // 999 ms is not quiet enough: "pl" matches nothing, so focus stays (after a reset, "l"
+    // alone would move it to Logout).
+    await page.clock.runFor(999);
+    await page.keyboard.press('l');
+    await expect(publicSite).toBeFocused();
+    await page.clock.runFor(1000);
+    await page.keyboard.press('l');
+    await expect(logout).toBeFocused();
+    await page.clock.resume();
     await expect(menu).toBeVisible();
     // End and Home jump to the last and first items; the arrows wrap.
     await page.keyboard.press('End');

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Page, Route } from '@playwright/test';
 import { test, expect, ADMIN } from './fixtures.ts';
-import { insertMedia, islandsReady, makeImage, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
+import { createClient, insertMedia, islandsReady, makeImage, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
 import { seriousViolations } from './public-helpers.ts';
 
 const MB = 1024 * 1024;
@@ -178,9 +178,12 @@ test('leaving while an upload runs asks first (beforeunload); a reload, then cho
   expect(dialogs).toEqual(['beforeunload']);
 });
 
-test('several files interrupted by a reload: choosing them again brings back the batch\'s notes, tags and switches (unless something was typed first), and each file keeps its own title', async ({ page, server }) => {
+test('several files interrupted by a reload: choosing them again brings back the batch\'s stage, client, notes, tags and both switches (unless something was typed first), and each file keeps its own title', async ({ page, server }) => {
   test.setTimeout(120_000);
   const files = [paddedVideo('batch-kept-one.mp4', 20), paddedVideo('batch-kept-two.mp4', 20)];
+  // Issue 40: every shared field, each set away from its default, so dropping any one of them
+  // from what a batch keeps fails here.
+  const clientId = await createClient(server, 'Batch Kept Client');
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
   const release = await holdAfterFirstChunk(page);
   page.on('dialog', (d) => void d.accept());
@@ -189,7 +192,10 @@ test('several files interrupted by a reload: choosing them again brings back the
   await dialog.getByLabel('File').setInputFiles(files);
   await dialog.getByLabel('Notes').fill('Shared batch notes');
   await dialog.getByLabel('Tags').fill('batch, kept');
+  await dialog.getByLabel('Project Stage').selectOption('post-production');
+  await dialog.getByLabel('Client').selectOption({ label: 'Batch Kept Client' });
   await dialog.getByRole('switch', { name: 'Featured' }).click();
+  await dialog.getByRole('switch', { name: 'Show in Portfolio' }).click();
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   for (const name of ['batch-kept-one.mp4', 'batch-kept-two.mp4']) {
     await expect(dialog.getByRole('progressbar', { name: `Upload progress: ${name}` })).toHaveAttribute('aria-valuenow', /^([5-9]\d)$/, { timeout: 30_000 });
@@ -210,6 +216,9 @@ test('several files interrupted by a reload: choosing them again brings back the
   await expect(again.getByLabel('Notes')).toHaveValue('Typed first');
   await expect(again.getByLabel('Tags')).toHaveValue('');
   await expect(again.getByRole('switch', { name: 'Featured' })).not.toBeChecked();
+  await expect(again.getByRole('switch', { name: 'Show in Portfolio' })).not.toBeChecked();
+  await expect(again.getByLabel('Project Stage')).toHaveValue('');
+  await expect(again.getByLabel('Client')).toHaveValue('');
   await again.getByRole('button', { name: 'Cancel', exact: true }).click();
   await expect(again).toBeHidden();
 
@@ -219,13 +228,18 @@ test('several files interrupted by a reload: choosing them again brings back the
   await expect(again.getByLabel('Notes')).toHaveValue('Shared batch notes');
   await expect(again.getByLabel('Tags')).toHaveValue('batch, kept');
   await expect(again.getByRole('switch', { name: 'Featured' })).toBeChecked();
+  await expect(again.getByRole('switch', { name: 'Show in Portfolio' })).toBeChecked();
+  await expect(again.getByLabel('Project Stage')).toHaveValue('post-production');
+  await expect(again.getByLabel('Client')).toHaveValue(String(clientId));
   await again.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(tray(page)).toContainText('2 uploads finished', { timeout: 30_000 });
   expect(creations).toBe(0);
-  const rows = (await server.sql.execute("SELECT title, notes, tags, is_featured, file_size FROM media WHERE title LIKE 'batch kept %' ORDER BY title")).rows;
+  const rows = (
+    await server.sql.execute("SELECT title, notes, tags, is_featured, show_in_portfolio, project_stage, client_id, file_size FROM media WHERE title LIKE 'batch kept %' ORDER BY title")
+  ).rows;
   expect(rows.map((r) => r.title)).toEqual(['batch kept one', 'batch kept two']);
   for (const r of rows) {
-    expect(r).toMatchObject({ notes: 'Shared batch notes', is_featured: 1, file_size: 20 * MB });
+    expect(r).toMatchObject({ notes: 'Shared batch notes', is_featured: 1, show_in_portfolio: 1, project_stage: 'post-production', client_id: clientId, file_size: 20 * MB });
     expect(JSON.parse(String(r.tags))).toEqual(['batch', 'kept']);
   }
   expect(await keptFieldKeys(page)).toEqual([]);

@@ -334,6 +334,32 @@ test('keyboard: with Draw on, the picture takes focus; arrow keys move a cursor,
   expect(line.points.length).toBe(11);
 });
 
+// Issue 40: the cursor stops at the picture's edges, so a shape drawn from the keyboard into a
+// corner is stored at exactly 0 and 1. Seven big steps from the centre would be 1.2 unclamped,
+// and thirteen back from there -0.1, so a cursor that is not held at the edge stores neither.
+test('keyboard: the cursor stops at the edges of the picture, storing 0 and 1', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  const { mediaId, dialog, form } = await openStill(page, server, 'Cornered Still', { width: 640, height: 360 });
+  await form.getByRole('button', { name: 'Draw', exact: true }).click();
+  await form.getByRole('button', { name: 'Arrow', exact: true }).click();
+  const area = dialog.getByRole('application', { name: /^Drawing area/ });
+  await area.focus();
+  for (let i = 0; i < 7; i++) await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < 7; i++) await page.keyboard.press('Shift+ArrowDown');
+  await expect(area).toHaveAccessibleName(/cursor at 100% across, 100% down/);
+  await page.keyboard.press('Enter');
+  for (let i = 0; i < 13; i++) await page.keyboard.press('Shift+ArrowLeft');
+  for (let i = 0; i < 13; i++) await page.keyboard.press('Shift+ArrowUp');
+  await expect(area).toHaveAccessibleName(/shape started at 0% across, 0% down/);
+  await page.keyboard.press('Enter');
+  await expect(form.getByTestId('drawing-summary')).toHaveText('Note with a drawing: 1 arrow');
+  await form.getByRole('textbox', { name: 'Note' }).fill('Corner to corner');
+  await form.getByRole('button', { name: 'Add note', exact: true }).click();
+  await expect(dialog.getByTestId('timeline-notes')).toContainText('Corner to corner');
+  const row = (await server.sql.execute({ sql: 'SELECT shapes FROM timeline_notes WHERE media_id = ?', args: [mediaId] })).rows[0]!;
+  expect(JSON.parse(String(row.shapes))).toMatchObject([{ kind: 'arrow', points: [[1, 1], [0, 0]] }]);
+});
+
 test('share page: a visitor on a link allowing comments draws freehand on the video; a link without comments has no tools', async ({ page, server, browser }) => {
   test.setTimeout(120_000);
   const login = await createClientWithPortalLogin(server, 'Share Draw Co');

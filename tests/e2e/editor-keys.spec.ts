@@ -6,7 +6,7 @@
 // admin dialog, touch on the share page) while clicks on the strip mark nothing and the seek bar
 // still seeks; axe clean in both themes with the keys list open.
 import type { Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
-import { test, expect, ADMIN, storeCookieChoice } from './fixtures.ts';
+import { test, expect, ADMIN, afterReactRender, storeCookieChoice } from './fixtures.ts';
 import { islandsReady, signInAs } from './admin-helpers.ts';
 import { seriousViolations } from './public-helpers.ts';
 import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
@@ -48,6 +48,17 @@ function watchLoop(player: Locator, nearOut: number, before: number) {
   );
 }
 
+/**
+ * After K: a second of the page's clock runs (the backwards shuttle steps every frame on a timer,
+ * so a step left running moves the playhead at once), React renders what it set off, and the
+ * player is still paused where it stopped.
+ */
+async function expectStandsStill(page: Page, player: Locator, at: number) {
+  await page.clock.runFor(1000);
+  await afterReactRender(page);
+  expect(await state(player)).toMatchObject({ paused: true, t: at });
+}
+
 /** The marker's width as a share of the strip's. */
 async function markerShare(scope: Locator) {
   const strip = (await scope.getByTestId('note-markers').boundingBox())!;
@@ -56,6 +67,9 @@ async function markerShare(scope: Locator) {
 }
 
 test('admin dialog: L, L again 2x, K pauses, J goes back, Shift+arrows a second, speed menu, ? lists every key; none fire while typing a note', async ({ page, server }) => {
+  // The page's timers on Playwright's clock (real time unless moved): "K stops it" runs the
+  // clock a second on, firing any timer the shuttle left behind, instead of sleeping.
+  await page.clock.install();
   test.setTimeout(120_000);
   await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
   await uploadClip(page, server, 'Keys Cut');
@@ -80,8 +94,7 @@ test('admin dialog: L, L again 2x, K pauses, J goes back, Shift+arrows a second,
   await expect.poll(async () => (await state(player)).paused).toBe(true);
   const stopped = await currentTime(player);
   expect(stopped).toBeLessThan(5.5);
-  await page.waitForTimeout(300);
-  expect(await currentTime(player)).toBe(stopped);
+  await expectStandsStill(page, player, stopped);
 
   // J goes backwards (paused, stepping back on a timer); J again is faster; K stops it.
   await pauseAt(player, 4);
@@ -96,8 +109,7 @@ test('admin dialog: L, L again 2x, K pauses, J goes back, Shift+arrows a second,
   await expect(dialog.getByTestId('shuttle-state')).toHaveText('');
   const back = await currentTime(player);
   expect(back).toBeLessThan(3.7);
-  await page.waitForTimeout(300);
-  expect(await currentTime(player)).toBe(back);
+  await expectStandsStill(page, player, back);
 
   // The speed menu: 0.5x to 2x.
   await expect(speed.locator('option')).toHaveText(['0.5x', '0.75x', '1x', '1.25x', '1.5x', '2x', '4x']);

@@ -1,6 +1,7 @@
 // Each test file gets its own real server on its own temporary database (see `server`).
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
+import { stopAll } from '../helpers/processes.ts';
 
 /** Stores a cookie choice before any page script runs, so the banner stays out of the way. */
 export async function storeCookieChoice(target: BrowserContext | Page) {
@@ -51,6 +52,8 @@ export const test = base.extend<{ baseURL: string; cookieConsent: boolean; serve
         },
       });
       await held.server?.stop();
+      // Anything else this worker started and left running (tests/helpers/processes.ts).
+      await stopAll();
     },
     { scope: 'worker', timeout: 90_000 },
   ],
@@ -126,4 +129,23 @@ export async function blockAutoplay(page: Page) {
       expect(logs.filter((l) => l.startsWith('error') && /autoplay|play\(\)/i.test(l))).toEqual([]);
     },
   };
+}
+
+/**
+ * Waits until React has rendered what the page's timers or events just set off. React renders
+ * such an update in a task of its own (a MessageChannel message), and a message posted now is
+ * handled after it. With Playwright's clock, `runFor` then this is a positive sign that a
+ * timer's work is on screen, where a fixed wait only hopes so.
+ */
+export async function afterReactRender(page: Page) {
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(
+      () =>
+        new Promise<void>((done) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => done();
+          channel.port2.postMessage(null);
+        }),
+    );
+  }
 }

@@ -1,12 +1,40 @@
 // Cookie banner (000 §2, §4, §9): 1000 ms delay, 100 ms slide-in, 300 ms hide, and what each
 // button stores under `cookie-consent`.
-import { test, expect, signInStaff } from './fixtures.ts';
+import { test, expect, afterReactRender, signInStaff } from './fixtures.ts';
 import { hydrated } from './public-helpers.ts';
+import { BANNER_DELAY_MS, BANNER_SLIDE_IN_MS } from '../../src/islands/public/consent.ts';
 
 // First-time visitors: no stored choice (the shared fixture stores one for every other file).
 test.use({ cookieConsent: false });
 
 const stored = (page: import('@playwright/test').Page) => page.evaluate(() => localStorage.getItem('cookie-consent'));
+
+/**
+ * For "the banner does not come back": the page's timers run on Playwright's clock, and each
+ * page load counts its reads of the stored choice (what the banner does first on mounting, and
+ * nothing else on the page does), so a check can wait for the banner to have looked, then run
+ * the clock past its delay and slide-in.
+ */
+async function watchBanner(page: import('@playwright/test').Page) {
+  await page.clock.install();
+  await page.addInitScript(() => {
+    const w = window as unknown as { __consentReads: number };
+    w.__consentReads = 0;
+    const get = Storage.prototype.getItem;
+    Storage.prototype.getItem = function (this: Storage, key: string) {
+      if (key === 'cookie-consent') w.__consentReads++;
+      return get.call(this, key);
+    };
+  });
+}
+
+/** The banner has read the stored choice, any timer it set has fired and React has rendered: it is not there. */
+async function expectBannerStaysAway(page: import('@playwright/test').Page, where = '') {
+  await page.waitForFunction(() => (window as unknown as { __consentReads: number }).__consentReads > 0);
+  await page.clock.runFor(BANNER_DELAY_MS + BANNER_SLIDE_IN_MS);
+  await afterReactRender(page);
+  await expect(page.getByTestId('cookie-banner'), where).toHaveCount(0);
+}
 
 test('appears about a second after load, slides in, links to the privacy policy', async ({ page }) => {
   await page.goto('/');
@@ -28,6 +56,7 @@ const CHOICES = [
 
 for (const [button, expected] of CHOICES) {
   test(`${button} stores ${JSON.stringify(expected)} and the banner does not come back`, async ({ page }) => {
+    await watchBanner(page);
     await page.goto('/about');
     const banner = page.getByTestId('cookie-banner');
     await expect(banner).toHaveAttribute('data-state', 'shown');
@@ -41,8 +70,7 @@ for (const [button, expected] of CHOICES) {
     expect(Date.now() - Date.parse(value.timestamp)).toBeLessThan(60_000);
     await page.reload();
     await hydrated(page);
-    await page.waitForTimeout(1600);
-    await expect(banner).toHaveCount(0);
+    await expectBannerStaysAway(page);
   });
 }
 
@@ -59,6 +87,7 @@ test('closing hides it without storing anything, so it shows again next time', a
 });
 
 test('site-wide: shows on the sign-in and admin pages too, and Accept All there hides it everywhere', async ({ page }) => {
+  await watchBanner(page);
   const banner = page.getByTestId('cookie-banner');
   await page.goto('/auth');
   await expect(banner).toHaveAttribute('data-state', 'shown');
@@ -72,8 +101,7 @@ test('site-wide: shows on the sign-in and admin pages too, and Accept All there 
   for (const path of ['/admin/media', '/client/login', '/', '/no-such-page']) {
     await page.goto(path);
     await hydrated(page);
-    await page.waitForTimeout(1600);
-    await expect(banner, path).toHaveCount(0);
+    await expectBannerStaysAway(page, path);
   }
 });
 

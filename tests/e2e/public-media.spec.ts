@@ -1,6 +1,6 @@
 // Featured and portfolio grids, the category filter and the media player dialog, against
 // real rows and a real short video served by /media/<key>/<file> (000 §2, §5, §9).
-import { test, expect, blockAutoplay } from './fixtures.ts';
+import { test, expect, afterReactRender, blockAutoplay } from './fixtures.ts';
 import { hydrated } from './public-helpers.ts';
 import { insertMedia } from '../helpers/public-media.ts';
 
@@ -72,6 +72,9 @@ test('featured image opens in the dialog; Escape closes and focus returns to its
 test('video player: autoplay, Space, arrows, seek, mute, volume, auto-hide, reset on close', async ({ page, server }) => {
   const { url } = await insertMedia(server.sql, server.mediaDir, { title: 'Gala reel', type: 'video', featured: true, portfolio: true, withFile: true, seconds: 30 });
   expect((await page.request.get(url)).status()).toBe(200);
+  // The page's timers on Playwright's clock (real time until paused), so the controls' 3 s can
+  // be measured exactly, however slow the machine.
+  await page.clock.install();
   await page.goto('/');
   await hydrated(page);
   const card = page.getByRole('link', { name: 'Play Gala reel' });
@@ -144,14 +147,20 @@ test('video player: autoplay, Space, arrows, seek, mute, volume, auto-hide, rese
   await video.click();
   await expect.poll(async () => (await state()).paused).toBe(false);
   const controls = dialog.getByTestId('player-controls');
+  // The clock stands from here (a little ahead of the page's time); the video plays on its own.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   await page.mouse.move(300, 300);
   await page.mouse.move(310, 310);
   await expect(controls).toHaveAttribute('data-visible', 'true');
-  await page.waitForTimeout(2500);
+  // 1 ms short of 3 s after the last movement: still shown (the render is flushed, not hoped for).
+  await page.clock.runFor(2999);
+  await afterReactRender(page);
   await expect(controls).toHaveAttribute('data-visible', 'true');
-  await expect(controls).toHaveAttribute('data-visible', 'false', { timeout: 2000 });
+  await page.clock.runFor(1);
+  await expect(controls).toHaveAttribute('data-visible', 'false');
   await page.mouse.move(320, 320);
   await expect(controls).toHaveAttribute('data-visible', 'true');
+  await page.clock.resume();
 
   // Escape closes, focus returns to the card, and the next open starts from the beginning.
   await page.keyboard.press('Escape');

@@ -1,7 +1,9 @@
 // The five public pages and privacy policy: sections and exact texts (000 §2), navigation,
 // footer, theme, mobile menu, signed-in navigation, toast swipe (000 §9) and accessibility.
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, signInStaff } from './fixtures.ts';
+import { test, expect, afterReactRender, signInStaff } from './fixtures.ts';
+import { TOOLTIP_DELAY_MS } from '../../src/islands/ui/Tooltip.tsx';
+import { TOAST_DURATION_MS } from '../../src/shared/toast.ts';
 import { hydrated, seriousViolations } from './public-helpers.ts';
 
 const PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy'];
@@ -146,6 +148,9 @@ test.describe('theme', () => {
   });
 
   test('the toggle names itself in a tooltip: after 700 ms of hover, at once on keyboard focus, not after a click', async ({ page }) => {
+    // The page's timers on Playwright's clock (running as real time unless moved), so "does not
+    // reopen" can run the clock past the delay rather than hope a wait was long enough.
+    await page.clock.install();
     await page.goto('/about');
     await hydrated(page);
     const toggle = page.getByTestId('theme-toggle');
@@ -174,7 +179,10 @@ test.describe('theme', () => {
 
     // Pressing the control closes its tooltip, and the pointer resting there does not reopen it.
     await toggle.click();
-    await page.waitForTimeout(1000);
+    // The click was handled (the theme switched); a tooltip timer it left would now fire.
+    await expect(page.locator('html')).not.toHaveClass(/dark/);
+    await page.clock.runFor(TOOLTIP_DELAY_MS);
+    await afterReactRender(page);
     await expect(tip).toHaveCount(0);
     await page.mouse.move(0, 400);
 
@@ -294,19 +302,26 @@ test.describe('toasts', () => {
   });
 
   test('the 5000 ms display time is held while a swipe is in progress and resumes after it', async ({ page }) => {
+    // The toast's timers on Playwright's clock: held past the whole display time by running the
+    // clock, not by a wait that a slow machine may shorten.
+    await page.clock.install();
     const toast = await showToast(page);
     const box = (await toast.boundingBox())!;
     const y = box.y + box.height / 2;
     await page.mouse.move(box.x + box.width / 2, y);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2 + 20, y, { steps: 4 });
+    // The swipe has begun (the toast follows the pointer), so its timer is held.
+    await expect.poll(async () => (await toast.boundingBox())!.x).toBeGreaterThan(box.x + 10);
     // Held past the whole display time: a running timer would have removed it by now.
-    await page.waitForTimeout(5600);
+    await page.clock.runFor(TOAST_DURATION_MS + 600);
+    await afterReactRender(page);
     await expect(toast).toBeVisible();
     await page.mouse.up();
     await expect(toast).toHaveCSS('transform', 'none', SOON);
     // Released short of the threshold: the time that was left runs out and it goes on its own.
-    await expect(toast).toHaveCount(0, { timeout: 6000 });
+    await page.clock.runFor(TOAST_DURATION_MS);
+    await expect(toast).toHaveCount(0, SOON);
   });
 
   test('with reduced motion a swiped toast is removed without sliding out', async ({ page }) => {

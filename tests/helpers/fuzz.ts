@@ -242,6 +242,7 @@ export function fieldHostileBodies(f: FieldFixture): HostileBody[] {
  * fingerprints mean nothing was written.
  */
 export async function dbFingerprint(sql: Client, skip: string[] = []): Promise<Record<string, string>> {
+  await jobsSettled(sql);
   const tables = await sql.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
   const out: Record<string, string> = {};
   for (const { name } of tables.rows) {
@@ -258,6 +259,21 @@ export async function dbFingerprint(sql: Client, skip: string[] = []): Promise<R
 type Part = { name: string; value: string } | { name: string; filename: string; type: string; data: Uint8Array };
 
 const BOUNDARY = 'studio-fuzz-boundary-7d1f0c';
+
+/**
+ * Waits until the background worker has nothing queued or running, so a job the fixtures queued
+ * (a share link's previews, say) cannot change the jobs table between two fingerprints. A job a
+ * hostile body queued still shows: it adds a row.
+ */
+async function jobsSettled(sql: Client, timeoutMs = 180_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await sql.execute("SELECT id, kind, status FROM jobs WHERE status IN ('queued', 'running')");
+    if (!r.rows.length) return;
+    if (Date.now() > until) throw new Error(`jobs still waiting after ${timeoutMs} ms: ${JSON.stringify(r.rows)}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
 
 /** A multipart/form-data body built by hand, so it can also be built wrong. */
 export function multipartBody(parts: Part[], opts: { boundary?: string; close?: boolean } = {}): Uint8Array {

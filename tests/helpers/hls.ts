@@ -100,3 +100,18 @@ export function boxAt(file: string, offset: number): string {
     fs.closeSync(fd);
   }
 }
+
+/** The top-level MP4 boxes of `file` in order, read from their headers (ISO 14496-12, 4.2). */
+export function topLevelBoxes(file: string): { type: string; start: number; size: number }[] {
+  const data = fs.readFileSync(file);
+  const boxes: { type: string; start: number; size: number }[] = [];
+  for (let at = 0; at + 8 <= data.length; ) {
+    let size = data.readUInt32BE(at);
+    if (size === 1) size = Number(data.readBigUInt64BE(at + 8));
+    else if (size === 0) size = data.length - at;
+    if (size < 8 || at + size > data.length) throw new Error(`${file}: a box at byte ${at} runs past the end`);
+    boxes.push({ type: data.toString('latin1', at + 4, at + 8), start: at, size });
+    at += size;
+  }
+  return boxes;
+}

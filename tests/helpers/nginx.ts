@@ -7,11 +7,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { OUT_DIR, ROOT } from './server.ts';
+import { track } from './processes.ts';
 
 export interface Nginx {
   url: string;
   /** Lines of the access log: `METHOD URI STATUS UPSTREAM`. */
   accessLog: () => string[];
+  /** Lines of the access log the shipped file itself writes (its own format). */
+  shippedAccessLog: () => string[];
   errorLog: () => string;
   stop: () => Promise<void>;
 }
@@ -44,9 +47,10 @@ export async function startNginx(upstreamPorts: number[], options: NginxOptions 
     .replace(/listen 80;/, `listen 127.0.0.1:${port};\n    access_log ${dir}/access.log upstreams;${options.extra ? `\n${options.extra}` : ''}`)
     .replace('alias /srv/studio/data/media/;', `alias ${options.mediaDir ? path.resolve(options.mediaDir) : path.join(dir, 'no-media')}/;`)
     .replace('root /srv/studio/dist/client;', `root ${path.join(OUT_DIR, 'client')};`)
-    .replace('proxy_cache_path /var/lib/nginx/studio-pages ', `proxy_cache_path ${dir}/studio-pages `);
+    .replace('proxy_cache_path /var/lib/nginx/studio-pages ', `proxy_cache_path ${dir}/studio-pages `)
+    .replace('access_log /var/log/nginx/studio-access.log ', `access_log ${dir}/studio-access.log `);
   if (site === shipped || !site.includes(`127.0.0.1:${upstreamPorts[0]}`)) throw new Error('deploy/nginx/studio.conf no longer has the expected listen/upstream lines');
-  if (/\/srv\/studio\/|\/var\/lib\/nginx\//.test(site)) throw new Error('deploy/nginx/studio.conf has a /srv/studio path or /var/lib/nginx path this helper does not rewrite');
+  if (/\/srv\/studio\/|\/var\/(?:lib|log)\/nginx\//.test(site)) throw new Error('deploy/nginx/studio.conf has a /srv/studio path or /var/lib/nginx or /var/log/nginx path this helper does not rewrite');
   fs.writeFileSync(path.join(dir, 'studio.conf'), site);
   // Debian's modules-enabled files say `load_module modules/…`, relative to the prefix.
   if (fs.existsSync('/usr/lib/nginx/modules')) fs.symlinkSync('/usr/lib/nginx/modules', path.join(dir, 'modules'));
@@ -71,7 +75,8 @@ http {
 }
 `,
   );
-  const proc: ChildProcess = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // In the registry of tests/helpers/processes.ts: stopped after the test file if a test did not.
+  const proc: ChildProcess = track(spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] }), 'SIGQUIT');
   let out = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c));
   proc.stderr!.on('data', (c: Buffer) => (out += c));
@@ -81,15 +86,20 @@ http {
     if (proc.exitCode !== null) throw new Error(`nginx exited ${proc.exitCode}: ${out}`);
     const up = await fetch(`${url}/robots.txt`).then((r) => r.status === 200, () => false);
     if (up) break;
-    if (Date.now() > deadline) throw new Error(`nginx did not answer: ${out}`);
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL');
+      throw new Error(`nginx did not answer: ${out}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const lines = (name: string) => {
+    const file = path.join(dir, name);
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+  };
   return {
     url,
-    accessLog: () => {
-      const file = path.join(dir, 'access.log');
-      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-    },
+    accessLog: () => lines('access.log'),
+    shippedAccessLog: () => lines('studio-access.log'),
     errorLog: () => {
       const file = path.join(dir, 'error.log');
       return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';

@@ -1,11 +1,14 @@
 // Starts the real built server (scripts/start.mjs --no-build) on a fresh temporary database
 // and media folder. Every test file gets its own. Run `npm run build` first (npm test does).
-import { spawn, type ChildProcess } from 'node:child_process';
+// The processes are spawned and reaped through tests/helpers/processes.ts: none outlives its
+// test file, and a restart always ends the process it replaces.
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@libsql/client';
 import { randomBytes } from 'node:crypto';
+import { spawnApp, stopProcess } from './processes.ts';
 import { startSqld, type SqldProcess } from './sqld.ts';
 import { connect } from '../../src/db/connect.ts';
 import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, ListPartsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -31,7 +34,7 @@ export interface TestServer {
   stop: () => Promise<void>;
   /** Stops (SIGKILL) without cleaning up, for fault tests. */
   kill: () => Promise<void>;
-  /** Starts the server again on the same database and media folder. */
+  /** Starts the server again on the same database and media folder; a process still running is stopped first (SIGTERM). */
   restart: () => Promise<void>;
 }
 
@@ -47,24 +50,20 @@ function launch(dir: string, env: Record<string, string>): Promise<{ proc: Child
   if (!fs.existsSync(path.join(OUT_DIR, 'server', 'entry.mjs'))) {
     throw new Error(`No build in ${OUT_DIR}: run "npm run build" first.`);
   }
-  const proc = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '--no-build'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      MEDIA_DIR: path.join(dir, 'media'),
-      // Notifications without SMTP_URL are written here, never into the repository's ./data.
-      NOTIFY_DIR: path.join(dir, 'outbox'),
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      DEMO_CONTENT: 'false',
-      STUDIO_OUT_DIR: OUT_DIR,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const proc = spawnApp('scripts/start.mjs', ['--no-build'], {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    MEDIA_DIR: path.join(dir, 'media'),
+    // Notifications without SMTP_URL are written here, never into the repository's ./data.
+    NOTIFY_DIR: path.join(dir, 'outbox'),
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    DEMO_CONTENT: 'false',
+    STUDIO_OUT_DIR: OUT_DIR,
+    ...env,
   });
   let out = '';
   return new Promise((resolve, reject) => {
@@ -302,13 +301,18 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   const database = opts.databaseUrl ? { url: opts.databaseUrl, release: async () => {} } : await databaseOf(dir);
   // The share-link key file's default is beside a database file; with a server it would be the
   // repository's ./data: keep it in the test's folder either way.
-  const keyFile = database.url.startsWith('file:') ? {} : { SHARE_LINK_KEY_FILE: path.join(dir, 'share-link.key') };
+  const keyFile: Record<string, string> = database.url.startsWith('file:') ? {} : { SHARE_LINK_KEY_FILE: path.join(dir, 'share-link.key') };
   const env = { ...(await s3Env(dir)), DATABASE_URL: database.url, ...keyFile, ...(opts.env ?? {}) };
   let launched: Awaited<ReturnType<typeof launch>>;
   try {
     launched = await launch(dir, env);
   } catch (e) {
-    await database.release();
+    try {
+      await database.release();
+    } finally {
+      // A server that did not start leaves no folder behind either.
+      if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
+    }
     throw e;
   }
   let { proc, port, output } = launched;
@@ -344,18 +348,10 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       await stopProcess(proc, 'SIGKILL');
     },
     async restart() {
+      // Never two on one database: the one replaced ends first, as a real restart does.
+      await stopProcess(proc, 'SIGTERM');
       ({ proc, port, output } = await launch(dir, env));
     },
   } as TestServer;
   return server;
-}
-
-function stopProcess(proc: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    proc.removeAllListeners('exit');
-    proc.once('exit', () => resolve());
-    proc.kill(signal);
-    setTimeout(() => proc.kill('SIGKILL'), 5000).unref();
-  });
 }

@@ -1,7 +1,9 @@
 // The libSQL server for tests and benches: scripts/sqld.mjs fetches the pinned binary and
-// starts it; this module only gives those functions their types.
+// starts it; this module gives those functions their types, and puts every sqld in the
+// registry of processes tests start (tests/helpers/processes.ts), so none outlives its file.
 import { sqldBinary as binary, startSqld as start } from '../../scripts/sqld.mjs';
 import type { ChildProcess } from 'node:child_process';
+import { track } from './processes.ts';
 
 export interface SqldProcess {
   /** The client HTTP URL, for DATABASE_URL. */
@@ -28,4 +30,6 @@ export interface SqldOptions {
 }
 
 export const sqldBinary: () => string = binary;
-export const startSqld: (opts: SqldOptions) => Promise<SqldProcess> = start as never;
+export function startSqld(opts: SqldOptions): Promise<SqldProcess> {
+  return (start as (o: SqldOptions & { onSpawn: (p: ChildProcess) => void }) => Promise<SqldProcess>)({ ...opts, onSpawn: (p) => track(p, 'SIGTERM') });
+}

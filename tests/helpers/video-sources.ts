@@ -188,3 +188,35 @@ export function sizedSource(size: string, kind: 'avi' | 'remux' | 'remux-bframes
   made.set(key, file);
   return file;
 }
+
+/**
+ * A 3840x2160 H.264 clip at 1 fps, `seconds` long, no sound: cheap to convert (one frame a
+ * second) yet one 2 s fragment per two frames, so a stream has enough fragments for Auto to
+ * climb the ladder (360p to 2160p) while it plays.
+ */
+export function uhdSource(seconds = 16): string {
+  const key = `uhd-${seconds}`;
+  const hit = made.get(key);
+  if (hit) return hit;
+  const file = path.join(dir, `${key}.mp4`);
+  ffmpeg([...PICTURE('3840x2160', seconds, 1), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+  made.set(key, file);
+  return file;
+}
+
+/**
+ * 7 s of 640x360 at 10 fps with sound, plain for 4 s, then heavy noise: fragments of very
+ * different weight (HLS tests compare BANDWIDTH with the peak one). MPEG-4 AVI is transcoded,
+ * with a keyframe every 2 s from the encoder; the H.264/AAC MP4 (a keyframe every 2 s) is
+ * copied, fragmented at its own keyframes.
+ */
+export function unevenSource(kind: 'avi' | 'remux'): string {
+  const key = `uneven-${kind}`;
+  const hit = made.get(key);
+  if (hit) return hit;
+  const codecs = kind === 'avi' ? ['-c:v', 'mpeg4', '-q:v', '8', '-c:a', 'pcm_s16le'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '28', '-g', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
+  const file = path.join(dir, `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`);
+  ffmpeg([...PICTURE('640x360', 7, 10), ...TONE(7), '-vf', "noise=alls=40:allf=t+u:enable='gte(t,4)'", ...codecs, file]);
+  made.set(key, file);
+  return file;
+}

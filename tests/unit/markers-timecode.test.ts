@@ -66,3 +66,80 @@ describe('FCPXML rational time', () => {
     expect(frameDuration(rateOf(fps))).toBe(one);
   });
 });
+
+/**
+ * Drop-frame labels counted the slow way, one frame after another, as a deck's counter does:
+ * each minute starts at ;02 (;04 at 59.94) except every tenth. The arithmetic in timecode.ts
+ * must agree with it at every frame of the minutes where the tens-of-minutes term matters
+ * (5-9 round up where 0-4 round down, 59 is the last before the hour).
+ */
+function countedLabels(nominal: 30 | 60, upToMinutes: number): string[] {
+  const skip = nominal === 60 ? 4 : 2;
+  const labels: string[] = [];
+  const pad = (v: number) => String(v).padStart(2, '0');
+  for (let minute = 0; minute < upToMinutes; minute++) {
+    for (let s = 0; s < 60; s++) {
+      for (let f = 0; f < nominal; f++) {
+        if (s === 0 && f < skip && minute % 10 !== 0) continue;
+        labels.push(`${pad(Math.floor(minute / 60))}:${pad(minute % 60)}:${pad(s)};${pad(f)}`);
+      }
+    }
+  }
+  return labels;
+}
+
+describe('drop-frame labels past the fifth minute (issue 40)', () => {
+  const ntsc30 = rateOf(30000 / 1001);
+  const ntsc60 = rateOf(60000 / 1001);
+  const counted30 = countedLabels(30, 61);
+  const counted60 = countedLabels(60, 61);
+
+  test.each([
+    ['00:05:00;02', 8992],
+    ['00:07:30;15', 13_501],
+    ['00:09:59;29', 17_981],
+    ['00:59:59;29', 107_891],
+    ['01:00:00;00', 107_892],
+  ])('29.97 DF %s is frame %i, both ways', (label, frames) => {
+    expect(counted30[frames]).toBe(label);
+    expect(labelToFrames(label, ntsc30)).toBe(frames);
+    expect(framesToLabel(frames, ntsc30)).toBe(label);
+  });
+
+  test.each([
+    ['00:05:00;04', 17_984],
+    ['00:59:59;59', 215_783],
+  ])('59.94 DF %s is frame %i, both ways', (label, frames) => {
+    expect(counted60[frames]).toBe(label);
+    expect(labelToFrames(label, ntsc60)).toBe(frames);
+    expect(framesToLabel(frames, ntsc60)).toBe(label);
+  });
+
+  test.each([
+    [30, 5],
+    [30, 9],
+    [30, 59],
+    [60, 5],
+    [60, 59],
+  ] as const)('%i fps nominal: every frame of minute %i, both ways', (nominal, minute) => {
+    const [rate, counted] = nominal === 30 ? [ntsc30, counted30] : [ntsc60, counted60];
+    const first = counted.indexOf(`00:${String(minute).padStart(2, '0')}:00;${nominal === 60 ? '04' : '02'}`);
+    expect(first).toBeGreaterThan(0);
+    const wrong: string[] = [];
+    for (let frame = first; frame < first + nominal * 60; frame++) {
+      const label = counted[frame]!;
+      if (framesToLabel(frame, rate) !== label) wrong.push(`${frame} → ${framesToLabel(frame, rate)}, counted ${label}`);
+      if (labelToFrames(label, rate) !== frame) wrong.push(`${label} → ${labelToFrames(label, rate)}, counted ${frame}`);
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  test('from a start of 00:59:58;00, notes land on the labels counted across the hour', () => {
+    const start = labelToFrames('00:59:58;00', ntsc30)!;
+    expect(counted30[start]).toBe('00:59:58;00');
+    // Two seconds of 29.97 is frame 59, the last before the hour; 62 crosses it (no drop at minute 60).
+    expect(framesToLabel(start + frameAt(2000, ntsc30), ntsc30)).toBe('00:59:59;29');
+    expect(framesToLabel(start + frameAt(2100, ntsc30), ntsc30)).toBe('01:00:00;02');
+    expect(counted30[start + 62]).toBe('01:00:00;02');
+  });
+});

@@ -28,3 +28,66 @@ describe('smpteTimecode', () => {
     expect(smpteTimecode(5, fps)).toBeNull();
   });
 });
+
+/** Drop-frame labels counted one frame after another (each minute but every tenth skips ;00 ;01, or ;00 to ;03 at 59.94). */
+function countedLabels(nominal: 30 | 60, upToMinutes: number): string[] {
+  const skip = nominal === 60 ? 4 : 2;
+  const labels: string[] = [];
+  const pad = (v: number) => String(v).padStart(2, '0');
+  for (let minute = 0; minute < upToMinutes; minute++) {
+    for (let s = 0; s < 60; s++) {
+      for (let f = 0; f < nominal; f++) {
+        if (s === 0 && f < skip && minute % 10 !== 0) continue;
+        labels.push(`${pad(Math.floor(minute / 60))}:${pad(minute % 60)}:${pad(s)};${pad(f)}`);
+      }
+    }
+  }
+  return labels;
+}
+
+// Issue 40: rounding the tens of minutes instead of flooring them passed every test above
+// (minutes 0-4 round down either way); 5-9 and 59 are where the two differ.
+describe('smpteTimecode drop-frame past the fifth minute', () => {
+  const counted = { 30: countedLabels(30, 62), 60: countedLabels(60, 62) };
+  /** The middle of frame `frame` in seconds, away from the float edge between two frames. */
+  const middleOf = (frame: number, nominal: 30 | 60) => ((frame + 0.5) * 1001) / (nominal * 1000);
+
+  test.each([
+    [30, '00:05:00;02'],
+    [30, '00:59:59;29'],
+    [60, '00:05:00;04'],
+    [60, '00:59:59;59'],
+  ] as const)('%i fps nominal: %s', (nominal, label) => {
+    const frame = counted[nominal].indexOf(label);
+    expect(smpteTimecode(middleOf(frame, nominal), (nominal * 1000) / 1001)).toBe(label);
+  });
+
+  test.each([
+    [30, 5],
+    [30, 9],
+    [30, 59],
+    [60, 7],
+    [60, 59],
+  ] as const)('%i fps nominal: every frame of minute %i', (nominal, minute) => {
+    const first = counted[nominal].indexOf(`00:${String(minute).padStart(2, '0')}:00;${nominal === 60 ? '04' : '02'}`);
+    expect(first).toBeGreaterThan(0);
+    const wrong: string[] = [];
+    for (let frame = first; frame < first + nominal * 60; frame++) {
+      const shown = smpteTimecode(middleOf(frame, nominal), (nominal * 1000) / 1001);
+      if (shown !== counted[nominal][frame]) wrong.push(`frame ${frame}: ${shown}, counted ${counted[nominal][frame]}`);
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  test('from a start of 00:59:58;00, across the hour', () => {
+    const start = counted[30].indexOf('00:59:58;00');
+    expect(smpteTimecode(0, 30000 / 1001, '00:59:58;00')).toBe('00:59:58;00');
+    const wrong: string[] = [];
+    for (let k = 0; k < 150; k++) {
+      const shown = smpteTimecode(middleOf(k, 30), 30000 / 1001, '00:59:58;00');
+      if (shown !== counted[30][start + k]) wrong.push(`+${k}: ${shown}, counted ${counted[30][start + k]}`);
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(smpteTimecode(2.1, 30000 / 1001, '00:59:58;00')).toBe('01:00:00;02');
+  });
+});

@@ -20,6 +20,10 @@ import { $notes, loadMedia, loadNotes } from './store.ts';
 import { seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMarkers } from '../review/markers.ts';
 import { DrawingLayer, PictureFrame, noteDrawings, useDrawing } from '../review/DrawingLayer.tsx';
+import { useLiveReload } from '../live/useLive.ts';
+import { useLiveSession } from '../live/useLiveSession.ts';
+import { LivePanel } from '../live/LivePanel.tsx';
+import type { CompareSelection } from '../review/CompareView.tsx';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -32,7 +36,7 @@ const TABS: { value: Tab; label: string }[] = [
  * Opened for one item; the parent remounts it (key) per item so state starts fresh. `compare`
  * (the page's `?compare=2,3`) opens the compare view at once (issue 30).
  */
-export function MediaDetailDialog({ item, onClose, compare = null }: { item: ClientMedia | null; onClose: () => void; compare?: string | null }) {
+export function MediaDetailDialog({ item, onClose, compare = null, joinLive = false }: { item: ClientMedia | null; onClose: () => void; compare?: string | null; joinLive?: boolean }) {
   const [tab, setTab] = useState<Tab>('details');
   const video = useRef<HTMLVideoElement>(null);
   const clock = useNoteClock(video);
@@ -53,6 +57,19 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
       () => setVersions([]),
     );
   }, [item?.id]);
+  // A new version, a decision or a lock on this item, live (issue 41): the list again, on the
+  // version shown (or the new current one when the shown one went).
+  useLiveReload(
+    ['version', 'approval', 'preview'],
+    () => {
+      if (!item) return;
+      apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then((list) => {
+        setVersions(list);
+        setShownId((cur) => (cur !== null && list.some((v) => v.id === cur) ? cur : (list.find((v) => v.current)?.id ?? null)));
+      }, () => undefined);
+    },
+    (_topic, data) => !!item && data.mediaId === item.id,
+  );
   const shown = versions?.find((v) => v.id === shownId) ?? null;
   const playable = item && shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const allNotes = useStore($notes);
@@ -60,8 +77,25 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
   const markers = useMemo(() => noteMarkers(shownNotes, (n) => ({ author: n.clientUsername, text: n.noteText })), [shownNotes]);
   const drawings = useMemo(() => noteDrawings(shownNotes), [shownNotes]);
   const drawing = useDrawing();
+  // Live review (issue 41): the studio's presenter drives this player while the client follows.
+  const [compareSel, setCompareSel] = useState<CompareSelection | null>(null);
+  const [followCompare, setFollowCompare] = useState<CompareSelection | null>(null);
+  const session = useLiveSession({
+    mediaId: item?.id ?? 0,
+    videoRef: video,
+    fps: shown?.frameRate,
+    versionId: shown?.id ?? null,
+    onVersion: setShownId,
+    shapes: drawing.shapes,
+    compare: comparing !== null ? compareSel : null,
+    onCompare: (c) => {
+      setFollowCompare(c);
+      setComparing(c ? '' : null);
+    },
+  });
+  const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
   // The pointer draws only while the tools (on the Timeline tab) are in view.
-  const layer = <DrawingLayer notes={drawings} fps={shown?.frameRate} drawing={tab === 'timeline' ? drawing : null} />;
+  const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={tab === 'timeline' ? drawing : null} />;
   const decided = (next: MediaVersion) => {
     setVersions((list) => list?.map((v) => (v.id === next.id ? next : v)) ?? null);
     void loadMedia();
@@ -69,13 +103,7 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
     if (item) apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then(setVersions, () => undefined);
   };
 
-  // Only the player the dialog opened with starts by itself, not one for another version.
-  const opening = useRef(true);
-  useEffect(() => {
-    opening.current = false;
-  }, []);
-
-  const seek = (ms: number) => seekToNote(video.current, ms);
+  const seek = (ms: number) => seekToNote(video.current, ms, shown?.frameRate);
 
   return (
     <Dialog open={!!item} onClose={onClose} title={item?.title ?? 'Media'} size="2xl">
@@ -94,6 +122,7 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
                 }}
               />
             )}
+            {item.type === 'video' && <LivePanel session={session} fps={shown?.frameRate} autoJoin={joinLive} />}
             {item.type === 'video' ? (
               // 250 px tall under 768 px, 500 px from there up (001 §2).
               <ReviewVideo
@@ -107,9 +136,9 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
                 markers={markers}
                 overlay={layer}
                 testId="portal-video"
-                // The video plays as the dialog opens (001 §4), unless it opened to compare
-                // (then the item's own player stays quiet behind it).
-                autoPlay={opening.current && comparing === null}
+                // It does not start by itself (issue 39, a departure from 001 §4): the note's
+                // time field follows the playhead, and a client who opens a cut to read the
+                // notes would find it moved before they had looked.
                 className="h-[250px] md:h-[500px]"
               />
             ) : (
@@ -140,7 +169,17 @@ export function MediaDetailDialog({ item, onClose, compare = null }: { item: Cli
           </div>
         </div>
       )}
-      {item && <CompareDialog title={item.title} type={item.type} versions={versions} request={comparing} onClose={() => setComparing(null)} />}
+      {item && (
+        <CompareDialog
+          title={item.title}
+          type={item.type}
+          versions={versions}
+          request={comparing}
+          onClose={() => setComparing(null)}
+          onSelection={setCompareSel}
+          selection={session.following ? followCompare : null}
+        />
+      )}
     </Dialog>
   );
 }

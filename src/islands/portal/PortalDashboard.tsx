@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { Bell, Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Search, Video } from 'lucide-react';
+import { Bell, Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Radio, Search, Video } from 'lucide-react';
 import { postLogout } from '../../shared/logout.ts';
 import { telHref } from '../../shared/phone.ts';
 import { PROJECT_STAGES, type ClientMedia } from '../../shared/schemas/portal.ts';
@@ -17,6 +17,8 @@ import { isRecent, stageLabel } from './format.ts';
 import { $media, $mediaError, clearPortalCache, loadFeedback, loadMedia, loadNotes } from './store.ts';
 import { SearchInput } from '../ui/SearchInput.tsx';
 import { NotifyModeDialog } from '../notifications/NotifyModeDialog.tsx';
+import { useLiveReload } from '../live/useLive.ts';
+import { $live } from '../live/channel.ts';
 
 export interface PortalProfile {
   id: number;
@@ -59,6 +61,9 @@ export default function PortalDashboard({
   const [stage, setStage] = useState('all');
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [openId, setOpenId] = useState<number | null>(null);
+  // Opened from the live banner (issue 41): the dialog joins the session at once.
+  const [joinLive, setJoinLive] = useState(false);
+  const liveSessions = useStore($live).sessions;
   // ?compare=2,3 beside ?item= (issue 30): that item opens in the compare view.
   const [compareRequest, setCompareRequest] = useState<string | null>(null);
   const [loggingOut, setLoggingOut] = useState(false);
@@ -77,6 +82,11 @@ export default function PortalDashboard({
     void loadFeedback();
     void loadNotes();
   }, []);
+  // Live (issue 41): the studio's notes and replies, decisions, new versions, items given or
+  // taken away, conversions finishing, all without a reload.
+  useLiveReload(['media', 'version', 'approval', 'assignment', 'processing', 'preview'], () => void loadMedia(), (topic, data) => topic !== 'processing' || data.status === 'ready' || data.status === 'failed');
+  useLiveReload(['note', 'reply'], () => void loadNotes());
+  useLiveReload(['feedback', 'reply'], () => void loadFeedback());
 
   const all = media ?? [];
   const filtered = useMemo(() => all.filter((m) => matches(m, query.trim(), stage)), [all, query, stage]);
@@ -157,6 +167,28 @@ export default function PortalDashboard({
       </header>
 
       <main className="mx-auto max-w-7xl space-y-8 px-4 py-8 sm:px-6">
+        {liveSessions.map((ls) => {
+          const m = all.find((x) => x.id === ls.mediaId);
+          return m ? (
+            <div key={ls.id} role="region" aria-label="Live review" data-testid="portal-live-banner" className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-accent/60 bg-accent/10 p-4 text-sm">
+              <p className="flex items-center gap-2">
+                <Radio size={18} aria-hidden="true" className="text-accent" />
+                <span>
+                  <span className="font-semibold">{`Live review of “${m.title}”`}</span>
+                  {` is on now, presented by ${ls.presenterName}.`}
+                </span>
+              </p>
+              <Button
+                onClick={() => {
+                  setJoinLive(true);
+                  setOpenId(m.id);
+                }}
+              >
+                Join live review
+              </Button>
+            </div>
+          ) : null;
+        })}
         <section aria-label="Summary" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
           <StatCard label="Total Media" value={media ? stats.total : null} icon={<FolderOpen size={20} />} />
           <StatCard label="Recent Uploads" value={media ? stats.recent : null} icon={<Clock size={20} />} hint="Last 7 days" />
@@ -263,9 +295,11 @@ export default function PortalDashboard({
         key={openItem?.id ?? 'closed'}
         item={openItem}
         compare={compareRequest}
+        joinLive={joinLive}
         onClose={() => {
           setOpenId(null);
           setCompareRequest(null);
+          setJoinLive(false);
         }}
       />
       <NotifyModeDialog

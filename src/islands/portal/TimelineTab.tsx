@@ -62,13 +62,16 @@ export function TimelineTab({
       return;
     }
     if (timeError || endError || ms === null) return;
+    // Read now, from the element when the field follows a paused playhead (useNoteClock).
+    const at = isVideo ? clock.msToSave() : 0;
+    if (at === null) return;
     setPending(true);
     setFailure(null);
     try {
       const created = await apiJson<ClientTimelineNote>('POST', `/api/client/media/${item.id}/timeline-notes`, {
         mediaId: item.id,
         // The exact moment (issue 29), with the documented whole seconds (001 §5) beside it.
-        ...noteTimeBody(ms),
+        ...noteTimeBody(at),
         ...(item.type === 'video' ? noteEndBody(clock) : {}),
         noteText: text,
         ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),

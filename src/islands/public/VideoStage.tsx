@@ -4,26 +4,21 @@
 // opened. Under 768 px, and until the island has hydrated (no JavaScript), the browser's own
 // controls are used.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Maximize, Minimize, Pause, Play, RotateCcw, RotateCw, Volume2, VolumeX } from 'lucide-react';
+import { Maximize, Minimize, Pause, Play, RotateCcw, RotateCw } from 'lucide-react';
 import type { GridMedia } from '../../shared/public-media.ts';
 import { Tooltip } from '../ui/Tooltip.tsx';
 import { tryAutoplay } from '../ui/autoplay.ts';
 import { useHydrated } from '../ui/hydration.ts';
-import { PreparingPreview, QualityMenu, useQuality, useSeekPreview, useSprite } from '../ui/playback.tsx';
+import { PreparingPreview, QualityMenu, clock, useQuality, useSeekPreview, useSprite } from '../ui/playback.tsx';
+import { VOLUME_STEP, VolumeControl } from '../ui/VolumeControl.tsx';
 
 // 000 §9 player constants.
 export const SEEK_STEP = 0.1;
 export const SKIP_SECONDS = 10;
-export const VOLUME_STEP = 0.01;
+export { VOLUME_STEP };
 export const CONTROLS_HIDE_MS = 3000;
 export const MOBILE_QUERY = '(max-width: 767px)';
 
-export function clock(t: number): string {
-  if (!Number.isFinite(t) || t < 0) t = 0;
-  const m = Math.floor(t / 60);
-  const s = Math.floor(t % 60);
-  return `${m}:${String(s).padStart(2, '0')}`;
-}
 
 /** Whether the viewport is under 768 px (false while rendering on the server). */
 export function useIsMobile(): boolean {
@@ -70,8 +65,6 @@ export function VideoStage({ item, autoplay, layout, preload, testId }: VideoSta
   const [current, setCurrent] = useState(0);
   // The stored length, so the controls show it before the metadata arrives.
   const [duration, setDuration] = useState(item.durationSeconds ?? 0);
-  const [muted, setMuted] = useState(false);
-  const [volume, setVolume] = useState(1);
   const [controlsVisible, setControlsVisible] = useState(true);
   const [fullscreen, setFullscreen] = useState(false);
   const quality = useQuality(item, video);
@@ -178,10 +171,6 @@ export function VideoStage({ item, autoplay, layout, preload, testId }: VideoSta
           quality.onLoadedMetadata();
         }}
         onDurationChange={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
-        onVolumeChange={(e) => {
-          setMuted(e.currentTarget.muted);
-          setVolume(e.currentTarget.volume);
-        }}
       />
       {!native && (
         <div
@@ -230,47 +219,7 @@ export function VideoStage({ item, autoplay, layout, preload, testId }: VideoSta
                 <RotateCw size={18} aria-hidden="true" />
               </button>
             </Tooltip>
-            <Tooltip label={muted ? 'Unmute' : 'Mute'} side="top">
-              <button
-                type="button"
-                onClick={() => {
-                  const v = video.current;
-                  if (!v) return;
-                  const next = !v.muted;
-                  v.muted = next;
-                  // Unmuting at volume 0 would still be silent: bring the sound back.
-                  if (!next && v.volume === 0) v.volume = 1;
-                  // State now, as the slider does: volumechange arrives later, and the slider
-                  // would meanwhile still show the old (muted) value.
-                  setMuted(next);
-                  setVolume(v.volume);
-                }}
-                aria-label={muted ? 'Unmute' : 'Mute'}
-                className={iconBtn}
-              >
-                {muted || volume === 0 ? <VolumeX size={18} aria-hidden="true" /> : <Volume2 size={18} aria-hidden="true" />}
-              </button>
-            </Tooltip>
-            <input
-              type="range"
-              aria-label="Volume"
-              min={0}
-              max={1}
-              step={VOLUME_STEP}
-              value={muted ? 0 : volume}
-              onChange={(e) => {
-                const v = video.current;
-                if (!v) return;
-                const next = Number(e.target.value);
-                v.volume = next;
-                v.muted = next === 0;
-                // Set state now: volumechange arrives later, and a re-render before it
-                // would put the controlled slider back to the old value.
-                setVolume(next);
-                setMuted(next === 0);
-              }}
-              className="h-1 w-24 cursor-pointer accent-gold-400"
-            />
+            <VolumeControl video={video} buttonClass={iconBtn} sliderClass="h-1 w-24 cursor-pointer accent-gold-400" />
             <span className="flex-1" />
             <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} />
             <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} side="top" align="end">

@@ -24,10 +24,20 @@ interface Props {
   /** Null: closed. '' opens the default pair; otherwise the `?compare=` text (version numbers). */
   request: string | null;
   onClose: () => void;
+  /** Told the pair and mode shown, as they change (a live review's presenter sends them, issue 41). */
+  onSelection?: (selection: CompareSelection) => void;
+  /** A pair and mode to show, overriding the pickers (a live review's follower). */
+  selection?: CompareSelection | null;
+}
+
+export interface CompareSelection {
+  left: number;
+  right: number;
+  mode: Mode;
 }
 
 /** The compare dialog; opens once the versions are here (a request is checked against them). */
-export function CompareDialog({ title, type, versions, request, onClose }: Props) {
+export function CompareDialog({ title, type, versions, request, onClose, onSelection, selection = null }: Props) {
   const open = request !== null && versions !== null;
   const picked = useMemo(() => (open ? pickPair(versions, request) : null), [open, versions, request]);
   return (
@@ -38,7 +48,7 @@ export function CompareDialog({ title, type, versions, request, onClose }: Props
             {versions?.length === 0 ? 'The versions of this item could not be loaded.' : picked.error}
           </p>
         ) : (
-          <CompareView type={type} versions={versions!} initialLeft={picked.left.id} initialRight={picked.right.id} />
+          <CompareView type={type} versions={versions!} initialLeft={picked.left.id} initialRight={picked.right.id} onSelection={onSelection} selection={selection} />
         ))}
     </Dialog>
   );
@@ -51,10 +61,31 @@ function typesText(target: EventTarget | null): boolean {
   return target instanceof HTMLInputElement && !['range', 'button', 'checkbox', 'radio'].includes(target.type);
 }
 
-function CompareView({ type, versions, initialLeft, initialRight }: { type: 'video' | 'image'; versions: MediaVersion[]; initialLeft: number; initialRight: number }) {
-  const [leftId, setLeftId] = useState(initialLeft);
-  const [rightId, setRightId] = useState(initialRight);
-  const [mode, setMode] = useState<Mode>('side');
+function CompareView({
+  type,
+  versions,
+  initialLeft,
+  initialRight,
+  onSelection,
+  selection,
+}: {
+  type: 'video' | 'image';
+  versions: MediaVersion[];
+  initialLeft: number;
+  initialRight: number;
+  onSelection?: (selection: CompareSelection) => void;
+  selection?: CompareSelection | null;
+}) {
+  const [leftId, setLeftId] = useState(selection?.left ?? initialLeft);
+  const [rightId, setRightId] = useState(selection?.right ?? initialRight);
+  const [mode, setMode] = useState<Mode>(selection?.mode ?? 'side');
+  useEffect(() => {
+    if (!selection) return;
+    setLeftId(selection.left);
+    setRightId(selection.right);
+    setMode(selection.mode);
+  }, [selection?.left, selection?.right, selection?.mode]);
+  useEffect(() => onSelection?.({ left: leftId, right: rightId, mode }), [leftId, rightId, mode]);
   const [wipe, setWipe] = useState(50);
   const left = versions.find((v) => v.id === leftId) ?? versions[0]!;
   const right = versions.find((v) => v.id === rightId) ?? versions[versions.length - 1]!;

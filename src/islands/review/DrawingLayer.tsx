@@ -198,7 +198,7 @@ function usePlayhead(media: HTMLVideoElement | HTMLImageElement | null): number 
  * The SVG layer over the picture of its sibling <video> or <img> (both inside one `relative`
  * parent). Shows the drawings of the notes the player stands on (their frame, or range; every
  * note of an image) and the drawing being made; takes the pointer only while drawing, so the
- * player's controls work otherwise.
+ * picture's click (play or pause) works otherwise.
  */
 export function DrawingLayer({ notes, fps, drawing }: { notes: readonly NoteDrawing[]; fps: number | null | undefined; drawing?: Drawing | null }) {
   const svg = useRef<SVGSVGElement>(null);
@@ -325,7 +325,8 @@ export function DrawingLayer({ notes, fps, drawing }: { notes: readonly NoteDraw
 /** A positioned frame around a picture, for the layer to sit on (images; ReviewVideo has its own). */
 export function PictureFrame({ children, overlay }: { children: ReactNode; overlay?: ReactNode }) {
   return (
-    <div className="relative">
+    // In a fullscreen player area the picture takes the height the transport leaves.
+    <div className="relative [:fullscreen>&]:min-h-0 [:fullscreen>&]:flex-1">
       {children}
       {overlay}
     </div>

@@ -19,6 +19,17 @@ export function frameIndex(ms: number, fps: number | null | undefined): number {
   return Math.max(0, Math.floor((ms * fpsOf(fps)) / 1000 + 0.05));
 }
 
+/**
+ * Where to seek to show frame `k`: its start and a tenth of a millisecond. A double's k/fps can
+ * be a hair short of the frame's start (10 steps of 0.04 make 0.39999999999999997), and a
+ * browser that truncates the time to its media clock then shows frame k-1 (issue 39). The tenth
+ * of a millisecond keeps the time field and a saved note on the frame's start (they round to
+ * the millisecond).
+ */
+export function frameSeekTime(k: number, fps: number | null | undefined): number {
+  return Math.max(0, k) / fpsOf(fps) + 0.0001;
+}
+
 /** mm:ss.ff (h:mm:ss.ff from an hour): whole seconds, then the frame within that second. */
 export function formatFrameTime(ms: number, fps: number | null | undefined): string {
   const rate = fpsOf(fps);

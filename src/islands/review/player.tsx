@@ -8,8 +8,11 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { Button } from '../ui/Button.tsx';
-import { fpsOf, formatFrameTime, frameTimecode, parseSecondsText, secondsText } from './frames.ts';
+import { fpsOf, formatFrameTime, frameIndex, frameSeekTime, frameTimecode, parseSecondsText, secondsText } from './frames.ts';
 import { KEY_LIST, SPEEDS, nextShuttle, playerKeyAction, speedLabel } from './keys.ts';
+
+/** Dispatched by the player area when J's backwards shuttle starts (detail: its speed) or stops (null). */
+export const SHUTTLE_EVENT = 'studio-shuttle';
 
 /** Keys typed into these are text, not player commands. */
 function typesText(target: EventTarget | null): boolean {
@@ -26,9 +29,12 @@ function spaceIsPlayer(target: EventTarget | null, area: HTMLElement): boolean {
 
 const clampTime = (video: HTMLVideoElement, t: number) => Math.min(Number.isFinite(video.duration) ? video.duration : Infinity, Math.max(0, t));
 
-/** One frame back or forward, while paused (the review products' `,` and `.`). */
+/**
+ * One frame back or forward, while paused (the review products' `,` and `.`): to the next
+ * frame's own start, counted from the frame shown, so steps never add up a rounding error.
+ */
 function stepFrame(video: HTMLVideoElement, fps: number | null | undefined, direction: 1 | -1): void {
-  video.currentTime = clampTime(video, video.currentTime + direction / fpsOf(fps));
+  video.currentTime = clampTime(video, frameSeekTime(frameIndex(video.currentTime * 1000, fps) + direction, fps));
 }
 
 const kbd = 'rounded border border-line px-1 font-mono text-fg';
@@ -77,6 +83,12 @@ export function PlayerArea({
       el.removeEventListener('play', onPlay, true);
     };
   }, []);
+
+  // A live session's presenter (issue 41) sends the backwards shuttle as one state, not as the
+  // many seeks it makes: the area says when it starts and stops.
+  useEffect(() => {
+    area.current?.dispatchEvent(new CustomEvent(SHUTTLE_EVENT, { bubbles: true, detail: reverse }));
+  }, [reverse]);
 
   useEffect(() => {
     const v = videoRef.current;
@@ -191,8 +203,10 @@ export function PlayerArea({
         aria-label={label}
         tabIndex={0}
         data-testid="player-area"
+        // The transport's fullscreen takes the whole area (picture, drawings, markers, keys).
+        data-player-area=""
         onKeyDown={onKeyDown}
-        className={`rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${className}`}
+        className={`rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent [&:fullscreen]:flex [&:fullscreen]:flex-col [&:fullscreen]:bg-black [&:fullscreen]:p-4 ${className}`}
       >
         {children}
         <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-fg-muted">
@@ -276,12 +290,15 @@ function KeysDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   );
 }
 
-/** Pauses on a note's exact moment (the frame shown at `timestampMs`). */
-export function seekToNote(video: HTMLVideoElement | null, ms: number): void {
+/**
+ * Pauses on a note's frame (the frame shown at `timestampMs` at the version's rate; without a
+ * rate, at the time itself).
+ */
+export function seekToNote(video: HTMLVideoElement | null, ms: number, fps?: number | null): void {
   if (!video) return;
   video.pause();
   const end = Number.isFinite(video.duration) ? video.duration : Infinity;
-  video.currentTime = Math.min(end, Math.max(0, ms / 1000));
+  video.currentTime = Math.min(end, fps ? frameSeekTime(frameIndex(ms, fps), fps) : Math.max(0, ms / 1000));
   video.focus();
 }
 
@@ -337,11 +354,15 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
   };
   const take = (v: HTMLVideoElement) => takeAt(v.currentTime);
   const playheadMs = () => (video.current ? video.current.currentTime * 1000 : null);
+  /** Nothing holds the field: it stands for the playhead. */
+  const following = () => !held.current && !typed.current && !pinned.current;
   const capture = () => {
     const v = video.current;
-    if (!v || v.paused || v.ended || held.current || typed.current || pinned.current) return;
+    if (!v || !following()) return;
+    // Paused: the element's time is the paused frame's even while its pause or seek event is
+    // still on its way (a busy machine), so the field is brought up to date; playing: held.
     take(v);
-    held.current = true;
+    if (!v.paused && !v.ended) held.current = true;
   };
   const ms = parseSecondsText(text);
   const loop: LoopRange | null = loopSource === 'range' ? (endMs !== null && ms !== null && endMs > ms ? { fromMs: ms, toMs: endMs } : null) : loopSource;
@@ -361,6 +382,17 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
     loopsRange: loopSource === 'range',
     /** What the player loops now, if anything. */
     loop,
+    /**
+     * The time to save the note with, read when it is sent: while the field follows a paused
+     * playhead, the element's own time (the frame on screen), not the text, which a late pause
+     * or seek event may not have updated yet (issue 39: 20 s saved for a pause at 30 s under
+     * load); otherwise the field's moment (writing began while playing, typed, or marked).
+     */
+    msToSave: (): number | null => {
+      const v = video.current;
+      if (v && v.paused && following()) return Math.round(v.currentTime * 1000);
+      return ms;
+    },
     /** Typed by hand. */
     setText: (t: string) => {
       held.current = false;
@@ -408,7 +440,7 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
         take(e.currentTarget);
       },
     },
-    /** For the note's text box: the moment the viewer started writing. */
+    /** For the note's text box: the moment the viewer started writing (brought up to date when paused). */
     draftEvents: {
       onFocus: capture,
       onKeyDown: capture,

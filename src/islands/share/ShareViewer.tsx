@@ -16,12 +16,16 @@ import { ApprovalBadge } from '../review/ApprovalBadge.tsx';
 import { NoteTime } from '../review/NoteTime.tsx';
 import { BlockedDownload } from '../review/BlockedDownload.tsx';
 import { StarRating, Stars } from '../portal/StarRating.tsx';
-import { LoopNoteButton, NoteMomentFields, PlayerArea, markDraggedRange, noteEndBody, rangeError, seekToNote, useNoteClock } from '../review/player.tsx';
-import { NoteMarkers } from '../review/NoteMarkers.tsx';
+import { LoopNoteButton, NoteMomentFields, noteEndBody, rangeError, seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { noteMarkers } from '../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../review/DrawingLayer.tsx';
-import { AUTO, QualityMenu, useQuality } from '../ui/playback.tsx';
+import { ReviewVideo } from '../ui/ReviewVideo.tsx';
+import { useStore } from '@nanostores/react';
+import { $live } from '../live/channel.ts';
+import { useLiveReload, usePollWhileOffline } from '../live/useLive.ts';
+import { useLiveSession } from '../live/useLiveSession.ts';
+import { LivePanel } from '../live/LivePanel.tsx';
 
 const POLL_MS = 4000;
 
@@ -37,14 +41,20 @@ export default function ShareViewer({ token, studio, initial }: { token: string;
   const [name, setName] = useState(initial.guestName);
   const pending = view.items.some((i) => i.previewPending);
 
-  // Watermarked previews are made after the link: look again until every one is there.
-  useEffect(() => {
-    if (!pending) return;
-    const t = setInterval(() => {
-      apiJson<ShareView>('GET', `/api/share/${token}`).then(setView, () => {});
-    }, POLL_MS);
-    return () => clearInterval(t);
-  }, [pending, token]);
+  const reload = () => apiJson<ShareView>('GET', `/api/share/${token}`).then(setView, () => {});
+  // Live (issue 41): notes, replies, decisions, new versions, finished previews and the link's
+  // own changes show at once. Without a stream, watermarked previews (made after the link) are
+  // looked for every 4 s until every one is there.
+  useLiveReload(['note', 'feedback', 'reply', 'approval', 'version', 'processing', 'preview', 'media', 'link'], () => void reload(), (topic, data) => topic !== 'processing' || data.status === 'ready');
+  usePollWhileOffline(() => void reload(), POLL_MS, { enabled: pending });
+  const live = useStore($live);
+  if (live.closed === 'link-gone') {
+    return (
+      <main className="mx-auto max-w-5xl px-4 py-16 sm:px-6">
+        <EmptyState title="This link is no longer available" description="It may have expired or been switched off. Ask the studio for a new one." />
+      </main>
+    );
+  }
 
   const writes = view.allowComment || view.allowApprove;
   const shared: Shared = { token, view, name: name.trim(), onChanged: (next) => setView((cur) => ({ ...cur, ...next })) };
@@ -93,9 +103,14 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
   );
   const drawings = useMemo(() => noteDrawings(allComments.filter((c) => c.mediaId === item.id && c.kind === 'note')), [allComments, item.id]);
   const drawing = useDrawing();
+  // Live review (issue 41), on links that allow comments: this page follows the studio's player
+  // (the current version only: a link shows no other).
+  const session = useLiveSession({ mediaId: item.id, videoRef, fps: item.frameRate, versionId: item.versionId, shapes: drawing.shapes });
+  const otherVersion = session.joined && session.state && session.state.versionId !== item.versionId ? 'The presenter is showing another version of this item, which this link does not show.' : null;
+  const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
   // Visitors draw only on links that allow comments; everyone sees the notes' drawings.
-  const layer = <DrawingLayer notes={drawings} fps={item.frameRate} drawing={shared.view.allowComment ? drawing : null} />;
-  const seek = (ms: number) => seekToNote(videoRef.current, ms);
+  const layer = <DrawingLayer notes={shownDrawings} fps={item.frameRate} drawing={shared.view.allowComment ? drawing : null} />;
+  const seek = (ms: number) => seekToNote(videoRef.current, ms, item.frameRate);
   return (
     <section aria-labelledby={`item-${item.id}`} className="space-y-4 rounded-xl border border-line bg-raised p-4 sm:p-6" data-testid="share-item">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -114,7 +129,8 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
           <BlockedDownload reason={item.downloadBlockedReason} size="sm" />
         ) : null}
       </div>
-      <Media item={item} videoRef={videoRef} clock={clock} markers={markers} onSeek={seek} overlay={layer} canMark={shared.view.allowComment} />
+      {item.type === 'video' && shared.view.allowComment && <LivePanel session={session} fps={item.frameRate} versionMismatch={otherVersion} />}
+      <Media item={item} videoRef={videoRef} clock={clock} markers={markers} overlay={layer} canMark={shared.view.allowComment} />
       {shared.view.allowApprove && <ApprovalForm item={item} shared={shared} />}
       {shared.view.allowComment && <NoteForm item={item} shared={shared} clock={clock} drawing={drawing} videoRef={videoRef} />}
       {notes.length > 0 && (
@@ -168,7 +184,6 @@ function Media({
   videoRef,
   clock,
   markers,
-  onSeek,
   overlay,
   canMark,
 }: {
@@ -176,14 +191,10 @@ function Media({
   videoRef: React.RefObject<HTMLVideoElement | null>;
   clock: ReturnType<typeof useNoteClock>;
   markers: ReturnType<typeof noteMarkers>;
-  onSeek: (ms: number) => void;
   overlay: React.ReactNode;
-  /** The link takes notes: a drag on the marker strip marks a range (the strip shows without notes too). */
+  /** The link takes notes: I and O, and a drag on the marker strip, mark a range (the strip shows without notes too). */
   canMark: boolean;
 }) {
-  const [duration, setDuration] = useState(item.durationSeconds ?? 0);
-  // Streams where the link shows the clean sizes (issue 33); one file otherwise.
-  const quality = useQuality(item, videoRef, { stream: true });
   if (item.type === 'image') {
     if (!item.imageUrl) return <Preparing />;
     return (
@@ -193,47 +204,21 @@ function Media({
     );
   }
   if (!item.playbackUrl) return <Preparing />;
-  const onDuration = (e: React.SyntheticEvent<HTMLVideoElement>) => {
-    if (Number.isFinite(e.currentTarget.duration) && e.currentTarget.duration > 0) setDuration(e.currentTarget.duration);
-  };
+  // The review players' one player (issue 39): streams where the link shows the clean sizes
+  // (issue 33), one file otherwise.
   return (
-    <PlayerArea videoRef={videoRef} fps={item.frameRate} label={`Player: ${item.title}`} clock={clock}>
-      <PictureFrame overlay={overlay}>
-        <video
-          ref={videoRef}
-          // No src prop: useQuality sets the source (a stream or a file).
-          data-stream={quality.via}
-          poster={item.posterUrl ?? undefined}
-          controls
-          playsInline
-          preload="metadata"
-          data-testid="share-video"
-          className="aspect-video w-full rounded-lg bg-black object-contain"
-          onLoadedMetadata={(e) => {
-            onDuration(e);
-            quality.onLoadedMetadata();
-          }}
-          onDurationChange={onDuration}
-          {...clock.videoEvents}
-        />
-      </PictureFrame>
-      {quality.options.length > 1 && (
-        <div className="mt-1 flex justify-end">
-          <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} playing={quality.quality === AUTO ? quality.level : null} />
-        </div>
-      )}
-      {(markers.length > 0 || canMark) && duration > 0 && (
-        <div className="mt-1 rounded-lg bg-black/80 px-3 pb-1" data-testid="marker-bar">
-          <NoteMarkers
-            notes={markers}
-            duration={duration}
-            fps={item.frameRate}
-            onSeek={onSeek}
-            onRange={canMark ? (fromMs, toMs) => markDraggedRange(clock, videoRef.current, fromMs, toMs) : undefined}
-          />
-        </div>
-      )}
-    </PlayerArea>
+    <ReviewVideo
+      item={item}
+      videoRef={videoRef}
+      frameRate={item.frameRate}
+      {...clock.videoEvents}
+      clock={clock}
+      canMark={canMark}
+      markers={markers}
+      overlay={overlay}
+      testId="share-video"
+      className="aspect-video"
+    />
   );
 }
 
@@ -280,10 +265,13 @@ function NoteForm({
     e.preventDefault();
     if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
     if (ms === null || endError) return;
+    // Read now, from the element when the field follows a paused playhead (useNoteClock).
+    const at = isVideo ? clock.msToSave() : 0;
+    if (at === null) return;
     setPending(true);
     const created = await send<ShareComment>(shared, 'POST', `/media/${item.id}/timeline-notes`, {
       text,
-      ...noteTimeBody(ms),
+      ...noteTimeBody(at),
       ...(isVideo ? noteEndBody(clock) : {}),
       ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
     });

@@ -1,10 +1,12 @@
 // The review player of the admin detail dialog and the portal dialog: the item's playable
-// file (a review proxy, quality menu, frame previews on the seek bar), or "Preparing
-// preview... 42%" while there is none yet, with the reason and Retry for staff on failure.
+// file (a review proxy, quality menu, frame previews on the seek bar) under one transport of
+// our own (ReviewTransport: no browser controls), or "Preparing preview... 42%" while there is
+// none yet, with the reason and Retry for staff on failure.
 import { useEffect, useState, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import { toast } from '../../shared/toast.ts';
 import { errorMessage } from '../../shared/api.ts';
-import { PreparingPreview, ReviewBar, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
+import { PreparingPreview, retryProcessing, useProcessingPoll, useQuality, type PlayableItem } from './playback.tsx';
+import { ReviewTransport, togglePlay } from './ReviewTransport.tsx';
 import { PlayerArea, markDraggedRange, seekToNote, type NoteClock } from '../review/player.tsx';
 import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
 import { PictureFrame } from '../review/DrawingLayer.tsx';
@@ -12,8 +14,8 @@ import { PictureFrame } from '../review/DrawingLayer.tsx';
 interface Props<T extends PlayableItem> {
   item: T & { id: number; title: string; posterUrl: string | null };
   videoRef: RefObject<HTMLVideoElement | null>;
-  /** GET endpoint of the item's live processing state. */
-  pollUrl: string;
+  /** GET endpoint of the item's live processing state (none on a share page: the page polls its own view). */
+  pollUrl?: string | null;
   /** Staff with edit:media: a failed item gets a Retry button. */
   canRetry?: boolean;
   className: string;
@@ -29,15 +31,15 @@ interface Props<T extends PlayableItem> {
   overlay?: ReactNode;
   /** The note form's clock: the player's I and O keys and a drag on the marker strip mark its range, and it says what to loop. */
   clock?: NoteClock;
-  /** Start playing once the first source is in place (the portal dialog, 001 §4). */
-  autoPlay?: boolean;
+  /** Whether a drag on the marker strip marks a range (a share link without notes: no); the strip then shows only with markers. */
+  canMark?: boolean;
 }
 
-export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers, overlay, clock, autoPlay = false }: Props<T>) {
+export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl = null, canRetry = false, className, testId, onPause, onSeeked, frameRate, markers, overlay, clock, canMark = true }: Props<T>) {
   const [live, setLive] = useState<PlayableItem>(item);
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
-  const quality = useQuality(live, videoRef, { stream: true, autoPlay });
+  const quality = useQuality(live, videoRef, { stream: true });
   const retry = canRetry
     ? () => {
         retryProcessing(item.id).then(
@@ -55,37 +57,40 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl, c
           // No src prop: useQuality sets the source (a stream or a file).
           data-stream={quality.via}
           poster={item.posterUrl ?? undefined}
-          controls
           playsInline
           preload="metadata"
+          // Focusable by script and click (a note's jump focuses it, so , and . step at once),
+          // not a tab stop of its own: the player area is.
+          tabIndex={-1}
           data-testid={testId}
+          onClick={(e) => togglePlay(e.currentTarget)}
           onLoadedMetadata={quality.onLoadedMetadata}
           onPause={onPause}
           onSeeked={onSeeked}
           aria-label={`Video: ${item.title}`}
-          className={`w-full rounded-lg bg-black object-contain ${className}`}
+          className={`w-full rounded-lg bg-black object-contain ${className} [:fullscreen_&]:h-full`}
         />
       </PictureFrame>
-      {live.processingStatus === 'ready' ? (
-        <ReviewBar
-          video={videoRef}
-          item={live}
-          quality={quality}
-          markers={
-            markers?.length || clock
-              ? (duration) => (
-                  <NoteMarkers
-                    notes={markers ?? []}
-                    duration={duration}
-                    fps={frameRate}
-                    onSeek={(ms) => seekToNote(videoRef.current, ms)}
-                    onRange={clock ? (fromMs, toMs) => markDraggedRange(clock, videoRef.current, fromMs, toMs) : undefined}
-                  />
-                )
-              : undefined
-          }
-        />
-      ) : (
+      <ReviewTransport
+        video={videoRef}
+        item={live}
+        quality={quality}
+        markers={
+          markers?.length || (clock && canMark)
+            ? (duration) => (
+                <NoteMarkers
+                  notes={markers ?? []}
+                  duration={duration}
+                  fps={frameRate}
+                  onSeek={(ms) => seekToNote(videoRef.current, ms, frameRate)}
+                  onRange={clock && canMark ? (fromMs, toMs) => markDraggedRange(clock, videoRef.current, fromMs, toMs) : undefined}
+                />
+              )
+            : undefined
+        }
+      />
+      {/* The original plays while its proxies are made: the transport works, and this says why there is no quality menu yet. */}
+      {live.processingStatus !== 'ready' && (
         <div className="mt-2">
           <PreparingPreview item={live} onRetry={retry} compact className="rounded-lg py-2" />
         </div>

@@ -1,17 +1,19 @@
 // Video playback shared by every player (public, admin, portal): which file to play (the
-// item's playbackUrl, or a chosen rendition: Auto picks by player size and Save-Data), the
-// quality menu, thumbnail previews over the seek bar (sprite + WebVTT map), and the
-// "Preparing preview... 42%" state with Retry for staff while the proxy is being made.
-import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+// item's playbackUrl, or a chosen rendition: Auto picks by the picture's size on screen and
+// Save-Data, auto-size.ts), the quality menu, thumbnail previews over the seek bar (sprite +
+// WebVTT map), and the "Preparing preview... 42%" state with Retry for staff while the proxy
+// is being made. The review players' transport is ReviewTransport.tsx.
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { RotateCw } from 'lucide-react';
 import type { Playback, Rendition } from '../../shared/schemas/media.ts';
 import { apiGet, apiJson, apiRequest } from '../../shared/api.ts';
 import type { Level } from 'hls.js/light';
 import { levelOf, streamMode, type StreamMode } from './stream-mode.ts';
+import { autoSize, capLevel, type Size } from './auto-size.ts';
 import type { attachStream } from './stream.ts';
-import { tryAutoplay } from './autoplay.ts';
 
 /** The streaming code and hls.js: only for a review player that streams. */
+import { useLiveConnected, useLiveReload } from '../live/useLive.ts';
 const loadStream = () => import('./stream.ts');
 type Stream = Awaited<ReturnType<typeof attachStream>>;
 
@@ -28,27 +30,23 @@ function saveData(): boolean {
   return !!c?.saveData;
 }
 
-/** Auto: the smallest rendition at least as tall as the player on this screen; the smallest on Save-Data. */
-export function autoRendition(renditions: Rendition[], playerHeightCss: number, dpr = 1, data = false): Rendition | null {
-  if (!renditions.length) return null;
-  const bySize = [...renditions].sort((a, b) => Math.min(a.width, a.height) - Math.min(b.width, b.height));
-  if (data) return bySize[0]!;
-  const need = playerHeightCss * dpr;
-  return bySize.find((r) => r.height >= need * 0.9) ?? bySize[bySize.length - 1]!;
-}
-
 /**
  * The source for a <video>, following the quality choice. Switching keeps the position and the
  * playing state. With `stream` (the review players), a video with several sizes and a master
  * playlist streams it (stream.ts): the hook then sets the element's source itself, so the
  * element must not get a `src` prop (`streams` says so); public players keep the `src` prop.
  */
-export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement | null>, opts: { stream?: boolean; autoPlay?: boolean } = {}) {
+export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement | null>, opts: { stream?: boolean } = {}) {
   const [quality, setQualityState] = useState<string>(AUTO);
   const [autoPick, setAutoPick] = useState<Rendition | null>(null);
   useEffect(() => {
     const el = video.current;
-    const measure = () => setAutoPick(autoRendition(item.renditions, el?.clientHeight || 720, window.devicePixelRatio || 1, saveData()));
+    const measure = () => {
+      const box: Size | null = el ? { width: el.clientWidth, height: el.clientHeight } : null;
+      const next = autoSize(item.renditions, box, window.devicePixelRatio || 1, saveData());
+      // A resize within the same size keeps the same object, so nothing downstream re-runs.
+      setAutoPick((cur) => (cur && next && cur.url === next.url ? cur : next));
+    };
     measure();
     if (!el || typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver(measure);
@@ -83,21 +81,10 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
   const streaming = !!streamUrl && mode !== 'progressive' && original.current == null && (quality === AUTO || (mode === 'hls' && outside !== quality));
   const src = streaming ? streamUrl : progressiveSrc;
 
-  // Started once its first source is in place (a play() before that would be aborted by the
-  // source arriving): the portal's "plays as the dialog opens" (001 §4).
-  const autoplayed = useRef(!opts.autoPlay);
-  const startOnce = useCallback(() => {
-    const v = video.current;
-    if (autoplayed.current || !v) return;
-    autoplayed.current = true;
-    // Blocked: the native controls show the paused state.
-    tryAutoplay(
-      v,
-      () => {},
-      () => v.pause(),
-    );
-  }, [video]);
   const handle = useRef<Stream | null>(null);
+  // Auto's cap while streaming: the level of the size a file would have been picked at.
+  const cap = useRef<(levels: Level[]) => number>(() => -1);
+  cap.current = (levels) => capLevel(levels, autoPick);
   const pick = useRef<(levels: Level[]) => number>(() => -1);
   pick.current = (levels) => {
     if (quality === AUTO) return -1;
@@ -117,9 +104,8 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
         .then(({ attachStream }) =>
           attachStream(v, streamUrl!, {
             level: (levels) => pick.current(levels),
-            saveData: saveData(),
+            cap: (levels) => cap.current(levels),
             onLevel: setLevel,
-            onReady: startOnce,
             onFatal: () => {
               remember();
               setFailed(true);
@@ -138,12 +124,12 @@ export function useQuality(item: PlayableItem, video: RefObject<HTMLVideoElement
       };
     }
     if (src && v.getAttribute('src') !== src) v.src = src;
-    if (src) startOnce();
-  }, [opts.stream, decided, streaming, mode, streamUrl, src, video, remember, startOnce]);
-  // A quality chosen while streaming: the level changes in place, no new source.
+  }, [opts.stream, decided, streaming, mode, streamUrl, src, video, remember]);
+  // A quality chosen, or the player resized, while streaming: the level or Auto's cap changes
+  // in place, no new source.
   useEffect(() => {
-    handle.current?.setLevel((levels) => pick.current(levels));
-  }, [quality]);
+    handle.current?.refresh();
+  }, [quality, autoPick]);
 
   const setQuality = useCallback(
     (q: string) => {
@@ -255,7 +241,8 @@ export function useSprite(spriteUrl: string | null): SpriteCue[] {
   return cues;
 }
 
-function clock(t: number): string {
+/** A position as m:ss, for the players' clocks. */
+export function clock(t: number): string {
   if (!Number.isFinite(t) || t < 0) t = 0;
   return `${Math.floor(t / 60)}:${String(Math.floor(t % 60)).padStart(2, '0')}`;
 }
@@ -288,79 +275,19 @@ export function useSeekPreview(cues: SpriteCue[], duration: number) {
 }
 
 /**
- * A seek bar with frame previews and the quality menu, under a player that uses the
- * browser's own controls (admin and portal dialogs).
- */
-export function ReviewBar({
-  video,
-  item,
-  quality,
-  markers,
-}: {
-  video: RefObject<HTMLVideoElement | null>;
-  item: PlayableItem;
-  quality: ReturnType<typeof useQuality>;
-  /** Drawn under the seek bar, at its width (the review players' note markers). */
-  markers?: (duration: number) => ReactNode;
-}) {
-  const [time, setTime] = useState(0);
-  const [duration, setDuration] = useState(0);
-  const cues = useSprite(item.spriteUrl);
-  const { bind, preview } = useSeekPreview(cues, duration);
-  useEffect(() => {
-    const v = video.current;
-    if (!v) return;
-    const on = () => {
-      setTime(v.currentTime);
-      if (Number.isFinite(v.duration)) setDuration(v.duration);
-    };
-    for (const ev of ['timeupdate', 'durationchange', 'loadedmetadata', 'seeked']) v.addEventListener(ev, on);
-    on();
-    return () => {
-      for (const ev of ['timeupdate', 'durationchange', 'loadedmetadata', 'seeked']) v.removeEventListener(ev, on);
-    };
-  }, [video, quality.src]);
-  return (
-    <div className="mt-2 flex items-center gap-3 rounded-lg bg-black/80 px-3 py-2 text-white">
-      <span className="text-xs tabular-nums" aria-hidden="true">
-        {clock(time)}
-      </span>
-      <div className="relative flex-1" {...bind}>
-        {preview}
-        <input
-          type="range"
-          aria-label="Seek with preview"
-          data-testid="review-seek"
-          min={0}
-          max={duration || 0}
-          step={0.1}
-          value={Math.min(time, duration || 0)}
-          aria-valuetext={`${clock(time)} of ${clock(duration)}`}
-          onChange={(e) => {
-            const v = video.current;
-            if (v) v.currentTime = Number(e.target.value);
-            setTime(Number(e.target.value));
-          }}
-          className="h-1 w-full cursor-pointer accent-gold-400"
-        />
-        {markers?.(duration)}
-      </div>
-      <span className="text-xs tabular-nums" aria-hidden="true">
-        {clock(duration)}
-      </span>
-      <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} playing={quality.quality === AUTO ? quality.level : null} />
-    </div>
-  );
-}
-
-/**
- * Polls the item's live processing state while it is not ready (progress ticks are not in the
- * cached lists). Calls `onChange` with each new state; stops once ready or failed.
+ * Follows the item's live processing state while it is not ready (progress ticks are not in the
+ * cached lists): asked again on each `processing` event of the item over the tab's stream
+ * (issue 41), or every `everyMs` while no stream is open. Calls `onChange` with each new state;
+ * stops once ready or failed.
  */
 export function useProcessingPoll<T extends PlayableItem>(item: T, pollUrl: string | null, onChange: (next: T) => void, everyMs = 2000) {
   const active = item.processingStatus === 'queued' || item.processingStatus === 'processing';
   const latest = useRef(item);
   latest.current = item;
+  const mediaId = Number(/\/media\/(\d+)\/processing/.exec(pollUrl ?? '')?.[1] ?? NaN);
+  const connected = useLiveConnected();
+  useLiveReload(['processing', 'preview'], () => void tickRef.current?.(), (_t, data) => data.mediaId === mediaId, active && !!pollUrl);
+  const tickRef = useRef<(() => Promise<void>) | null>(null);
   useEffect(() => {
     if (!active || !pollUrl) return;
     let stop = false;
@@ -372,14 +299,16 @@ export function useProcessingPoll<T extends PlayableItem>(item: T, pollUrl: stri
         onChange({ ...cur, ...next });
       }
     };
-    const t = setInterval(tick, everyMs);
+    tickRef.current = tick;
+    const t = connected ? null : setInterval(tick, everyMs);
     void tick();
     return () => {
       stop = true;
-      clearInterval(t);
+      tickRef.current = null;
+      if (t) clearInterval(t);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [active, pollUrl, everyMs]);
+  }, [active, pollUrl, everyMs, connected]);
 }
 
 /** Shown instead of a player while no playable file exists yet, or when conversion failed. */

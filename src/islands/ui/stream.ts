@@ -1,8 +1,9 @@
 // Adaptive streaming for the review players (issue 33): the version's HLS master playlist
 // (byte ranges of the same proxies that play as single files) through hls.js's light build,
 // loaded only when a review player opens a video with more than one size. Auto leaves the
-// choice to hls.js (measured bandwidth, capped to the player's size); a pinned quality fixes
-// the level. Public pages never import this file (they keep progressive MP4).
+// choice to hls.js (measured bandwidth) under the cap the player gives (the size its picture
+// needs, auto-size.ts); a pinned quality fixes the level. Public pages never import this file
+// (they keep progressive MP4).
 //
 // Where it streams: hls.js wherever Media Source Extensions exist (every desktop browser,
 // iPadOS, iOS 17.1+ through ManagedMediaSource), because only there can a size be pinned and
@@ -29,21 +30,24 @@ export interface Attached {
 export interface AttachOptions {
   /** The level a pinned size maps to, or -1 for Auto; asked again whenever the levels are known. */
   level: (levels: Level[]) => number;
-  /** Save-Data: Auto is capped to the smallest size. */
-  saveData: boolean;
+  /** The highest level Auto may play (-1: any); asked with the levels and at every `refresh`. */
+  cap: (levels: Level[]) => number;
   onLevel: (height: number) => void;
-  /** The playlist is read and the element has its source: it can be played. */
-  onReady: () => void;
   onFatal: () => void;
 }
 
-/** Attaches a stream to `video`; the answer's `detach` stops it. */
-export async function attachStream(video: HTMLVideoElement, url: string, o: AttachOptions): Promise<{ detach: () => void; setLevel: (fromLevels: (levels: Level[]) => number) => void }> {
+/** Attaches a stream to `video`; the answer's `detach` stops it, `refresh` asks `level` and `cap` again. */
+export async function attachStream(video: HTMLVideoElement, url: string, o: AttachOptions): Promise<{ detach: () => void; refresh: () => void }> {
   const HlsClass = await loadHls();
   const hls = new HlsClass({
     // The CSP allows no blob: workers, and fragmented MP4 needs no transmuxing anyway.
     enableWorker: false,
-    capLevelToPlayerSize: true,
+    // The player caps Auto itself (`cap`), by the same rule as a played file. hls.js's own cap
+    // was lost: it is set as the manifest is parsed, and Auto's `autoLevelCapping = -1` here
+    // then lifted it, so a 4K item in an 846×400 player climbed to 2160p (issue 39).
+    capLevelToPlayerSize: false,
+    // Loading starts once the cap is in place, so not even the first fragment is above it.
+    autoStartLoad: false,
     // Auto starts from a guess, not from a test download of the first listed (largest) size:
     // a third of what the browser measures of the link (navigator.connection), else 1 Mbit/s,
     // so a slow link shows its first frame from a small size and climbs as bandwidth is measured.
@@ -57,21 +61,19 @@ export async function attachStream(video: HTMLVideoElement, url: string, o: Atta
     maxMaxBufferLength: 20,
     backBufferLength: 30,
   });
-  const apply = (pick: (levels: Level[]) => number) => {
+  const apply = () => {
     if (!hls.levels.length) return;
-    const level = pick(hls.levels);
+    // The cap holds for Auto only: a pinned size plays whatever the cap says.
+    hls.autoLevelCapping = o.cap(hls.levels);
+    const level = o.level(hls.levels);
     // -1: Auto (hls.js picks); a size: switch now, flushing what was buffered at another size.
     if (level < 0) {
-      hls.currentLevel = -1;
-      hls.autoLevelCapping = o.saveData ? smallestLevel(hls.levels) : -1;
-    } else {
-      hls.autoLevelCapping = -1;
-      hls.currentLevel = level;
-    }
+      if (hls.manualLevel !== -1) hls.currentLevel = -1;
+    } else if (level !== hls.manualLevel) hls.currentLevel = level;
   };
   hls.on(HlsClass.Events.MANIFEST_PARSED, () => {
-    apply(o.level);
-    o.onReady();
+    apply();
+    hls.startLoad(-1);
   });
   hls.on(HlsClass.Events.LEVEL_SWITCHED, (_e, data) => {
     const l = hls.levels[data.level];
@@ -86,7 +88,7 @@ export async function attachStream(video: HTMLVideoElement, url: string, o: Atta
   hls.attachMedia(video);
   return {
     detach: () => hls.destroy(),
-    setLevel: (pick) => apply(pick),
+    refresh: apply,
   };
 }
 
@@ -95,12 +97,4 @@ export function startEstimate(): number {
   const c = (navigator as Navigator & { connection?: { downlink?: number } }).connection;
   const mbps = c?.downlink;
   return mbps && Number.isFinite(mbps) && mbps > 0 ? Math.round((mbps * 1_000_000) / 3) : 1_000_000;
-}
-
-function smallestLevel(levels: Level[]): number {
-  let best = 0;
-  levels.forEach((l, i) => {
-    if (l.height * l.width < levels[best]!.height * levels[best]!.width) best = i;
-  });
-  return best;
 }

@@ -7,6 +7,7 @@ import { HttpError, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
 import { invalidateAllSessions } from '../auth/sessions.ts';
 import type { ClientDetails, ClientDownloads, CreateClient } from '../../shared/schemas/clients.ts';
+import { setClientGate } from '../sharing/client-gate.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = typeof db | Tx;
@@ -116,13 +117,19 @@ export async function getClientDownloads(id: number): Promise<ClientDownloads> {
   return { downloadsAfterApproval: row.downloadsAfterApproval };
 }
 
-/** Switches "downloads wait for approval" on or off; applies to the client's next request. */
-export async function setClientDownloads(id: number, input: ClientDownloads): Promise<ClientDownloads> {
-  const done = await db
-    .update(clients)
-    .set({ downloadsAfterApproval: input.downloadsAfterApproval, updatedAt: new Date() })
-    .where(eq(clients.id, id))
-    .returning({ downloadsAfterApproval: clients.downloadsAfterApproval });
-  if (!done.length) throw notFound('Client not found');
-  return done[0]!;
+/**
+ * Switches "downloads wait for approval" on or off; applies to the client's next request. The
+ * client's clean previews for the closed gate (issue 40) follow the switch.
+ */
+export async function setClientDownloads(id: number, input: ClientDownloads, staffUserId: string): Promise<ClientDownloads> {
+  return db.transaction(async (tx) => {
+    const done = await tx
+      .update(clients)
+      .set({ downloadsAfterApproval: input.downloadsAfterApproval, updatedAt: new Date() })
+      .where(eq(clients.id, id))
+      .returning({ downloadsAfterApproval: clients.downloadsAfterApproval });
+    if (!done.length) throw notFound('Client not found');
+    await setClientGate(tx, id, input.downloadsAfterApproval, staffUserId);
+    return done[0]!;
+  });
 }

@@ -3,6 +3,10 @@
 // SHA-256 is stored, tied to the account (as for sessions). A later sign-in from that device
 // is not held up by the account-wide bar, which failures from other addresses fill: it has a
 // counter of its own (see throttle.ts), so a guesser elsewhere cannot lock the owner out.
+//
+// Share links with a password use the same cookies (issue 40): a visitor who entered the link's
+// password before is counted on their own, so guessers from many addresses, who fill the link's
+// bar, cannot lock them out. One cookie per link, since a browser may hold several.
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { AstroCookies } from 'astro';
 import { db } from '../../db/index.ts';
@@ -13,12 +17,15 @@ import type { SessionKind } from './sessions.ts';
 const DEVICE_TTL_MS = 180 * 24 * 3600 * 1000;
 const TOKEN_RE = /^[a-z2-7]{40}$/;
 
-export const deviceCookie = (kind: SessionKind) => `studio_device_${kind}`;
-export const deviceAccount = (kind: SessionKind, id: string | number) => `${kind}:${id}`;
+/** Whose device it is: a staff or client account, or a share link's password. */
+export type DeviceKind = SessionKind | 'share';
+
+export const deviceCookie = (kind: DeviceKind, id: string | number) => (kind === 'share' ? `studio_device_share_${id}` : `studio_device_${kind}`);
+export const deviceAccount = (kind: DeviceKind, id: string | number) => `${kind}:${id}`;
 
 /** The device's id when its cookie was given to this account before, else null. */
-export async function trustedDeviceId(cookies: AstroCookies, kind: SessionKind, accountId: string | number): Promise<string | null> {
-  const token = cookies.get(deviceCookie(kind))?.value;
+export async function trustedDeviceId(cookies: AstroCookies, kind: DeviceKind, accountId: string | number): Promise<string | null> {
+  const token = cookies.get(deviceCookie(kind, accountId))?.value;
   if (!token || !TOKEN_RE.test(token)) return null;
   const id = sessionIdFromToken(token);
   const [row] = await db
@@ -30,15 +37,20 @@ export async function trustedDeviceId(cookies: AstroCookies, kind: SessionKind, 
 }
 
 /** After a successful sign-in: the device is (again) one this account signed in from. */
-export async function rememberDevice(cookies: AstroCookies, kind: SessionKind, accountId: string | number, secure: boolean): Promise<void> {
+export async function rememberDevice(cookies: AstroCookies, kind: DeviceKind, accountId: string | number, secure: boolean): Promise<void> {
   const expiresAt = new Date(Date.now() + DEVICE_TTL_MS);
   const known = await trustedDeviceId(cookies, kind, accountId);
-  const token = known ? cookies.get(deviceCookie(kind))!.value : generateSessionToken();
+  const token = known ? cookies.get(deviceCookie(kind, accountId))!.value : generateSessionToken();
   if (known) {
     await db.update(trustedDevices).set({ expiresAt }).where(eq(trustedDevices.id, known));
   } else {
     await db.delete(trustedDevices).where(lt(trustedDevices.expiresAt, new Date()));
     await db.insert(trustedDevices).values({ id: sessionIdFromToken(token), account: deviceAccount(kind, accountId), expiresAt });
   }
-  cookies.set(deviceCookie(kind), token, { httpOnly: true, sameSite: 'lax', path: '/', secure, expires: expiresAt });
+  cookies.set(deviceCookie(kind, accountId), token, { httpOnly: true, sameSite: 'lax', path: '/', secure, expires: expiresAt });
+}
+
+/** Every device of the account counts for nothing any more (a share link's password changed). */
+export async function forgetDevices(kind: DeviceKind, accountId: string | number, tx: Pick<typeof db, 'delete'> = db): Promise<void> {
+  await tx.delete(trustedDevices).where(eq(trustedDevices.account, deviceAccount(kind, accountId)));
 }

@@ -13,7 +13,7 @@
 //
 // An attempt is reserved (counted) before the password is checked, in one IMMEDIATE
 // transaction, so parallel requests cannot all pass the check before any failure is recorded.
-import { and, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, gt, inArray, lt, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { loginAttempts } from '../../db/schema.ts';
 import { HttpError } from '../http.ts';
@@ -74,17 +74,28 @@ const LONGEST_WINDOW_MS = Math.max(PAIR_WINDOW_MS, ACCOUNT_WINDOW_MS, ADDRESS_WI
 /**
  * The one throttle: records an attempt under every counter in one IMMEDIATE transaction, or
  * throws 429 with `message` (recording nothing) when any is full. Returns the rows' ids.
+ * `message` may be made from the true wait: until every full counter lets one more through.
  */
-export async function reserveCounters(list: Counter[], message: string): Promise<number[]> {
+export async function reserveCounters(list: Counter[], message: string | ((waitMs: number) => string)): Promise<number[]> {
   const now = Date.now();
   const ids = await db.transaction(async (tx) => {
+    let waitMs = -1;
     for (const c of list) {
-      const [row] = await tx
-        .select({ n: sql<number>`count(*)` })
+      const counted = and(inArray(loginAttempts.key, [c.key]), gt(loginAttempts.attemptedAt, new Date(now - c.windowMs)));
+      const [row] = await tx.select({ n: sql<number>`count(*)` }).from(loginAttempts).where(counted);
+      const n = Number(row?.n ?? 0);
+      if (n < c.max) continue;
+      // One more gets through once the attempt that brought the count to its max leaves the window.
+      const [freed] = await tx
+        .select({ at: loginAttempts.attemptedAt })
         .from(loginAttempts)
-        .where(and(inArray(loginAttempts.key, [c.key]), gt(loginAttempts.attemptedAt, new Date(now - c.windowMs))));
-      if (Number(row?.n ?? 0) >= c.max) throw new HttpError(429, message);
+        .where(counted)
+        .orderBy(asc(loginAttempts.attemptedAt))
+        .limit(1)
+        .offset(n - c.max);
+      waitMs = Math.max(waitMs, (freed?.at.getTime() ?? now) + c.windowMs - now);
     }
+    if (waitMs >= 0) throw new HttpError(429, typeof message === 'string' ? message : message(waitMs));
     const inserted = await tx
       .insert(loginAttempts)
       .values(list.map((c) => ({ key: c.key, attemptedAt: new Date(now) })))

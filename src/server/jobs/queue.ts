@@ -12,6 +12,7 @@ import { enqueueWatermarksOfVersion, WATERMARK } from '../sharing/watermark-jobs
 import { withoutPaths } from './failure-text.ts';
 import { recordEvent } from '../notifications/index.ts';
 import { LADDER } from './transcode.ts';
+import type { RepairProgress } from '../../shared/library-repair.ts';
 
 type Executor = Pick<typeof db, 'update' | 'select' | 'insert' | 'delete'>;
 
@@ -21,6 +22,12 @@ export const TRANSCODE = 'transcode';
  * and current files stay as they are, so it keeps playing, until the new set replaces them.
  */
 export const UPGRADE = 'upgrade';
+/**
+ * A ready video made by an older ladder (LADDER in transcode.ts), checked on upgrade: files that
+ * already keep the original's frame times are only re-marked; the others are made again, and
+ * replace the old ones only once checked (issue 39). Playing carries on meanwhile.
+ */
+export const REPAIR = 'repair';
 /** A share link's watermarked preview of one version (issue 17); touches no version columns. */
 export { WATERMARK };
 
@@ -41,7 +48,7 @@ export interface ClaimedJob {
  * dropped (a running one is then stopped by its worker). Other versions' jobs carry on.
  */
 export async function enqueueProcessing(tx: Executor, mediaId: number, versionId: number): Promise<void> {
-  await tx.delete(jobs).where(and(eq(jobs.versionId, versionId), inArray(jobs.kind, [TRANSCODE, UPGRADE])));
+  await tx.delete(jobs).where(and(eq(jobs.versionId, versionId), inArray(jobs.kind, [TRANSCODE, UPGRADE, REPAIR])));
   await tx.insert(jobs).values({ kind: TRANSCODE, mediaId, versionId });
   await updateVersionColumns(tx, versionId, { processingStatus: 'queued', processingProgress: 0, processingError: null });
 }
@@ -67,12 +74,16 @@ export async function reprocess(mediaId: number): Promise<void> {
 
 /**
  * Queues every video that has no renditions and no live job (items from before the pipeline,
- * and items whose job was lost), and an upgrade of every ready video made by an older ladder
- * (one whose upgrade failed for good waits for Retry). Runs when a worker starts.
+ * and items whose job was lost), and a repair of every ready video made by an older ladder (one
+ * whose repair failed for good waits for Retry). Runs when a worker starts.
+ *
+ * Repairs go newest version first and after any other work: their run_after is now, not 0, so
+ * an upload made while a library is being repaired is converted first (claim orders by
+ * run_after, then id).
  */
 export async function backfill(): Promise<number> {
   return db.transaction(async (tx) => {
-    const live = sql`SELECT 1 FROM jobs j WHERE j.version_id = v.id AND j.kind IN (${TRANSCODE}, ${UPGRADE}) AND j.status IN ('queued', 'running')`;
+    const live = sql`SELECT 1 FROM jobs j WHERE j.version_id = v.id AND j.kind IN (${TRANSCODE}, ${UPGRADE}, ${REPAIR}) AND j.status IN ('queued', 'running')`;
     const rows = await tx.all<{ id: number; media_id: number }>(sql`
       SELECT v.id, v.media_id FROM media_versions v JOIN media m ON m.id = v.media_id
       WHERE m.type = 'video'
@@ -84,10 +95,27 @@ export async function backfill(): Promise<number> {
       WHERE m.type = 'video' AND v.processing_status = 'ready'
         AND NOT EXISTS (SELECT 1 FROM json_each(coalesce(v.renditions, '[]')) r WHERE coalesce(json_extract(r.value, '$.ladder'), 0) >= ${LADDER})
         AND NOT EXISTS (${live})
-        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = v.id AND j.kind = ${UPGRADE} AND j.status = 'failed')`);
-    for (const r of old) await tx.insert(jobs).values({ kind: UPGRADE, mediaId: r.media_id, versionId: r.id });
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = v.id AND j.kind IN (${UPGRADE}, ${REPAIR}) AND j.status = 'failed')
+      ORDER BY v.id DESC`);
+    const now = Date.now();
+    for (const r of old) await tx.insert(jobs).values({ kind: REPAIR, mediaId: r.media_id, versionId: r.id, runAfter: now });
     return rows.length + old.length;
   });
+}
+
+/** The library check after an upgrade (REPAIR jobs), for the dashboard: null when none is waiting or running. */
+export async function repairProgress(): Promise<RepairProgress | null> {
+  const [row] = await db.all<{ total: number; done: number; remade: number; failed: number; open: number }>(sql`
+    SELECT count(*) AS total,
+      coalesce(sum(status = 'done'), 0) AS done,
+      coalesce(sum(status = 'done' AND path IN ('remux', 'transcode')), 0) AS remade,
+      coalesce(sum(status = 'failed'), 0) AS failed,
+      coalesce(sum(status IN ('queued', 'running')), 0) AS open
+    FROM jobs WHERE kind = ${REPAIR}
+      -- This round only: a worker queues a round's repairs together when it starts.
+      AND created_at >= (SELECT min(created_at) FROM jobs WHERE kind = ${REPAIR} AND status IN ('queued', 'running')) - 600000`);
+  if (!row || !Number(row.open)) return null;
+  return { done: Number(row.done), total: Number(row.total), remade: Number(row.remade), failed: Number(row.failed) };
 }
 
 function leaseUntil(now = Date.now()): number {
@@ -142,7 +170,8 @@ export async function heartbeat(job: ClaimedJob, owner: string, progress: number
 }
 
 export interface JobResult {
-  path: 'remux' | 'transcode';
+  /** 'checked': a repair found the files exact and only re-marked them. */
+  path: 'remux' | 'transcode' | 'checked';
   renditions: StoredRendition[];
   spriteUrl: string | null;
   version: number;
@@ -163,9 +192,11 @@ export async function complete(job: ClaimedJob, owner: string, result: JobResult
       .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), eq(jobs.status, 'running')))
       .returning({ id: jobs.id });
     if (!mine.length) return false;
-    if (job.kind === UPGRADE && result) {
+    if ((job.kind === UPGRADE || job.kind === REPAIR) && result) {
       await updateVersionColumns(tx, job.versionId, { renditions: result.renditions, spriteUrl: result.spriteUrl });
       await bumpSiteVersion(tx);
+      // Previews cut from the files replaced are cut again from the new ones.
+      if (job.kind === REPAIR && result.path !== 'checked') await enqueueWatermarksOfVersion(tx, job.mediaId, job.versionId);
       return true;
     }
     if (job.kind !== TRANSCODE || !result) return true;

@@ -11,6 +11,7 @@ import { inputArgs, type MediaFile } from '../media/ffmpeg.ts';
 import { JOB_SCRATCH } from '../storage/markers.ts';
 import { FRAGMENTED_MOVFLAGS, fragmentIndex, masterPlaylist, mediaPlaylist, type Variant } from '../media/hls.ts';
 import { progressive } from '../media/playback.ts';
+import { frameTimesOff } from './frame-check.ts';
 
 export interface PlannedRendition extends StoredRendition {
   filters: string[];
@@ -39,10 +40,15 @@ export interface Plan {
 export const RUNGS = [2160, 1080, 720, 360] as const;
 
 /**
- * Bumped when the ladder changes (2: 360p and 2160p, true labels; 3: fragmented, with HLS playlists): ready videos whose renditions carry an older mark are
- * converted again by the backfill (an upgrade job, keeping the old files playing meanwhile).
+ * Bumped when the ladder changes (2: 360p and 2160p, true labels; 3: fragmented, with HLS
+ * playlists; 4: the original's frame times, checked): ready videos whose renditions carry an
+ * older mark are checked, and converted again where needed, by a repair job the backfill queues
+ * (queue.ts), keeping the old files playing meanwhile.
  */
-export const LADDER = 3;
+export const LADDER = 4;
+
+/** The ladder before frame times were checked: a repair that finds its files exact only re-marks them. */
+export const LADDER_BEFORE_FRAME_CHECK = 3;
 
 const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
 
@@ -114,12 +120,41 @@ export function plan(p: VideoProbe, full = true): Plan {
   return { path, renditions: out, partial };
 }
 
+/**
+ * ffmpeg's AAC encoder puts 1,024 samples of priming before the sound (its initial padding).
+ * Fragmented MP4 has no edit list to hide them, so a muxer handed them at a negative time moves
+ * every stream later by 1,024 samples (21.3 ms at 48 kHz), and every picture after the first
+ * lands a frame late (issue 39).
+ */
+export const AAC_PRIMING_SAMPLES = 1024;
+
+/**
+ * The sound, made to start with the first picture at 0: shifted by the picture's start, padded
+ * with silence or trimmed at its head to begin at exactly 0 (aresample's first_pts), and its first
+ * 1,024 samples dropped where they would sit under the encoder's priming, which is then at 0
+ * instead of before it. Every stream then starts at 0 and nothing is shifted; the sound is heard
+ * where it was against the picture.
+ */
+function audioArgs(p: VideoProbe): string[] {
+  if (!p.hasAudio) return ['-an'];
+  const shift = (p.videoStart ?? 0).toFixed(6);
+  const filters = [`asetpts=PTS-${shift}/TB`, 'aresample=48000:async=1:first_pts=0', `atrim=start_sample=${AAC_PRIMING_SAMPLES}`];
+  return ['-map', '0:a:0', '-af', filters.join(','), '-c:a', 'aac', '-b:a', '128k', '-ar', '48000', '-ac', '2'];
+}
+
+/**
+ * The picture's first frame at 0 and, for variable-rate sources, one frame every 1/fps (the
+ * rate the app counts frames at: probe.ts), so frame k is at k/fps in every rendition.
+ */
+function timingFilters(p: VideoProbe): string[] {
+  return ['setpts=PTS-STARTPTS', ...(p.frameRate ? [`fps=${p.frameRate}`] : [])];
+}
+
 function encodeArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
-  const audio = p.hasAudio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k', '-ar', '48000', '-ac', '2'] : ['-an'];
   const hdrTags = isHdr(p) ? ['-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709'] : [];
   return [
-    '-map', '0:v:0', ...audio,
-    '-vf', r.filters.join(','),
+    '-map', '0:v:0', ...audioArgs(p),
+    '-vf', [...timingFilters(p), ...r.filters].join(','),
     '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high', '-crf', '23', '-pix_fmt', 'yuv420p',
     // No B-frames: fragmented MP4 has no edit list to hide their reorder delay, and the first
     // picture must sit at 0 so a note's time is the frame the reviewer saw (issue 29).
@@ -133,9 +168,15 @@ function encodeArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
   ];
 }
 
+/**
+ * The picture copied; the sound made again as for the encodes (cheap next to the picture), since
+ * a copied AAC track starts with its priming at a negative time (see AAC_PRIMING_SAMPLES). A
+ * fragmented copy starts its picture at 0; a plain one keeps the source's edit list.
+ */
 function remuxArgs(p: VideoProbe, r: PlannedRendition, out: string): string[] {
   const flags = r.hls ? FRAGMENTED_MOVFLAGS : '+faststart';
-  return ['-map', '0:v:0', ...(p.hasAudio ? ['-map', '0:a:0'] : []), '-c', 'copy', '-sn', '-dn', '-movflags', flags, '-f', 'mp4', out];
+  const start = r.hls ? ['-bsf:v', 'setts=ts=TS-STARTPTS'] : [];
+  return ['-map', '0:v:0', ...audioArgs(p), '-c:v', 'copy', ...start, '-sn', '-dn', '-movflags', flags, '-f', 'mp4', out];
 }
 
 // A job's scratch files carry this marker, so a retaken job can remove what a killed worker left.
@@ -255,6 +296,11 @@ export async function transcode(
   const duration = p.durationSeconds;
   try {
     await runFfmpeg({ args: conversionArgs(p, thePlan, input, scratch), durationSeconds: duration, signal, onProgress: (f) => onProgress(f * 0.9) });
+    // Nothing replaces a file until it shows the frame a note names (issue 39).
+    for (const [i, r] of thePlan.renditions.entries()) {
+      const off = await frameTimesOff(scratch[i]!, p.fps);
+      if (off) throw new Error(`The ${r.label} proxy would not show the original's frames at their times (${off}); the earlier files are kept.`);
+    }
 
     // The sprite is cut from the smallest rendition: decoding it is far cheaper than the original.
     const smallest = thePlan.renditions.length - 1;

@@ -111,7 +111,9 @@ export async function makeWatermark(
             ...vf,
             '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
             '-force_key_frames', 'expr:gte(t,n_forced*2)',
-            '-c:a', 'copy', '-map_metadata', '-1', '-sn', '-dn',
+            // The audio is encoded too: the source may be a remux, whose audio is the original's
+            // stream byte for byte (issue 40: a preview holds nothing of the original's streams).
+            '-c:a', 'aac', '-b:a', '128k', '-map_metadata', '-1', '-sn', '-dn',
             '-movflags', '+faststart', '-f', 'mp4', out,
           ]
         : [...inputArgs(input), ...vf, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', out];

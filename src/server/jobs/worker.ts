@@ -13,11 +13,15 @@ import { hasTool } from '../media/ffmpeg.ts';
 import { browserPlayable, probeFile } from '../media/probe.ts';
 import { storage } from '../storage/index.ts';
 import { FfmpegError } from './ffmpeg-run.ts';
-import { backfill, claim, complete, fail, heartbeat, UPGRADE, WATERMARK, type ClaimedJob } from './queue.ts';
+import { backfill, claim, complete, fail, heartbeat, REPAIR, UPGRADE, WATERMARK, type ClaimedJob } from './queue.ts';
 import { makeWatermark } from './watermark.ts';
+import { ensureClientGates } from '../sharing/client-gate.ts';
 import { HttpError } from '../http.ts';
 import { assertDiskSpaceFor } from '../storage/disk-space.ts';
-import { expectedOutputBytes, JOB_SCRATCH, transcode } from './transcode.ts';
+import { expectedOutputBytes, JOB_SCRATCH, LADDER, LADDER_BEFORE_FRAME_CHECK, transcode } from './transcode.ts';
+import { frameTimesOff } from './frame-check.ts';
+import type { VideoProbe } from '../media/probe.ts';
+import type { StoredRendition } from '../../db/schema.ts';
 import { databaseTrouble } from '../../db/unavailable.ts';
 
 const FFMPEG_RECHECK_MS = 15_000;
@@ -91,6 +95,23 @@ async function runWatermarkJob(job: ClaimedJob, owner: string, log: (line: strin
   }
 }
 
+/**
+ * A repair's check (issue 39): the version's renditions, re-marked with today's ladder, when all
+ * of them are of the ladder before the frame check and keep the original's frame times; else
+ * null (they are made again).
+ */
+async function alreadyExact(storageKey: string, renditions: StoredRendition[], probe: VideoProbe, log: (line: string) => void): Promise<StoredRendition[] | null> {
+  if (!renditions.length || renditions.some((r) => (r.ladder ?? 0) < LADDER_BEFORE_FRAME_CHECK)) return null;
+  for (const r of renditions) {
+    const off = await frameTimesOff(await storage.localPath(storageKey, r.variant), probe.fps);
+    if (off) {
+      log(`${storageKey}/${r.variant}: ${off}`);
+      return null;
+    }
+  }
+  return renditions.map((r) => ({ ...r, ladder: LADDER }));
+}
+
 /** A failed attempt's message and ffmpeg's last lines of stderr. */
 function failureOf(e: unknown): { message: string; tail: string } {
   return { message: e instanceof Error ? e.message : String(e), tail: e instanceof FfmpegError ? e.stderrTail : '' };
@@ -113,7 +134,9 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       await fail(job, owner, 'The video could not be read: it has no playable video stream.', '', false);
       return;
     }
-    if (!row.probe) {
+    // Probes from before frame rates were recorded (probe.ts) are read again: a variable-rate
+    // clip is now counted at a standard rate, which the notes and the frame step must agree on.
+    if (!row.probe || !('frameRate' in row.probe)) {
       await updateVersionColumns(db, row.id, {
         probe: probe as unknown as Record<string, unknown>,
         originalPlayable: browserPlayable(probe, row.mimeType),
@@ -122,8 +145,17 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
         durationSeconds: probe.durationSeconds != null ? Math.round(probe.durationSeconds) : null,
       });
     }
+    if (job.kind === REPAIR) {
+      const exact = await alreadyExact(row.storageKey, row.renditions ?? [], probe, log);
+      if (exact) {
+        await stopBeat();
+        if (await complete(job, owner, { path: 'checked', renditions: exact, spriteUrl: row.spriteUrl, version: job.id })) log(`video ${job.mediaId}: checked, frame times exact`);
+        return;
+      }
+      log(`video ${job.mediaId}: making its proxies again (frame times)`);
+    }
     // Refused up front rather than failing halfway with a full disk; Retry runs it again.
-    const full = job.kind === UPGRADE;
+    const full = job.kind === UPGRADE || job.kind === REPAIR;
     const expected = expectedOutputBytes(probe, row.fileSize, full);
     try {
       await assertDiskSpaceFor(expected);
@@ -167,6 +199,8 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
     try {
       const queued = await backfill();
       if (queued) log(`queued ${queued} existing video(s) for conversion`);
+      const gated = await ensureClientGates();
+      if (gated) log(`queued the approval-gate previews of ${gated} client(s)`);
     } catch (e) {
       log(`backfill failed: ${e instanceof Error ? e.message : e}`);
     }

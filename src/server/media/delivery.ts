@@ -2,6 +2,7 @@
 // byte ranges (206 / 416, suffix ranges), downloads, and a streamed body that respects
 // the client's pace. Every refusal is a 404 so private items are not revealed.
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
@@ -9,8 +10,11 @@ import { db } from '../../db/index.ts';
 import { media, mediaClients, mediaVersions } from '../../db/schema.ts';
 import { errorResponse } from '../http.ts';
 import { isPublicSql, seesWholeLibrary } from './visibility.ts';
-import { contentTypeForVariant, LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE } from '../storage/paths.ts';
+import { contentTypeForVariant, LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
 import { clientWatermarkLink } from '../sharing/client-watermark.ts';
+import { clientGateLink } from '../sharing/client-gate.ts';
+import { allowedVariant } from '../sharing/link-files.ts';
+import { filterMaster } from './hls.ts';
 import { clientDownloadsClosed, DOWNLOADS_AFTER_APPROVAL_MESSAGE } from '../review/download-gate.ts';
 import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
@@ -28,6 +32,11 @@ export interface Target {
   isPublic: boolean;
   /** The name a `?download=1` answer offers instead of `downloadName()` (share links: `linkDownloadName()`). */
   downloadAs?: string;
+  /**
+   * For a viewer who may fetch only some of the folder (a share link, a closed gate): what they
+   * may fetch. Their master playlist is then made to name only those sizes (issue 40).
+   */
+  only?: (variant: string) => boolean;
 }
 
 const targetColumns = { id: media.id, type: media.type, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, isPublic: isPublicSql };
@@ -51,12 +60,6 @@ async function findOlderVersion(storageKey: string) {
   return row ? { ...row, isPublic: 0 } : null;
 }
 
-/**
- * Who may fetch: the public for public items; staff who see the whole library (view:media, or
- * edit:website for its media pickers); an assigned client. A share link's preview (lp-…) is
- * never public: only staff and the client whose watermark made it fetch it here (a link's
- * visitors fetch theirs under /s/).
- */
 /** findVisible's answer for a client whose downloads wait for approval (issue 30): 403 with the reason. */
 const DOWNLOAD_WAITS = Symbol('downloads wait for approval');
 
@@ -69,6 +72,12 @@ export function isClientDownload(variant: string, url: URL): boolean {
   return variant.startsWith('original.') || url.searchParams.get('download') === '1';
 }
 
+/**
+ * Who may fetch: the public for public items; staff who see the whole library (view:media, or
+ * edit:website for its media pickers); an assigned client. A share link's preview (lp-…) is
+ * never public: only staff and the client whose watermark or gate (issue 40) made it fetch it
+ * here (a link's visitors fetch theirs under /s/).
+ */
 async function findVisible(ctx: APIContext, storageKey: string, variant: string): Promise<Target | typeof DOWNLOAD_WAITS | null> {
   const row = (await findCurrent(storageKey)) ?? (await findOlderVersion(storageKey));
   if (!row) return null;
@@ -86,35 +95,58 @@ async function findVisible(ctx: APIContext, storageKey: string, variant: string)
       .limit(1);
     if (!link) return null;
   }
-  // A client set to watermarked previews gets its preview and nothing clean (issue 17); every
-  // other client gets the item's own files and no link's preview.
+  // A client set to watermarked previews gets its preview and nothing clean (issue 17).
   const watermark = await clientWatermarkLink(client.clientId);
-  if (watermark ? variant !== linkPreviewVariant(watermark, row.type) : linkPreview) return null;
+  if (watermark && variant !== linkPreviewVariant(watermark, row.type)) return null;
   // A client set to "downloads wait for approval" (issue 30): no download of any version of the
   // item until its current version is approved. Public items never reach here (anyone fetches them).
-  if (isClientDownload(variant, ctx.url) && (await clientDownloadsClosed(client.clientId, row.id))) return DOWNLOAD_WAITS;
-  return target;
+  const closed = await clientDownloadsClosed(client.clientId, row.id);
+  if (closed && isClientDownload(variant, ctx.url)) return DOWNLOAD_WAITS;
+  if (watermark) return target;
+  // Meanwhile such a client sees what a "No downloads" link shows (issue 40): its own row's
+  // previews of images and remuxed videos, encodes up to 1080p, no full-size WebP. Every other
+  // client gets the item's own files and no link's preview.
+  if (closed) {
+    const gate = await clientGateLink(client.clientId);
+    const [version] = await db.select().from(mediaVersions).where(eq(mediaVersions.storageKey, storageKey)).limit(1);
+    if (!gate || !version) return null;
+    const only = (v: string) => allowedVariant(gate, { item: row, version }, v, false);
+    return only(variant) ? { ...target, only } : null;
+  }
+  return linkPreview ? null : target;
 }
 
 export type RangeResult = { start: number; end: number } | 'unsatisfiable' | null;
 
-/** One `bytes=` range (first-last, first-, -suffix). null = ignore the header (serve all). */
+type RangeSpec = { first: number; last: number | null } | { suffix: number };
+
+/**
+ * A Range header read as RFC 9110 (section 14) reads it, which is also what nginx honours:
+ * `bytes=` (the unit in any case, nothing on either side of "=") and one range-spec with no
+ * space inside: `first-`, `first-last` (last >= first) or `-suffix`. Anything else (another
+ * unit, `bytes =1-`, `bytes=1 -`, a list of ranges, garbage) is null: no range, the whole
+ * file. nginx sends the whole file for `bytes =1-` too, so reading it as a range here would
+ * let a download from byte 0 pass unlogged behind it (issue 40).
+ */
+function rangeSpec(header: string | null): RangeSpec | null {
+  const m = header ? /^bytes=(?:(\d+)-(\d*)|-(\d+))$/i.exec(header.trim()) : null;
+  if (!m) return null;
+  if (m[3] !== undefined) return { suffix: Number(m[3]) };
+  const first = Number(m[1]);
+  const last = m[2] === '' ? null : Number(m[2]);
+  return last !== null && last < first ? null : { first, last };
+}
+
+/** The one range to send of a file of `size` bytes; null = ignore the header (serve all). */
 export function parseRange(header: string | null, size: number): RangeResult {
-  if (!header) return null;
-  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!m) return null; // malformed or several ranges: a full answer is allowed
-  const [, a, b] = m;
-  if (a === '' && b === '') return null;
-  if (a === '') {
-    const suffix = Number(b);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
+  const spec = rangeSpec(header);
+  if (!spec) return null;
+  if ('suffix' in spec) {
+    if (spec.suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - spec.suffix), end: size - 1 };
   }
-  const start = Number(a);
-  const end = b === '' ? size - 1 : Math.min(Number(b), size - 1);
-  if (b !== '' && Number(b) < start) return null;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end };
+  if (spec.first >= size) return 'unsatisfiable';
+  return { start: spec.first, end: spec.last === null ? size - 1 : Math.min(spec.last, size - 1) };
 }
 
 function etagMatches(header: string, etag: string): boolean {
@@ -141,7 +173,7 @@ export function cleanName(text: string): string {
   return text
     .normalize('NFC')
     .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
-    .replace(/["'`:*?<>|;]/g, '')
+    .replace(/["'`:*?<>|;/\\]/g, '')
     .replace(/\s+/g, ' ')
     .replace(/^[\s.]+|[\s.]+$/g, '')
     .replace(new RegExp(`^(.{${MAX_STEM}}).+$`, 'su'), '$1') // by code point: no half surrogate pair
@@ -192,14 +224,12 @@ export async function serveMediaFile(ctx: APIContext, storageKey: string | undef
 }
 
 /**
- * Whether a GET's Range header could have the answer start at byte 0: anything but one
- * well-formed `bytes=N-[M]` range with N > 0 (a malformed or multiple range is answered whole).
+ * Whether a GET's Range header could have the answer start at byte 0 when the file's size is
+ * not known here (the S3 redirect): anything but one range from a first byte above 0.
  */
 export function startsAtByteZero(header: string | null): boolean {
-  const m = header ? /^\s*bytes\s*=\s*(\d+)\s*-\s*(\d*)\s*$/i.exec(header) : null;
-  if (!m) return true;
-  const start = Number(m[1]);
-  return start === 0 || (m[2] !== '' && Number(m[2]) < start);
+  const spec = rangeSpec(header);
+  return !spec || 'suffix' in spec || spec.first === 0;
 }
 
 export interface ServeHooks {
@@ -215,6 +245,7 @@ export interface ServeHooks {
  * above, or a share link's own route): ranges, validators, downloads, S3 redirect or stream.
  */
 export async function serveStoredFile(ctx: APIContext, storageKey: string, variant: string, target: Target, hooks: ServeHooks = {}): Promise<Response> {
+  if (variant === VARIANTS.master && target.only) return serveMasterFor(ctx, storageKey, target.only);
   const derivative = !variant.startsWith('original.');
   const contentType = contentTypeForVariant(variant, target.mimeType);
   const disposition = ctx.url.searchParams.get('download') === '1' ? contentDisposition(target.downloadAs ?? downloadName(target, variant)) : null;
@@ -269,6 +300,28 @@ export async function serveStoredFile(ctx: APIContext, storageKey: string, varia
   }
   headers['Content-Length'] = String(size);
   return new Response(head || size === 0 ? null : await source.open(0, size - 1), { status: 200, headers });
+}
+
+/**
+ * A version's master playlist for a viewer who may fetch only some sizes (issue 40): the stored
+ * one without the others, made here (a few hundred bytes) rather than sent by nginx or the
+ * bucket, with a validator of its own text. Never public: Target.only is set only for limited
+ * viewers of private files.
+ */
+async function serveMasterFor(ctx: APIContext, storageKey: string, only: (variant: string) => boolean): Promise<Response> {
+  const source = config.MEDIA_STORAGE === 's3' ? await s3Source(storageKey, VARIANTS.master) : await localSource(storageKey, VARIANTS.master);
+  if (!source || source.size === 0) return errorResponse(404, 'Not found');
+  const text = filterMaster(await new Response(await source.open(0, source.size - 1)).text(), only);
+  const headers: Record<string, string> = {
+    'Content-Type': contentTypeForVariant(VARIANTS.master, ''),
+    ETag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`,
+    'Cache-Control': cacheControlFor(false, true),
+    Vary: 'Cookie',
+  };
+  const inm = ctx.request.headers.get('if-none-match');
+  if (inm && etagMatches(inm, headers.ETag!)) return new Response(null, { status: 304, headers });
+  headers['Content-Length'] = String(Buffer.byteLength(text));
+  return new Response(ctx.request.method === 'HEAD' ? null : text, { status: 200, headers });
 }
 
 /**

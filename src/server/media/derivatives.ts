@@ -92,7 +92,9 @@ export function makeImageDerivatives(storageKey: string, original: string, mimeT
 }
 
 async function imageDerivatives(storageKey: string, original: string, mimeType: string): Promise<ImageFacts> {
-  const animated = mimeType === 'image/gif';
+  // An animated WebP is decoded frame by frame like a GIF: every frame counts towards the pixel
+  // limit, and the full-size WebP keeps them (read as a still, it lost its animation).
+  const animated = mimeType === 'image/gif' || mimeType === 'image/webp';
   const { img, width, height } = await readable(original, animated);
   try {
     // The original is decoded once, for the full-size WebP; the thumbnails are cut from that

@@ -195,3 +195,23 @@ export function masterPlaylist(variants: Variant[]): string {
   lines.push('');
   return lines.join('\n');
 }
+
+/**
+ * A master playlist naming only the sizes `keep` allows (issue 40: a viewer behind a closed gate
+ * gets no 2160p entry it would be refused). Each entry is an EXT-X-STREAM-INF line and its URI
+ * (`720p.m3u8?v=12`, judged by its file name); the first kept entry is where players start.
+ */
+export function filterMaster(text: string, keep: (variant: string) => boolean): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.startsWith('#EXT-X-STREAM-INF:')) {
+      out.push(line);
+      continue;
+    }
+    const uri = lines[++i] ?? '';
+    if (keep(uri.split('?')[0]!)) out.push(line, uri);
+  }
+  return out.join('\n');
+}

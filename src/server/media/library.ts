@@ -1,7 +1,7 @@
 // Write side of the media library: create from an upload, update, delete, client links.
 // Files are written first and the row last, so a row never points to a missing file; on
 // any failure the item's folder is removed, so a failed upload leaves nothing behind.
-import { enqueueClientWatermark } from '../sharing/client-watermark.ts';
+import { enqueueClientPreviews } from '../sharing/client-watermark.ts';
 import fs from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import type { z, ZodType } from 'zod';
@@ -23,6 +23,7 @@ import type { DetectedType } from './detect.ts';
 import { getAdminMedia } from './admin-queries.ts';
 import { makeImageDerivatives, makePosterDerivatives, makeVideoDerivatives, UnreadableMediaError } from './derivatives.ts';
 import { formatBytes, receiveMultipart, type FileFieldSpec } from './multipart.ts';
+import { assertMayPublish, type Uploader } from './publish-rule.ts';
 import { mediaFilePath, mediaFolder, mediaUrl, newStorageKey, originalVariant, tempFilePath, VARIANTS } from '../storage/paths.ts';
 import { getMediaById } from './queries.ts';
 import { sweepOnce } from './sweep.ts';
@@ -129,7 +130,7 @@ export async function ingestOriginal(
       // The chosen client is also assigned, so it sees the item in its portal.
       if (fields.clientId != null) {
         await tx.insert(mediaClients).values({ mediaId: row!.id, clientId: fields.clientId }).onConflictDoNothing();
-        await enqueueClientWatermark(tx, fields.clientId, row!.id);
+        await enqueueClientPreviews(tx, fields.clientId, row!.id);
       }
       if (file.type.kind === 'video') await enqueueProcessing(tx, row!.id, (await currentVersionId(tx, row!.id))!);
       if (fields.isFeatured || fields.showInPortfolio) await bumpSiteVersion(tx);
@@ -194,7 +195,7 @@ export async function storeOriginal(storageKey: string, file: IncomingOriginal, 
 }
 
 /** POST /api/media (multipart): streams the body into the item's folder, then ingests it. */
-export async function createMediaFromUpload(request: Request, uploadedBy: string): Promise<AdminMedia> {
+export async function createMediaFromUpload(request: Request, uploader: Uploader): Promise<AdminMedia> {
   sweepOnce();
   // Before a byte is read: the whole request (Content-Length) plus the margin must fit.
   // A chunked request declares nothing; it is still bounded by the margin and ENOSPC handling.
@@ -208,11 +209,12 @@ export async function createMediaFromUpload(request: Request, uploadedBy: string
     form = await receiveMultipart(request, { file: fileSpec(storageKey), posterFile: posterSpec(storageKey) });
     if (!form.files.file) throw new HttpError(400, 'Please select a file');
     fields = parseFields(mediaUploadFieldsSchema, form.fields);
+    assertMayPublish(fields, uploader);
   } catch (e) {
     await fs.rm(folder, { recursive: true, force: true });
     throw asHttp(e);
   }
-  return ingestOriginal(storageKey, form.files.file, form.files.posterFile?.path ?? null, fields, uploadedBy);
+  return ingestOriginal(storageKey, form.files.file, form.files.posterFile?.path ?? null, fields, uploader.id);
 }
 
 /** PUT /api/media/{id}: JSON, or multipart when a new poster comes with it. Only given fields change. */
@@ -259,7 +261,7 @@ export async function updateMedia(id: number, request: Request): Promise<AdminMe
       const after = { isFeatured: changes.isFeatured ?? row.isFeatured, showInPortfolio: changes.showInPortfolio ?? row.showInPortfolio };
       // Public pages show featured/portfolio items (and settings-referenced ones): any change to those counts.
       if (visible(row) || visible(after) || posterPath) await bumpSiteVersion(tx);
-      if (linked.length) await enqueueClientWatermark(tx, changes.clientId!, id);
+      if (linked.length) await enqueueClientPreviews(tx, changes.clientId!, id);
       return linked.length > 0 ? changes.clientId! : null;
     });
     // A client that was not assigned before hears of the item (after the commit).
@@ -321,7 +323,7 @@ export async function assignClient(mediaId: number, clientId: number): Promise<b
   await linkTargets(mediaId, clientId);
   const rows = await db.insert(mediaClients).values({ mediaId, clientId }).onConflictDoNothing().returning({ id: mediaClients.id });
   if (rows.length) {
-    await enqueueClientWatermark(db, clientId, mediaId);
+    await enqueueClientPreviews(db, clientId, mediaId);
     await recordEvent({ kind: 'assigned', mediaId, clientId });
   }
   return rows.length > 0;

@@ -11,6 +11,7 @@ import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { HttpError } from '../http.ts';
 import { detectType, SNIFF_BYTES, type DetectedType } from './detect.ts';
+import { checkFileName } from './file-name.ts';
 import { RELEASE_EVERY_BYTES, releaseGarbage } from './memory.ts';
 
 export interface FileFieldSpec {
@@ -50,14 +51,6 @@ export function formatBytes(n: number): string {
 
 export function isMultipart(request: Request): boolean {
   return /^multipart\/form-data\s*;/i.test(request.headers.get('content-type') ?? '');
-}
-
-/** Keeps only a display name: no folders, no control characters, bounded length. */
-export function cleanFilename(name: string | undefined): string {
-  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return (clean || 'upload').slice(0, 255);
 }
 
 async function writeAll(out: WriteStream, chunk: Buffer): Promise<void> {
@@ -113,11 +106,15 @@ export async function receiveMultipart(request: Request, specs: Record<string, F
 
   bb.on('file', (name, stream, info) => {
     const spec = specs[name];
-    if (!spec || seen.has(name) || firstError) {
+    // Judged before a byte is stored: a name that breaks the text rules refuses the form.
+    const checked = spec && !seen.has(name) && !firstError ? checkFileName(info.filename) : null;
+    if (checked && 'problem' in checked) fail(new HttpError(400, `${name}: ${checked.problem}`));
+    if (!checked || 'problem' in checked) {
       stream.on('error', () => {}); // a torn-down upload errors this part too
-      stream.resume(); // not ours, a duplicate, or already failed: drain and ignore
+      stream.resume(); // not ours, a duplicate, a bad name, or already failed: drain and ignore
       return;
     }
+    const filename = checked.name || 'upload';
     seen.add(name);
     work.push(
       (async () => {
@@ -159,7 +156,7 @@ export async function receiveMultipart(request: Request, specs: Record<string, F
           if (!out && head.length > 0) await start();
           if (out) {
             await closeStream(out);
-            files[name] = { path: target, size, type: type!, filename: cleanFilename(info.filename) };
+            files[name] = { path: target, size, type: type!, filename };
           }
         } catch (e) {
           fail(e);

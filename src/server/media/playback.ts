@@ -78,6 +78,17 @@ export function progressive<R extends { width: number; height: number }>(renditi
   return renditions.find((r) => shortSide(r) <= 1080) ?? renditions[0];
 }
 
+/**
+ * The tallest proxy a closed gate plays (issue 40: a client or link whose downloads are held
+ * back). Anything larger is as good as the master; players of such viewers get 1080p at most.
+ */
+export const CLOSED_MAX_SHORT_SIDE = 1080;
+
+/** The proxies a closed gate may play, of a ladder whose proxies are all encodes (see sharing/link-files.ts). */
+export function closedRenditions<R extends { width: number; height: number }>(renditions: readonly R[]): R[] {
+  return renditions.filter((r) => shortSide(r) <= CLOSED_MAX_SHORT_SIDE);
+}
+
 /** Section backgrounds: the largest proxy up to 720p (light enough for a muted loop), else what plays. */
 export function backgroundVideoUrl(p: Playback): string | null {
   return p.renditions.find((r) => shortSide(r) <= 720)?.url ?? p.playbackUrl;

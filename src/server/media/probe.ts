@@ -21,7 +21,22 @@ export interface VideoProbe {
   /** Displayed size (after rotation). */
   width: number;
   height: number;
+  /**
+   * The rate frames are counted at (the frame step, notes, exports): the stream's own for
+   * constant-rate video; for variable-rate video (phones) the standard rate nearest its average,
+   * at which every rendition is made constant (frame k of the app is frame k of the renditions).
+   */
   fps: number | null;
+  /** The same rate as ffmpeg writes it ('30000/1001'); absent on older stored probes. */
+  frameRate?: string | null;
+  /** Frame times are uneven (ffprobe's r_frame_rate and avg_frame_rate differ): never copied as is. */
+  variableRate?: boolean;
+  /**
+   * Seconds from the file's start (its earliest stream) to the first picture, as ffmpeg shifts
+   * them: sound before the picture is trimmed and sound after it padded, so every rendition's
+   * first frame is at 0 and the sound stays where it was against the picture.
+   */
+  videoStart?: number;
   durationSeconds: number | null;
   bitRate: number | null;
   startTimecode: string | null;
@@ -48,6 +63,7 @@ interface RawStream {
   height?: number;
   avg_frame_rate?: string;
   r_frame_rate?: string;
+  start_time?: string;
   duration?: string;
   bit_rate?: string;
   has_b_frames?: number;
@@ -61,6 +77,30 @@ function rate(text: string | undefined): number | null {
   const [n, d] = text.split('/').map(Number);
   const v = d ? n! / d : n!;
   return Number.isFinite(v) && v > 0 && v < 1000 ? v : null;
+}
+
+/** The rates cameras and editors use; a variable-rate clip is counted at the nearest. */
+const STANDARD_RATES = ['24000/1001', '24', '25', '30000/1001', '30', '48', '50', '60000/1001', '60', '100', '120000/1001', '120'];
+
+/**
+ * The rate frames are counted and made at: the stream's own when its frames are evenly spaced,
+ * else the standard rate nearest the average (within 3 %), else the average to a thousandth.
+ */
+export function reviewRate(rFrameRate: string | undefined, avgFrameRate: string | undefined): { fps: number; frameRate: string; variable: boolean } | null {
+  const r = rate(rFrameRate);
+  const avg = rate(avgFrameRate);
+  const base = avg ?? r;
+  if (base == null) return null;
+  const variable = r != null && avg != null && Math.abs(r - avg) / avg > 0.001;
+  if (!variable) {
+    const text = avg != null ? avgFrameRate! : rFrameRate!;
+    return { fps: base, frameRate: text.includes('/') ? text : `${text}/1`, variable };
+  }
+  let best = STANDARD_RATES[0]!;
+  for (const s of STANDARD_RATES) if (Math.abs(rate(s)! - avg!) < Math.abs(rate(best)! - avg!)) best = s;
+  if (Math.abs(rate(best)! - avg!) / avg! <= 0.03) return { fps: rate(best)!, frameRate: best.includes('/') ? best : `${best}/1`, variable };
+  const thousandths = Math.round(avg! * 1000);
+  return { fps: thousandths / 1000, frameRate: `${thousandths}/1000`, variable };
 }
 
 function bitDepthOf(s: RawStream): number {
@@ -77,7 +117,7 @@ function bitDepthOf(s: RawStream): number {
 export async function probeFile(file: MediaFile): Promise<VideoProbe | null> {
   const r = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs(file)]);
   if (r.code !== 0) return null;
-  let info: { format?: { format_name?: string; duration?: string; bit_rate?: string; tags?: { timecode?: string } }; streams?: RawStream[] };
+  let info: { format?: { format_name?: string; start_time?: string; duration?: string; bit_rate?: string; tags?: { timecode?: string } }; streams?: RawStream[] };
   try {
     info = JSON.parse(r.stdout);
   } catch {
@@ -93,6 +133,9 @@ export async function probeFile(file: MediaFile): Promise<VideoProbe | null> {
   const swap = rotation === 90 || rotation === 270;
   const duration = Number(info.format?.duration ?? video.duration);
   const bitRate = Number(info.format?.bit_rate ?? video.bit_rate);
+  const rates = reviewRate(video.r_frame_rate, video.avg_frame_rate);
+  // ffmpeg counts every stream from the file's earliest start (format start_time).
+  const videoStart = Number(video.start_time) - Number(info.format?.start_time ?? video.start_time);
   return {
     container: info.format?.format_name ?? '',
     videoCodec: video.codec_name!,
@@ -107,7 +150,10 @@ export async function probeFile(file: MediaFile): Promise<VideoProbe | null> {
     codedHeight: video.height!,
     width: swap ? video.height! : video.width!,
     height: swap ? video.width! : video.height!,
-    fps: rate(video.avg_frame_rate) ?? rate(video.r_frame_rate),
+    fps: rates?.fps ?? null,
+    frameRate: rates?.frameRate ?? null,
+    variableRate: rates?.variable ?? false,
+    videoStart: Number.isFinite(videoStart) && videoStart > 0 ? videoStart : 0,
     durationSeconds: Number.isFinite(duration) && duration >= 0 ? duration : null,
     bitRate: Number.isFinite(bitRate) && bitRate > 0 ? bitRate : null,
     startTimecode: video.tags?.timecode ?? info.format?.tags?.timecode ?? null,
@@ -167,6 +213,8 @@ export const REMUX_MAX_BITS_PER_PIXEL_SECOND = 0.5;
 export function canRemux(p: VideoProbe): boolean {
   if (p.videoCodec !== 'h264' || p.bitDepth !== 8 || !/^yuvj?420p$/.test(p.pixFmt ?? '') || isHdr(p)) return false;
   if (!isMp4Family(p)) return false;
+  // A copy keeps uneven frame times: frame k would not be at k/fps (see fps above).
+  if (p.variableRate) return false;
   if (p.hasAudio && p.audioCodec !== 'aac') return false;
   if (p.rotation !== 0) return false;
   if (Math.max(p.width, p.height) > 1920 || Math.min(p.width, p.height) > 1080) return false;

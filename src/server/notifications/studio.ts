@@ -48,12 +48,28 @@ export function signatureOf(companyName: string, contact: { contactPhone: string
     .join('\n');
 }
 
+/** An RFC 2047 encoded word, `=?charset?B|Q?text?=`. */
+const ENCODED_WORD = /=\?[^?\s]*\?[bq]\?[^?\s]*\?=/gi;
+
+/**
+ * The From name made from the company name (staff type it in Branding): one line, without
+ * encoded words (mail clients decode one even inside quotes, so `=?UTF-8?B?…?=` could show any
+ * address) and without the quotes, angle brackets and backslashes that could read as the end
+ * of the name and a second mailbox (`Ann "X" <evil@x.test>, Ltd`).
+ */
+export function senderName(companyName: string): string {
+  const bare = oneLine(companyName).replace(/["<>\\]/g, '').replace(ENCODED_WORD, '');
+  // What is left around a removed word could form a new one: no "=?" survives at all.
+  return oneLine(bare.replace(/=\?/g, '= ?'), 100);
+}
+
 /** The sender and signature for a message sent now. */
 export async function studioIdentity(): Promise<StudioIdentity> {
   const [branding, contact] = await Promise.all([getBrandingSettings(), getContactInfo()]);
-  const name = oneLine(branding.companyName, 100);
+  const name = senderName(branding.companyName);
+  const address = defaultSenderAddress();
   return {
-    from: config.NOTIFY_FROM ? config.NOTIFY_FROM : { name, address: defaultSenderAddress() },
+    from: config.NOTIFY_FROM ? config.NOTIFY_FROM : name ? { name, address } : address,
     signature: signatureOf(branding.companyName, contact),
   };
 }

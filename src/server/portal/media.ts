@@ -6,11 +6,10 @@ import { media } from '../../db/schema.ts';
 import { badRequest, notFound } from '../http.ts';
 import type { MediaRow } from '../media/queries.ts';
 import { playbackFields } from '../media/playback.ts';
-import { forClient } from '../sharing/client-watermark.ts';
 import { assignedTo } from './assigned.ts';
 import { normaliseTags, type ClientMedia } from '../../shared/schemas/portal.ts';
 import type { ApprovalStatus, DownloadFields, VersionSummary } from '../../shared/schemas/review.ts';
-import { withClientDownloads } from '../review/download-gate.ts';
+import { asClientSees } from './client-view.ts';
 
 
 // Only what a client may see (no storage key, flags or uploader).
@@ -100,7 +99,7 @@ export function toClientMedia(row: ClientMediaRow): Omit<ClientMedia, keyof Down
 /** Everything assigned to the client, newest first, with its download (or why it waits, issue 30). */
 export async function listClientMedia(clientId: number): Promise<ClientMedia[]> {
   const rows = await db.select(clientColumns).from(media).where(assignedTo(clientId)).orderBy(desc(media.createdAt), desc(media.id));
-  return withClientDownloads(clientId, await forClient(clientId, rows.map(toClientMedia), (m) => m.type), (m) => m.id);
+  return asClientSees(clientId, rows.map(toClientMedia), (m) => m.type, (m) => m.id);
 }
 
 /** The item if it is assigned to the client; 404 otherwise, so other clients' items stay invisible. */

@@ -4,10 +4,13 @@
 // answers 403 with DOWNLOADS_AFTER_APPROVAL_MESSAGE and the download fields of the API say why.
 // Staff are never gated. What counts as a download is decided by the callers:
 //   - clients (media/delivery.ts): every request for an original (original.*, of any version,
-//     with or without ?download=1) and any file asked for with ?download=1; the review proxies,
-//     posters, thumbnails and sprite still play without it (watching is what the review is for);
+//     with or without ?download=1) and any file asked for with ?download=1; the review proxies up
+//     to 1080p, posters, thumbnails and sprite still play without it (watching is what the review
+//     is for);
 //   - links (sharing/viewer.ts): every file the link lets its visitor download, asked for with
 //     ?download=1, and the original by any address.
+// While a gate is closed the viewer also plays less than full quality (issue 40): what a "No
+// downloads" link shows (sharing/link-files.ts; a client's through its own row, client-gate.ts).
 import { and, eq, inArray } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { clients, media, mediaVersions } from '../../db/schema.ts';

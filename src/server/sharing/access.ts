@@ -10,7 +10,8 @@ import { clientIp, HttpError, notFound } from '../http.ts';
 import { isHttps } from '../proxy.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
-import { forgetAttempts, reserveCounters } from '../auth/throttle.ts';
+import { forgetAttempts, reserveCounters, type Counter } from '../auth/throttle.ts';
+import { rememberDevice, trustedDeviceId } from '../auth/devices.ts';
 import { linkState, type LinkRow } from './links.ts';
 
 export type VisitRow = typeof shareVisits.$inferSelect;
@@ -20,7 +21,11 @@ type Ctx = Pick<APIContext, 'cookies' | 'request' | 'url'> & Partial<Pick<APICon
 const TOKEN_RE = /^[a-z2-7]{40}$/;
 
 export const LINK_GONE = 'This link is not available. It may have expired or been switched off.';
-export const PASSWORD_THROTTLED = 'Too many wrong passwords for this link. Please wait 15 minutes and try again.';
+/** The 429 of the password: the wait it states is the true one (the link's bar lasts an hour). */
+export function passwordThrottled(waitMs: number): string {
+  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+  return `Too many wrong passwords for this link. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
+}
 export const WRONG_PASSWORD = 'That password is not right.';
 export const PASSWORD_NEEDED = 'Enter the password for this link first.';
 export const OPEN_FIRST = 'Open the link first: this address is for its page.';
@@ -29,7 +34,9 @@ export const VISITS_THROTTLED = 'Too many visits from your address. Please wait 
 /**
  * Wrong passwords (issue 31), counted across processes: 5 per link and address per 15 minutes,
  * so a guesser elsewhere cannot lock the real visitor out, and a higher bar per link (50 an
- * hour) that keeps guessing from many addresses slow.
+ * hour) that keeps guessing from many addresses slow. A browser that entered the password
+ * before (its device cookie, issue 40) is counted on its own instead, 5 per 15 minutes, so
+ * guessers from 11 addresses filling the link's bar do not lock its visitor out.
  */
 export const PASSWORD_MAX = 5;
 export const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
@@ -132,19 +139,22 @@ export async function unlock(ctx: Ctx, token: string | undefined, password: stri
     if (!(await currentVisit(ctx.cookies, link))) await startVisit(ctx, link);
     return;
   }
-  const ids = await reserveCounters(
-    [
-      { key: `share:${link.id}@${addressOf(ctx) ?? 'unknown'}`, max: PASSWORD_MAX, windowMs: PASSWORD_WINDOW_MS },
-      { key: `share:${link.id}`, max: PASSWORD_LINK_MAX, windowMs: PASSWORD_LINK_WINDOW_MS },
-    ],
-    PASSWORD_THROTTLED,
-  );
+  const device = await trustedDeviceId(ctx.cookies, 'share', link.id);
+  const counters: Counter[] = device
+    ? [{ key: `share:${link.id}:device:${device}`, max: PASSWORD_MAX, windowMs: PASSWORD_WINDOW_MS }]
+    : [
+        { key: `share:${link.id}@${addressOf(ctx) ?? 'unknown'}`, max: PASSWORD_MAX, windowMs: PASSWORD_WINDOW_MS },
+        { key: `share:${link.id}`, max: PASSWORD_LINK_MAX, windowMs: PASSWORD_LINK_WINDOW_MS },
+      ];
+  const ids = await reserveCounters(counters, passwordThrottled);
   if (!(await verifyPassword(link.passwordHash, password))) {
     await logAccess(ctx, link, 'wrong password');
     throw new HttpError(401, WRONG_PASSWORD);
   }
   await forgetAttempts(ids);
   await startVisit(ctx, link);
+  // Until the password changes (links.ts forgets the link's devices then).
+  await rememberDevice(ctx.cookies, 'share', link.id, isHttps(ctx));
   await logAccess(ctx, link, 'unlock');
 }
 

@@ -18,18 +18,18 @@ import { enqueueAllVersions, previewStates, type PreviewState } from './watermar
 
 type Executor = Pick<typeof db, 'select' | 'insert' | 'delete'>;
 
-/** The client's watermark while it is switched on. */
+/** The client's watermark while it is switched on (its clean row, client-gate.ts, is not one). */
 export async function clientWatermarkLink(clientId: number, tx: Pick<typeof db, 'select'> = db): Promise<LinkRow | null> {
   const [row] = await tx
     .select()
     .from(shareLinks)
-    .where(and(eq(shareLinks.clientId, clientId), isNull(shareLinks.revokedAt)))
+    .where(and(eq(shareLinks.clientId, clientId), eq(shareLinks.watermark, true), isNull(shareLinks.revokedAt)))
     .orderBy(desc(shareLinks.id))
     .limit(1);
   return row ?? null;
 }
 
-async function assignedMediaIds(tx: Pick<typeof db, 'select'>, clientId: number): Promise<number[]> {
+export async function assignedMediaIds(tx: Pick<typeof db, 'select'>, clientId: number): Promise<number[]> {
   const rows = await tx.select({ id: media.id }).from(media).where(assignedTo(clientId, tx));
   return rows.map((r) => r.id);
 }
@@ -61,14 +61,14 @@ export async function setClientWatermark(clientId: number, input: ClientWatermar
   await db.transaction(async (tx) => {
     const current = await clientWatermarkLink(clientId, tx);
     if (!input.watermark) {
-      if (current) await tx.update(shareLinks).set({ revokedAt: new Date() }).where(and(eq(shareLinks.clientId, clientId), isNull(shareLinks.revokedAt)));
+      if (current) await tx.update(shareLinks).set({ revokedAt: new Date() }).where(and(eq(shareLinks.clientId, clientId), eq(shareLinks.watermark, true), isNull(shareLinks.revokedAt)));
       return;
     }
     if (current) {
       const same = current.watermarkText === look.watermarkText && current.watermarkPosition === look.watermarkPosition && current.watermarkOpacity === look.watermarkOpacity;
       if (same) return;
       await tx.update(shareLinks).set(look).where(eq(shareLinks.id, current.id));
-      await enqueueAllVersions(tx, current.id, await assignedMediaIds(tx, clientId));
+      await enqueueAllVersions(tx, current, await assignedMediaIds(tx, clientId));
       return;
     }
     const [link] = await tx
@@ -84,20 +84,23 @@ export async function setClientWatermark(clientId: number, input: ClientWatermar
         fileKey: newFileKey(),
         ...look,
       })
-      .returning({ id: shareLinks.id });
-    await enqueueAllVersions(tx, link!.id, await assignedMediaIds(tx, clientId));
+      .returning();
+    await enqueueAllVersions(tx, link!, await assignedMediaIds(tx, clientId));
   });
   return settingsOf(await clientWatermarkLink(clientId));
 }
 
-/** An item was just assigned to the client: its previews, when the client sees only those. */
-export async function enqueueClientWatermark(tx: Executor, clientId: number, mediaId: number): Promise<void> {
-  const link = await clientWatermarkLink(clientId, tx);
-  if (link) await enqueueAllVersions(tx, link.id, [mediaId]);
+/**
+ * An item was just assigned to the client: the previews its own rows need, its watermark's
+ * and its gate's (client-gate.ts).
+ */
+export async function enqueueClientPreviews(tx: Executor, clientId: number, mediaId: number): Promise<void> {
+  const rows = await tx.select().from(shareLinks).where(and(eq(shareLinks.clientId, clientId), isNull(shareLinks.revokedAt)));
+  for (const link of rows) await enqueueAllVersions(tx, link, [mediaId]);
 }
 
-/** The fields of an item or version a watermarked client may see: the preview in place of every file. */
-interface FileFields extends Playback {
+/** The file fields of an item or version a client sees (a watermark or a closed gate replaces some). */
+export interface FileFields extends Playback {
   url: string;
   posterUrl: string | null;
   thumbnailUrl: string | null;
@@ -105,7 +108,7 @@ interface FileFields extends Playback {
   webpUrl?: string | null;
 }
 
-function storageKeyOf(url: string): string | null {
+export function storageKeyOf(url: string): string | null {
   const key = url.split('/')[2] ?? '';
   return STORAGE_KEY_RE.test(key) ? key : null;
 }

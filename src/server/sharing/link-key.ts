@@ -5,7 +5,9 @@
 //
 // The key is SHARE_LINK_KEY when set, else the key file (SHARE_LINK_KEY_FILE, default beside the
 // database file), made on first start with mode 0600. A key file that cannot be read, or does
-// not hold a key, stops start-up with a message naming it (checkShareLinkKeyOrExit).
+// not hold a key, stops start-up with a message naming it (checkShareLinkKey); so does one that
+// other users of the machine may read or write (issue 40), unless ALLOW_OPEN_KEY_FILE=true,
+// which starts with a warning.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,12 +56,26 @@ export function shareLinkKey(): Buffer {
 }
 
 /**
- * Start-up (scripts/start.mjs): the key must be there and readable. A missing key file is made,
- * unless the database already holds addresses encrypted with a key (then the file was lost:
- * a new key could not open them, so start-up stops and says how to go on).
+ * What is wrong with the key file's permissions, or null: any access for the group or others
+ * (a copy made with the usual umask is 0644, readable by every account on the machine). Not
+ * judged on Windows, where Node reports no such bits.
  */
-export async function checkShareLinkKey(encryptedAddresses: () => Promise<number>): Promise<{ created: string | null }> {
-  if (config.shareLinkKey) return { created: null };
+function openModeProblem(file: string): string | null {
+  if (process.platform === 'win32') return null;
+  const mode = fs.statSync(file).mode & 0o777;
+  if (!(mode & 0o077)) return null;
+  return `the share-link key file ${file} has mode 0${mode.toString(8)}: other users of this machine can ${mode & 0o022 ? 'change' : 'read'} it, and with it copy every share-link address. Run chmod 600 ${file}`;
+}
+
+/**
+ * Start-up (scripts/start.mjs): the key must be there, readable, and readable by this user
+ * alone. A missing key file is made, unless the database already holds addresses encrypted
+ * with a key (then the file was lost: a new key could not open them, so start-up stops and
+ * says how to go on). `warning` is for the start-up log (an open file allowed by
+ * ALLOW_OPEN_KEY_FILE).
+ */
+export async function checkShareLinkKey(encryptedAddresses: () => Promise<number>): Promise<{ created: string | null; warning: string | null }> {
+  if (config.shareLinkKey) return { created: null, warning: null };
   const file = config.shareLinkKeyFile;
   if (!fs.existsSync(file)) {
     const n = await encryptedAddresses();
@@ -73,12 +89,14 @@ export async function checkShareLinkKey(encryptedAddresses: () => Promise<number
     if (createKeyFile(file)) {
       cached = null;
       shareLinkKey();
-      return { created: file };
+      return { created: file, warning: null };
     }
   }
   cached = null;
   shareLinkKey();
-  return { created: null };
+  const open = openModeProblem(file);
+  if (open && !config.ALLOW_OPEN_KEY_FILE) throw new ShareLinkKeyError(`SHARE_LINK_KEY_FILE: ${open}, or set ALLOW_OPEN_KEY_FILE=true to start anyway.`);
+  return { created: null, warning: open && `Warning: ${open} (started anyway: ALLOW_OPEN_KEY_FILE=true).` };
 }
 
 /** `v1:` + base64(IV 12 bytes | ciphertext | tag 16 bytes). */

@@ -6,16 +6,18 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, max, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
-import { media, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users } from '../../db/schema.ts';
+import { media, mediaVersions, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users } from '../../db/schema.ts';
 import { badRequest, clientIp, conflict, notFound } from '../http.ts';
 import { hashPassword } from '../auth/password.ts';
+import { forgetDevices } from '../auth/devices.ts';
 import { generateSessionToken, sessionIdFromToken } from '../auth/tokens.ts';
 import { WATERMARK_ORIGINAL_MESSAGE, type ShareLinkAddress, type ShareLinkCreated, type ShareLinkSummary, type ShareLogPage } from '../../shared/schemas/share.ts';
 import type { z } from '../../shared/zod.ts';
 import type { shareLinkCreateSchema, shareLinkUpdateSchema } from '../../shared/schemas/share.ts';
 import { decryptToken, encryptToken } from './link-key.ts';
-import { enqueueLinkPreviews } from './watermark-jobs.ts';
-import { newFileKey } from '../storage/paths.ts';
+import { enqueueLinkPreviews, renewLinkPreviews } from './watermark-jobs.ts';
+import { linkPreviewVariant, newFileKey } from '../storage/paths.ts';
+import { storage } from '../storage/index.ts';
 import { isPublicSql, seesWholeLibrary } from '../media/visibility.ts';
 
 export type LinkRow = typeof shareLinks.$inferSelect;
@@ -51,7 +53,19 @@ async function assertShareable(mediaIds: number[], permissions: readonly string[
   if (missing !== undefined) throw badRequest(`mediaIds: No media item ${missing}`);
 }
 
-/** `origin`: where the address will be opened (see publicOrigin in proxy.ts). */
+/**
+ * SQL: the link holds nothing its reader may not see (issue 40). A link is as private as its
+ * most private item, so staff who could not put an item on a link cannot list the link, read
+ * its log, copy its address or edit it either: share:media alone would otherwise open every
+ * item any link holds. Written with table names: the outer query may be a single-table select,
+ * where drizzle leaves columns unqualified.
+ */
+function readableBy(permissions: readonly string[]) {
+  if (seesWholeLibrary(permissions)) return undefined;
+  return sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
+    WHERE sli.link_id = "share_links"."id" AND NOT ${isPublicSql})`;
+}
+
 /** An expiry as making or editing a link takes it: in the future, at most a year away. */
 function checkExpiry(value: string | null): Date | null {
   const expiresAt = value ? new Date(value) : null;
@@ -95,20 +109,21 @@ export async function createShareLink(input: CreateInput, staff: { id: string; p
       })
       .returning({ id: shareLinks.id });
     await tx.insert(shareLinkItems).values(input.mediaIds.map((mediaId, position) => ({ linkId: row!.id, mediaId, position })));
-    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: input.download });
+    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: input.download, downloadsAfterApproval: input.downloadsAfterApproval });
     return row!.id;
   });
-  const [summary] = await listShareLinks([linkId]);
+  const [summary] = await listShareLinks(staff.permissions, [linkId]);
   return { ...summary!, url: `${origin}${sharePath(token)}` };
 }
 
-export async function listShareLinks(onlyIds?: number[]): Promise<ShareLinkSummary[]> {
+/** The links `permissions` may read (see readableBy), newest first. */
+export async function listShareLinks(permissions: readonly string[], onlyIds?: number[]): Promise<ShareLinkSummary[]> {
   const rows = await db
     .select({ link: shareLinks, createdByName: sql<string | null>`coalesce(nullif(${users.displayName}, ''), ${users.username})` })
     .from(shareLinks)
     .leftJoin(users, eq(users.id, shareLinks.createdBy))
     // A client's own watermark row is not a link anyone was sent (client-watermark.ts).
-    .where(and(onlyIds ? inArray(shareLinks.id, onlyIds) : undefined, isNull(shareLinks.clientId)))
+    .where(and(onlyIds ? inArray(shareLinks.id, onlyIds) : undefined, isNull(shareLinks.clientId), readableBy(permissions)))
     .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
   if (!rows.length) return [];
   const ids = rows.map((r) => r.link.id);
@@ -154,23 +169,23 @@ export async function listShareLinks(onlyIds?: number[]): Promise<ShareLinkSumma
 }
 
 /** Takes effect on the visitor's next request: every request looks the link up again. */
-export async function revokeShareLink(id: number): Promise<ShareLinkSummary> {
-  const done = await db
-    .update(shareLinks)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(shareLinks.id, id), isNull(shareLinks.revokedAt), isNull(shareLinks.clientId)))
-    .returning({ id: shareLinks.id });
-  if (!done.length) {
-    const [exists] = await db.select({ id: shareLinks.id }).from(shareLinks).where(and(eq(shareLinks.id, id), isNull(shareLinks.clientId))).limit(1);
-    if (!exists) throw notFound('Share link not found');
-  }
-  const [summary] = await listShareLinks([id]);
+export async function revokeShareLink(id: number, permissions: readonly string[]): Promise<ShareLinkSummary> {
+  const link = await staffLink(id, permissions);
+  if (!link.revokedAt) await db.update(shareLinks).set({ revokedAt: new Date() }).where(and(eq(shareLinks.id, id), isNull(shareLinks.revokedAt)));
+  const [summary] = await listShareLinks(permissions, [id]);
   return summary!;
 }
 
-/** A staff link (not a client's own watermark row), or 404. */
-async function staffLink(id: number): Promise<LinkRow> {
-  const [link] = await db.select().from(shareLinks).where(and(eq(shareLinks.id, id), isNull(shareLinks.clientId))).limit(1);
+/**
+ * A staff link (not a client's own watermark row) that `permissions` may read, or 404: a link
+ * holding an item they may not see answers as one that does not exist (see readableBy).
+ */
+async function staffLink(id: number, permissions: readonly string[]): Promise<LinkRow> {
+  const [link] = await db
+    .select()
+    .from(shareLinks)
+    .where(and(eq(shareLinks.id, id), isNull(shareLinks.clientId), readableBy(permissions)))
+    .limit(1);
   if (!link) throw notFound('Share link not found');
   return link;
 }
@@ -187,13 +202,16 @@ export const ADDRESS_NOT_KEPT =
 export const ADDRESS_UNREADABLE =
   'This link’s address was kept under another server key, so it cannot be shown again. Make it a new address (the old one then stops working).';
 
+export const ADDRESS_REVOKED = 'This link is revoked, so its address opens nothing; make a new link instead.';
+
 /**
  * The link's address, given again (issue 32): only by this explicit call, which is written to
- * the link's access log with the staff member's name. 409 for links made before addresses
- * were kept (and any whose key is not this server's).
+ * the link's access log with the staff member's name. 409 for a revoked link (issue 40), for
+ * links made before addresses were kept (and any whose key is not this server's).
  */
 export async function shareLinkAddress(ctx: LogCtx, id: number, staff: Editor, origin: string): Promise<ShareLinkAddress> {
-  const link = await staffLink(id);
+  const link = await staffLink(id, staff.permissions);
+  if (link.revokedAt) throw conflict(ADDRESS_REVOKED);
   if (link.tokenEnc === null) throw conflict(ADDRESS_NOT_KEPT);
   const token = decryptToken(link.tokenEnc, link.tokenHash);
   if (token === null) throw conflict(ADDRESS_UNREADABLE);
@@ -208,7 +226,7 @@ export async function shareLinkAddress(ctx: LogCtx, id: number, staff: Editor, o
  * address end too. A revoked link stays off (409).
  */
 export async function newShareLinkAddress(ctx: LogCtx, id: number, staff: Editor, origin: string): Promise<ShareLinkAddress> {
-  const link = await staffLink(id);
+  const link = await staffLink(id, staff.permissions);
   if (link.revokedAt) throw conflict('This link is revoked; make a new link instead.');
   const { token, tokenHash, tokenEnc } = newToken();
   await db.transaction(async (tx) => {
@@ -229,7 +247,8 @@ export async function newShareLinkAddress(ctx: LogCtx, id: number, staff: Editor
  * watermark text shows) queues new previews, replacing earlier jobs for the same versions.
  */
 export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInput, staff: Editor): Promise<ShareLinkSummary> {
-  const link = await staffLink(id);
+  // The items it holds now count as much as the ones sent: an edit hands all of them out anew.
+  const link = await staffLink(id, staff.permissions);
   if (link.revokedAt) throw conflict('This link is revoked and cannot be edited; make a new link instead.');
   const next = {
     watermark: input.watermark ?? link.watermark,
@@ -270,11 +289,23 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
     if (itemsChanged) changed.push('items');
   }
   const merged = { ...link, ...set };
+  // What the previews show: a new look gets new file names (below).
   const lookChanged =
     set.watermark !== undefined ||
-    set.download !== undefined ||
-    itemsChanged ||
     (merged.watermark && (set.watermarkText !== undefined || set.watermarkPosition !== undefined || set.watermarkOpacity !== undefined || (set.name !== undefined && !merged.watermarkText.trim())));
+  // Which previews the link needs: the same files, more or fewer of them.
+  const previewsChanged =
+    lookChanged ||
+    set.download !== undefined ||
+    // A gated link shows previews while its gate is closed (issue 40).
+    set.downloadsAfterApproval !== undefined ||
+    itemsChanged;
+
+  // A new look gets new file names (issue 40): the old `lp-…` names stop answering with this
+  // update, not when the new previews are made, so a clean preview is never served by a link
+  // switched to watermarked (nor an old text once it is changed) while the worker catches up.
+  const heldBefore = lookChanged ? (await db.select({ id: shareLinkItems.mediaId }).from(shareLinkItems).where(eq(shareLinkItems.linkId, link.id))).map((r) => r.id) : [];
+  if (lookChanged) set.fileKey = newFileKey();
 
   if (changed.length) {
     await db.transaction(async (tx) => {
@@ -283,13 +314,38 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
         await tx.delete(shareLinkItems).where(eq(shareLinkItems.linkId, link.id));
         await tx.insert(shareLinkItems).values(input.mediaIds!.map((mediaId, position) => ({ linkId: link.id, mediaId, position })));
       }
-      if (passwordChanged) await tx.delete(shareVisits).where(eq(shareVisits.linkId, link.id));
-      if (lookChanged) await enqueueLinkPreviews(tx, { id: link.id, watermark: merged.watermark, download: merged.download });
+      if (passwordChanged) {
+        await tx.delete(shareVisits).where(eq(shareVisits.linkId, link.id));
+        // A device counts on its own only while its holder knows the password (access.ts).
+        await forgetDevices('share', link.id, tx);
+      }
+      const needs = { id: link.id, watermark: merged.watermark, download: merged.download, downloadsAfterApproval: merged.downloadsAfterApproval };
+      if (lookChanged) await renewLinkPreviews(tx, needs);
+      else if (previewsChanged) await enqueueLinkPreviews(tx, needs);
     });
     await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`);
+    if (lookChanged) await dropPreviews(link.fileKey, [...new Set([...heldBefore, ...(input.mediaIds ?? [])])]);
   }
-  const [summary] = await listShareLinks([link.id]);
+  const [summary] = await listShareLinks(staff.permissions, [link.id]);
   return summary!;
+}
+
+/**
+ * Frees the space of a link's previews made under an earlier file key. Those names already
+ * answer nothing (the link names its files by its current key), so this is housekeeping: a
+ * failure is logged, not the edit's, and a preview job that was running under the old key may
+ * still leave its file behind, unreachable.
+ */
+async function dropPreviews(fileKey: string, mediaIds: number[]): Promise<void> {
+  if (!fileKey || !mediaIds.length) return;
+  const versions = await db
+    .select({ storageKey: mediaVersions.storageKey, type: media.type })
+    .from(mediaVersions)
+    .innerJoin(media, eq(media.id, mediaVersions.mediaId))
+    .where(inArray(mediaVersions.mediaId, mediaIds));
+  for (const v of versions) {
+    await storage.remove(v.storageKey, linkPreviewVariant({ fileKey }, v.type)).catch((e: unknown) => console.error(`Could not remove an old link preview: ${String(e)}`));
+  }
 }
 
 export const LOG_PAGE = 200;
@@ -299,9 +355,8 @@ export const LOG_PAGE = 200;
  * or plays can push an older row out of reach). `cursor` is the last id of the page before;
  * ids only grow, so rows written meanwhile never shift a page.
  */
-export async function shareLinkLog(id: number, cursor: number | null = null, limit = LOG_PAGE): Promise<ShareLogPage> {
-  const [exists] = await db.select({ id: shareLinks.id }).from(shareLinks).where(and(eq(shareLinks.id, id), isNull(shareLinks.clientId))).limit(1);
-  if (!exists) throw notFound('Share link not found');
+export async function shareLinkLog(id: number, permissions: readonly string[], cursor: number | null = null, limit = LOG_PAGE): Promise<ShareLogPage> {
+  await staffLink(id, permissions);
   const rows = await db
     .select({ log: shareAccessLog, title: media.title })
     .from(shareAccessLog)

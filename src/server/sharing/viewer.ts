@@ -1,10 +1,11 @@
-// What a share link's visitor sees and may fetch (issues 17 and 31). Files are served under the
-// link's own address, /s/{token}/m/{mediaId}/{variant}, and only the ones the link allows: a
-// watermarked link reaches its preview and nothing else (no clean proxy, poster or original);
-// the original needs a link that offers original downloads; a link that withholds it shows
-// images and remuxed videos through a preview of its own (see needsLinkPreview), never a file
-// that is the original's picture at full size or its streams byte for byte.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+// What a share link's visitor sees and may fetch (issues 17, 31 and 40). Files are served under
+// the link's own address, /s/{token}/m/{mediaId}/{variant}, and only the ones the link allows
+// (link-files.ts): a watermarked link reaches its preview and nothing else (no clean proxy,
+// poster or original); the original needs a link that offers original downloads; a link that
+// withholds it, or holds it back until approval, shows images and remuxed videos through a
+// preview of its own and the ladder's encodes up to 1080p, never a file that is the original's
+// picture at full size or its streams byte for byte.
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { media, mediaVersions, shareComments, shareLinkItems, shareLinks, timelineNotes } from '../../db/schema.ts';
@@ -13,24 +14,19 @@ import { MAX_TIMELINE_SECONDS } from '../../shared/schemas/notes.ts';
 import { errorResponse } from '../http.ts';
 import { linkDownloadName, serveStoredFile } from '../media/delivery.ts';
 import { playbackFields, progressive } from '../media/playback.ts';
-import { linkPreviewVariant, playlistVariant, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
+import { linkPreviewVariant, VARIANT_RE } from '../storage/paths.ts';
 import type { ShareComment, ShareItem, ShareView } from '../../shared/schemas/share.ts';
 import { logAccess, requireVisit, type VisitRow } from './access.ts';
 import type { LinkRow } from './links.ts';
-import { needsLinkPreview, previewStates } from './watermark-jobs.ts';
+import { previewStates } from './watermark-jobs.ts';
+import { allowedVariant, downloadsWait, linkRenditions, previewDownloadVariant, variantOf, viaPreview } from './link-files.ts';
 import { probeFacts } from '../review/versions.ts';
 import { DOWNLOADS_AFTER_APPROVAL_MESSAGE } from '../../shared/schemas/review.ts';
 
-/**
- * Whether the link's downloads of this item are still closed (issue 30): the link is set to
- * "downloads wait for approval" and the item's current version is not approved.
- */
-export const downloadsWait = (link: LinkRow, { version }: Current) => link.downloadsAfterApproval && version.approvalStatus !== 'approved';
-
-type Current = { item: typeof media.$inferSelect; version: typeof mediaVersions.$inferSelect };
+type Row = { item: typeof media.$inferSelect; version: typeof mediaVersions.$inferSelect };
 
 /** The link's items, in the order staff chose, each with its current version. */
-async function linkItems(link: LinkRow, onlyMediaId?: number): Promise<Current[]> {
+async function linkItems(link: LinkRow, onlyMediaId?: number): Promise<Row[]> {
   return db
     .select({ item: media, version: mediaVersions })
     .from(shareLinkItems)
@@ -40,63 +36,36 @@ async function linkItems(link: LinkRow, onlyMediaId?: number): Promise<Current[]
     .orderBy(asc(shareLinkItems.position));
 }
 
+/**
+ * The links whose visitors see an item now (issue 41, who is told of a change): visitor links
+ * (not a client's own watermark row) holding it, neither revoked nor expired.
+ */
+export async function activeLinksHolding(mediaId: number, now = new Date()): Promise<{ id: number; allowComment: boolean }[]> {
+  return db
+    .select({ id: shareLinks.id, allowComment: shareLinks.allowComment })
+    .from(shareLinkItems)
+    .innerJoin(shareLinks, eq(shareLinks.id, shareLinkItems.linkId))
+    .where(
+      and(
+        eq(shareLinkItems.mediaId, mediaId),
+        isNull(shareLinks.revokedAt),
+        isNull(shareLinks.clientId),
+        or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
+      ),
+    );
+}
+
 /** One item of the link (404 when the link does not hold it). */
-export async function linkItem(link: LinkRow, mediaId: number): Promise<Current | null> {
+export async function linkItem(link: LinkRow, mediaId: number): Promise<Row | null> {
   const [row] = await linkItems(link, mediaId);
   return row ?? null;
-}
-
-const variantOf = (url: string | null) => (url ? url.split('?')[0]!.split('/').pop()! : null);
-
-/** Whether the link shows this version through a preview of its own (see needsLinkPreview). */
-const viaPreview = (link: LinkRow, { item, version }: Current) => needsLinkPreview(link, item.type, version.probe);
-
-/**
- * Whether the link lets its visitor fetch `variant` of this version, and whether as a download.
- * Anything not listed here is refused, so a new kind of file is private until allowed.
- */
-export function allowedVariant(link: LinkRow, cur: Current, variant: string, download: boolean): boolean {
-  const { item, version } = cur;
-  const original = variantOf(version.url);
-  const preview = linkPreviewVariant(link, item.type);
-  if (link.watermark) return variant === preview && (!download || link.download === 'preview');
-  if (variant === original) return link.download === 'original';
-  if (download) return link.download !== 'none' && variant === previewDownloadVariant(link, cur);
-  const ownPreview = viaPreview(link, cur);
-  const viewable = [variantOf(version.posterUrl), variantOf(version.thumbnailUrl), variantOf(version.thumbnailWebpUrl)];
-  if (ownPreview) viewable.push(preview);
-  else viewable.push(variantOf(version.webpUrl));
-  if (item.type === 'video' && version.processingStatus === 'ready') {
-    if (!ownPreview) {
-      const renditions = version.renditions ?? [];
-      viewable.push(...renditions.map((r) => r.variant));
-      // Playlists follow the proxies they describe (issue 33).
-      const streamed = renditions.filter((r) => r.hls);
-      viewable.push(...streamed.map((r) => playlistVariant(r.variant)));
-      if (streamed.length) viewable.push(VARIANTS.master);
-    }
-    viewable.push(VARIANTS.sprite, VARIANTS.spriteMap);
-  }
-  return viewable.includes(variant);
-}
-
-/**
- * What "preview" downloads offer on a clean link: the link's own preview where it has one (a
- * re-encode of a remuxed video, an image at most 2,048 px), else the best review proxy (a real
- * re-encode, at most 1080p), or the full-size image on a link that offers originals anyway.
- */
-function previewDownloadVariant(link: LinkRow, cur: Current): string | null {
-  const { item, version } = cur;
-  if (viaPreview(link, cur)) return linkPreviewVariant(link, item.type);
-  if (item.type === 'image') return variantOf(version.webpUrl);
-  return version.processingStatus === 'ready' ? (progressive(version.renditions ?? [])?.variant ?? null) : null;
 }
 
 /**
  * The version's decision as this link's visitors see it: in full when it was made through this
  * link; otherwise the status alone (a client's note and name are not theirs to read).
  */
-function approvalFor(link: LinkRow, version: Current['version']): ShareItem['approval'] {
+function approvalFor(link: LinkRow, version: Row['version']): ShareItem['approval'] {
   const decided = version.approvalStatus !== 'in_review';
   const ours = decided && version.approvalLinkId === link.id;
   return {
@@ -123,6 +92,7 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
       title: item.title,
       type: item.type,
       version: version.number,
+      versionId: version.id,
       durationSeconds: version.durationSeconds,
       frameRate: probeFacts(version.probe).frameRate,
       approval,
@@ -156,15 +126,20 @@ export async function shareView(link: LinkRow, visit: VisitRow, token: string): 
     }
     // While downloads wait for approval the original is not even played or shown (it is a download).
     const originalAllowed = link.download === 'original' && !waits;
-    const playbackUrl = playback.renditions[0] ? relink(progressive(playback.renditions)!.url) : originalAllowed ? relink(playback.playbackUrl) : null;
+    // Behind a closed gate, the encodes up to 1080p only (issue 40; link-files.ts).
+    const shown = new Set<string | null>(linkRenditions(link, cur).map((r) => r.variant));
+    const renditions = playback.renditions.filter((r) => shown.has(variantOf(r.url)));
+    const streamed = linkRenditions(link, cur).some((r) => r.hls);
+    const playbackUrl = renditions[0] ? relink(progressive(renditions)!.url) : originalAllowed ? relink(playback.playbackUrl) : null;
     const previewVariant = previewDownloadVariant(link, cur);
     return {
       ...shared,
       ...playback,
       playbackUrl,
-      renditions: playback.renditions.map((r) => ({ ...r, url: relink(r.url)! })),
-      // The playlists name their files relatively, so under the link they fetch through it.
-      streamUrl: relink(playback.streamUrl),
+      renditions: renditions.map((r) => ({ ...r, url: relink(r.url)! })),
+      // The playlists name their files relatively, so under the link they fetch through it; the
+      // master names only the sizes the link plays (serveLinkFile).
+      streamUrl: streamed ? relink(playback.streamUrl) : null,
       spriteUrl: relink(playback.spriteUrl),
       posterUrl: relink(version.posterUrl),
       thumbnailUrl: relink(version.thumbnailWebpUrl ?? version.thumbnailUrl),
@@ -289,6 +264,8 @@ export async function serveLinkFile(ctx: APIContext): Promise<Response> {
   };
   const { item, version } = cur;
   const target = { id: item.id, mimeType: version.mimeType, filename: version.filename, title: item.title, isPublic: false };
-  // Downloads keep the item's own name ("Brand film (preview).mp4"), not the link's file key.
-  return serveStoredFile(ctx, version.storageKey, file, { ...target, downloadAs: linkDownloadName(target, file) }, { onTransfer });
+  // Downloads keep the item's own name ("Brand film (preview).mp4"), not the link's file key;
+  // the master playlist names only the sizes the link plays.
+  const only = (variant: string) => allowedVariant(link, cur, variant, false);
+  return serveStoredFile(ctx, version.storageKey, file, { ...target, downloadAs: linkDownloadName(target, file), only }, { onTransfer });
 }

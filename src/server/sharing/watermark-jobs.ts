@@ -32,26 +32,27 @@ export function proxyIsRemux(probe: Record<string, unknown> | null): boolean {
   return !probe || canRemux(probe as unknown as VideoProbe);
 }
 
+/** What decides whether a link (or a client's own row) needs previews. */
+export type PreviewNeeds = { watermark: boolean; download: string; downloadsAfterApproval: boolean };
+
 /**
- * Whether a link shows `version` through a preview of its own rather than the item's files:
- * always when watermarked; on a clean link that withholds the original, for every image (the
- * item's full-size WebP is as large as the original) and for a video whose proxy is a remux.
+ * Whether a link may have to show `version` through a preview of its own rather than the
+ * item's files: always when watermarked; on a clean link that withholds the original (or
+ * holds it back until approval, issue 40), for every image (the item's full-size WebP is up
+ * to 3,840 px) and for a video whose proxy is a remux. Whether it does so now is the viewer's
+ * call (viewer.ts: a gated link uses it only while the gate is closed).
  */
-export function needsLinkPreview(
-  link: { watermark: boolean; download: string },
-  type: 'image' | 'video',
-  probe: Record<string, unknown> | null,
-): boolean {
+export function needsLinkPreview(link: PreviewNeeds, type: 'image' | 'video', probe: Record<string, unknown> | null): boolean {
   if (link.watermark) return true;
-  if (link.download === 'original') return false;
+  if (link.download === 'original' && !link.downloadsAfterApproval) return false;
   return type === 'image' || proxyIsRemux(probe);
 }
 
 const versionFacts = { mediaId: media.id, versionId: mediaVersions.id, type: media.type, probe: mediaVersions.probe };
 
 /** Every item of a new (or edited) link whose current version can be previewed now and needs it. */
-export async function enqueueLinkPreviews(tx: Executor, link: { id: number; watermark: boolean; download: string }): Promise<void> {
-  if (!link.watermark && link.download === 'original') return;
+export async function enqueueLinkPreviews(tx: Executor, link: PreviewNeeds & { id: number }): Promise<void> {
+  if (!link.watermark && link.download === 'original' && !link.downloadsAfterApproval) return;
   const rows = await tx
     .select(versionFacts)
     .from(shareLinkItems)
@@ -64,15 +65,31 @@ export async function enqueueLinkPreviews(tx: Executor, link: { id: number; wate
   );
 }
 
-/** Every version of `mediaIds` that can be previewed now (a client's watermark sees them all). */
-export async function enqueueAllVersions(tx: Executor, linkId: number, mediaIds: number[]): Promise<void> {
+/**
+ * A link's look changed and its previews took a new file key (issue 40): every earlier preview
+ * job of the link, done or on the way, is dropped (a done one would name a file under the new
+ * key that was never made) and the previews the link needs now are queued.
+ */
+export async function renewLinkPreviews(tx: Executor, link: PreviewNeeds & { id: number }): Promise<void> {
+  await tx.delete(jobs).where(and(eq(jobs.kind, WATERMARK), eq(jobs.linkId, link.id)));
+  await enqueueLinkPreviews(tx, link);
+}
+
+/**
+ * Every version of `mediaIds` that can be previewed now and needs it, for a client's own row:
+ * its watermark sees every version, its gate (client-gate.ts) the older ones too.
+ */
+export async function enqueueAllVersions(tx: Executor, link: PreviewNeeds & { id: number }, mediaIds: number[]): Promise<void> {
   if (!mediaIds.length) return;
   const rows = await tx
-    .select({ mediaId: media.id, versionId: mediaVersions.id })
+    .select({ mediaId: media.id, versionId: mediaVersions.id, type: media.type, probe: mediaVersions.probe })
     .from(mediaVersions)
     .innerJoin(media, eq(media.id, mediaVersions.mediaId))
     .where(and(inArray(media.id, mediaIds), previewable));
-  await queue(tx, rows.map((r) => ({ ...r, linkId })));
+  await queue(
+    tx,
+    rows.filter((r) => needsLinkPreview(link, r.type, r.probe)).map((r) => ({ mediaId: r.mediaId, versionId: r.versionId, linkId: link.id })),
+  );
 }
 
 /**
@@ -88,11 +105,11 @@ export async function enqueueWatermarksOfVersion(tx: Executor, mediaId: number, 
     .limit(1);
   if (!version) return;
   const links = await tx
-    .select({ linkId: shareLinks.id, watermark: shareLinks.watermark, download: shareLinks.download })
+    .select({ linkId: shareLinks.id, watermark: shareLinks.watermark, download: shareLinks.download, downloadsAfterApproval: shareLinks.downloadsAfterApproval })
     .from(shareLinks)
     .where(
       and(
-        or(eq(shareLinks.watermark, true), sql`${shareLinks.download} <> 'original'`),
+        or(eq(shareLinks.watermark, true), sql`${shareLinks.download} <> 'original'`, eq(shareLinks.downloadsAfterApproval, true)),
         isNull(shareLinks.revokedAt),
         sql`(${shareLinks.id} IN (SELECT link_id FROM share_link_items WHERE media_id = ${mediaId})
           OR ${shareLinks.clientId} IN (SELECT client_id FROM media WHERE id = ${mediaId} UNION SELECT client_id FROM media_clients WHERE media_id = ${mediaId}))`,

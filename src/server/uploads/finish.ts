@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { HttpError, describeZodError, readJson } from '../http.ts';
 import { detectType, SNIFF_BYTES } from '../media/detect.ts';
 import { ingestOriginal, type IncomingOriginal } from '../media/library.ts';
+import { assertMayPublish, type Uploader } from '../media/publish-rule.ts';
 import { newStorageKey } from '../storage/paths.ts';
 import { mediaFinishSchema, type AdminMedia } from '../../shared/schemas/media.ts';
 import { claimRecord, deleteRecord, getRecord, releaseRecord, setMediaId } from './records.ts';
@@ -25,7 +26,7 @@ async function readHead(file: string): Promise<Uint8Array> {
   }
 }
 
-export async function finishUpload(request: Request, userId: string): Promise<AdminMedia> {
+export async function finishUpload(request: Request, uploader: Uploader): Promise<AdminMedia> {
   const body = await readJson(request, z.record(z.string(), z.unknown()));
   // JSON without an upload to finish is not a way to send a file: same 415 as before.
   if (!('uploadId' in body)) {
@@ -34,7 +35,9 @@ export async function finishUpload(request: Request, userId: string): Promise<Ad
   const parsed = mediaFinishSchema.safeParse(body);
   if (!parsed.success) throw new HttpError(400, describeZodError(parsed.error));
   const { uploadId, ...fields } = parsed.data;
-  return finishInto(uploadId, userId, (file) => ingestOriginal(newStorageKey(), file, null, fields, userId), (item) => item.id);
+  // Before the upload is touched, so it can still be finished without the flags.
+  assertMayPublish(fields, uploader);
+  return finishInto(uploadId, uploader.id, (file) => ingestOriginal(newStorageKey(), file, null, fields, uploader.id), (item) => item.id);
 }
 
 /**

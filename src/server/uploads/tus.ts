@@ -9,6 +9,7 @@ import { config } from '../config.ts';
 import { assertDiskSpaceFor } from '../storage/disk-space.ts';
 import { errorResponse } from '../http.ts';
 import { formatBytes } from '../media/multipart.ts';
+import { checkFileName } from '../media/file-name.ts';
 import { MAX_OPEN_UPLOADS, deleteRecord, expiryMs, findOpenOwned, insertRecord } from './records.ts';
 import { STAGING_DIR, UPLOAD_ID_RE, newUploadId } from './staging.ts';
 import { StagingStore } from './store.ts';
@@ -17,7 +18,6 @@ import type { S3Store } from '@tus/s3-store';
 import { startUploadSweeper, sweepExpiredUploads } from './sweep.ts';
 
 export const UPLOADS_PATH = '/api/uploads';
-const FILENAME_MAX = 255;
 
 export const tooLargeMessage = () => `The file is too large: the limit is ${formatBytes(config.MEDIA_MAX_BYTES)}.`;
 
@@ -45,8 +45,9 @@ function tusServer(): Server {
     async onUploadCreate(req, upload) {
       const userId = owners.get(req as unknown as Request);
       if (!userId || upload.size === undefined) throw { status_code: 400, body: 'Upload-Length is required' } satisfies HookError;
-      const filename = String(upload.metadata?.filename ?? '').slice(0, FILENAME_MAX);
-      const ok = await insertRecord({ id: upload.id, userId, size: upload.size, filename });
+      const checked = checkFileName(String(upload.metadata?.filename ?? ''));
+      if ('problem' in checked) throw { status_code: 400, body: checked.problem } satisfies HookError;
+      const ok = await insertRecord({ id: upload.id, userId, size: upload.size, filename: checked.name });
       if (!ok) {
         throw {
           status_code: 429,

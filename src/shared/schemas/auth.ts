@@ -1,5 +1,5 @@
 import { z } from '../zod.ts';
-import { plainText } from './text.ts';
+import { nameText, plainText } from './text.ts';
 import { username } from './users.ts';
 
 export const staffLoginSchema = z.object({
@@ -19,8 +19,8 @@ export const registerSchema = z.object({
   username,
   email: z.email('Enter a valid email address').max(254),
   password: z.string().min(8, 'Password must be at least 8 characters').max(1024),
-  forename: plainText('First name', 100).optional(),
-  surname: plainText('Last name', 100).optional(),
-  displayName: plainText('Display name', 200).optional(),
+  forename: nameText('First name', 100).optional(),
+  surname: nameText('Last name', 100).optional(),
+  displayName: nameText('Display name', 200).optional(),
 });
 export type Registration = z.infer<typeof registerSchema>;

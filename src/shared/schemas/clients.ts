@@ -1,15 +1,15 @@
 // Client payloads (001 §5, §7), shared by /api/clients and the Client Management screen.
 import { z } from '../zod.ts';
 import { DEFAULT_WATERMARK_POSITION, WATERMARK_POSITIONS } from './share.ts';
-import { multilineText, plainText } from './text.ts';
+import { multilineText, nameText, plainText } from './text.ts';
 import { email, password, username } from './users.ts';
 
 
 export const clientDetailsSchema = z.object({
-  name: plainText('Name', 200, { required: true }),
+  name: nameText('Name', 200, { required: true }),
   email,
   phone: plainText('Phone', 50).default(''),
-  company: plainText('Company', 200).default(''),
+  company: nameText('Company', 200).default(''),
   notes: multilineText('Notes', 5000).default(''),
 });
 export type ClientDetails = z.infer<typeof clientDetailsSchema>;

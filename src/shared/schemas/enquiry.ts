@@ -2,7 +2,7 @@
 // POST /api/contact, plus the staff inbox's status change.
 import { z } from '../zod.ts';
 import { PROJECT_TYPES, type ProjectType } from '../project-types.ts';
-import { multilineText, plainText } from './text.ts';
+import { multilineText, nameText, plainText } from './text.ts';
 
 export { PROJECT_TYPES, type ProjectType };
 
@@ -16,8 +16,8 @@ export function projectTypeLabel(value: string): string {
 export const ENQUIRY_LIMITS = { name: 100, email: 254, message: 5000 } as const;
 
 export const enquirySchema = z.object({
-  firstName: plainText('First name', ENQUIRY_LIMITS.name, { required: true }),
-  lastName: plainText('Last name', ENQUIRY_LIMITS.name, { required: true }),
+  firstName: nameText('First name', ENQUIRY_LIMITS.name, { required: true }),
+  lastName: nameText('Last name', ENQUIRY_LIMITS.name, { required: true }),
   email: plainText('Email', ENQUIRY_LIMITS.email, { required: true }).pipe(z.email('Enter a valid email address')),
   // Optional select: '' (or absent) means "not chosen".
   projectType: z

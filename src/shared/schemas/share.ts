@@ -5,7 +5,7 @@ import type { Playback } from './media.ts';
 import { decisionFields, noteWhenChangesRequested, type ApprovalStatus } from './review.ts';
 import { portalText, ratingSchema } from './portal.ts';
 import { checkNoteTime, noteTimeFields, type Shape } from './notes.ts';
-import { plainText } from './text.ts';
+import { nameText, plainText } from './text.ts';
 
 export const SHARE_DOWNLOADS = ['none', 'preview', 'original'] as const;
 export type ShareDownload = (typeof SHARE_DOWNLOADS)[number];
@@ -56,7 +56,7 @@ export const DEFAULT_WATERMARK_POSITION: WatermarkPosition = 'top-right';
  * issue 32) so both are validated alike.
  */
 const linkFields = {
-  name: plainText('Name', SHARE_NAME_MAX, { required: true }),
+  name: nameText('Name', SHARE_NAME_MAX, { required: true }),
   mediaIds: z
     .array(z.number().int().positive(), { error: 'Choose at least one item' })
     .min(1, 'Choose at least one item')
@@ -148,11 +148,11 @@ export interface ShareLinkAddress {
 /** POST /api/share/{token}/unlock. */
 export const shareUnlockSchema = z.object({ password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200) }).strict();
 
-const guestName = plainText('Name', GUEST_NAME_MAX).optional();
+const guestName = nameText('Name', GUEST_NAME_MAX).optional();
 
 /** PUT /api/share/{token}/name: the guest name, typed once. */
 export const shareGuestNameSchema = z
-  .object({ name: plainText('Name', GUEST_NAME_MAX, { required: true }) })
+  .object({ name: nameText('Name', GUEST_NAME_MAX, { required: true }) })
   .strict();
 
 /** POST /api/share/{token}/media/{id}/feedback. */
@@ -268,6 +268,8 @@ export interface ShareItem extends Playback {
   title: string;
   type: 'image' | 'video';
   version: number;
+  /** The current version's id (a live review session names the version it shows by it). */
+  versionId: number;
   posterUrl: string | null;
   thumbnailUrl: string | null;
   /** The image to show (images), watermarked when the link is. */

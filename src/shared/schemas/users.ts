@@ -1,13 +1,13 @@
 // Staff user payloads (001 §5, §7), shared by /api/users and the User Management screen.
 import { z } from '../zod.ts';
-import { plainText } from './text.ts';
+import { nameText } from './text.ts';
 
 /** Minimum length whenever an admin sets a staff password (001 §9). */
 export const USER_PASSWORD_MIN = 6;
 export const PASSWORD_TOO_SHORT = `Password must be at least ${USER_PASSWORD_MIN} characters`;
 export const PASSWORDS_DONT_MATCH = "Passwords don't match";
 
-const required = (label: string, max: number) => plainText(label, max, { required: true });
+const required = (label: string, max: number) => nameText(label, max, { required: true });
 
 export const username = z
   .string({ error: 'Username is required' })

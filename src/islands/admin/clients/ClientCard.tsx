@@ -97,7 +97,7 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
             <Switch label="Watermarked previews only" description="Plays and downloads marked copies, never the clean files." checked={watermark} disabled={saving} onChange={toggleWatermark} />
             {watermark && !saving && <ClientWatermarkSettings clientId={client.id} clientName={client.name} />}
             <div className="mt-3">
-              <Switch label="Downloads wait for approval" description="Files download only once the current version is approved." checked={gate} disabled={savingGate} onChange={toggleGate} />
+              <Switch label="Downloads wait for approval" description="Files download only once the current version is approved; until then it plays at up to 1080p." checked={gate} disabled={savingGate} onChange={toggleGate} />
             </div>
           </div>
         )}

@@ -24,6 +24,9 @@ import { Card, CardBody, CardHeader } from '../../ui/Card.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import type { BackupStatus as BackupStatusData } from '../../../shared/backup-status.ts';
 import { BackupStatus } from './BackupStatus.tsx';
+import type { RepairProgress } from '../../../shared/library-repair.ts';
+import { LibraryRepair } from './LibraryRepair.tsx';
+import { useLiveReload } from '../../live/useLive.ts';
 
 export interface Stats {
   totalMedia: number;
@@ -89,11 +92,14 @@ const QUICK_ACTIONS = [
 export default function Dashboard({
   recent,
   backup,
+  repair = null,
   contactPlaceholders = [],
   canEditWebsite = false,
 }: {
   recent: RecentItem[];
   backup?: BackupStatusData;
+  /** The library check after an upgrade, while it runs (issue 39). */
+  repair?: RepairProgress | null;
   /** Contact fields ('email', 'phone', 'address') the public site shows as placeholders. */
   contactPlaceholders?: string[];
   canEditWebsite?: boolean;
@@ -104,6 +110,8 @@ export default function Dashboard({
       .then(setStats)
       .catch((e) => toast({ title: 'Failed to load statistics', description: errorMessage(e), variant: 'destructive' }));
   }, []);
+  // The counts follow what happens elsewhere, live (issue 41); a failed refresh keeps the last.
+  useLiveReload(['media', 'version', 'approval', 'assignment', 'note', 'feedback'], () => void apiJson<Stats>('GET', '/api/stats').then(setStats, () => undefined));
   const s = stats ?? undefined;
 
   return (
@@ -148,6 +156,8 @@ export default function Dashboard({
         value={s?.changesRequested}
         testId="stat-changes-requested"
       />
+
+      <LibraryRepair initial={repair} />
 
       {backup && <BackupStatus status={backup} />}
 

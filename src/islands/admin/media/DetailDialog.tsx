@@ -28,6 +28,10 @@ import { LoopNoteButton, NoteMomentFields, noteEndBody, rangeError, seekToNote, 
 import { noteMs, noteTimeBody } from '../../review/frames.ts';
 import { noteMarkers } from '../../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../../review/DrawingLayer.tsx';
+import { useLiveReload } from '../../live/useLive.ts';
+import { useLiveSession } from '../../live/useLiveSession.ts';
+import { LivePanel } from '../../live/LivePanel.tsx';
+import type { CompareSelection } from '../../review/CompareView.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -122,6 +126,8 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   }, [item.id, item.version]);
   // Reloaded when the item changes (a new version, a deletion, a decision seen in the list).
   useEffect(loadVersions, [loadVersions, item.versionCount, item.approvalStatus]);
+  // A decision, a lock or a conversion of any version of this item, live (issue 41).
+  useLiveReload(['approval', 'version', 'processing'], loadVersions, (topic, data) => data.mediaId === item.id && (topic !== 'processing' || data.status === 'ready' || data.status === 'failed'));
   const shown = versions?.find((v) => v.id === shownId) ?? null;
   const onVersion = (v: { versionId: number | null }) => !shown || v.versionId === shown.id;
   const mine = useMemo(() => (feedback ?? []).filter((f) => f.mediaId === item.id && onVersion(f)), [feedback, item.id, shown?.id]);
@@ -144,9 +150,26 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   // Drawings of every note of the version shown (issue 29), and the one being made.
   const drawings = useMemo(() => noteDrawings((notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n))), [notes, item.id, shown?.id]);
   const drawing = useDrawing();
-  const layer = <DrawingLayer notes={drawings} fps={shown?.frameRate} drawing={drawing} />;
+  // Live review (issue 41): this dialog presents or follows; others' pointers and drawings on the picture.
+  const [compareSel, setCompareSel] = useState<CompareSelection | null>(null);
+  const [followCompare, setFollowCompare] = useState<CompareSelection | null>(null);
+  const session = useLiveSession({
+    mediaId: item.id,
+    videoRef: video,
+    fps: shown?.frameRate,
+    versionId: shown?.id ?? null,
+    onVersion: setShownId,
+    shapes: drawing.shapes,
+    compare: comparing !== null ? compareSel : null,
+    onCompare: (c) => {
+      setFollowCompare(c);
+      setComparing(c ? '' : null);
+    },
+  });
+  const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
+  const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={drawing} />;
   const clock = useNoteClock(video);
-  const seek = (ms: number) => seekToNote(video.current, ms);
+  const seek = (ms: number) => seekToNote(video.current, ms, shown?.frameRate);
   const playable = shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const setLock = async (v: MediaVersion, locked: boolean) => {
     try {
@@ -211,6 +234,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           )}
         </div>
       </div>
+      {item.type === 'video' && <LivePanel session={session} fps={shown?.frameRate} canStart />}
       {item.type === 'video' ? (
         <ReviewVideo
           key={shown && !shown.current ? shown.id : 'current'}
@@ -327,7 +351,15 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           </ol>
         )}
       </section>
-      <CompareDialog title={item.title} type={item.type} versions={versions} request={comparing} onClose={() => setComparing(null)} />
+      <CompareDialog
+        title={item.title}
+        type={item.type}
+        versions={versions}
+        request={comparing}
+        onClose={() => setComparing(null)}
+        onSelection={setCompareSel}
+        selection={session.following ? followCompare : null}
+      />
       <ConfirmDialog
         open={!!deletingVersion}
         title="Delete version"
@@ -338,6 +370,9 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
     </div>
   );
 }
+
+/** The note box's label and placeholder while Internal is on. */
+const INTERNAL_NOTE = 'Internal note — the client will not see this';
 
 /** A staff note at the player's moment (issue 29), shown to the item's clients unless internal. */
 function StaffNoteForm({
@@ -369,11 +404,14 @@ function StaffNoteForm({
     e.preventDefault();
     if (!text.trim()) return toast({ title: 'Please enter a note', variant: 'destructive' });
     if (timeError || endError || ms === null) return;
+    // Read now, from the element when the field follows a paused playhead (useNoteClock).
+    const at = isVideo ? clock.msToSave() : 0;
+    if (at === null) return;
     setPending(true);
     try {
       await apiJson('POST', `/api/media/${item.id}/timeline-notes`, {
         text,
-        ...noteTimeBody(ms),
+        ...noteTimeBody(at),
         ...(isVideo ? noteEndBody(clock) : {}),
         internal,
         ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
@@ -382,6 +420,9 @@ function StaffNoteForm({
       setText('');
       clock.release();
       drawing.reset();
+      // Off again after each internal note: left on, the next note (meant for the client)
+      // would go out internal too, and the client would never see it (issue 39).
+      setInternal(false);
       toast({ title: internal ? 'Internal note added' : 'Note added' });
       onAdded();
     } catch (err) {
@@ -394,7 +435,16 @@ function StaffNoteForm({
     <form onSubmit={onSubmit} noValidate className="space-y-3 rounded-lg border border-line p-3" aria-label="Add a timeline note" data-testid="staff-note-form">
       {isVideo && <NoteMomentFields label="Time (seconds)" clock={clock} fps={version?.frameRate} startTimecode={version?.startTimecode ?? null} timeError={timeError} rangeError={endError} />}
       <DrawingTools drawing={drawing} video={video} />
-      <Textarea label="Note" rows={2} maxLength={5000} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />
+      <Textarea
+        label={internal ? INTERNAL_NOTE : 'Note'}
+        placeholder={internal ? INTERNAL_NOTE : undefined}
+        className={internal ? 'ring-2 ring-amber-600' : ''}
+        rows={2}
+        maxLength={5000}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        {...clock.draftEvents}
+      />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Switch label="Internal" description="Staff only: never shown to clients or link visitors" checked={internal} onChange={setInternal} />
         <Button type="submit" size="sm" disabled={pending}>

@@ -20,13 +20,14 @@ import { deleteMedia, fetchClients, fetchFeedback, fetchMedia, fetchTimelineNote
 import { UploadDialog } from './UploadDialog.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
 import { $finished } from '../uploads/queue.ts';
+import { useLiveReload } from '../../live/useLive.ts';
 import { dragsFiles, droppedFiles } from '../uploads/dropped-files.ts';
 
 /** Cards rendered per step; more appear as the sentinel scrolls into view. */
 const PAGE = 60;
 
 /** Media Management (001 §2). Permissions come from the server-rendered page. */
-export default function MediaManager({ permissions }: { permissions: string[] }) {
+export default function MediaManager({ permissions, userId }: { permissions: string[]; userId: string }) {
   const canUpload = permissions.includes('upload:media');
   const canShare = permissions.includes('share:media');
   const canEdit = permissions.includes('edit:media');
@@ -120,6 +121,12 @@ export default function MediaManager({ permissions }: { permissions: string[] })
   // Uploads finish in the background (the tray), perhaps while this page was away: each one
   // that became an item or a version reloads the list, and with it an open detail dialog.
   useEffect(() => $finished.listen(() => void reload()), [reload]);
+  // Live (issue 41): what others do (a client's note, a decision, a new version, a conversion
+  // finishing, an item added on another screen) shows here without a reload. Progress ticks
+  // are the cards' own (useProcessingPoll); a change of status reloads the list.
+  useLiveReload(['media', 'version', 'approval', 'assignment', 'processing', 'note', 'feedback'], () => void reload(), (topic, data) => topic !== 'processing' || data.status === 'ready' || data.status === 'failed');
+  const reviewsLoaded = feedback !== null || notes !== null;
+  useLiveReload(['note', 'feedback', 'reply'], () => loadReviews(), () => true, reviewsLoaded);
 
   const loadReviews = useCallback(() => {
     fetchFeedback().then(setFeedback, () => setFeedback([]));
@@ -352,7 +359,7 @@ export default function MediaManager({ permissions }: { permissions: string[] })
         </>
       )}
 
-      <UploadDialog open={uploadOpen} onClose={closeUpload} clients={clients} initialFiles={dropped} />
+      <UploadDialog open={uploadOpen} onClose={closeUpload} clients={clients} initialFiles={dropped} canPublish={canEdit} userId={userId} />
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-[60] flex items-center justify-center bg-bg/80 p-6 backdrop-blur-sm" data-testid="drop-overlay">
           <div className="rounded-2xl border-2 border-dashed border-accent bg-raised px-10 py-8 text-center shadow-2xl">

@@ -24,7 +24,23 @@ export const titleFromName = (name: string) => name.replace(/\.[^.]+$/, '').repl
  * with POST /api/media { uploadId, ...fields }. The dialog shows its files' progress and may be
  * closed at any time: the uploads go on in the tray (issue 32).
  */
-export function UploadDialog({ open, onClose, clients, initialFiles }: { open: boolean; onClose: () => void; clients: ClientOption[]; initialFiles?: File[] | null }) {
+export function UploadDialog({
+  open,
+  onClose,
+  clients,
+  initialFiles,
+  canPublish,
+  userId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  clients: ClientOption[];
+  initialFiles?: File[] | null;
+  /** edit:media: "Featured" and "Show in Portfolio" put a new item on the public site at once. */
+  canPublish: boolean;
+  /** The signed-in staff member: fields typed for a file are kept under their id alone. */
+  userId: string;
+}) {
   const [values, setValues] = useState(EMPTY_FIELDS);
   const [files, setFiles] = useState<File[]>([]);
   const [poster, setPoster] = useState<File | null>(null);
@@ -76,9 +92,9 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
       if (checkUploadFile(f)) continue;
       findResumable(f)
         .then((info) => {
-          if (!info) return forgetFields(f);
+          if (!info) return forgetFields(userId, f);
           setResumable((r) => ({ ...r, [fileKey(f)]: info }));
-          const kept = keptFields(f);
+          const kept = keptFields(userId, f);
           if (!kept) return;
           if (list.length === 1) return setValues(kept);
           setKeptTitles((t) => ({ ...t, [fileKey(f)]: kept.title }));
@@ -111,7 +127,9 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
       title: single ? values.title.trim() : keptTitles[fileKey(file)] || titleFromName(file.name) || file.name,
       sent: resumable[fileKey(file)]?.offset ?? 0,
     }));
-    setBatch(enqueue(entries, { ...values }, single ? poster : null));
+    // Fields kept from an earlier attempt may hold flags this user can no longer set.
+    const fields = canPublish ? { ...values } : { ...values, isFeatured: false, showInPortfolio: false };
+    setBatch(enqueue(userId, entries, fields, single ? poster : null));
   }
 
   const resumeNote = (f: File) => {
@@ -214,8 +232,12 @@ export function UploadDialog({ open, onClose, clients, initialFiles }: { open: b
           </div>
           <Textarea label="Notes" rows={3} value={values.notes} onChange={(e) => set('notes', e.target.value)} />
           <Field label="Tags" hint="Separate tags with commas" value={values.tags} onChange={(e) => set('tags', e.target.value)} placeholder="wedding, highlights" />
-          <Switch label="Featured" description="Shown on the home page" checked={values.isFeatured} onChange={(v) => set('isFeatured', v)} />
-          <Switch label="Show in Portfolio" checked={values.showInPortfolio} onChange={(v) => set('showInPortfolio', v)} />
+          {canPublish && (
+            <>
+              <Switch label="Featured" description="Shown on the home page" checked={values.isFeatured} onChange={(v) => set('isFeatured', v)} />
+              <Switch label="Show in Portfolio" checked={values.showInPortfolio} onChange={(v) => set('showInPortfolio', v)} />
+            </>
+          )}
         </fieldset>
       </form>
     </Dialog>

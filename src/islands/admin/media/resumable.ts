@@ -10,6 +10,7 @@ export const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000];
 /** When the network looks up but the server does not answer, try again this often. */
 const SERVER_RETRY_MS = 20_000;
 export const CONNECTION_LOST = 'Connection lost, retrying...';
+export const FILE_CHANGED = 'The file changed on disk while it was uploading (still being exported?). Choose it again once it is complete.';
 
 const endpoint = () => new URL('/api/uploads', location.origin).href;
 const TUS_HEADERS = { 'Tus-Resumable': '1.0.0' };
@@ -55,6 +56,20 @@ function serverMessage(err: Error): string {
     }
   }
   return 'Upload failed';
+}
+
+/**
+ * Whether the browser can still read the file it was given. A file changed on disk after it was
+ * chosen cannot be read any more (NotReadableError), and a chunk sent from it fails like a lost
+ * connection (a request with no answer): reading a byte tells the two apart.
+ */
+async function readable(file: File): Promise<boolean> {
+  try {
+    await file.slice(0, 1).arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const statusOf = (err: Error) => (err as DetailedError).originalResponse?.getStatus() ?? 0;
@@ -104,12 +119,14 @@ export class ResumableUpload {
         // Offline, the backoff would only burn attempts: wait for the network instead (onError).
         if (!navigator.onLine || !isTransient(err)) return false;
         handlers.onPhase('retrying');
+        void this.checkFile();
         return true;
       },
       onError: (err) => {
         if (this.stopped) return;
         if (isTransient(err) || !navigator.onLine) {
           handlers.onPhase('retrying');
+          void this.checkFile();
           this.waitAndRestart(navigator.onLine ? SERVER_RETRY_MS : null);
           return;
         }
@@ -127,6 +144,7 @@ export class ResumableUpload {
 
   /** Starts, continuing the newest earlier upload of the same file when the server has it. */
   async start(): Promise<void> {
+    if (!(await this.checkFile())) return;
     const previous = newest(await this.upload.findPreviousUploads());
     if (previous[0]) this.upload.resumeFromPreviousUpload(previous[0]);
     this.upload.start();
@@ -152,6 +170,22 @@ export class ResumableUpload {
     removeEventListener('offline', this.onOffline);
     this.fail(new Error('Upload cancelled'));
     await this.upload.abort(true).catch(() => undefined);
+  }
+
+  /**
+   * Fails the upload with FILE_CHANGED when the file can no longer be read: retrying would send
+   * nothing forever ("Connection lost, retrying..." at 0 %). True while it is readable.
+   */
+  private async checkFile(): Promise<boolean> {
+    if (await readable(this.file)) return true;
+    if (!this.stopped) {
+      this.stopped = true;
+      this.clearWait();
+      removeEventListener('offline', this.onOffline);
+      void this.upload.abort(false).catch(() => undefined);
+      this.fail(new Error(FILE_CHANGED));
+    }
+    return false;
   }
 
   // A request in flight may hang rather than fail when the network goes: stop it at once

@@ -288,7 +288,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
           {download !== 'none' && (
             <Switch
               label="Downloads wait for approval"
-              description="Files download only once the current version of the item is approved."
+              description="Files download only once the current version of the item is approved; until then it plays at up to 1080p."
               checked={afterApproval}
               onChange={setAfterApproval}
             />

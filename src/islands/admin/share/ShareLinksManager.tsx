@@ -16,6 +16,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { NewShareLinkDialog } from './NewShareLinkDialog.tsx';
+import { useLiveReload } from '../../live/useLive.ts';
 
 const STATE_TONE = { active: 'success', expired: 'warning', revoked: 'danger' } as const;
 const STATE_LABEL = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const;
@@ -103,6 +104,8 @@ export default function ShareLinksManager({ preselect }: { preselect: number[] }
     }
   }, []);
   useEffect(() => void load(), [load]);
+  // Opens, downloads and edits on another screen show here as they happen (issue 41).
+  useLiveReload(['link', 'link-activity'], () => void load());
 
   async function revoke() {
     if (!revoking) return;

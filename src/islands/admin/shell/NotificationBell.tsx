@@ -5,8 +5,12 @@ import { formatDateTime, formatTimestamp } from '../../../shared/format.ts';
 import type { BellAnswer, BellEvent, NotifyMode } from '../../../shared/schemas/notifications.ts';
 import { useHydrated } from '../../ui/hydration.ts';
 import { NotifyModeDialog, STAFF_NOTIFY_ABOUT } from '../../notifications/NotifyModeDialog.tsx';
+import { useLiveReload, usePollWhileOffline } from '../../live/useLive.ts';
 
-/** How often an open admin page asks for new events (also on focus and when the tab shows). */
+/**
+ * How often an open admin page asks for new events while its live stream is not open (also on
+ * focus and when the tab shows); with the stream, each new event arrives at once (issue 41).
+ */
 export const BELL_POLL_MS = 20_000;
 
 const ICONS: Record<string, typeof Bell> = { feedback: MessageSquare, note: MessageSquareText, approval: CheckCircle2 };
@@ -48,15 +52,15 @@ export default function NotificationBell() {
     }
   }, []);
 
+  useLiveReload(['bell'], () => void load());
+  usePollWhileOffline(() => void load(), BELL_POLL_MS, { visibleOnly: true });
   useEffect(() => {
     void load();
-    const timer = setInterval(() => document.visibilityState === 'visible' && void load(), BELL_POLL_MS);
     const onFocus = () => void load();
     const onVisible = () => document.visibilityState === 'visible' && void load();
     window.addEventListener('focus', onFocus);
     document.addEventListener('visibilitychange', onVisible);
     return () => {
-      clearInterval(timer);
       window.removeEventListener('focus', onFocus);
       document.removeEventListener('visibilitychange', onVisible);
     };

@@ -1,6 +1,9 @@
 // What staff typed for a file (title, notes, tags, client, …) kept in localStorage beside its
 // resumable upload, under the same identity tus-js-client gives the file (name, size,
-// last-modified), so choosing the file again after a reload brings the fields back.
+// last-modified), so choosing the file again after a reload brings the fields back. Keyed by
+// the staff member too (issue 40): another person signing in on the same browser and choosing
+// the same file never sees them, and logout removes them all (src/shared/kept-on-device.ts).
+import { KEPT_FIELDS_PREFIX as PREFIX } from '../../../shared/kept-on-device.ts';
 
 /** What the upload dialog asks for one file (the fields of POST /api/media as typed). */
 export interface UploadFields {
@@ -27,15 +30,15 @@ export function withSharedFields(form: UploadFields, kept: UploadFields): Upload
   return SHARED_FIELDS.some((k) => form[k] !== EMPTY_FIELDS[k]) ? form : { ...kept, title: form.title };
 }
 
-const PREFIX = 'studio-upload-fields::';
 /** Unfinished uploads expire on the server after 24 h (UPLOAD_EXPIRY_SECONDS): so do their fields. */
 const KEEP_MS = 24 * 60 * 60 * 1000;
 
-const keyOf = (f: File) => `${PREFIX}${f.name}::${f.size}::${f.lastModified}`;
+/** `owner` is the signed-in staff member's id. */
+const keyOf = (owner: string, f: File) => `${PREFIX}${owner}::${f.name}::${f.size}::${f.lastModified}`;
 
-export function rememberFields(file: File, fields: UploadFields): void {
+export function rememberFields(owner: string, file: File, fields: UploadFields): void {
   try {
-    localStorage.setItem(keyOf(file), JSON.stringify({ at: Date.now(), fields }));
+    localStorage.setItem(keyOf(owner, file), JSON.stringify({ at: Date.now(), fields }));
     // Entries of uploads that were never finished nor cancelled would otherwise pile up.
     for (const k of Object.keys(localStorage)) {
       if (!k.startsWith(PREFIX)) continue;
@@ -47,9 +50,9 @@ export function rememberFields(file: File, fields: UploadFields): void {
   }
 }
 
-export function keptFields(file: File): UploadFields | null {
+export function keptFields(owner: string, file: File): UploadFields | null {
   try {
-    const raw = localStorage.getItem(keyOf(file));
+    const raw = localStorage.getItem(keyOf(owner, file));
     if (!raw) return null;
     const { at, fields } = JSON.parse(raw) as { at: number; fields: UploadFields };
     if (!(Date.now() - at < KEEP_MS) || typeof fields?.title !== 'string') return null;
@@ -59,9 +62,9 @@ export function keptFields(file: File): UploadFields | null {
   }
 }
 
-export function forgetFields(file: File): void {
+export function forgetFields(owner: string, file: File): void {
   try {
-    localStorage.removeItem(keyOf(file));
+    localStorage.removeItem(keyOf(owner, file));
   } catch {
     /* nothing kept */
   }

@@ -32,6 +32,8 @@ export interface UploadItem {
   file: File;
   /** A new item's fields; a new version keeps its item's, so these go unused then. */
   fields: UploadFields;
+  /** A new item's: the staff member who queued it, under whom its fields are kept (kept-fields.ts). */
+  owner?: string;
   poster: File | null;
   /** Set when the file is finished as the next version of this item rather than as a new item. */
   versionOf?: VersionOf;
@@ -82,7 +84,7 @@ export function alreadyUploadingError(f: File): string | null {
   return busy ? `${f.name} is already uploading (see the upload tray at the bottom right)` : null;
 }
 
-function add(entries: Pick<UploadItem, 'file' | 'fields' | 'poster' | 'sent' | 'versionOf'>[]): number {
+function add(entries: Pick<UploadItem, 'file' | 'fields' | 'owner' | 'poster' | 'sent' | 'versionOf'>[]): number {
   const batch = ++batches;
   const added: UploadItem[] = entries.map((e) => ({ ...e, id: ++seq, batch, total: e.file.size, phase: 'waiting', speed: null }));
   $uploads.set([...$uploads.get(), ...added]);
@@ -90,10 +92,10 @@ function add(entries: Pick<UploadItem, 'file' | 'fields' | 'poster' | 'sent' | '
   return batch;
 }
 
-/** Queues files as new items with their fields (one title each) and starts them; returns the batch number. */
-export function enqueue(entries: { file: File; title: string; sent?: number }[], fields: UploadFields, poster: File | null): number {
-  for (const { file, title } of entries) rememberFields(file, { ...fields, title });
-  return add(entries.map(({ file, title, sent }) => ({ file, fields: { ...fields, title }, poster, sent: sent ?? 0 })));
+/** Queues `owner`'s files as new items with their fields (one title each) and starts them; returns the batch number. */
+export function enqueue(owner: string, entries: { file: File; title: string; sent?: number }[], fields: UploadFields, poster: File | null): number {
+  for (const { file, title } of entries) rememberFields(owner, file, { ...fields, title });
+  return add(entries.map(({ file, title, sent }) => ({ file, fields: { ...fields, title }, owner, poster, sent: sent ?? 0 })));
 }
 
 /**
@@ -171,7 +173,7 @@ async function finish(item: UploadItem, uploadId: string): Promise<{ title: stri
     showInPortfolio: f.showInPortfolio,
   });
   if (item.poster && created.type === 'video') await putMediaWithPoster(created.id, {}, item.poster);
-  forgetFields(item.file);
+  if (item.owner) forgetFields(item.owner, item.file);
   return { title: 'Media uploaded', description: `"${f.title}" has been uploaded.` };
 }
 
@@ -205,7 +207,7 @@ export async function cancel(ids: number[]) {
   const running = targets.map((it) => handles.get(it.id)).filter((h): h is ResumableUpload => !!h);
   for (const it of targets) {
     handles.delete(it.id);
-    if (!it.versionOf) forgetFields(it.file);
+    if (it.owner) forgetFields(it.owner, it.file);
   }
   await Promise.all(running.map((h) => h.cancel()));
   toast({ title: 'Upload cancelled', description: 'Nothing was saved.' });

@@ -32,8 +32,9 @@ export const GET = endpoint(async (ctx) => {
  */
 export const POST = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'upload:media');
+  const uploader = { id: user.id, permissions: ctx.locals.permissions };
   const isJson = /^application\/json\b/i.test(ctx.request.headers.get('content-type') ?? '');
-  const item = isJson ? await finishUpload(ctx.request, user.id) : await createMediaFromUpload(ctx.request, user.id);
+  const item = isJson ? await finishUpload(ctx.request, uploader) : await createMediaFromUpload(ctx.request, uploader);
   // Their first upload: the bell asks once whether they want emails (issue 32).
   await noteStaffActed(user.id);
   return json(item, 201);

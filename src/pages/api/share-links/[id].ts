@@ -14,5 +14,5 @@ export const PATCH = endpoint(async (ctx) => {
 /** Revokes the link: its next request answers 404. Links are kept for their log. */
 export const DELETE = endpoint(async (ctx) => {
   requirePermission(ctx, 'share:media');
-  return json(await revokeShareLink(parseId(ctx.params.id, 'Share link')));
+  return json(await revokeShareLink(parseId(ctx.params.id, 'Share link'), ctx.locals.permissions));
 });

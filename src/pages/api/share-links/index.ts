@@ -4,10 +4,10 @@ import { publicOrigin } from '../../../server/proxy.ts';
 import { createShareLink, listShareLinks } from '../../../server/sharing/links.ts';
 import { shareLinkCreateSchema } from '../../../shared/schemas/share.ts';
 
-/** Every share link with its items and use (share:media). */
+/** Every share link with its items and use (share:media), but only links holding nothing the reader may not see. */
 export const GET = endpoint(async (ctx) => {
   requirePermission(ctx, 'share:media');
-  return json(await listShareLinks());
+  return json(await listShareLinks(ctx.locals.permissions));
 });
 
 /** A new link; the answer carries its address, which is never shown again. */

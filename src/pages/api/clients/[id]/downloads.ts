@@ -11,7 +11,7 @@ export const GET = endpoint(async (ctx) => {
 
 /** Switches "downloads wait for approval" on or off; the client's next request follows it. */
 export const PUT = endpoint(async (ctx) => {
-  requirePermission(ctx, 'edit:clients');
+  const user = requirePermission(ctx, 'edit:clients');
   const input = await readJson(ctx.request, clientDownloadsSchema);
-  return json(await setClientDownloads(parseId(ctx.params.id, 'Client'), input));
+  return json(await setClientDownloads(parseId(ctx.params.id, 'Client'), input, user.id));
 });

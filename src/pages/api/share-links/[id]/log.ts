@@ -7,5 +7,5 @@ import { shareLogQuery } from '../../../../shared/schemas/share.ts';
 export const GET = endpoint(async (ctx) => {
   requirePermission(ctx, 'share:media');
   const { cursor } = shareLogQuery.parse({ cursor: ctx.url.searchParams.get('cursor') ?? undefined });
-  return json(await shareLinkLog(parseId(ctx.params.id, 'Share link'), cursor ?? null));
+  return json(await shareLinkLog(parseId(ctx.params.id, 'Share link'), ctx.locals.permissions, cursor ?? null));
 });

@@ -1,7 +1,6 @@
 import { endpoint, json, parseId, readJson } from '../../../../../server/http.ts';
 import { requireClient } from '../../../../../server/auth/guard.ts';
-import { withClientDownloads } from '../../../../../server/review/download-gate.ts';
-import { forClient } from '../../../../../server/sharing/client-watermark.ts';
+import { asClientSees } from '../../../../../server/portal/client-view.ts';
 import { setApproval } from '../../../../../server/review/approval.ts';
 import { approvalInputSchema } from '../../../../../shared/schemas/review.ts';
 
@@ -12,6 +11,6 @@ export const PUT = endpoint(async (ctx) => {
   const mediaId = parseId(ctx.params.mediaId, 'Media');
   const version = await setApproval(client, mediaId, input);
   // The version as the client's own lists show it: their preview when watermarked, and its download (issue 30).
-  const [shown] = await withClientDownloads(client.clientId, await forClient(client.clientId, [version], () => (version.mimeType.startsWith('image/') ? 'image' : 'video')), () => mediaId);
+  const [shown] = await asClientSees(client.clientId, [version], () => (version.mimeType.startsWith('image/') ? 'image' : 'video'), () => mediaId);
   return json({ ...shown!, processingError: null });
 });
