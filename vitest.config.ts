@@ -30,11 +30,7 @@ const SQLD_TESTS = [
   'tests/api/backup-restore.test.ts',
   'tests/api/media-api.test.ts',
   'tests/api/auth-login.test.ts',
-  'tests/api/session.test.ts',
   'tests/api/notifications.test.ts',
-  'tests/api/portal-media.test.ts',
-  'tests/api/clients-api.test.ts',
-  'tests/api/page-cache.test.ts',
 ];
 
 export default defineConfig({
