@@ -269,7 +269,6 @@ main(async () => {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, side] of round % 2 ? [['replica', sqld], ['file', file]] : [['file', file], ['replica', sqld]]) {
         const r = await cannon({ url: `${side.server.url}/api/media/featured` });
-        if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         reads[name].push(r);
       }
     }
@@ -277,7 +276,10 @@ main(async () => {
     const readRatio = rps(reads.replica) / rps(reads.file);
     console.log(`GET /api/media/featured anonymous (200 items), autocannon ${ROUNDS} alternating runs per side:`);
     console.log(`  file ${num(rps(reads.file))} req/s (p99 ${reads.file.map((r) => r.p99).join(' / ')} ms); replica ${num(rps(reads.replica))} req/s (p99 ${reads.replica.map((r) => r.p99).join(' / ')} ms)`);
-    console.log(`  replica against the file: ${readRatio.toFixed(2)} (goal >= 0.5: ${readRatio >= 0.5 ? 'met' : 'missed'})`);
+    // Errors (autocannon: failed or unanswered within 10 s) are counted, not a reason to stop.
+    const failed = (runs) => runs.reduce((n, r) => n + r.non2xx + r.errors, 0);
+    console.log(`  non-2xx, failed or unanswered in 10 s: file ${failed(reads.file)}, replica ${failed(reads.replica)}`);
+    console.log(`  replica against the file: ${readRatio.toFixed(2)} (goal >= 0.5: ${readRatio >= 0.5 && !failed(reads.replica) ? 'met' : 'missed'})`);
 
     // 2. Portal writes (their own clients and items on each side).
     const writes = {};
@@ -326,7 +328,7 @@ main(async () => {
     console.log(`  acknowledged writes ${out.acknowledged}, stored ${out.stored}: lost ${out.lost}, doubled ${out.doubled}; integrity ${out.integrity} (budget nothing lost: ${outageMet.nothingLost ? 'met' : 'missed'})`);
     console.log(`  after the restart: writes through in ${ms(out.writesBackMs)} (budget <= ${BUDGET.writesBackMs} ms: ${outageMet.writesBack ? 'met' : 'missed'}); the replica had the next edit ${ms(out.catchUpMs)} after it was acknowledged (budget <= ${BUDGET.catchUpMs} ms: ${outageMet.catchUp ? 'met' : 'missed'})`);
 
-    emit('sqld', { media: MEDIA, clients: CLIENTS, list, listRatio, reads: { file: rps(reads.file), replica: rps(reads.replica), ratio: readRatio }, writes, writeRatio, claims, lag, outage: out, budgets: { ...BUDGET, lagMet, outageMet } });
+    emit('sqld', { media: MEDIA, clients: CLIENTS, list, listRatio, reads: { file: rps(reads.file), replica: rps(reads.replica), ratio: readRatio, failed: { file: failed(reads.file), replica: failed(reads.replica) } }, writes, writeRatio, claims, lag, outage: out, budgets: { ...BUDGET, lagMet, outageMet } });
     if (Object.values(writes).some((w) => w.errors || !w.countsMatch) || load.errors || !load.countsMatch || !outageMet.answers || !outageMet.nothingLost) process.exitCode = 1;
   } finally {
     for (const side of sides) await side.server.stop();
