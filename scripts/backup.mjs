@@ -28,17 +28,11 @@ if (keep !== undefined && !(Number.isInteger(keep) && keep >= 1)) {
   console.error('--keep must be a whole number of at least 1');
   process.exit(2);
 }
-const { REMOTE_NOT_SUPPORTED } = await import('../src/server/backup/files.ts');
-if (!config.DATABASE_URL.startsWith('file:')) {
-  console.error(REMOTE_NOT_SUPPORTED);
-  process.exit(1);
-}
-
 const { openDatabase } = await import('../src/db/client.ts');
 const { runBackup } = await import('../src/server/backup/run.ts');
-const { db, client } = await openDatabase(config.DATABASE_URL);
+const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
 const started = Date.now();
-const outcome = await runBackup({ db, client, databaseUrl: config.DATABASE_URL, mediaDir: config.mediaDir, to, keep, trigger: 'command' });
+const outcome = await runBackup({ db, client, databaseUrl: config.DATABASE_URL, authToken: config.DATABASE_AUTH_TOKEN, mediaDir: config.mediaDir, to, keep, trigger: 'command' });
 client.close();
 if (!outcome.ok) {
   console.error(`Backup failed: ${outcome.error}`);

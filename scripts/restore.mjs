@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run restore -- --from DIR [--to DATA_DIR] [--snapshot NAME] [--force]`: verifies a
 // backup and restores it (see src/server/backup/restore.ts). With --to, the database goes to
-// DATA_DIR/studio.db and the media to DATA_DIR/media; without it, to DATABASE_URL's file and
-// MEDIA_DIR. Stop the app first when restoring over its own data.
+// DATA_DIR/studio.db and the media to DATA_DIR/media; without it, to DATABASE_URL (its file,
+// or an empty libSQL server) and MEDIA_DIR. Stop the app first when restoring over its own data.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -32,29 +32,29 @@ if (!values.from) {
 }
 
 const { restoreBackup, RestoreError } = await import('../src/server/backup/restore.ts');
+const { DatabaseCopyError } = await import('../src/server/backup/database-copy.ts');
 const { DATABASE_FILE, databaseFile } = await import('../src/server/backup/files.ts');
-let dbFile;
+let database;
 let mediaDir;
 if (values.to) {
-  dbFile = path.join(path.resolve(values.to), DATABASE_FILE);
+  database = { file: path.join(path.resolve(values.to), DATABASE_FILE) };
   mediaDir = path.join(path.resolve(values.to), 'media');
 } else {
   const { config } = await import('../src/server/config.ts');
-  dbFile = databaseFile(config.DATABASE_URL);
+  const file = databaseFile(config.DATABASE_URL);
+  database = file ? { file } : { url: config.DATABASE_URL, authToken: config.DATABASE_AUTH_TOKEN };
   mediaDir = config.mediaDir;
-  if (!dbFile) {
-    console.error('DATABASE_URL names a remote database: restoring into one is not supported by this command. Pass --to DATA_DIR to restore into a local folder.');
-    process.exit(1);
-  }
 }
 
 try {
-  const r = await restoreBackup({ from: values.from, snapshot: values.snapshot, dbFile, mediaDir, force: values.force });
-  console.log(`Restored snapshot ${r.snapshot}: database ${dbFile}, ${r.files} media files (${r.bytes} bytes) into ${mediaDir}`);
+  const r = await restoreBackup({ from: values.from, snapshot: values.snapshot, database, mediaDir, force: values.force });
+  const where = database.file ?? database.url;
+  console.log(`Restored snapshot ${r.snapshot}: database ${where}, ${r.files} media files (${r.bytes} bytes) into ${mediaDir}`);
+  for (const t of r.tables ?? []) console.log(`  ${t.table}: ${t.rows} rows`);
   for (const w of r.warnings) console.log(`  warning: ${w}`);
-  console.log(`Start the app with DATABASE_URL=file:${dbFile} MEDIA_DIR=${mediaDir}`);
+  console.log(`Start the app with DATABASE_URL=${database.file ? `file:${database.file}` : database.url} MEDIA_DIR=${mediaDir}`);
 } catch (e) {
-  if (e instanceof RestoreError) {
+  if (e instanceof RestoreError || e instanceof DatabaseCopyError) {
     console.error(e.message);
     process.exit(1);
   }

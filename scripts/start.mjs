@@ -91,6 +91,7 @@ if (config.backupDir) {
     db,
     client,
     databaseUrl: config.DATABASE_URL,
+    authToken: config.DATABASE_AUTH_TOKEN,
     mediaDir: config.mediaDir,
     dir: config.backupDir,
     intervalHours: config.BACKUP_INTERVAL_HOURS,

@@ -1,6 +1,8 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { config } from './server/config.ts';
-import { errorResponse, json } from './server/http.ts';
+import { databaseUnavailableResponse, errorResponse, json } from './server/http.ts';
+import { RETRY_AFTER_SECONDS, databaseTrouble } from './db/unavailable.ts';
+import { replicaReads } from './db/read-routing.ts';
 import { allowedMethods } from './server/api-methods.ts';
 import { SESSION_COOKIE, setSessionCookie, clearSessionCookie, validateSessionToken } from './server/auth/sessions.ts';
 import { loadClientPrincipal, loadRolesAndPermissions, loadStaffUser } from './server/auth/principals.ts';
@@ -26,6 +28,12 @@ const initLocals = defineMiddleware((ctx, next) => {
   ctx.locals.clientUser = null;
   return next();
 });
+
+/**
+ * A request with no cookie at all (an anonymous visitor: no session, no share-link pass) may
+ * read from the read replica when there is one (DATABASE_REPLICA_URL, src/db/read-routing.ts).
+ */
+const replicaForCookieless = defineMiddleware((ctx, next) => (ctx.request.headers.has('cookie') ? next() : replicaReads(() => next())));
 
 /**
  * Astro's checkOrigin only looks at form posts; this rejects any state-changing request
@@ -167,7 +175,31 @@ const securityHeaders = defineMiddleware(async (ctx, next) => {
   return response;
 });
 
+// Reloads itself after the wait a 503 asks for (no script: the page must work under any CSP).
+const unavailablePage = (message: string) =>
+  `<!doctype html><html lang="en"><meta charset="utf-8"><meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS * 2}"><title>Back in a moment</title><h1>Back in a moment</h1><p>${message} This page reloads by itself.</p></html>`;
+
+/**
+ * The database cannot answer (a server restarting or cut off, or locked past every wait;
+ * issue 44): a 503 with Retry-After, JSON for the API and a self-reloading page otherwise,
+ * instead of a 500.
+ */
+const databaseUnavailable = defineMiddleware(async (ctx, next) => {
+  try {
+    return await next();
+  } catch (e) {
+    const trouble = databaseTrouble(e);
+    if (!trouble) throw e;
+    console.error(`${trouble} (${String((e as Error).message ?? e).split('\n')[0]})`);
+    if (ctx.url.pathname.startsWith('/api/')) return databaseUnavailableResponse(trouble);
+    return new Response(unavailablePage(trouble), {
+      status: 503,
+      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    });
+  }
+});
+
 /** Logout answers clear the session cookie whatever else happens (issue 19 #10). */
 const logoutClearsCookie = defineMiddleware(clearCookieOnEveryLogoutAnswer);
 
-export const onRequest = sequence(initLocals, securityHeaders, canonicalTrailingSlash, apiMethodNotAllowed, logoutClearsCookie, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);
+export const onRequest = sequence(initLocals, replicaForCookieless, securityHeaders, databaseUnavailable, canonicalTrailingSlash, apiMethodNotAllowed, logoutClearsCookie, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);

@@ -6,10 +6,13 @@
 // Inside `db.transaction(async (tx) => ...)` use `tx` only: the global `db` waits for the
 // transaction to finish and would deadlock.
 import { createClient, type Client, type InStatement, type Transaction, type TransactionMode } from '@libsql/client';
+import { connect } from './connect.ts';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as schema from './schema.ts';
+import { readsMayUseReplica, wrote } from './read-routing.ts';
+import { isDatabaseBusy, isDatabaseUnavailable } from './unavailable.ts';
 
 const BUSY_TIMEOUT_MS = 5000;
 const PRAGMAS = [`PRAGMA foreign_keys = ON`, `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`];
@@ -123,6 +126,110 @@ function serialised(inner: Client): Client {
   return wrapper as unknown as Client;
 }
 
+/**
+ * A server database (sqld) makes a writer wait for the lock about 5 s, then answers
+ * SQLITE_BUSY: under many writers, whose transactions each take several round trips, that
+ * can come before their turn. A statement refused so did not run, so it is sent again, for up
+ * to another BUSY_TIMEOUT_MS; a transaction's lock is taken at once (its BEGIN goes out with a
+ * first statement) so that it is refused, and retried, before any of its work.
+ */
+function patient(inner: Client): Client {
+  const retry = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const end = Date.now() + BUSY_TIMEOUT_MS;
+    for (let wait = 10; ; wait = Math.min(wait * 2, 250)) {
+      try {
+        return await fn();
+      } catch (e) {
+        if (!isDatabaseBusy(e) || Date.now() + wait > end) throw e;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  };
+  const wrapper = {
+    execute: ((stmt: InStatement, args?: unknown) => retry(() => (inner.execute as (a: unknown, b?: unknown) => Promise<unknown>)(stmt, args))) as Client['execute'],
+    batch: ((stmts: InStatement[], mode?: TransactionMode) => retry(() => inner.batch(stmts, mode))) as Client['batch'],
+    migrate: ((stmts: InStatement[]) => inner.migrate(stmts)) as Client['migrate'],
+    transaction: (mode?: TransactionMode) =>
+      retry(async () => {
+        const tx = await inner.transaction(mode);
+        if (mode === 'read' || mode === 'deferred') return tx;
+        try {
+          await tx.execute('SELECT 1');
+          return tx;
+        } catch (e) {
+          tx.close();
+          throw e;
+        }
+      }),
+    executeMultiple: (sql: string) => retry(() => inner.executeMultiple(sql)),
+    sync: () => inner.sync(),
+    close: () => inner.close(),
+    reconnect: () => inner.reconnect(),
+    get closed() {
+      return inner.closed;
+    },
+    get protocol() {
+      return inner.protocol;
+    },
+  };
+  return wrapper as unknown as Client;
+}
+
+// drizzle sends its reads as `select ...`; raw reads start with SELECT or WITH. A statement
+// naming a write keyword anywhere goes to the primary (a false alarm only costs a hop).
+const READ_RE = /^\s*(select|with)\b/i;
+const WRITE_RE = /\b(insert|update|delete|replace|create|drop|alter)\b/i;
+const sqlOf = (stmt: InStatement) => (typeof stmt === 'string' ? stmt : stmt.sql);
+const isRead = (stmt: InStatement) => READ_RE.test(sqlOf(stmt)) && !WRITE_RE.test(sqlOf(stmt));
+
+/**
+ * A server database with a read replica beside this process (DATABASE_REPLICA_URL): writes,
+ * transactions and migrations go to the primary; reads go to the replica only where
+ * read-routing.ts allows it, and to the primary when the replica cannot be reached.
+ */
+function routed(primary: Client, replica: Client): Client {
+  const read = async <T>(onReplica: () => Promise<T>, onPrimary: () => Promise<T>): Promise<T> => {
+    if (!readsMayUseReplica()) return onPrimary();
+    try {
+      return await onReplica();
+    } catch (e) {
+      if (isDatabaseUnavailable(e)) return onPrimary();
+      throw e;
+    }
+  };
+  const write = <T>(fn: () => Promise<T>): Promise<T> => {
+    wrote();
+    return fn();
+  };
+  const wrapper = {
+    execute: ((stmt: InStatement, args?: unknown) => {
+      const run = (c: Client) => (c.execute as (a: unknown, b?: unknown) => Promise<unknown>)(stmt, args);
+      return isRead(stmt) ? read(() => run(replica), () => run(primary)) : write(() => run(primary));
+    }) as Client['execute'],
+    batch: ((stmts: InStatement[], mode?: TransactionMode) =>
+      mode === 'read' ? read(() => replica.batch(stmts, mode), () => primary.batch(stmts, mode)) : write(() => primary.batch(stmts, mode))) as Client['batch'],
+    migrate: ((stmts: InStatement[]) => write(() => primary.migrate(stmts))) as Client['migrate'],
+    transaction: (mode?: TransactionMode) => (mode === 'read' ? read(() => replica.transaction(mode), () => primary.transaction(mode)) : write(() => primary.transaction(mode))),
+    executeMultiple: (sql: string) => write(() => primary.executeMultiple(sql)),
+    sync: () => primary.sync(),
+    close: () => {
+      primary.close();
+      replica.close();
+    },
+    reconnect: async () => {
+      await primary.reconnect();
+      await replica.reconnect();
+    },
+    get closed() {
+      return primary.closed;
+    },
+    get protocol() {
+      return primary.protocol;
+    },
+  };
+  return wrapper as unknown as Client;
+}
+
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
 
 /**
@@ -142,17 +249,18 @@ async function untilUnlocked<T>(statement: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function openDatabase(url: string, authToken?: string): Promise<{ db: Database; client: Client }> {
+/** `replicaUrl`: a read replica of the server database `url` (DATABASE_REPLICA_URL). */
+export async function openDatabase(url: string, authToken?: string, replicaUrl?: string): Promise<{ db: Database; client: Client }> {
   ensureDirFor(url);
   const embedded = isEmbedded(url);
-  const raw = createClient(embedded ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url, authToken });
+  const raw = embedded ? createClient({ url, concurrency: 1, timeout: BUSY_TIMEOUT_MS }) : patient(connect({ url, authToken }));
   if (embedded) {
     // busy_timeout first, so the statements after it wait for a lock rather than fail.
     for (const p of PRAGMAS) await raw.execute(p);
     await untilUnlocked(() => raw.execute('PRAGMA journal_mode = WAL'));
     await raw.execute('PRAGMA synchronous = NORMAL');
   }
-  const client = embedded ? serialised(raw) : raw;
+  const client = embedded ? serialised(raw) : replicaUrl ? routed(raw, patient(connect({ url: replicaUrl, authToken }))) : raw;
   const db = drizzle(client, { schema }) as unknown as Database;
   return { db, client };
 }

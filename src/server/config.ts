@@ -25,6 +25,9 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().default('file:./data/studio.db'),
   DATABASE_AUTH_TOKEN: z.string().optional(),
+  // A read replica of the server database (sqld --primary-grpc-url) beside this process: reads of
+  // cookieless requests go there, everything else to DATABASE_URL (src/db/read-routing.ts).
+  DATABASE_REPLICA_URL: z.string().optional(),
   MEDIA_DIR: z.string().default('./data/media'),
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(2500 * 1024 * 1024),
   // Decoded pixels an image may have (all frames of an animation together): a small PNG can
@@ -163,6 +166,9 @@ function load(): Config {
   // A backup folder inside the media folder would back itself up, growing every run.
   if (backupDir && (backupDir === mediaDir || backupDir.startsWith(mediaDir + path.sep))) {
     throw new Error('Invalid environment:\n  BACKUP_DIR: must not be inside MEDIA_DIR');
+  }
+  if (env.DATABASE_REPLICA_URL && (env.DATABASE_URL.startsWith('file:') || env.DATABASE_URL === ':memory:')) {
+    throw new Error('Invalid environment:\n  DATABASE_REPLICA_URL: only with DATABASE_URL on a libSQL server (a replica follows a server, not a file)');
   }
   if (env.MEDIA_STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !env[k]);

@@ -2,6 +2,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import { z, ZodError, type ZodType } from 'zod';
 import { forwardedAddress } from './proxy.ts';
+import { RETRY_AFTER_SECONDS, databaseTrouble } from '../db/unavailable.ts';
 
 // No parameter properties: modules loaded by scripts/start.mjs under Node's type stripping
 // (media derivatives via the demo seed) reach this file through storage/disk-space.ts.
@@ -24,8 +25,13 @@ export function json(data: unknown, status = 200, headers: Record<string, string
   });
 }
 
-export function errorResponse(status: number, message: string): Response {
-  return json({ message }, status);
+export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return json({ message }, status, headers);
+}
+
+/** 503 while the database cannot answer (src/db/unavailable.ts): a cut-off transaction never committed. */
+export function databaseUnavailableResponse(message: string): Response {
+  return errorResponse(503, message, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
 }
 
 /** Describes a zod failure as one sentence naming the field. */
@@ -84,6 +90,11 @@ export function parseId(value: string | undefined, what = 'Item'): number {
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof HttpError) return errorResponse(error.status, error.message);
   if (error instanceof ZodError) return errorResponse(400, describeZodError(error));
+  const trouble = databaseTrouble(error);
+  if (trouble) {
+    console.error(`${trouble} (${String((error as Error).message ?? error).split('\n')[0]})`);
+    return databaseUnavailableResponse(trouble);
+  }
   const code = (error as { code?: string } | null)?.code ?? '';
   const msg = String((error as Error | null)?.message ?? '');
   // A full disk is the operator's problem, not a bug: say so, and leave the log a short line.

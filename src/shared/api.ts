@@ -9,6 +9,9 @@ export const SERVER_ERROR_MESSAGE = 'Something went wrong on the server. Please 
 export const UNAVAILABLE_MESSAGE = 'The server is not answering right now. Please try again in a moment.';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Sign in again to continue.';
 
+/** How often a read answered 503 with Retry-After is tried again before the error shows. */
+const UNAVAILABLE_RETRIES = 3;
+
 /** The request never got an answer (offline, DNS, connection refused or reset). */
 export class NetworkError extends Error {
   constructor() {
@@ -76,11 +79,19 @@ export async function apiRequest(method: string, path: string, body?: unknown, h
     (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
   }
   let res: Response;
-  try {
-    res = await fetch(path, init);
-  } catch (e) {
-    if (e instanceof DOMException && e.name === 'AbortError') throw e;
-    throw new NetworkError();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      res = await fetch(path, init);
+    } catch (e) {
+      if (e instanceof DOMException && e.name === 'AbortError') throw e;
+      throw new NetworkError();
+    }
+    // A 503 with Retry-After: the database server is restarting (issue 44). A read is tried
+    // again after the wait it asks for; a write is not (the person decides to send it again).
+    const wait = Number(res.headers.get('retry-after'));
+    if (res.status !== 503 || method !== 'GET' || !(wait > 0 && wait <= 30) || attempt >= UNAVAILABLE_RETRIES) break;
+    await res.body?.cancel();
+    await new Promise((r) => setTimeout(r, wait * 1000));
   }
   if (!res.ok) throw await errorFrom(res, path);
   return res;

@@ -1,5 +1,7 @@
 // npm run backup / npm run restore against a live server under write load, the damaged-backup
 // refusal, incremental snapshots, and the app's own scheduled backups shown on the dashboard.
+// In the vitest project "sqld" the database is a libSQL server: the backup reads it in one
+// snapshot and the restore fills a new, empty sqld (issue 44).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -7,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from '@libsql/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROOT, startServer, type TestServer } from '../helpers/server.ts';
+import { ROOT, databaseOf, startServer, usesSqld, type TestServer } from '../helpers/server.ts';
+import { freePort } from '../../scripts/sqld.mjs';
 import { Session, clientSession } from '../helpers/http.ts';
 import { adminSession } from '../helpers/accounts.ts';
 import { createClientWithPortalLogin, createVideo, type MediaFixture } from '../helpers/portal-fixtures.ts';
@@ -30,7 +33,7 @@ function run(script: 'backup' | 'restore', args: string[], env: Record<string, s
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const p = spawn(process.execPath, [path.join(ROOT, 'scripts', `${script}.mjs`), ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: `file:${server.dbFile}`, MEDIA_DIR: server.mediaDir, ...env },
+      env: { ...process.env, DATABASE_URL: server.databaseUrl, MEDIA_DIR: server.mediaDir, ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -129,9 +132,19 @@ describe('backup under load, then restore', () => {
 
   test('restore into a fresh folder gives a working server with every acknowledged write', async () => {
     const target = path.join(tmp, 'restored');
-    const r = await run('restore', ['--from', backupDir, '--to', target]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(fs.readdirSync(target).sort()).toEqual(['media', 'studio.db']);
+    if (usesSqld) {
+      // Into a new, empty sqld (DATABASE_URL), the media into MEDIA_DIR.
+      const database = await databaseOf(target);
+      cleanups.push(database.release);
+      const r = await run('restore', ['--from', backupDir], { DATABASE_URL: database.url, MEDIA_DIR: path.join(target, 'media') });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/client_feedback: \d+ rows/);
+      expect(fs.readdirSync(target).sort()).toEqual(['media', 'sqld']);
+    } else {
+      const r = await run('restore', ['--from', backupDir, '--to', target]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(fs.readdirSync(target).sort()).toEqual(['media', 'studio.db']);
+    }
 
     // Every media file matches its manifest checksum.
     const manifest = manifestOf(snapshot);
@@ -292,11 +305,20 @@ test('restore refuses a media file altered after verification, before its copy, 
   }
 }, 120_000);
 
-test('a remote database is refused plainly', async () => {
-  const r = await run('backup', ['--to', path.join(tmp, 'remote')], { DATABASE_URL: 'libsql://studio.example.invalid' });
+test('a database server that cannot be reached: the backup fails saying why, and leaves no snapshot', async () => {
+  const to = path.join(tmp, 'unreachable');
+  const r = await run('backup', ['--to', to], { DATABASE_URL: `http://127.0.0.1:${await freePort()}` });
   expect(r.code).toBe(1);
-  expect(r.stderr).toContain('Backup of a remote database');
-  expect(r.stderr).toContain('not supported by this command');
+  expect(r.stderr).toMatch(/Backup failed: .*fetch failed/);
+  expect(fs.readdirSync(to).filter((n) => !n.startsWith('.') && n !== 'objects')).toEqual([]);
+});
+
+test.runIf(usesSqld)('restore refuses a database server that is not empty, and restores nothing', async () => {
+  const target = path.join(tmp, 'server-occupied');
+  const r = await run('restore', ['--from', backupDir], { DATABASE_URL: server.databaseUrl, MEDIA_DIR: path.join(target, 'media') });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/is not empty \(\d+ tables\); nothing was restored/);
+  expect(fs.existsSync(target)).toBe(false);
 });
 
 describe('scheduled backups in the running app', () => {
@@ -352,7 +374,8 @@ test('the database copy is a real SQLite file, not a copy of a WAL database mid-
   const snap = await backup();
   const c = createClient({ url: `file:${path.join(snap.dir, 'studio.db')}` });
   try {
-    // VACUUM INTO writes a self-contained file: no -wal beside it, and it checks out.
+    // VACUUM INTO (or, from a server, the snapshot's copy) writes a self-contained file: no
+    // -wal beside it, and it checks out.
     expect(fs.existsSync(path.join(snap.dir, 'studio.db-wal'))).toBe(false);
     const r = await c.execute('PRAGMA integrity_check');
     expect(String(Object.values(r.rows[0]!)[0])).toBe('ok');

@@ -218,7 +218,7 @@ test('a backup onto another file system copies the media (no hard links across d
   const to = path.join(tmp, 'backup'); // on the test's /tmp, not on the tmpfs
   const backup = () => {
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/backup.mjs'), '--to', to], {
-      env: { ...process.env, DATABASE_URL: `file:${server.dbFile}`, MEDIA_DIR: mediaDir },
+      env: { ...process.env, DATABASE_URL: server.databaseUrl, MEDIA_DIR: mediaDir },
       encoding: 'utf8',
     });
     expect(r.status, r.stderr).toBe(0);

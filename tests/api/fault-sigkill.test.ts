@@ -51,7 +51,7 @@ async function stored(kind: Kind, marker: string): Promise<boolean> {
     role: 'SELECT 1 FROM roles WHERE name = ?',
     enquiry: 'SELECT 1 FROM enquiries WHERE message = ?',
   }[kind];
-  const fresh = createClient({ url: `file:${server.dbFile}` });
+  const fresh = createClient({ url: server.databaseUrl });
   try {
     return (await fresh.execute({ sql, args: [marker] })).rows.length === 1;
   } finally {
@@ -95,7 +95,7 @@ describe.each([1, 2])('crash %i: SIGKILL during a burst of writes', (round) => {
     expect(failed).toBeGreaterThan(0); // some requests really were cut off mid-flight
 
     await server.restart();
-    const check = createClient({ url: `file:${server.dbFile}` });
+    const check = createClient({ url: server.databaseUrl });
     try {
       const integrity = await check.execute('PRAGMA integrity_check');
       expect(integrity.rows.map((r) => Object.values(r)[0])).toEqual(['ok']);

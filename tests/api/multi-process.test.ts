@@ -40,7 +40,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-multi-'));
   // Both web processes start at once on an empty database: migrations and the seed race.
   [a, b] = await Promise.all([startServer({ dir, env: WEB_ENV }), startServer({ dir, env: WEB_ENV })]);
-  worker = spawnApp('scripts/worker.mjs', [], { ...process.env, ...storageEnv(a), DATABASE_URL: `file:${a.dbFile}`, MEDIA_DIR: a.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '50' });
+  worker = spawnApp('scripts/worker.mjs', [], { ...process.env, ...storageEnv(a), DATABASE_URL: a.databaseUrl, MEDIA_DIR: a.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: ADMIN.password, JOB_POLL_MS: '50' });
   worker.stdout!.on('data', (c: Buffer) => (workerLog += c));
   worker.stderr!.on('data', (c: Buffer) => (workerLog += c));
   await until('the worker', async () => workerLog.includes('STUDIO_WORKER_READY'), 60_000);

@@ -68,7 +68,7 @@ describe('with SMTP_URL and no NOTIFY_FROM', () => {
     let log = '';
     const w = spawnApp('scripts/worker.mjs', [], {
       ...process.env,
-      DATABASE_URL: `file:${server.dbFile}`,
+      DATABASE_URL: server.databaseUrl,
       MEDIA_DIR: server.mediaDir,
       DEMO_CONTENT: 'false',
       ADMIN_PASSWORD: 'admin-password-123',

@@ -82,7 +82,12 @@ describe('with SMTP_URL', () => {
     expect(headers.get('content-type')).toMatch(/^text\/plain/);
     expect(body).toContain('The studio has shared "Harbour Launch Film" (version 1) with you for review.');
     expect(body).toContain(`${SITE}/client/dashboard?item=${item.id}`);
-    const rows = await outboxOf(server, 'event_id = (SELECT max(id) FROM notification_events WHERE media_id = ?)', [item.id]);
+    // The row is marked sent after the SMTP server took the message: on a database server that
+    // write can land after the mail is in the box.
+    const rows = await until('the outbox row marked sent', async () => {
+      const r = await outboxOf(server, 'event_id = (SELECT max(id) FROM notification_events WHERE media_id = ?)', [item.id]);
+      return r.every((x) => x.status !== 'sending') && r;
+    }, 10_000);
     expect(rows.map((r) => [r.recipient_address, r.status])).toEqual([[clientAddress, 'sent']]);
 
     // Assigning again changes nothing and sends nothing: a later message to the same login
@@ -449,12 +454,14 @@ describe('without SMTP_URL', () => {
     expect(headers.get('to')).toBe(address);
     expect(headers.get('subject')).toBe('New to review: Folder Film');
     expect(body).toContain(`${SITE}/client/dashboard?item=${item.id}`);
-    expect(server.output()).toContain(`no SMTP_URL: notification ${row.id} to ${address} written to ${file}`);
+    // Logged once the row is marked written (the order of the two is not this test's business).
+    const logged = `no SMTP_URL: notification ${row.id} to ${address} written to ${file}`;
+    await until('the log line', async () => server.output().includes(logged), 10_000);
 
     // `npm run notify:resend` queues it again (here still without SMTP: it is written again).
     const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/notify-resend.mjs')], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: `file:${server.dbFile}`, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123' },
+      env: { ...process.env, DATABASE_URL: server.databaseUrl, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123' },
     });
     expect(stdout).toContain('1 notification(s) queued to be sent again');
     await until('the second write', async () => {

@@ -12,12 +12,29 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT, startServer } from '../helpers/server.ts';
 import { stopProcess, track } from '../helpers/processes.ts';
 import { until } from '../helpers/until.ts';
+import { sqldBinary } from '../helpers/sqld.ts';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-reaping-'));
 const leftFolders: string[] = [];
 afterAll(() => {
   for (const dir of [scratch, ...leftFolders]) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** sqld processes keeping their data under `dir` (tests/helpers/server.ts: DIR/sqld), by their arguments. */
+function sqldsIn(dir: string): number[] {
+  const pids: number[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let args: string[];
+    try {
+      args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    const at = args.indexOf('--db-path');
+    if (at > 0 && args[at + 1]!.startsWith(path.join(dir, 'sqld') + path.sep)) pids.push(Number(pid));
+  }
+  return pids;
+}
 
 /** `scripts/start.mjs --no-build` processes serving the database in `dir`, by their environment. */
 function serversOn(dir: string): number[] {
@@ -38,7 +55,7 @@ function serversOn(dir: string): number[] {
 }
 
 /** A child vitest running one file of tests/fixtures/reaping, reporting to its own file. */
-function childVitest(name: string) {
+function childVitest(name: string, extraEnv: Record<string, string> = {}) {
   const report = path.join(scratch, `${name}.report`);
   fs.writeFileSync(report, '');
   // The child is a run of its own, not a worker of this one.
@@ -46,7 +63,7 @@ function childVitest(name: string) {
   const proc = track(
     spawn(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'tests/fixtures/reaping/vitest.config.ts', `tests/fixtures/reaping/${name}.fixture.ts`], {
       cwd: ROOT,
-      env: { ...env, STUDIO_REAP_REPORT: report },
+      env: { ...env, ...extraEnv, STUDIO_REAP_REPORT: report },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
     'SIGKILL',
@@ -94,6 +111,24 @@ describe('servers never outlive their test', () => {
     leftFolders.push(...servers.map((s) => s.dir));
     // Gone as the run ends, not some time later.
     expect(left, 'servers still running when the run ended').toEqual([]);
+  });
+
+  test('on database servers (sqld, issue 44): a file whose test throws with servers running leaves no sqld running', { timeout: 180_000 }, async () => {
+    // The child's servers each get a sqld of their own, as in the vitest project "sqld".
+    const run = childVitest('fails-midway', { STUDIO_TEST_SQLD: sqldBinary() });
+    const code = await run.exited;
+    const servers = run.servers();
+    leftFolders.push(...servers.map((s) => s.dir));
+    const left = [...new Set(servers.map((s) => s.dir))].flatMap((dir) => sqldsIn(dir));
+    for (const pid of left) process.kill(pid, 'SIGKILL'); // failing or not, leave nothing running
+    expect(code, run.output()).not.toBe(0);
+    expect(run.output()).toContain('failing on purpose, servers still running');
+    // Three folders (the restarted server keeps its own); the two the failed test left behind
+    // hold the data of the sqld each of them ran on.
+    const dirs = [...new Set(servers.map((s) => s.dir))];
+    expect(dirs, run.output()).toHaveLength(3);
+    expect(dirs.filter((d) => fs.existsSync(path.join(d, 'sqld', 'data.sqld')))).toHaveLength(2);
+    expect(left, 'sqld processes still running when the run ended').toEqual([]);
   });
 
   test('a vitest worker killed with SIGKILL while its test holds a server: the server ends too', { timeout: 180_000 }, async () => {

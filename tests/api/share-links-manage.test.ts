@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN, readStored, startServer, type TestServer } from '../helpers/server.ts';
+import { ADMIN, readStored, startServer, usesSqld, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
@@ -119,9 +119,15 @@ describe('copying the address again', () => {
     // The database holds it encrypted: no column, no page of the file or its WAL in plain text.
     const row = await rowOf(link.id);
     expect(String(row.token_enc)).toMatch(/^v1:[A-Za-z0-9+/]+=*$/);
-    await server.sql.execute('PRAGMA wal_checkpoint(PASSIVE)');
-    const files = [server.dbFile, `${server.dbFile}-wal`, `${server.dbFile}-shm`].filter((f) => fs.existsSync(f));
-    expect(files).toContain(server.dbFile);
+    // On a libSQL server (project "sqld"): every file of its data folder, its own WAL included.
+    if (!usesSqld) await server.sql.execute('PRAGMA wal_checkpoint(PASSIVE)');
+    const sqldDir = path.join(server.dir, 'sqld');
+    const files = (
+      usesSqld
+        ? (fs.readdirSync(sqldDir, { recursive: true }) as string[]).map((f) => path.join(sqldDir, f))
+        : [server.dbFile, `${server.dbFile}-wal`, `${server.dbFile}-shm`]
+    ).filter((f) => fs.existsSync(f) && fs.statSync(f).isFile());
+    expect(files).toContain(usesSqld ? path.join(sqldDir, 'data.sqld', 'dbs', 'default', 'data') : server.dbFile);
     for (const token of tokensSeen) {
       expect(JSON.stringify(list.body)).not.toContain(token);
       expect(JSON.stringify(log.body)).not.toContain(token);

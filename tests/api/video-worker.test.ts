@@ -118,7 +118,7 @@ describe('worker faults', () => {
     for (let i = 0; i < 4; i++) items.push(await uploadFile(admin, source(i % 2 ? 'H.264 MKV without audio' : 'MPEG-4 Part 2 AVI with PCM audio'), `Clip ${i}`));
     const logs: string[] = ['', ''];
     for (const n of [0, 1]) {
-      const w = spawnApp('scripts/worker.mjs', [], { ...process.env, DATABASE_URL: `file:${server.dbFile}`, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123', JOB_POLL_MS: '50' });
+      const w = spawnApp('scripts/worker.mjs', [], { ...process.env, DATABASE_URL: server.databaseUrl, MEDIA_DIR: server.mediaDir, DEMO_CONTENT: 'false', ADMIN_PASSWORD: 'admin-password-123', JOB_POLL_MS: '50' });
       w.stdout!.on('data', (c: Buffer) => (logs[n] += c.toString()));
       w.stderr!.on('data', (c: Buffer) => (logs[n] += c.toString()));
       workers.push(w);

@@ -6,9 +6,11 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createClient, type Client } from '@libsql/client';
+import type { Client } from '@libsql/client';
 import { randomBytes } from 'node:crypto';
 import { spawnApp, stopProcess } from './processes.ts';
+import { startSqld, type SqldProcess } from './sqld.ts';
+import { connect } from '../../src/db/connect.ts';
 import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, ListPartsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -20,11 +22,14 @@ export interface TestServer {
   url: string;
   port: number;
   dir: string;
+  /** The embedded database file (unused on sqld, where databaseUrl names the server). */
   dbFile: string;
+  /** DATABASE_URL of this server: its file, or its sqld in the "sqld" project. */
+  databaseUrl: string;
   mediaDir: string;
   proc: ChildProcess;
   output: () => string;
-  /** A separate libSQL connection to the same file, for assertions and set-up. */
+  /** A separate libSQL connection to the same database, for assertions and set-up. */
   sql: Client;
   stop: () => Promise<void>;
   /** Stops (SIGKILL) without cleaning up, for fault tests. */
@@ -37,6 +42,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse an existing folder (database and media) instead of a new temporary one. */
   dir?: string;
+  /** A database of the test's own (e.g. a sqld it started itself) instead of the folder's. */
+  databaseUrl?: string;
 }
 
 function launch(dir: string, env: Record<string, string>): Promise<{ proc: ChildProcess; port: number; output: () => string }> {
@@ -48,7 +55,6 @@ function launch(dir: string, env: Record<string, string>): Promise<{ proc: Child
     NODE_ENV: 'production',
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: `file:${path.join(dir, 'studio.db')}`,
     MEDIA_DIR: path.join(dir, 'media'),
     // Notifications without SMTP_URL are written here, never into the repository's ./data.
     NOTIFY_DIR: path.join(dir, 'outbox'),
@@ -228,17 +234,91 @@ export function storageEnv(server: { mediaDir: string }): Record<string, string>
   return bucket ? { ...S3_RUN!, MEDIA_STORAGE: 's3', S3_DELIVERY: 'proxy', S3_BUCKET: bucket } : {};
 }
 
+/**
+ * The sqld binary when this test file runs against a libSQL server (the vitest project "sqld"
+ * sets it from tests/setup/sqld-database.ts): every data folder then gets a sqld of its own,
+ * started here, its data in DIR/sqld; servers started on one folder share it, and it stops
+ * with the last of them.
+ */
+const SQLD_BIN = process.env.STUDIO_TEST_SQLD || null;
+export const usesSqld = SQLD_BIN !== null;
+const sqldOfDir = new Map<string, { started: Promise<SqldProcess>; users: number }>();
+
+/**
+ * The database of a data folder: its file, or (sqld project) its sqld, started when needed.
+ * A server started on the folder later uses the same one; `release` when done with it.
+ */
+export async function databaseOf(dir: string): Promise<{ url: string; release: () => Promise<void> }> {
+  if (!SQLD_BIN) return { url: `file:${path.join(dir, 'studio.db')}`, release: async () => {} };
+  const key = path.resolve(dir);
+  let entry = sqldOfDir.get(key);
+  if (!entry) {
+    entry = { started: startSqld({ dir: path.join(key, 'sqld'), binary: SQLD_BIN }), users: 0 };
+    sqldOfDir.set(key, entry);
+  }
+  entry.users++;
+  const sqld = await entry.started;
+  const mine = entry;
+  return {
+    url: sqld.url,
+    release: async () => {
+      if (--mine.users > 0) return;
+      sqldOfDir.delete(key);
+      // The one running now (a fault test may have restarted it).
+      const running = await mine.started;
+      await running.stop();
+      // sqld parses every statement itself, and refuses some that SQLite runs (issue 44: an
+      // aggregate's ORDER BY): the app then answered 500, and a test may not have looked.
+      const refused = fs.readFileSync(path.join(running.dir, 'sqld.log'), 'utf8').split('\n').filter((l) => /sqlite3Parser|SQL_PARSE_ERROR/.test(l));
+      if (refused.length) throw new Error(`sqld could not parse statements the app sent:\n${refused.join('\n')}`);
+    },
+  };
+}
+
+/**
+ * Stops the sqld of a server's data folder as a crash would (SIGKILL; sqld project only) and
+ * answers how to start it again on the same address and data.
+ */
+export async function crashSqld(server: { dir: string }): Promise<{ start: () => Promise<SqldProcess> }> {
+  const entry = sqldOfDir.get(path.resolve(server.dir));
+  if (!entry) throw new Error(`no sqld for ${server.dir}`);
+  const old = await entry.started;
+  await old.stop('SIGKILL');
+  return {
+    start: () => (entry.started = startSqld({ dir: old.dir, httpPort: old.httpPort, grpcPort: old.grpcPort ?? undefined, binary: SQLD_BIN! })),
+  };
+}
+
+/** The sqld of a data folder (sqld project only), e.g. to stop it in a fault test. */
+export async function sqldOf(server: { dir: string }): Promise<SqldProcess> {
+  const entry = sqldOfDir.get(path.resolve(server.dir));
+  if (!entry) throw new Error(`no sqld for ${server.dir}`);
+  return entry.started;
+}
+
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'studio-test-'));
-  const env = { ...(await s3Env(dir)), ...(opts.env ?? {}) };
-  let { proc, port, output } = await launch(dir, env).catch((e) => {
-    // A server that did not start leaves no folder behind either.
-    if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
+  const database = opts.databaseUrl ? { url: opts.databaseUrl, release: async () => {} } : await databaseOf(dir);
+  // The share-link key file's default is beside a database file; with a server it would be the
+  // repository's ./data: keep it in the test's folder either way.
+  const keyFile: Record<string, string> = database.url.startsWith('file:') ? {} : { SHARE_LINK_KEY_FILE: path.join(dir, 'share-link.key') };
+  const env = { ...(await s3Env(dir)), DATABASE_URL: database.url, ...keyFile, ...(opts.env ?? {}) };
+  let launched: Awaited<ReturnType<typeof launch>>;
+  try {
+    launched = await launch(dir, env);
+  } catch (e) {
+    try {
+      await database.release();
+    } finally {
+      // A server that did not start leaves no folder behind either.
+      if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
+    }
     throw e;
-  });
+  }
+  let { proc, port, output } = launched;
   const dbFile = path.join(dir, 'studio.db');
-  const sql = createClient({ url: `file:${dbFile}` });
-  await sql.execute('PRAGMA busy_timeout = 5000');
+  // `timeout` is the busy timeout of every connection the file client opens (parallel calls open several).
+  const sql = connect({ url: database.url, ...(usesSqld ? {} : { timeout: 5000 }) });
   const server: TestServer = {
     get url() {
       return `http://127.0.0.1:${port}`;
@@ -248,6 +328,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     },
     dir,
     dbFile,
+    databaseUrl: database.url,
     mediaDir: path.join(dir, 'media'),
     get proc() {
       return proc;
@@ -257,7 +338,11 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     async stop() {
       sql.close();
       await stopProcess(proc, 'SIGTERM');
-      if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
+      try {
+        await database.release();
+      } finally {
+        if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
+      }
     },
     async kill() {
       await stopProcess(proc, 'SIGKILL');

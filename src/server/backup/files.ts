@@ -102,7 +102,3 @@ export function databaseFile(url: string): string | null {
   const file = url.slice('file:'.length).replace(/^\/\/(?=\/)/, '').split('?')[0]!;
   return file && file !== ':memory:' ? path.resolve(file) : null;
 }
-
-export const REMOTE_NOT_SUPPORTED =
-  'Backup of a remote database (DATABASE_URL is libsql:// or http(s)://) is not supported by this command: ' +
-  "use your libSQL server's own backups, and copy MEDIA_DIR with your own tools.";

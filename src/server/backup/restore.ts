@@ -1,12 +1,17 @@
 // Verifies a snapshot and restores it into a data folder:
 //   <to>/studio.db     (start the app with DATABASE_URL=file:<to>/studio.db)
 //   <to>/media/...     (and MEDIA_DIR=<to>/media)
+// or its database into an empty libSQL server (DATABASE_URL on sqld; database-copy.ts) and
+// its media into MEDIA_DIR.
 // Everything is checked before anything is written: a missing or altered file is named and
 // nothing is restored. Files are copied (a clone where the file system supports it), so the
 // restored data never shares bytes with the backup it came from.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { Client } from '@libsql/client';
+import { connect } from '../../db/connect.ts';
+import { copyDatabase, userTables, type TableCount } from './database-copy.ts';
 import { DATABASE_FILE, MANIFEST, copyHashing, exists, isEmptyOrMissing, objectPath, sha256File, type Manifest } from './files.ts';
 import { listSnapshots, readManifest } from './snapshot.ts';
 
@@ -68,8 +73,8 @@ export async function verifySnapshot(root: string, dir: string): Promise<{ manif
 export interface RestoreOptions {
   from: string;
   snapshot?: string;
-  /** Where the database file goes. */
-  dbFile: string;
+  /** Where the database goes: a file, or an empty libSQL server. */
+  database: { file: string } | { url: string; authToken?: string };
   mediaDir: string;
   force?: boolean;
 }
@@ -79,6 +84,8 @@ export interface RestoreResult {
   files: number;
   bytes: number;
   warnings: string[];
+  /** Into a server: each table's rows, counted on both sides. */
+  tables?: TableCount[];
 }
 
 async function removeDatabase(dbFile: string) {
@@ -90,20 +97,30 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
   const { manifest, problems } = await verifySnapshot(root, dir);
   if (problems.length) throw new RestoreError(`The backup ${dir} is damaged; nothing was restored.`, problems);
 
-  const dbFile = path.resolve(opts.dbFile);
+  const server = 'url' in opts.database ? opts.database : null;
+  const dbFile = server ? null : path.resolve((opts.database as { file: string }).file);
   const mediaDir = path.resolve(opts.mediaDir);
-  const occupied = (await exists(dbFile)) || !(await isEmptyOrMissing(mediaDir));
+  if (server) {
+    // A server is never overwritten: a forced restore would have to drop live tables under
+    // running processes. An empty one is a new --db-path (docs/deploying.md).
+    const tables = await withClient(server, (c) => userTables(c));
+    if (tables.length) throw new RestoreError(`The database server ${server.url} is not empty (${tables.length} tables); nothing was restored. Restore into a new, empty sqld.`);
+  }
+  const occupied = (dbFile !== null && (await exists(dbFile))) || !(await isEmptyOrMissing(mediaDir));
   if (occupied && !opts.force) {
-    throw new RestoreError(`The data folder is not empty (${dbFile} or ${mediaDir}); nothing was restored. Use --force to replace it.`);
+    throw new RestoreError(`The data folder is not empty (${dbFile ? `${dbFile} or ` : ''}${mediaDir}); nothing was restored. Use --force to replace it.`);
   }
 
   // Build next to the targets, then swap in, so a failure halfway leaves the old data alone.
   const tag = randomBytes(6).toString('hex');
-  await fs.mkdir(path.dirname(dbFile), { recursive: true });
+  const dbHome = dbFile ? path.dirname(dbFile) : path.dirname(mediaDir);
+  await fs.mkdir(dbHome, { recursive: true });
   await fs.mkdir(path.dirname(mediaDir), { recursive: true });
-  const newDb = `${dbFile}.restore-${tag}`;
+  // Into a server, the copy is only read from (never the backup's own file, which reading could touch).
+  const newDb = dbFile ? `${dbFile}.restore-${tag}` : path.join(dbHome, `.restore-${tag}.db`);
   const newMedia = path.join(path.dirname(mediaDir), `.restore-${tag}`);
   let bytes = 0;
+  let tables: TableCount[] | undefined;
   try {
     const copied = await copyHashing(path.join(dir, manifest.database.path), newDb);
     if (copied.sha256 !== manifest.database.sha256) throw new RestoreError('The database copy changed while it was restored; nothing was restored.');
@@ -116,18 +133,31 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
       if (c.sha256 !== f.sha256) throw new RestoreError(`altered while restoring: media/${f.path}; nothing was restored.`);
       bytes += c.size;
     }
+    // The server's copy is one transaction: it commits whole or not at all.
+    if (server) tables = await withClient({ url: `file:${newDb}` }, (source) => withClient(server, (target) => copyDatabase(source, target)));
     if (occupied) {
-      await removeDatabase(dbFile);
+      if (dbFile) await removeDatabase(dbFile);
       await fs.rm(mediaDir, { recursive: true, force: true });
     }
     await fs.rename(newMedia, mediaDir);
-    await fs.rename(newDb, dbFile);
+    if (dbFile) await fs.rename(newDb, dbFile);
   } catch (e) {
-    await fs.rm(newDb, { force: true });
+    await removeDatabase(newDb);
     await fs.rm(newMedia, { recursive: true, force: true });
     throw e;
+  } finally {
+    if (!dbFile) await removeDatabase(newDb);
   }
-  return { snapshot: manifest.name, files: manifest.files.length, bytes, warnings: manifest.warnings ?? [] };
+  return { snapshot: manifest.name, files: manifest.files.length, bytes, warnings: manifest.warnings ?? [], tables };
+}
+
+async function withClient<T>(database: { url: string; authToken?: string }, fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = connect({ url: database.url, authToken: database.authToken, intMode: 'bigint' });
+  try {
+    return await fn(c);
+  } finally {
+    c.close();
+  }
 }
 
 export { DATABASE_FILE };

@@ -4,13 +4,13 @@ import type { Client } from '@libsql/client';
 import { desc } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { backupRuns } from '../../db/schema.ts';
-import { REMOTE_NOT_SUPPORTED } from './files.ts';
 import { takeBackup, type BackupResult } from './snapshot.ts';
 
 export interface RunOptions {
   db: Database;
   client: Client;
   databaseUrl: string;
+  authToken?: string;
   mediaDir: string;
   to: string;
   keep?: number;
@@ -23,8 +23,8 @@ export async function runBackup(opts: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date();
   let outcome: RunOutcome;
   try {
-    if (!opts.databaseUrl.startsWith('file:')) throw new Error(REMOTE_NOT_SUPPORTED);
-    outcome = { ok: true, result: await takeBackup({ client: opts.client, mediaDir: opts.mediaDir, to: opts.to, keep: opts.keep, now: startedAt }) };
+    const { client, databaseUrl, authToken, mediaDir, to, keep } = opts;
+    outcome = { ok: true, result: await takeBackup({ client, databaseUrl, authToken, mediaDir, to, keep, now: startedAt }) };
   } catch (e) {
     outcome = { ok: false, error: e instanceof Error ? e.message : String(e) };
   }

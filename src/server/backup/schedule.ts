@@ -10,6 +10,7 @@ export interface ScheduleOptions {
   db: Database;
   client: Client;
   databaseUrl: string;
+  authToken?: string;
   mediaDir: string;
   dir: string;
   intervalHours: number;

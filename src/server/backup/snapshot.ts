@@ -2,7 +2,8 @@
 //
 // Layout of a backup folder:
 //   DIR/objects/<aa>/<sha256>        every media file once, content-addressed
-//   DIR/<UTC time>/studio.db         the database, copied by SQLite (VACUUM INTO)
+//   DIR/<UTC time>/studio.db         the database: copied by SQLite (VACUUM INTO) from a file, or
+//                                    read in one snapshot from a libSQL server (database-copy.ts)
 //   DIR/<UTC time>/manifest.json     each media file's path, size and SHA-256, and the database's
 //
 // Order matters. The database is copied first; media files are then read. The app writes a
@@ -18,12 +19,15 @@ import { createClient, type Client } from '@libsql/client';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { copyDatabase } from './database-copy.ts';
+import { connect } from '../../db/connect.ts';
 import {
   DATABASE_FILE,
   MANIFEST,
   OBJECTS,
   SNAPSHOT_RE,
   copyHashing,
+  databaseFile,
   objectPath,
   sha256File,
   walkMedia,
@@ -31,8 +35,11 @@ import {
 } from './files.ts';
 
 export interface BackupOptions {
-  /** A connection to the live embedded database. */
+  /** A connection to the live database. */
   client: Client;
+  /** DATABASE_URL: a server database is read through a connection of its own. */
+  databaseUrl: string;
+  authToken?: string;
   mediaDir: string;
   /** The backup folder (created when missing). */
   to: string;
@@ -180,6 +187,23 @@ async function mediaKeys(dbFile: string): Promise<string[]> {
   }
 }
 
+/** A consistent copy of the live database as a SQLite file: a read transaction either way, so writers carry on. */
+async function copyDatabaseInto(opts: BackupOptions, file: string): Promise<void> {
+  if (databaseFile(opts.databaseUrl)) {
+    await opts.client.execute({ sql: 'VACUUM INTO ?', args: [file] });
+    return;
+  }
+  // A server has no file to vacuum into: its rows are read in one snapshot and written here.
+  const source = connect({ url: opts.databaseUrl, authToken: opts.authToken, intMode: 'bigint' });
+  const target = createClient({ url: `file:${file}`, intMode: 'bigint' });
+  try {
+    await copyDatabase(source, target);
+  } finally {
+    source.close();
+    target.close();
+  }
+}
+
 export async function takeBackup(opts: BackupOptions): Promise<BackupResult> {
   const root = path.resolve(opts.to);
   const mediaDir = path.resolve(opts.mediaDir);
@@ -199,9 +223,8 @@ export async function takeBackup(opts: BackupOptions): Promise<BackupResult> {
     for (let i = 1; snapshots.includes(name); i++) name = `${snapshotName(opts.now ?? new Date())}-${i}`;
     await fs.mkdir(staging);
 
-    // SQLite's own consistent copy: a read transaction, so writers carry on meanwhile.
     const dbCopy = path.join(staging, DATABASE_FILE);
-    await opts.client.execute({ sql: 'VACUUM INTO ?', args: [dbCopy] });
+    await copyDatabaseInto(opts, dbCopy);
     const database = { path: DATABASE_FILE, size: (await fs.stat(dbCopy)).size, sha256: await sha256File(dbCopy) };
 
     const previous = snapshots.length ? await readManifest(path.join(root, snapshots[snapshots.length - 1]!)).catch(() => null) : null;

@@ -25,6 +25,7 @@ import { frameTimesOff } from './frame-check.ts';
 import type { VideoProbe } from '../media/probe.ts';
 import type { StoredRendition } from '../../db/schema.ts';
 import { backfillStills, makeStills, markStillsFailed, STILLS } from '../proofing/stills.ts';
+import { databaseTrouble } from '../../db/unavailable.ts';
 
 const FFMPEG_RECHECK_MS = 15_000;
 
@@ -37,6 +38,26 @@ const sleep = (ms: number, signal: AbortSignal) =>
     const t = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
+
+const UNREACHABLE_RETRY_MS = 1000;
+const never = new AbortController().signal;
+
+/**
+ * Records a job's outcome, waiting for the database while it cannot be reached (a libSQL
+ * server restarting, issue 44): the conversion is done and is not thrown away. Should the
+ * lease lapse meanwhile and another worker take the job, the record answers false.
+ */
+async function record<T>(what: string, fn: () => Promise<T>, log: (line: string) => void): Promise<T> {
+  for (let warned = false; ; warned = true) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!databaseTrouble(e)) throw e;
+      if (!warned) log(`database unreachable: ${what} is recorded once it is back`);
+      await sleep(UNREACHABLE_RETRY_MS, never);
+    }
+  }
+}
 
 /** Renews the job's lease (and saves progress) every second until the answer is called; a lost job aborts `cancel`. */
 function keepLease(job: ClaimedJob, owner: string, cancel: AbortController, progress: () => number) {
@@ -64,14 +85,14 @@ async function runWatermarkJob(job: ClaimedJob, owner: string, log: (line: strin
   try {
     const result = await makeWatermark(job.versionId, job.linkId!, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, (key) => (storageKey = key), threadsOf(job));
     await stopBeat();
-    if (cancel.signal.aborted || !(await complete(job, owner, null))) return;
+    if (cancel.signal.aborted || !(await record(`job ${job.id}`, () => complete(job, owner, null), log))) return;
     if (result) log(`video ${job.mediaId}: watermarked preview for share link ${job.linkId} ready`);
   } catch (e) {
     await stopBeat();
     if (e instanceof FfmpegError && e.cancelled) return;
     const { message, tail, threads } = failureOf(e, job);
     log(`video ${job.mediaId}: watermark for share link ${job.linkId}, attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
-    await fail(job, owner, message, tail, true, threads).catch(() => {});
+    await record(`job ${job.id}`, () => fail(job, owner, message, tail, true, threads), log).catch(() => {});
   } finally {
     if (storageKey) await storage.releaseLocal(storageKey).catch(() => {});
   }
@@ -180,7 +201,7 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
     }
     const result = await transcode(row.storageKey, { variant: originalVariant, mimeType: row.mimeType }, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, full, threadsOf(job));
     await stopBeat();
-    if (cancel.signal.aborted || !(await complete(job, owner, { ...result, version: job.id }))) {
+    if (cancel.signal.aborted || !(await record(`job ${job.id}`, () => complete(job, owner, { ...result, version: job.id }), log))) {
       log(`video ${job.mediaId}: job ${job.id} was taken away while converting; result dropped`);
       return;
     }
@@ -194,7 +215,7 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
     const { message, tail, threads } = failureOf(e, job);
     // The whole text, paths included, is for the operator; staff see it without (queue.fail).
     log(`video ${job.mediaId}: attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
-    await fail(job, owner, message, tail, true, threads).catch(() => {});
+    await record(`job ${job.id}`, () => fail(job, owner, message, tail, true, threads), log).catch(() => {});
   } finally {
     await stopBeat();
     // With S3 the original was downloaded for ffmpeg: the copy goes, the bucket keeps it.
@@ -220,6 +241,7 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
     return found;
   };
   let warned = false;
+  let unreachable = false;
   let lastCheck = 0;
   let ready = false;
   /** One lane: claims and runs one job at a time; WORKER_JOBS lanes share the worker. */
@@ -236,8 +258,14 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
       try {
         // Gallery stills need no ffmpeg: they go on either way.
         job = await claim(owner, ready ? undefined : [STILLS]);
+        if (unreachable) log('database reachable again: claiming jobs');
+        unreachable = false;
       } catch (e) {
-        log(`claim failed: ${e instanceof Error ? e.message : e}`);
+        // An outage is said once, not at every poll.
+        const trouble = databaseTrouble(e);
+        if (!trouble) log(`claim failed: ${e instanceof Error ? e.message : e}`);
+        else if (!unreachable) log('database unreachable: claiming again once it is back');
+        unreachable ||= trouble !== null;
       }
       if (!job) {
         await sleep(ready ? config.JOB_POLL_MS : Math.min(FFMPEG_RECHECK_MS, config.JOB_POLL_MS * 5), stopping.signal);

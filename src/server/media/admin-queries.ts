@@ -2,7 +2,8 @@
 // client links, feedback counts, note counts) so it stays fast with many thousands of items.
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { db } from '../../db/index.ts';
+import type { Row } from '@libsql/client';
+import { client, db } from '../../db/index.ts';
 import { clientFeedback, clients, clientUsers, media, mediaClients, mediaVersions, shareComments, shareLinks, timelineNotes } from '../../db/schema.ts';
 import { readShapes, safeMs } from '../review/note-fields.ts';
 import { STREAMING } from './playback.ts';
@@ -139,10 +140,25 @@ const PLAYBACK_JSON = `'processingStatus', iif(m.type = 'video', ${STATUS}, NULL
   'renditions', json(iif(m.type = 'video' AND ${READY}, ${RENDITIONS}, '[]')),
   'spriteUrl', iif(m.type = 'video' AND ${READY}, m.sprite_url, NULL),
   'streamUrl', ${STREAMING ? `iif(m.type = 'video' AND ${READY}, ${STREAM_URL}, NULL)` : 'NULL'}`;
-const LIST_JSON = sql.raw(`WITH
-  links AS (
-    SELECT mc.media_id, json_group_array(json_object('id', c.id, 'name', c.name, 'email', c.email) ORDER BY c.name, c.id) AS j
-    FROM media_clients mc JOIN clients c ON c.id = mc.client_id GROUP BY mc.media_id),
+// The order comes from ordered subqueries, not from ORDER BY inside json_group_array (SQLite
+// 3.44), which sqld's own SQL parser rejects (issue 44). SQLite keeps a subquery's ORDER BY
+// when it is the only FROM term of an outer query without ORDER BY, and feeds the aggregate in
+// that order (media-api.test.ts holds both databases to it).
+// Each item's clients are one lookup in media_clients_unique: a GROUP BY over one ordered
+// subquery would sort again, and SQLite's sorter does not promise to keep equal keys in order.
+const LINKS = `(SELECT json_group_array(json_object('id', id, 'name', name, 'email', email))
+  FROM (SELECT c.id, c.name, c.email FROM media_clients mc JOIN clients c ON c.id = mc.client_id
+    WHERE mc.media_id = m.id ORDER BY c.name, c.id))`;
+/**
+ * Items per statement. sqld refuses any value of 5 MB or more (SQLITE_TOOBIG) and any answer
+ * over 10 MB, and 10,000 items are over 6 MB of JSON: the list is written in chunks, walked by
+ * (created_at, id) along media_created_idx, and joined here.
+ */
+const CHUNK = 2000;
+/** Items older than the previous chunk's last: ?1 created_at, ?2 id. */
+const AFTER = `(m.created_at < ?1 OR (m.created_at = ?1 AND m.id < ?2))`;
+const ORDER = `ORDER BY m.created_at DESC, m.id DESC`;
+const listChunkSql = (after: boolean) => `WITH
   cur AS (SELECT m2.id AS media_id, v.id AS version_id, v.number, v.approval_status, v.approval_locked,
     (SELECT count(*) FROM media_versions c WHERE c.media_id = m2.id) AS n
     FROM media m2 JOIN media_versions v ON v.storage_key = m2.storage_key),
@@ -155,23 +171,44 @@ SELECT json_group_array(json_object(
   'durationSeconds', ${real('duration_seconds')}, 'isFeatured', ${bool('is_featured')}, 'showInPortfolio', ${bool('show_in_portfolio')},
   'tags', json(m.tags), 'projectStage', m.project_stage, 'notes', m.notes, 'clientId', m.client_id,
   'uploadedBy', m.uploaded_by, 'createdAt', ${iso('created_at')}, 'uploadedAt', ${iso('uploaded_at')},
-  'assignedClients', json(coalesce(links.j, '[]')), 'feedbackCount', coalesce(fb.n, 0), 'noteCount', coalesce(nt.n, 0),
-  'version', coalesce(cur.number, 1), 'versionCount', coalesce(cur.n, 1), 'approvalStatus', coalesce(cur.approval_status, 'in_review'),
-  'approvalLocked', json(iif(cur.approval_locked, 'true', 'false')),
-  ${PLAYBACK_JSON})
-  -- Sorting inside the aggregate is the ordering SQLite guarantees; an ordered subquery that
-  -- walks media_created_idx gave the same bytes no faster (it needs json() per item again).
-  ORDER BY m.created_at DESC, m.id DESC) AS j
-FROM media m
-LEFT JOIN links ON links.media_id = m.id
-LEFT JOIN cur ON cur.media_id = m.id
-LEFT JOIN fb ON fb.media_id = m.id
-LEFT JOIN nt ON nt.media_id = m.id`);
+  'assignedClients', json(coalesce(m.links_j, '[]')), 'feedbackCount', coalesce(m.fb_n, 0), 'noteCount', coalesce(m.nt_n, 0),
+  'version', coalesce(m.cur_number, 1), 'versionCount', coalesce(m.cur_n, 1), 'approvalStatus', coalesce(m.cur_approval_status, 'in_review'),
+  'approvalLocked', json(iif(m.cur_approval_locked, 'true', 'false')),
+  ${PLAYBACK_JSON})) AS j
+FROM (SELECT m.*, ${LINKS} AS links_j, fb.n AS fb_n, nt.n AS nt_n, cur.number AS cur_number, cur.n AS cur_n,
+    cur.approval_status AS cur_approval_status, cur.approval_locked AS cur_approval_locked
+  FROM media m
+  LEFT JOIN cur ON cur.media_id = m.id
+  LEFT JOIN fb ON fb.media_id = m.id
+  LEFT JOIN nt ON nt.media_id = m.id
+  ${after ? `WHERE ${AFTER}` : ''}
+  ${ORDER} LIMIT ${CHUNK}) m`;
+const FIRST_CHUNK = listChunkSql(false);
+const NEXT_CHUNK = listChunkSql(true);
+/** The last item of a chunk: where the next one starts. */
+const chunkEnd = (after: boolean) => `SELECT m.created_at, m.id FROM media m ${after ? `WHERE ${AFTER}` : ''} ${ORDER} LIMIT 1 OFFSET ${CHUNK - 1}`;
+const FIRST_END = chunkEnd(false);
+const NEXT_END = chunkEnd(true);
 
 /** The JSON text of every item (AdminMedia[]), newest first, with assigned clients and review/note counts. */
 export async function listAdminMediaJson(): Promise<string> {
-  const rows = await db.all<{ j: string | null }>(LIST_JSON);
-  return rows[0]?.j ?? '[]';
+  // One read transaction: every chunk from the same snapshot.
+  const tx = await client.transaction('read');
+  try {
+    const parts: string[] = [];
+    let after: [number, number] | null = null;
+    for (;;) {
+      const args: number[] = after ?? [];
+      const chunk = String((await tx.execute({ sql: after ? NEXT_CHUNK : FIRST_CHUNK, args })).rows[0]?.j ?? '[]');
+      if (chunk !== '[]') parts.push(chunk.slice(1, -1));
+      const end: Row | undefined = (await tx.execute({ sql: after ? NEXT_END : FIRST_END, args })).rows[0];
+      if (!end) break;
+      after = [Number(end.created_at), Number(end.id)];
+    }
+    return `[${parts.join(',')}]`;
+  } finally {
+    tx.close();
+  }
 }
 
 export async function getAdminMedia(id: number): Promise<AdminMedia | null> {

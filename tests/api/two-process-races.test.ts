@@ -1,0 +1,102 @@
+// Read-then-write paths raced by two processes on one database: the embedded file here, a
+// libSQL server (sqld, over HTTP transactions) in the vitest project "sqld" (issue 44). Each
+// guarantee rests on one write transaction (BEGIN IMMEDIATE) holding the read and the write
+// together; in one process the embedded client's lock alone would hide a broken one.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ROOT, ADMIN, startServer, storageEnv, type TestServer } from '../helpers/server.ts';
+import { Session, staffSession } from '../helpers/http.ts';
+import { createImage, createVideo } from '../helpers/portal-fixtures.ts';
+import { until } from '../helpers/until.ts';
+import { track } from '../helpers/processes.ts';
+
+let dir: string;
+let a: TestServer;
+let b: TestServer;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-races-'));
+  // WORKER=off: the only job claimers are the test's own.
+  [a, b] = await Promise.all([startServer({ dir, env: { WORKER: 'off' } }), startServer({ dir, env: { WORKER: 'off' } })]);
+}, 120_000);
+
+afterAll(async () => {
+  await a?.stop();
+  await b?.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+/** Alternates the requests between the two processes. */
+const either = (i: number) => (i % 2 ? a : b);
+
+const GUESSER = '127.0.0.7';
+
+test('sign-in throttle: of 50 wrong tries split over two processes at most 5 are verified, the rest answer 429', async () => {
+  const answers = await Promise.all(
+    // From an address of its own, so the other tests' sign-ins are not throttled.
+    Array.from({ length: 50 }, (_, i) => new Session(either(i).url, GUESSER).json('POST', '/api/login', { username: ADMIN.username, password: `wrong-${i}` })),
+  );
+  const t = tally(answers.map((r) => r.status));
+  expect((t[401] ?? 0) + (t[429] ?? 0), JSON.stringify(t)).toBe(50);
+  expect(t[401] ?? 0, JSON.stringify(t)).toBeLessThanOrEqual(5);
+  // Every verified try was counted: the pair's window is full on both processes.
+  for (const s of [a, b]) expect((await new Session(s.url, GUESSER).json('POST', '/api/login', { username: ADMIN.username, password: ADMIN.password })).status).toBe(429);
+});
+
+test('watch-page slugs: 20 items renamed to one title at once over two processes get 20 different slugs', async () => {
+  const items = await Promise.all(Array.from({ length: 20 }, (_, i) => createImage(a, { title: `Before ${i}` })));
+  const sessions = [await staffSession(a.url, ADMIN.username, ADMIN.password), await staffSession(b.url, ADMIN.username, ADMIN.password)];
+  // Each rename reads the slugs taken, then writes the first free one (src/server/media/slugs.ts).
+  const answers = await Promise.all(items.map((m, i) => sessions[i % 2]!.json('PUT', `/api/media/${m.id}`, { title: 'One Title' })));
+  expect(answers.map((r) => r.status)).toEqual(items.map(() => 200));
+  const slugs = answers.map((r) => String(r.body.slug));
+  expect(new Set(slugs).size).toBe(20);
+  for (const s of slugs) expect(s).toMatch(/^one-title(-\d+)?$/);
+});
+
+test('job claims: two processes claiming 200 queued jobs at once take every job exactly once', { timeout: 120_000 }, async () => {
+  const video = await createVideo(a);
+  const version = Number((await a.sql.execute({ sql: 'SELECT id FROM media_versions WHERE media_id = ?', args: [video.id] })).rows[0]!.id);
+  const JOBS = 200;
+  await a.sql.execute({
+    sql: `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+          INSERT INTO jobs (kind, media_id, version_id) SELECT 'transcode', ?, ? FROM n`,
+    args: [JOBS, video.id, version],
+  });
+  const claimers: { proc: ChildProcess; out: string }[] = ['one', 'two'].map((owner) => {
+    const proc = track(
+      spawn(process.execPath, [path.join(ROOT, 'tests/helpers/claimer.ts'), owner], {
+        cwd: ROOT,
+        env: { ...process.env, ...storageEnv(a), DATABASE_URL: a.databaseUrl, MEDIA_DIR: a.mediaDir },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      }),
+      'SIGKILL',
+    );
+    const c = { proc, out: '' };
+    proc.stdout!.on('data', (d: Buffer) => (c.out += d));
+    proc.stderr!.on('data', (d: Buffer) => (c.out += d));
+    return c;
+  });
+  try {
+    await until('both claimers loaded', async () => claimers.every((c) => c.out.includes('CLAIMER_READY')), 60_000);
+    for (const c of claimers) c.proc.stdin!.write('go\n');
+    const got = await until('both claimers done', async () => {
+      const lines = claimers.map((c) => /CLAIMED (\[.*\])/.exec(c.out)?.[1]);
+      for (const c of claimers) if (c.proc.exitCode && c.proc.exitCode !== 0) throw new Error(`a claimer failed:\n${c.out}`);
+      return lines.every(Boolean) ? lines.map((l) => JSON.parse(l!) as number[]) : null;
+    }, 100_000);
+    const all = got.flat();
+    // Both really raced, and no job went to both (nor twice to one).
+    expect(got.map((ids) => ids.length).every((n) => n > 0), `claimed ${got.map((g) => g.length).join(' and ')}`).toBe(true);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.length).toBe(JOBS);
+    const rows = (await a.sql.execute({ sql: 'SELECT status, attempts, count(*) AS n FROM jobs WHERE media_id = ? GROUP BY 1, 2', args: [video.id] })).rows;
+    expect(rows.map((r) => [r.status, Number(r.attempts), Number(r.n)])).toEqual([['running', 1, JOBS]]);
+  } finally {
+    for (const c of claimers) c.proc.kill('SIGKILL');
+  }
+});

@@ -1,0 +1,14 @@
+// Run by tests/api/two-process-races.test.ts, two at once: `node tests/helpers/claimer.ts OWNER`
+// with the app's DATABASE_URL. Loads the app's real job queue, says CLAIMER_READY, waits for a
+// line on stdin (so both start claiming together), then claims until no job is left and
+// prints the ids it got: CLAIMED [..].
+import { createInterface } from 'node:readline';
+
+const owner = process.argv[2]!;
+const { claim } = await import('../../src/server/jobs/queue.ts');
+console.log('CLAIMER_READY');
+await new Promise<void>((resolve) => createInterface({ input: process.stdin }).once('line', () => resolve()));
+const ids: number[] = [];
+for (let job = await claim(owner); job; job = await claim(owner)) ids.push(job.id);
+console.log(`CLAIMED ${JSON.stringify(ids)}`);
+process.exit(0);
