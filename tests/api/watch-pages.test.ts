@@ -159,3 +159,22 @@ describe('sitemaps hold only canonical URLs', () => {
     expect(pages).toBe(6 + Number(watch));
   });
 });
+
+describe('items written without a slug (outside the app, or before migration 0008)', () => {
+  test('1,100 of one title get unique slugs on the next public reads, all at once, in a few statements', async () => {
+    // One statement, so the app sees them all together (as after an import or an old backup).
+    await server.sql.execute(`
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1100)
+      INSERT INTO media (title, type, storage_key, url, filename, file_size, mime_type, show_in_portfolio, tags)
+      SELECT 'Imported Reel', 'image', printf('imported%024d', i), printf('/media/imported%024d/original.jpg', i), 'original.jpg', 1000, 'image/jpeg', 1, '[]' FROM n`);
+    await server.sql.execute('update site_state set version = version + 1 where id = 1');
+    // Ten public reads at once: each waits for the one fill and answers.
+    const pages = await Promise.all(Array.from({ length: 10 }, () => get('/portfolio')));
+    expect(pages.map((p) => p.status)).toEqual(Array(10).fill(200));
+    const rows = (await server.sql.execute("SELECT slug FROM media WHERE title = 'Imported Reel' ORDER BY id")).rows.map((r) => r.slug);
+    expect(rows).toEqual(['imported-reel', ...Array.from({ length: 1099 }, (_, i) => `imported-reel-${i + 2}`)]);
+    // No item is left without one.
+    const others = await server.sql.execute("SELECT count(*) AS n FROM media WHERE slug IS NULL");
+    expect(Number(others.rows[0]!.n)).toBe(0);
+  });
+});

@@ -67,13 +67,24 @@ export async function applyTitleSlug(tx: Executor, row: { id: number; title: str
   return next;
 }
 
+/** Rows written per UPDATE when filling in slugs (two parameters each). */
+const SLUG_BATCH = 500;
+
+let filling: Promise<number> | null = null;
+
 /**
  * Fills in slugs for rows that have none: rows from before migration 0008 and rows written
  * outside the app. Cheap when there is nothing to do (a partial index finds the empty ones);
- * otherwise one transaction for all, so a large library is done in one go. A clash with
- * another process doing the same rolls back and is tried once more.
+ * otherwise one transaction for all, written a batch of rows per statement: on a libSQL server
+ * each statement is a round trip, and one per row kept 10,000 items' public reads waiting
+ * (issue 44). Public reads arriving meanwhile in this process wait for the same fill. A clash
+ * with another process doing the same rolls back and is tried once more.
  */
-export async function ensureSlugs(db: Database, attempt = 0): Promise<number> {
+export function ensureSlugs(db: Database): Promise<number> {
+  return (filling ??= fillSlugs(db).finally(() => (filling = null)));
+}
+
+async function fillSlugs(db: Database, attempt = 0): Promise<number> {
   const missing = await db.select({ id: media.id }).from(media).where(isNull(media.slug)).limit(1);
   if (!missing.length) return 0;
   try {
@@ -82,15 +93,19 @@ export async function ensureSlugs(db: Database, attempt = 0): Promise<number> {
       const taken = new Set<string>();
       for (const r of await tx.select({ slug: media.slug }).from(media)) if (r.slug) taken.add(r.slug);
       for (const r of await tx.select({ slug: mediaSlugHistory.slug }).from(mediaSlugHistory)) taken.add(r.slug);
-      for (const r of rows) {
+      const given = rows.map((r) => {
         const slug = firstFree(slugify(r.title, fallbackFor(r.type)), taken);
         taken.add(slug);
-        await tx.update(media).set({ slug }).where(and(eq(media.id, r.id), isNull(media.slug)));
+        return sql`(${r.id}, ${slug})`;
+      });
+      for (let i = 0; i < given.length; i += SLUG_BATCH) {
+        await tx.run(sql`UPDATE media SET slug = v.column2 FROM (VALUES ${sql.join(given.slice(i, i + SLUG_BATCH), sql`, `)}) AS v
+          WHERE media.id = v.column1 AND media.slug IS NULL`);
       }
       return rows.length;
     });
   } catch (e) {
     if (attempt >= 2) throw e;
-    return ensureSlugs(db, attempt + 1);
+    return fillSlugs(db, attempt + 1);
   }
 }
