@@ -11,6 +11,7 @@ import { startServer, ADMIN, ROOT, type TestServer } from '../helpers/server.ts'
 import { until } from '../helpers/until.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
+import { createGallery } from '../helpers/proofing.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -21,6 +22,10 @@ beforeAll(async () => {
   admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
   const c = await createClientWithPortalLogin(server, 'Headers');
   portal = await clientSession(server.url, c.username, c.password);
+  // The gallery pages' sample id (1): a gallery the portal client is given (issue 42).
+  const gallery = await createGallery(admin, { title: 'Headers gallery' });
+  expect(gallery.id).toBe(1);
+  expect((await admin.json('PUT', '/api/galleries/1/clients', { clientIds: [c.clientId] })).status).toBe(200);
 });
 afterAll(() => server?.stop());
 
@@ -50,7 +55,7 @@ const pages = pageUrls();
 /** The one answer each page gives its visitor (sessionFor): exact, so a change of meaning fails. */
 // /s/1 is a share link that does not exist: the plain 404 page.
 const statusFor = (url: string) => (url === '/no-such-page' || url.startsWith('/s/') ? 404 : url.startsWith('/access-denied/') ? 403 : 200);
-const sessionFor = (url: string) => (url.startsWith('/admin') ? admin : url === '/client/dashboard' ? portal : new Session(server.url));
+const sessionFor = (url: string) => (url.startsWith('/admin') ? admin : url === '/client/dashboard' || url.startsWith('/client/galleries/') ? portal : new Session(server.url));
 
 function checkHeaders(h: Headers, what: string) {
   const csp = h.get('content-security-policy');
