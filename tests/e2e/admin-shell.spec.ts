@@ -3,7 +3,7 @@ import { count, createStaffUser, insertMedia, islandsReady, signInAs } from './a
 
 const signInStaff = (page: import('@playwright/test').Page, u = ADMIN.username, p = ADMIN.password) => signInAs(page, u, p);
 
-const ALL_LINKS = ['Dashboard', 'Media', 'Clients', 'Share links', 'Enquiries', 'Website', 'Roles', 'Users'];
+const ALL_LINKS = ['Dashboard', 'Media', 'Galleries', 'Clients', 'Share links', 'Enquiries', 'Website', 'Roles', 'Users'];
 
 test.describe('admin navigation bar', () => {
   test('admin sees every link, the company name with the Admin tag, and the user menu', async ({ page }) => {
@@ -84,7 +84,7 @@ test.describe('admin navigation bar', () => {
     });
     await signInAs(page, user.username, user.password, '/admin/media');
     const nav = page.getByRole('navigation', { name: 'Admin', exact: true });
-    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Media', 'Website']);
+    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Media', 'Galleries', 'Website']);
     await expect(nav.getByRole('link', { name: 'Media' })).toHaveAttribute('aria-current', 'page');
     await expect(page.getByTestId('user-menu-button')).toHaveText('Jo Camera');
   });
