@@ -32,6 +32,7 @@ import {
   type MultipartFixture,
 } from '../helpers/fuzz.ts';
 import { sampleImage } from '../helpers/media-uploads.ts';
+import { createGallery, galleryLink, uploadShots } from '../helpers/proofing.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -47,11 +48,15 @@ interface Reached {
 }
 type Fixture = (FieldFixture & Reached) | (MultipartFixture & Reached);
 
+/** Tables a timer rewrites whatever the requests: the video worker's liveness row, every 10 s. */
+const BACKGROUND = ['worker_heartbeats'];
+
 /** Answers that come from checking the body: anything else stopped the request before it. */
 const VALIDATION_ANSWERS = [400, 413, 415];
 let jpeg: Uint8Array;
 
 const endpoints = discoverBodyEndpoints();
+const STILL_SHAPES = [{ kind: 'arrow', color: 'red', points: [[0.1, 0.2], [0.5, 0.5]] }];
 
 // Filled in beforeAll (they need ids of rows created there).
 const fixtures: Record<string, () => Fixture> = {
@@ -212,6 +217,40 @@ const fixtures: Record<string, () => Fixture> = {
     as: 'visitor',
   }),
   'PUT /api/share/[token]/media/[mediaId]/approval': () => ({ valid: { name: 'Fuzz', status: 'approved', note: '', version: 1 }, optional: ['name', 'note'], breaker: { status: 42 }, validStatus: 200, as: 'visitor' }),
+  // Stills proofing (issue 42): the studio's galleries (one gallery with images, a set, a list and a
+  // client's submitted selection), the client's portal and a gallery link's named guest.
+  'POST /api/galleries': () => ({ valid: { title: 'Fuzz gallery 2', mediaIds: [Number(ids.imageMediaId)], sortOrder: 'filename' }, optional: ['mediaIds', 'sortOrder'], breaker: { mediaIds: 'x' }, validStatus: 201 }),
+  // Every setting at once; the PIN stays the one the viewer fixtures unlock, and no expiry.
+  'PATCH /api/galleries/[id]': () => {
+    const valid = { title: 'Fuzz gallery', sortOrder: 'manual', coverMediaId: null, downloadTier: 'web1024', highResEdge: 4000, highResCap: 10, downloadPin: '1234', expiresOn: null, reminderDays: 3 };
+    return { valid, optional: Object.keys(valid), nullable: ['coverMediaId', 'highResCap', 'downloadPin', 'expiresOn', 'reminderDays'], breaker: { highResEdge: 'x' }, validStatus: 200 };
+  },
+  // The fuzz client stays assigned, so the portal fixtures keep their gallery.
+  'PUT /api/galleries/[id]/clients': () => ({ valid: { clientIds: [client.clientId] }, breaker: { clientIds: 'x' }, validStatus: 200 }),
+  // An image already in the gallery: added again it is skipped, so the order fixture's list stays whole.
+  'POST /api/galleries/[id]/images': () => ({ valid: { mediaIds: [Number(ids.imageMediaId)], setId: null }, optional: ['setId'], nullable: ['setId'], breaker: { mediaIds: 'x' }, validStatus: 201 }),
+  'PATCH /api/galleries/[id]/images': () => ({ valid: { imageIds: [Number(ids.imageId)], setId: Number(ids.setId) }, nullable: ['setId'], breaker: { imageIds: 'x' }, validStatus: 200 }),
+  'PUT /api/galleries/[id]/order': () => ({ valid: { imageIds: ids.imageIds!.split(',').map(Number).reverse() }, breaker: { imageIds: 'x' }, validStatus: 200 }),
+  'POST /api/galleries/[id]/uploads': () => ({ valid: { uploadId: 'f'.repeat(32), setId: null }, optional: ['setId'], nullable: ['setId'], breaker: { uploadId: 42 }, validStatus: 404 }),
+  'POST /api/galleries/[id]/links': () => ({
+    valid: { name: 'Fuzz gallery link', password: '', expiresAt: null, allowComment: true, watermark: false, watermarkText: 'Proof', watermarkPosition: 'center', watermarkOpacity: 50 },
+    optional: ['password', 'expiresAt', 'allowComment', 'watermark', 'watermarkText', 'watermarkPosition', 'watermarkOpacity'],
+    nullable: ['expiresAt'],
+    breaker: { watermark: 'yes' },
+    validStatus: 201,
+  }),
+  'POST /api/galleries/[id]/lists': () => ({ valid: { name: 'Fuzz list 2', minCount: 0, maxCount: 5 }, optional: ['minCount', 'maxCount'], nullable: ['maxCount'], breaker: { minCount: 'x' }, validStatus: 201 }),
+  'PATCH /api/galleries/[id]/lists/[listId]': () => ({ valid: { name: 'Fuzz list', minCount: 0, maxCount: 10 }, optional: ['name', 'minCount', 'maxCount'], nullable: ['maxCount'], breaker: { minCount: 'x' }, validStatus: 200 }),
+  'POST /api/galleries/[id]/sets': () => ({ valid: { name: 'Fuzz set 2', downloadTier: null }, optional: ['downloadTier'], nullable: ['downloadTier'], breaker: { name: 42 }, validStatus: 201 }),
+  'PATCH /api/galleries/[id]/sets/[setId]': () => ({ valid: { name: 'Fuzz set', downloadTier: 'web2048' }, optional: ['name', 'downloadTier'], nullable: ['downloadTier'], breaker: { name: 42 }, validStatus: 200 }),
+  'POST /api/galleries/[id]/selections/[selectionId]/reopen': () => ({ valid: { note: 'Swap one, please.' }, breaker: { note: 42 }, validStatus: 200 }),
+  'POST /api/client/galleries/[id]/images/[imageId]/notes': () => ({ valid: { text: 'Crop tighter', shapes: STILL_SHAPES }, optional: ['shapes'], breaker: { shapes: 'x' }, validStatus: 201, as: 'client' }),
+  'PUT /api/client/galleries/[id]/marks/[imageId]': () => ({ valid: { heart: true, stars: 3 }, optional: ['heart', 'stars'], breaker: { stars: 'x' }, validStatus: 200, as: 'client' }),
+  'POST /api/client/galleries/[id]/pin': () => ({ valid: { pin: '1234' }, breaker: { pin: 1234 }, validStatus: 200, as: 'client' }),
+  'POST /api/share/[token]/gallery/images/[imageId]/notes': () => ({ valid: { text: 'Crop tighter', shapes: STILL_SHAPES }, optional: ['shapes'], breaker: { shapes: 'x' }, validStatus: 201, as: 'visitor' }),
+  'PUT /api/share/[token]/gallery/marks/[imageId]': () => ({ valid: { heart: true, stars: 3 }, optional: ['heart', 'stars'], breaker: { stars: 'x' }, validStatus: 200, as: 'visitor' }),
+  'POST /api/share/[token]/gallery/pin': () => ({ valid: { pin: '1234' }, breaker: { pin: 1234 }, validStatus: 200, as: 'visitor' }),
+  'PUT /api/share/[token]/gallery/viewer': () => ({ valid: { name: 'Fuzz Guest', email: 'guest@fuzz.test' }, optional: ['email'], breaker: { name: 42 }, validStatus: 200, as: 'visitor' }),
 };
 
 /** Real ids for the route's parameters (unknown parameters get '1', sections 'hero'). */
@@ -221,6 +260,11 @@ function urlFor(route: string): string {
     if (route.includes('/live/')) {
       if (param === 'id') return ids.liveSessionId;
       if (param === 'action') return 'join';
+    }
+    // Issue 42: one gallery for the studio's, the portal's and the link's gallery routes.
+    if (route.includes('/galleries/') || route.includes('/gallery/')) {
+      if (param === 'id') return ids.galleryId;
+      if (param === 'token') return ids.galleryToken;
     }
     if (param === 'id') {
       if (route.startsWith('/api/clients/')) return ids.clientId;
@@ -284,8 +328,44 @@ beforeAll(async () => {
   const live = await admin.json('POST', `/api/media/${shared.id}/live`, {});
   expect(live.status).toBe(201);
   ids.liveSessionId = String(live.body.id);
+  // Issue 42: a gallery of three stills with a set, a list, the fuzz client (whose pick into the
+  // list is submitted, for reopen), a download PIN and a link whose guest the visitor fixtures are.
+  const mediaIds = await uploadShots(admin, ['a', 'b', 'c'].map((n) => ({ name: `fuzz-${n}.jpg`, width: 320, height: 240 })));
+  ids.imageMediaId = String(mediaIds[0]);
+  const gallery = await createGallery(admin, { title: 'Fuzz gallery', mediaIds });
+  ids.galleryId = String(gallery.id);
+  ids.imageId = String(gallery.images[0]!.id);
+  ids.imageIds = gallery.images.map((i) => i.id).join(',');
+  const g = `/api/galleries/${gallery.id}`;
+  expect((await admin.json('PATCH', g, { downloadPin: '1234' })).status).toBe(200);
+  const set = await admin.json('POST', `${g}/sets`, { name: 'Fuzz set' });
+  expect(set.status).toBe(201);
+  ids.setId = String(set.body.id);
+  const list = await admin.json('POST', `${g}/lists`, { name: 'Fuzz list', minCount: 0, maxCount: 10 });
+  expect(list.status).toBe(201);
+  ids.listId = String(list.body.id);
+  expect((await admin.json('PUT', `${g}/clients`, { clientIds: [client.clientId] })).status).toBe(200);
+  const portalList = `/api/client/galleries/${gallery.id}/lists/${list.body.id}`;
+  expect((await portal.json('PUT', `${portalList}/picks/${ids.imageId}`)).status).toBe(200);
+  expect((await portal.json('POST', `${portalList}/submit`)).status).toBe(200);
+  const selections = await admin.json('GET', `${g}/selections`);
+  ids.selectionId = String(selections.body[0].id);
+  ids.galleryToken = (await galleryLink(admin, gallery.id, { name: 'Fuzz gallery share' })).token;
 });
 afterAll(() => server?.stop());
+
+/**
+ * A fresh visitor who opened the route's link. A gallery guest also gives a name first (marks,
+ * notes and the PIN need a named guest), so the viewer row is theirs, made before the fuzz.
+ */
+async function visitor(route: string): Promise<Session> {
+  const gallery = route.includes('/gallery/');
+  const token = gallery ? ids.galleryToken : ids.token;
+  const session = new Session(server.url);
+  expect((await session.get(`/s/${token}`)).status).toBe(200);
+  if (gallery) expect((await session.json('PUT', `/api/share/${token}/gallery/viewer`, { name: 'Fuzz Guest' })).status).toBe(200);
+  return session;
+}
 
 async function send(session: Session | null, method: string, url: string, b: HostileBody) {
   const headers: Record<string, string> = { Origin: server.url };
@@ -331,6 +411,9 @@ const MULTILINE: Record<string, string[]> = {
   'POST /api/share/[token]/media/[mediaId]/feedback': ['text'],
   'POST /api/share/[token]/media/[mediaId]/timeline-notes': ['text'],
   'PUT /api/share/[token]/media/[mediaId]/approval': ['note'],
+  'POST /api/galleries/[id]/selections/[selectionId]/reopen': ['note'],
+  'POST /api/client/galleries/[id]/images/[imageId]/notes': ['text'],
+  'POST /api/share/[token]/gallery/images/[imageId]/notes': ['text'],
 };
 /** Secrets, not text anyone reads: a password may hold any character. */
 const NOT_TEXT = new Set(['password']);
@@ -347,12 +430,9 @@ describe.each(endpoints)('text rules: $method $route', ({ method, route }) => {
     const fields = Object.keys(values).filter((k) => !NOT_TEXT.has(k) && (typeof values[k] === 'string' || (Array.isArray(values[k]) && typeof (values[k] as unknown[])[0] === 'string')));
     if (!fields.length) return; // no text in this body (ids, flags, enums only)
     let session = fixture.as === 'anonymous' ? null : fixture.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
-    if (fixture.as === 'visitor') {
-      session = new Session(server.url);
-      expect((await session.get(`/s/${ids.token}`)).status).toBe(200);
-    }
+    if (fixture.as === 'visitor') session = await visitor(route);
     const url = urlFor(route);
-    const before = await dbFingerprint(server.sql);
+    const before = await dbFingerprint(server.sql, BACKGROUND);
     const failures: string[] = [];
     let sent = 0;
     for (const field of fields) {
@@ -375,7 +455,7 @@ describe.each(endpoints)('text rules: $method $route', ({ method, route }) => {
     }
     console.info(`text rules ${key}: ${fields.join(', ')} (${sent} bodies)`);
     expect(failures, `${failures.length} of ${sent} bodies mishandled`).toEqual([]);
-    expect(await dbFingerprint(server.sql)).toEqual(before);
+    expect(await dbFingerprint(server.sql, BACKGROUND)).toEqual(before);
   }, 180_000);
 });
 
@@ -390,17 +470,14 @@ describe.each(endpoints)('$method $route', ({ method, route }) => {
     const key = `${method} ${route}`;
     const fixture = fixtures[key]!();
     let session = fixture.as === 'anonymous' ? null : fixture.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
-    if (fixture.as === 'visitor') {
-      // Opened before the fingerprint: the visit row is the visitor's, not the fuzz's doing.
-      session = new Session(server.url);
-      expect((await session.get(`/s/${ids.token}`)).status).toBe(200);
-    }
+    // Opened before the fingerprint: the visit row is the visitor's, not the fuzz's doing.
+    if (fixture.as === 'visitor') session = await visitor(route);
     const upload = 'file' in fixture;
     const specific = upload ? multipartHostileBodies(fixture) : fieldHostileBodies(fixture);
     const bodies = [...genericHostileBodies(upload ? fixture.fields : fixture.valid), ...specific];
     expect(bodies.length).toBeGreaterThanOrEqual(50);
     const url = urlFor(route);
-    const before = await dbFingerprint(server.sql);
+    const before = await dbFingerprint(server.sql, BACKGROUND);
     const filesBefore = mediaFiles();
 
     const failures: string[] = [];
@@ -425,7 +502,7 @@ describe.each(endpoints)('$method $route', ({ method, route }) => {
     const statuses = [...new Set(seen)].sort().join(', ');
     console.info(`fuzz ${key}: ${bodies.length} bodies (generic + ${upload ? 'multipart forms' : 'field-level'}), answers ${statuses}`);
     expect(failures, `${failures.length} of ${bodies.length} bodies mishandled`).toEqual([]);
-    expect(await dbFingerprint(server.sql)).toEqual(before);
+    expect(await dbFingerprint(server.sql, BACKGROUND)).toEqual(before);
     expect(mediaFiles()).toEqual(filesBefore);
     expect(server.proc.exitCode).toBeNull();
     // The endpoint's own checks answered: 400s came back, each naming what was wrong.

@@ -243,6 +243,7 @@ export function fieldHostileBodies(f: FieldFixture): HostileBody[] {
  */
 export async function dbFingerprint(sql: Client, skip: string[] = []): Promise<Record<string, string>> {
   await jobsSettled(sql);
+  await outboxSettled(sql);
   const tables = await sql.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
   const out: Record<string, string> = {};
   for (const { name } of tables.rows) {
@@ -273,6 +274,25 @@ async function jobsSettled(sql: Client, timeoutMs = 180_000): Promise<void> {
     const r = await sql.execute("SELECT id, kind, status FROM jobs WHERE status IN ('queued', 'running')");
     if (!r.rows.length) return;
     if (Date.now() > until) throw new Error(`jobs still waiting after ${timeoutMs} ms: ${JSON.stringify(r.rows)}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
+/**
+ * Waits until the notification sender has taken every message that is due (a valid body's
+ * notification, say, is written out a poll later), so its status change cannot fall between two
+ * fingerprints. A message a hostile body queued still shows: it adds a row.
+ */
+async function outboxSettled(sql: Client, timeoutMs = 60_000): Promise<void> {
+  if (!(await sql.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notification_outbox'")).rows.length) return;
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await sql.execute({
+      sql: "SELECT id, status FROM notification_outbox WHERE (status = 'pending' AND next_attempt_at <= ?) OR status = 'sending'",
+      args: [Date.now()],
+    });
+    if (!r.rows.length) return;
+    if (Date.now() > until) throw new Error(`notifications still due after ${timeoutMs} ms: ${JSON.stringify(r.rows)}`);
     await new Promise((res) => setTimeout(res, 100));
   }
 }
