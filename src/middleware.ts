@@ -16,6 +16,8 @@ import { clearCookieOnEveryLogoutAnswer } from './server/auth/logout.ts';
 import { bucketOrigin } from './server/storage/s3-origin.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Methods that change nothing: the only ones whose reads may come from a read replica. */
+const SAFE = new Set(['GET', 'HEAD']);
 const EMBED_PATH_RE = /^\/portfolio\/[a-z0-9][a-z0-9-]{0,99}\/embed$/;
 // Share links carry their token in the address: it must never leave in a Referer (issue 17).
 const SHARE_PATH_RE = /^\/(s|api\/share)\//;
@@ -30,10 +32,14 @@ const initLocals = defineMiddleware((ctx, next) => {
 });
 
 /**
- * A request with no cookie at all (an anonymous visitor: no session, no share-link pass) may
- * read from the read replica when there is one (DATABASE_REPLICA_URL, src/db/read-routing.ts).
+ * A read-only request with no cookie at all (an anonymous visitor: no session, no share-link
+ * pass) may read from the read replica when there is one (DATABASE_REPLICA_URL,
+ * src/db/read-routing.ts). A cookieless POST is a sign-in, a link's password or an enquiry:
+ * it writes, and what it reads first (an account staff made a moment ago) must not lag.
  */
-const replicaForCookieless = defineMiddleware((ctx, next) => (ctx.request.headers.has('cookie') ? next() : replicaReads(() => next())));
+const replicaForCookieless = defineMiddleware((ctx, next) =>
+  ctx.request.headers.has('cookie') || !SAFE.has(ctx.request.method) ? next() : replicaReads(() => next()),
+);
 
 /**
  * Astro's checkOrigin only looks at form posts; this rejects any state-changing request

@@ -82,7 +82,7 @@ test('a video uploaded through one web host is converted on the worker host and 
   }
 });
 
-test('beside the replica, a signed-in writer reads each write at once, even with the replica stalled', { timeout: 90_000 }, async () => {
+test('beside the replica, a signed-in writer reads each write at once, and a new account signs in, even with the replica stalled', { timeout: 90_000 }, async () => {
   const admin = await staffSession(web2.url, ADMIN.username, ADMIN.password);
   const item = await upload(admin, { title: 'Renamed often' }, { data: await sampleImage('png', 64, 48), name: 'r.png', type: 'image/png' });
   expect(item.status).toBe(201);
@@ -103,6 +103,12 @@ test('beside the replica, a signed-in writer reads each write at once, even with
       const mine = await portal.json('GET', '/api/client/media/feedback');
       expect(mine.body.map((f: { feedbackText: string }) => f.feedbackText), `feedback ${i}`).toContain(note);
     }
+    // A sign-in carries no cookie yet, but it is a write (a session) whose reads must see the
+    // account staff just made on the other host: a client told "your login is ready" signs in
+    // at once, through the host beside the stalled replica.
+    const late = await createClientWithLogin(web1);
+    const lateSession = await clientSession(web2.url, late.username, late.password);
+    expect((await lateSession.json('GET', '/api/client/media')).status).toBe(200);
   } finally {
     replica.proc.kill('SIGCONT');
   }

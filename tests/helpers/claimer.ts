@@ -5,6 +5,10 @@
 import { createInterface } from 'node:readline';
 
 const owner = process.argv[2]!;
+// A real worker renews its lease while it converts; these claimers never do, so a lease that
+// ran out while the queue was still being claimed (minutes on a busy sqld) would let another
+// claimer take the same job again, which is not the race under test.
+process.env.JOB_LEASE_SECONDS ??= '3600';
 const { claim } = await import('../../src/server/jobs/queue.ts');
 console.log('CLAIMER_READY');
 await new Promise<void>((resolve) => createInterface({ input: process.stdin }).once('line', () => resolve()));
