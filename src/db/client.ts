@@ -39,6 +39,42 @@ class Lock {
   }
 }
 
+/** `tx`, calling `finish` once when it is committed, rolled back or closed. */
+function whenDone(tx: Transaction, finish: () => Promise<void> | void): Transaction {
+  let done = false;
+  const end = async () => {
+    if (done) return;
+    done = true;
+    await finish();
+  };
+  return {
+    execute: (stmt: InStatement) => tx.execute(stmt),
+    batch: (stmts: InStatement[]) => tx.batch(stmts),
+    executeMultiple: (sql: string) => tx.executeMultiple(sql),
+    rollback: async () => {
+      try {
+        await tx.rollback();
+      } finally {
+        await end();
+      }
+    },
+    commit: async () => {
+      try {
+        await tx.commit();
+      } finally {
+        await end();
+      }
+    },
+    close: () => {
+      tx.close();
+      void end();
+    },
+    get closed() {
+      return tx.closed;
+    },
+  } as Transaction;
+}
+
 /** Wraps an embedded client so every statement runs on a connection with our pragmas. */
 function serialised(inner: Client): Client {
   const lock = new Lock();
@@ -53,45 +89,15 @@ function serialised(inner: Client): Client {
       release();
     }
   };
-  const wrapTx = (tx: Transaction, release: () => void): Transaction => {
-    let done = false;
-    const finish = async () => {
-      if (done) return;
-      done = true;
+  const wrapTx = (tx: Transaction, release: () => void) =>
+    whenDone(tx, async () => {
       // A transaction may hand back a different connection; re-assert the pragmas.
       try {
         await applyPragmas();
       } finally {
         release();
       }
-    };
-    return {
-      execute: (stmt: InStatement) => tx.execute(stmt),
-      batch: (stmts: InStatement[]) => tx.batch(stmts),
-      executeMultiple: (sql: string) => tx.executeMultiple(sql),
-      rollback: async () => {
-        try {
-          await tx.rollback();
-        } finally {
-          await finish();
-        }
-      },
-      commit: async () => {
-        try {
-          await tx.commit();
-        } finally {
-          await finish();
-        }
-      },
-      close: () => {
-        tx.close();
-        void finish();
-      },
-      get closed() {
-        return tx.closed;
-      },
-    } as Transaction;
-  };
+    });
   const wrapper = {
     execute: ((stmt: InStatement, args?: unknown) =>
       run(() => (inner.execute as (a: unknown, b?: unknown) => Promise<unknown>)(stmt, args))) as Client['execute'],
@@ -132,8 +138,15 @@ function serialised(inner: Client): Client {
  * can come before their turn. A statement refused so did not run, so it is sent again, for up
  * to another BUSY_TIMEOUT_MS; a transaction's lock is taken at once (its BEGIN goes out with a
  * first statement) so that it is refused, and retried, before any of its work.
+ *
+ * The server runs one write transaction at a time, so this process's own write transactions
+ * queue here, one at a time, instead of each holding a stream open on the server while sqld's
+ * busy handler polls for the lock: waiting in sqld left the lock idle between holders (polling
+ * sleeps) and let a holder that was slow under load be rolled back for a waiter (issue 44).
+ * Writes outside a transaction (one statement, one round trip) are not queued.
  */
 function patient(inner: Client): Client {
+  const writers = new Lock();
   const retry = async <T>(fn: () => Promise<T>): Promise<T> => {
     const end = Date.now() + BUSY_TIMEOUT_MS;
     for (let wait = 10; ; wait = Math.min(wait * 2, 250)) {
@@ -149,18 +162,26 @@ function patient(inner: Client): Client {
     execute: ((stmt: InStatement, args?: unknown) => retry(() => (inner.execute as (a: unknown, b?: unknown) => Promise<unknown>)(stmt, args))) as Client['execute'],
     batch: ((stmts: InStatement[], mode?: TransactionMode) => retry(() => inner.batch(stmts, mode))) as Client['batch'],
     migrate: ((stmts: InStatement[]) => inner.migrate(stmts)) as Client['migrate'],
-    transaction: (mode?: TransactionMode) =>
-      retry(async () => {
-        const tx = await inner.transaction(mode);
-        if (mode === 'read' || mode === 'deferred') return tx;
-        try {
-          await tx.execute('SELECT 1');
-          return tx;
-        } catch (e) {
-          tx.close();
-          throw e;
-        }
-      }),
+    transaction: async (mode?: TransactionMode) => {
+      if (mode === 'read' || mode === 'deferred') return inner.transaction(mode);
+      const release = await writers.acquire();
+      try {
+        const tx = await retry(async () => {
+          const t = await inner.transaction(mode);
+          try {
+            await t.execute('SELECT 1');
+            return t;
+          } catch (e) {
+            t.close();
+            throw e;
+          }
+        });
+        return whenDone(tx, release);
+      } catch (e) {
+        release();
+        throw e;
+      }
+    },
     executeMultiple: (sql: string) => retry(() => inner.executeMultiple(sql)),
     sync: () => inner.sync(),
     close: () => inner.close(),

@@ -52,7 +52,7 @@ export function timeoutFor(durationSeconds: number | null, factor = 20): number 
 }
 
 /** `nice -n N ffmpeg ...`: nice execs ffmpeg, so the child's pid is ffmpeg's own. */
-function command(args: string[], threads?: number): [string, string[]] {
+export function ffmpegCommand(args: string[], threads?: number): [string, string[]] {
   const limits = threads ? ['-threads', String(threads), '-filter_threads', String(threads)] : [];
   const full = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-progress', 'pipe:1', ...limits, ...args];
   if (config.FFMPEG_NICE > 0) return ['nice', ['-n', String(config.FFMPEG_NICE), config.FFMPEG_PATH, ...full]];
@@ -62,7 +62,7 @@ function command(args: string[], threads?: number): [string, string[]] {
 export function runFfmpeg(run: FfmpegRun): Promise<void> {
   return new Promise((resolve, reject) => {
     if (run.signal?.aborted) return reject(new FfmpegError('Cancelled', '', true));
-    const [cmd, args] = command(run.args, run.threads);
+    const [cmd, args] = ffmpegCommand(run.args, run.threads);
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
     // When memory runs out, the kernel is to pick ffmpeg rather than the worker or a web process
     // (raising one's own child's score needs no privilege; nice execs ffmpeg, same pid).
