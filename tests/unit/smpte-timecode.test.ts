@@ -2,6 +2,7 @@
 // rate, offset by the source's start timecode, drop-frame labels for 29.97 and 59.94.
 import { describe, expect, test } from 'vitest';
 import { smpteTimecode } from '../../src/shared/schemas/review.ts';
+import { countedLabels } from '../helpers/drop-frame.ts';
 
 describe('smpteTimecode', () => {
   test.each([
@@ -28,22 +29,6 @@ describe('smpteTimecode', () => {
     expect(smpteTimecode(5, fps)).toBeNull();
   });
 });
-
-/** Drop-frame labels counted one frame after another (each minute but every tenth skips ;00 ;01, or ;00 to ;03 at 59.94). */
-function countedLabels(nominal: 30 | 60, upToMinutes: number): string[] {
-  const skip = nominal === 60 ? 4 : 2;
-  const labels: string[] = [];
-  const pad = (v: number) => String(v).padStart(2, '0');
-  for (let minute = 0; minute < upToMinutes; minute++) {
-    for (let s = 0; s < 60; s++) {
-      for (let f = 0; f < nominal; f++) {
-        if (s === 0 && f < skip && minute % 10 !== 0) continue;
-        labels.push(`${pad(Math.floor(minute / 60))}:${pad(minute % 60)}:${pad(s)};${pad(f)}`);
-      }
-    }
-  }
-  return labels;
-}
 
 // Issue 40: rounding the tens of minutes instead of flooring them passed every test above
 // (minutes 0-4 round down either way); 5-9 and 59 are where the two differ.
