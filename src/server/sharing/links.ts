@@ -86,38 +86,43 @@ function newToken(): { token: string; tokenHash: string; tokenEnc: string } {
   return { token, tokenHash, tokenEnc: encryptToken(token, tokenHash) };
 }
 
-export async function createShareLink(input: CreateInput, staff: { id: string; permissions: readonly string[] }, origin: string): Promise<ShareLinkCreated> {
-  const expiresAt = checkExpiry(input.expiresAt);
-  await assertShareable(input.mediaIds, staff.permissions);
+/** What a new link row holds besides its token, password, expiry and file key. */
+type LinkFields = Omit<typeof shareLinks.$inferInsert, 'id' | 'tokenHash' | 'tokenEnc' | 'passwordHash' | 'expiresAt' | 'fileKey' | 'createdBy'>;
+
+/**
+ * The one way a link is made, a video link or a gallery link: a new token, the password
+ * hashed, the row, its items and its watermarked previews' jobs in one transaction. Answers
+ * the link as the list shows it, with the address (the only time the token is shown whole
+ * outside "copy address").
+ */
+async function insertLink(
+  fields: LinkFields & { password: string; expiresAt: string | null },
+  mediaIds: number[],
+  staff: { id: string; permissions: readonly string[] },
+  origin: string,
+): Promise<ShareLinkCreated> {
+  const { password, expiresAt: expiry, ...row } = fields;
+  const expiresAt = checkExpiry(expiry);
   const { token, tokenHash, tokenEnc } = newToken();
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
-  const linkId = await db.transaction(async (tx) => {
-    const [row] = await tx
+  const passwordHash = password ? await hashPassword(password) : null;
+  const id = await db.transaction(async (tx) => {
+    const [link] = await tx
       .insert(shareLinks)
-      .values({
-        tokenHash,
-        tokenEnc,
-        name: input.name,
-        passwordHash,
-        expiresAt,
-        allowComment: input.allowComment,
-        allowApprove: input.allowApprove,
-        download: input.download,
-        downloadsAfterApproval: input.downloadsAfterApproval,
-        watermark: input.watermark,
-        watermarkText: input.watermarkText,
-        watermarkPosition: input.watermarkPosition,
-        watermarkOpacity: input.watermarkOpacity,
-        createdBy: staff.id,
-        fileKey: newFileKey(),
-      })
-      .returning({ id: shareLinks.id });
-    await tx.insert(shareLinkItems).values(input.mediaIds.map((mediaId, position) => ({ linkId: row!.id, mediaId, position })));
-    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: input.download, downloadsAfterApproval: input.downloadsAfterApproval });
-    return row!.id;
+      .values({ ...row, tokenHash, tokenEnc, passwordHash, expiresAt, createdBy: staff.id, fileKey: newFileKey() })
+      .returning({ id: shareLinks.id, watermark: shareLinks.watermark, download: shareLinks.download, downloadsAfterApproval: shareLinks.downloadsAfterApproval, galleryId: shareLinks.galleryId });
+    if (mediaIds.length) await tx.insert(shareLinkItems).values(mediaIds.map((mediaId, position) => ({ linkId: link!.id, mediaId, position })));
+    // A watermarked link shows its own marked copy of every item (the job queue).
+    await enqueueLinkPreviews(tx, link!);
+    return link!.id;
   });
-  const [summary] = await listShareLinks(staff.permissions, [linkId]);
+  const [summary] = await listShareLinks(staff.permissions, [id]);
   return { ...summary!, url: `${origin}${sharePath(token)}` };
+}
+
+export async function createShareLink(input: CreateInput, staff: { id: string; permissions: readonly string[] }, origin: string): Promise<ShareLinkCreated> {
+  await assertShareable(input.mediaIds, staff.permissions);
+  const { mediaIds, ...fields } = input;
+  return insertLink(fields, mediaIds, staff, origin);
 }
 
 /**
@@ -130,37 +135,9 @@ export async function createGalleryLink(
   staff: { id: string; permissions: readonly string[] },
   origin: string,
 ): Promise<ShareLinkCreated> {
-  const expiresAt = checkExpiry(input.expiresAt);
-  const { token, tokenHash, tokenEnc } = newToken();
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
-  const id = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(shareLinks)
-      .values({
-        tokenHash,
-        tokenEnc,
-        name: input.name,
-        passwordHash,
-        expiresAt,
-        allowComment: input.allowComment,
-        watermark: input.watermark,
-        watermarkText: input.watermarkText,
-        watermarkPosition: input.watermarkPosition,
-        watermarkOpacity: input.watermarkOpacity,
-        createdBy: staff.id,
-        fileKey: newFileKey(),
-        galleryId,
-      })
-      .returning({ id: shareLinks.id });
-    // A watermarked gallery link shows its own marked copy of every image (the job queue).
-    await enqueueLinkPreviews(tx, { id: row!.id, watermark: input.watermark, download: 'none', downloadsAfterApproval: false, galleryId });
-    return row!.id;
-  });
-  const [summary] = await listShareLinks(staff.permissions, [id]);
-  return { ...summary!, url: `${origin}${sharePath(token)}` };
+  return insertLink({ ...input, download: 'none', downloadsAfterApproval: false, galleryId }, [], staff, origin);
 }
 
-/** A gallery's links as its editor lists them (any state). */
 export async function listGalleryLinks(galleryId: number): Promise<GalleryLinkSummary[]> {
   const rows = await db.select().from(shareLinks).where(eq(shareLinks.galleryId, galleryId)).orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
   if (!rows.length) return [];
