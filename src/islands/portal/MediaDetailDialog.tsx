@@ -21,9 +21,8 @@ import { seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMarkers } from '../review/markers.ts';
 import { DrawingLayer, PictureFrame, noteDrawings, useDrawing } from '../review/DrawingLayer.tsx';
 import { useLiveReload } from '../live/useLive.ts';
-import { useLiveSession } from '../live/useLiveSession.ts';
+import { useReviewLive } from '../live/useReviewLive.ts';
 import { LivePanel } from '../live/LivePanel.tsx';
-import type { CompareSelection } from '../review/CompareView.tsx';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -78,22 +77,7 @@ export function MediaDetailDialog({ item, onClose, compare = null, joinLive = fa
   const drawings = useMemo(() => noteDrawings(shownNotes), [shownNotes]);
   const drawing = useDrawing();
   // Live review (issue 41): the studio's presenter drives this player while the client follows.
-  const [compareSel, setCompareSel] = useState<CompareSelection | null>(null);
-  const [followCompare, setFollowCompare] = useState<CompareSelection | null>(null);
-  const session = useLiveSession({
-    mediaId: item?.id ?? 0,
-    videoRef: video,
-    fps: shown?.frameRate,
-    versionId: shown?.id ?? null,
-    onVersion: setShownId,
-    shapes: drawing.shapes,
-    compare: comparing !== null ? compareSel : null,
-    onCompare: (c) => {
-      setFollowCompare(c);
-      setComparing(c ? '' : null);
-    },
-  });
-  const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
+  const { session, shownDrawings, setCompareSel, followCompare } = useReviewLive({ mediaId: item?.id ?? 0, videoRef: video, shown, setShownId, drawing, comparing, setComparing, drawings });
   // The pointer draws only while the tools (on the Timeline tab) are in view.
   const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={tab === 'timeline' ? drawing : null} />;
   const decided = (next: MediaVersion) => {
@@ -177,7 +161,7 @@ export function MediaDetailDialog({ item, onClose, compare = null, joinLive = fa
           request={comparing}
           onClose={() => setComparing(null)}
           onSelection={setCompareSel}
-          selection={session.following ? followCompare : null}
+          selection={followCompare}
         />
       )}
     </Dialog>

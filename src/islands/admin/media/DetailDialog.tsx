@@ -29,9 +29,8 @@ import { noteMs, noteTimeBody } from '../../review/frames.ts';
 import { noteMarkers } from '../../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../../review/DrawingLayer.tsx';
 import { useLiveReload } from '../../live/useLive.ts';
-import { useLiveSession } from '../../live/useLiveSession.ts';
+import { useReviewLive } from '../../live/useReviewLive.ts';
 import { LivePanel } from '../../live/LivePanel.tsx';
-import type { CompareSelection } from '../../review/CompareView.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -151,22 +150,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   const drawings = useMemo(() => noteDrawings((notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n))), [notes, item.id, shown?.id]);
   const drawing = useDrawing();
   // Live review (issue 41): this dialog presents or follows; others' pointers and drawings on the picture.
-  const [compareSel, setCompareSel] = useState<CompareSelection | null>(null);
-  const [followCompare, setFollowCompare] = useState<CompareSelection | null>(null);
-  const session = useLiveSession({
-    mediaId: item.id,
-    videoRef: video,
-    fps: shown?.frameRate,
-    versionId: shown?.id ?? null,
-    onVersion: setShownId,
-    shapes: drawing.shapes,
-    compare: comparing !== null ? compareSel : null,
-    onCompare: (c) => {
-      setFollowCompare(c);
-      setComparing(c ? '' : null);
-    },
-  });
-  const shownDrawings = useMemo(() => (session.overlays.length ? [...drawings, ...session.overlays] : drawings), [drawings, session.overlays]);
+  const { session, shownDrawings, setCompareSel, followCompare } = useReviewLive({ mediaId: item.id, videoRef: video, shown, setShownId, drawing, comparing, setComparing, drawings });
   const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={drawing} />;
   const clock = useNoteClock(video);
   const seek = (ms: number) => seekToNote(video.current, ms, shown?.frameRate);
@@ -358,7 +342,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
         request={comparing}
         onClose={() => setComparing(null)}
         onSelection={setCompareSel}
-        selection={session.following ? followCompare : null}
+        selection={followCompare}
       />
       <ConfirmDialog
         open={!!deletingVersion}
