@@ -1,6 +1,6 @@
 // Share links staff can manage (issue 32), in the browser: copy a link's address again from the
 // list (clipboard, or the field shown when the browser refuses) and it opens the link; edit a
-// link's name and downloads in the same dialog; a quick expiry change; a link made before
+// link's name and downloads in the same dialog, and a gallery link's name and password; a quick expiry change; a link made before
 // addresses were kept gets a new address; the screen and its dialogs are axe-clean in both themes.
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -64,6 +64,45 @@ test('staff copy an address again from the list (clipboard, or the field) and it
     const log = page.getByTestId('share-log');
     await expect(log.getByText('address copied')).toHaveCount(2);
     await expect(log.getByText('by Studio Admin').first()).toBeVisible();
+  } finally {
+    await studio.close();
+    await guest.close();
+  }
+});
+
+test('a gallery link is edited from the list: its name and a password, while its images and downloads stay the gallery’s', async ({ browser, server }) => {
+  const studio = await browser.newContext({ baseURL: server.url });
+  const guest = await browser.newContext({ baseURL: server.url });
+  try {
+    const page = await studio.newPage();
+    await signInAs(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
+    const gallery = await (await page.request.post('/api/galleries', { headers: { Origin: server.url }, data: { title: 'Wrap party', mediaIds: [imageId] } })).json();
+    const made = await page.request.post(`/api/galleries/${gallery.id}/links`, { headers: { Origin: server.url }, data: { name: 'Party proofs' } });
+    expect(made.status()).toBe(201);
+    const link = await made.json();
+
+    await page.goto('/admin/share-links');
+    await row(page, 'Party proofs').getByRole('button', { name: 'Edit Party proofs' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit link · Party proofs' });
+    await expect(dialog.getByRole('link', { name: 'Wrap party' })).toHaveAttribute('href', `/admin/galleries/${gallery.id}?tab=sharing`);
+    // Nothing of the gallery's is offered here: no items to pick, no downloads, no approving.
+    await expect(dialog.getByLabel('Downloads', { exact: true })).toHaveCount(0);
+    await expect(dialog.getByRole('checkbox', { name: /Label Still/ })).toHaveCount(0);
+    await expect(dialog.getByText('Allow approving')).toHaveCount(0);
+    await dialog.getByLabel('Link name').fill('Party proofs, round 2');
+    await dialog.getByRole('textbox', { name: 'Password (optional)' }).fill('party-2026');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('Link saved')).toBeVisible();
+    await expect(row(page, 'Party proofs, round 2')).toContainText('Password');
+
+    // The visitor now meets the password first.
+    const visitor = await guest.newPage();
+    await visitor.goto(link.url);
+    await expect(visitor.getByRole('heading', { name: 'Party proofs, round 2' })).toBeVisible();
+    await expect(visitor.getByRole('textbox', { name: 'Password' })).toBeVisible();
+    const token = new URL(link.url).pathname.split('/').pop();
+    expect((await visitor.request.get(`/api/share/${token}`)).status()).toBe(401);
   } finally {
     await studio.close();
     await guest.close();

@@ -65,6 +65,9 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<ShareLinkCreated | null>(null);
   const [removePassword, setRemovePassword] = useState(false);
+  // A gallery link (issue 42) shows its gallery: its images and downloads are the gallery's, so
+  // only the link's own rules are edited here (name, password, expiry, comments, watermark).
+  const gallery = editing?.gallery ?? null;
 
   // Editing: the link's own settings, filled in each time the dialog opens on it.
   useEffect(() => {
@@ -86,12 +89,12 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
   }, [open, editing]);
 
   useEffect(() => {
-    if (!open || library) return;
+    if (!open || library || gallery) return;
     apiJson<AdminMedia[]>('GET', '/api/media').then(setLibrary, (e) => {
       setLibrary([]);
       toast({ title: 'Could not load the media library', description: errorMessage(e), variant: 'destructive' });
     });
-  }, [open, library]);
+  }, [open, library, gallery]);
 
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
@@ -125,7 +128,7 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
     e.preventDefault();
     setError(null);
     if (!name.trim()) return setError('Give the link a name (it is shown to the visitor)');
-    if (!picked.length) return setError('Choose at least one item');
+    if (!gallery && !picked.length) return setError('Choose at least one item');
     if (editing) return save(editing);
     const body: ShareLinkCreate = {
       name,
@@ -157,11 +160,8 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
   async function save(link: ShareLinkSummary) {
     const body: ShareLinkUpdate = {
       name,
-      mediaIds: picked,
       allowComment,
-      allowApprove,
-      download,
-      downloadsAfterApproval: afterApproval,
+      ...(gallery ? {} : { mediaIds: picked, allowApprove, download, downloadsAfterApproval: afterApproval }),
       watermark,
       watermarkText: wmText,
       watermarkPosition: position,
@@ -231,7 +231,16 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
           </p>
         )}
         <Field label="Link name" value={name} onChange={(e) => setName(e.target.value)} hint="Shown to the visitor, and in the watermark." maxLength={120} />
-        <fieldset className="space-y-2">
+        {gallery ? (
+          <p className="text-sm text-fg-muted">
+            Shows the gallery{' '}
+            <a className="underline" href={`/admin/galleries/${gallery.id}?tab=sharing`}>
+              {gallery.title}
+            </a>
+            : its images, picking and downloads are set in the gallery.
+          </p>
+        ) : (
+          <fieldset className="space-y-2">
           <legend className="text-sm font-medium">Items ({picked.length} chosen)</legend>
           <SearchInput value={query} onValueChange={setQuery} label="Search the library" placeholder="Search by title" />
           <div className="max-h-48 space-y-1 overflow-auto rounded-md border border-line p-2">
@@ -253,7 +262,8 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
               ))
             )}
           </div>
-        </fieldset>
+          </fieldset>
+        )}
         <div className="grid gap-4 sm:grid-cols-2">
           {editing ? (
             <div className="space-y-2">
@@ -278,14 +288,18 @@ export function NewShareLinkDialog({ open, preselect, onClose, onCreated, editin
         </div>
         <div className="space-y-3">
           <Switch label="Allow comments" description="Feedback and timeline notes under a name the visitor types." checked={allowComment} onChange={setAllowComment} />
-          <Switch label="Allow approving" description="The visitor can approve the current version or request changes." checked={allowApprove} onChange={setAllowApprove} />
+          {!gallery && (
+            <Switch label="Allow approving" description="The visitor can approve the current version or request changes." checked={allowApprove} onChange={setAllowApprove} />
+          )}
+          {!gallery && (
           <Select
             label="Downloads"
             value={download}
             onChange={(e) => setDownload(e.target.value as ShareDownload)}
             options={SHARE_DOWNLOADS.filter((d) => !(watermark && d === 'original')).map((d) => ({ value: d, label: SHARE_DOWNLOAD_LABELS[d] }))}
           />
-          {download !== 'none' && (
+          )}
+          {!gallery && download !== 'none' && (
             <Switch
               label="Downloads wait for approval"
               description="Files download only once the current version of the item is approved; until then it plays at up to 1080p."

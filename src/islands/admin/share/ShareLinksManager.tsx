@@ -189,12 +189,10 @@ export default function ShareLinksManager({ preselect }: { preselect: number[] }
                     ))}
                   {l.state !== 'revoked' && (
                     <>
-                      {/* A gallery link's settings are the gallery's (issue 42): its name, password and expiry stay here. */}
-                      {!l.gallery && (
-                        <Button variant="outline" size="sm" onClick={() => setEditing(l)} aria-label={`Edit ${l.name}`}>
-                          <Pencil size={16} aria-hidden="true" /> Edit
-                        </Button>
-                      )}
+                      {/* A gallery link's images and downloads are the gallery's (issue 42); its name, password, expiry, comments and watermark are edited here. */}
+                      <Button variant="outline" size="sm" onClick={() => setEditing(l)} aria-label={`Edit ${l.name}`}>
+                        <Pencil size={16} aria-hidden="true" /> Edit
+                      </Button>
                       <Menu
                         label={`Expiry of ${l.name}`}
                         labelTrigger={false}
@@ -209,7 +207,7 @@ export default function ShareLinksManager({ preselect }: { preselect: number[] }
                           { label: '+30 days', onSelect: () => void changeExpiry(l, quickExpiry(l, { addDays: 30 }), 'extended') },
                           { label: 'End in 24 hours', onSelect: () => void changeExpiry(l, quickExpiry(l, { inHours: 24 }), 'shortened') },
                           { label: 'No expiry', onSelect: () => void changeExpiry(l, null, 'changed'), disabled: !l.expiresAt },
-                          ...(l.gallery ? [] : [{ label: 'Pick a date…', onSelect: () => setEditing(l) }]),
+                          { label: 'Pick a date…', onSelect: () => setEditing(l) },
                         ]}
                       />
                     </>
