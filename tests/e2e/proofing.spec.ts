@@ -130,6 +130,39 @@ test('a client hearts, picks to the cap (the next refused), submits; staff reope
   }
 });
 
+test('a shoot uploaded into a gallery through the tray joins it image by image, in capture order, with its EXIF', async ({ browser, server }) => {
+  test.setTimeout(180_000);
+  const staff = await staffPage(browser, server);
+  const origin = { headers: { Origin: server.url } };
+  const g = await (await staff.request.post('/api/galleries', { ...origin, data: { title: 'Studio day', mediaIds: [] } })).json();
+  // Twelve frames named against their capture order, so "capture time" and "file name" differ.
+  const COUNT = 12;
+  const files = await Promise.all(
+    Array.from({ length: COUNT }, async (_, i) => {
+      const name = `DSC_${String(900 - i * 7).padStart(4, '0')}.jpg`;
+      return { name, mimeType: 'image/jpeg', buffer: await shotJpeg({ name, taken: `2026:07:01 10:${String(10 + i).padStart(2, '0')}:00`, width: 1200, height: 800, colour: i % 2 ? '#1e3a8a' : '#7c2d12' }) };
+    }),
+  );
+  try {
+    await staff.goto(`/admin/galleries/${g.id}`);
+    await islandsReady(staff);
+    await staff.getByTestId('gallery-upload-input').setInputFiles(files);
+    await expect(staff.getByText(`Uploading ${COUNT} images`)).toBeVisible();
+    const tray = staff.getByTestId('upload-tray');
+    await expect(tray).toContainText(`${COUNT} uploads finished`, { timeout: 120_000 });
+    // Every file is in the gallery, its sizes made by the queue, ordered by capture time.
+    await expect.poll(async () => (await (await staff.request.get(`/api/galleries/${g.id}`)).json()).images.filter((i: { ready: boolean }) => i.ready).length, { timeout: 90_000 }).toBe(COUNT);
+    const view = await (await staff.request.get(`/api/galleries/${g.id}`)).json();
+    expect(view.images.map((i: { filename: string }) => i.filename)).toEqual(files.map((f) => f.name));
+    expect(view.images.every((i: { capturedAt: string | null; camera: string | null; lens: string | null }) => i.capturedAt && i.camera === 'Canon EOS R5' && i.lens === 'RF50mm F1.2 L USM')).toBe(true);
+    await staff.reload();
+    await islandsReady(staff);
+    await expect(staff.getByRole('checkbox', { name: /^Select DSC_/ })).toHaveCount(COUNT);
+  } finally {
+    await staff.context().close();
+  }
+});
+
 test('a guest on a link with a PIN downloads a web-size image only after the PIN', async ({ browser, server }) => {
   test.setTimeout(180_000);
   const staff = await staffPage(browser, server);
