@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Download, Page } from '@playwright/test';
 import { test, expect, signInStaff } from './fixtures.ts';
+import { adminSession } from '../helpers/accounts.ts';
 import { settled } from './public-helpers.ts';
 import { createClientWithPortalLogin, createImage, createVideo, sampleVideo, type ClientLogin } from '../helpers/portal-fixtures.ts';
 
@@ -80,6 +81,45 @@ test.describe('client portal dashboard', () => {
     expect((await page.request.get(ownUrl!)).status()).toBe(200);
     // (/favicon.ico belongs to the site shell, not the portal.)
     expect(errors.filter((e) => !e.includes('/favicon.ico'))).toEqual([]);
+  });
+
+  test('once Logout is pressed the page asks for nothing more, even when a live update arrives before the logout answers', async ({ browser, server }) => {
+    const carol = await createClientWithPortalLogin(server, 'Carol');
+    const film = await createVideo(server, { title: 'Carol cut', assign: [carol.clientId] });
+    const context = await browser.newContext({ baseURL: server.url });
+    try {
+      const page = await context.newPage();
+      await signInClient(page, carol);
+      // A second tab of the same client: when it reloads its media, the live event has reached
+      // this client's streams (the first tab's too).
+      const other = await context.newPage();
+      await other.goto('/client/dashboard');
+      await hydrated(other, 'header');
+      for (const p of [page, other]) await p.waitForFunction(() => document.documentElement.dataset.live === 'open');
+
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/api/client/logout', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const after: string[] = [];
+      let loggingOut = false;
+      page.on('request', (r) => loggingOut && r.url().includes('/api/client/media') && after.push(r.url()));
+      loggingOut = true;
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await expect(page.getByRole('button', { name: 'Logging out...' })).toBeVisible();
+
+      const staff = await adminSession(server.url);
+      const reloaded = other.waitForResponse((r) => r.url().endsWith('/api/client/media') && r.status() === 200);
+      expect((await staff.json('PUT', `/api/media/${film.id}`, { title: 'Carol cut, renamed' })).status).toBe(200);
+      await reloaded;
+      release();
+      await expect(page).toHaveURL(/\/client\/login$/);
+      expect(after).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   test('a client with nothing assigned sees the empty state; Download Selected warns when nothing is selected', async ({ page, server }) => {

@@ -101,6 +101,20 @@ function open(): void {
   };
 }
 
+/**
+ * The person is signing out: the stream closes for good, and no screen reloads or polls on its
+ * account any more (useLive.ts), so nothing asks for their data once Logout was pressed (such a
+ * request would only answer 401 a moment later).
+ */
+export function signOutLive(): void {
+  source?.close();
+  source = null;
+  $live.set({ ...$live.get(), connected: false, connection: null, closed: 'signed-out' });
+}
+
+/** Whether this tab signed out (or its session ended): screens stop reloading and polling. */
+export const signedOut = () => $live.get().closed === 'signed-out';
+
 function trackSessions(m: { type?: string; session?: LiveSessionInfo; sessionId?: number }): void {
   const cur = $live.get();
   if (m.type === 'started' && m.session && !cur.sessions.some((s) => s.id === m.session!.id)) $live.set({ ...cur, sessions: [...cur.sessions, m.session] });

@@ -5,7 +5,7 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import type { LiveTopic } from '../../shared/schemas/live.ts';
-import { $live, listen } from './channel.ts';
+import { $live, listen, signedOut } from './channel.ts';
 
 /** Waits this long after an event for more before loading (a burst is one load). */
 const SETTLE_MS = 150;
@@ -23,7 +23,7 @@ export function useLiveReload(topics: readonly LiveTopic[], load: () => void, ac
     let timer: ReturnType<typeof setTimeout> | null = null;
     const fire = () => {
       timer = null;
-      latest.current.load();
+      if (!signedOut()) latest.current.load();
     };
     const stop = listen((topic, data) => {
       if (topic === 'closed') return;
@@ -44,7 +44,9 @@ export function useLiveConnected(): boolean {
 
 /** Runs `tick` every `everyMs` while no stream is open (and the page is visible when asked). */
 export function usePollWhileOffline(tick: () => void, everyMs: number, opts: { enabled?: boolean; visibleOnly?: boolean } = {}): void {
-  const connected = useLiveConnected();
+  const live = useStore($live);
+  // A stream ended by signing out is not "offline": nothing is polled for a session that is gone.
+  const connected = live.connected || live.closed === 'signed-out';
   const latest = useRef(tick);
   latest.current = tick;
   const { enabled = true, visibleOnly = false } = opts;

@@ -18,6 +18,7 @@ import { $media, $mediaError, clearPortalCache, loadFeedback, loadMedia, loadNot
 import { SearchInput } from '../ui/SearchInput.tsx';
 import { NotifyModeDialog } from '../notifications/NotifyModeDialog.tsx';
 import { useLiveReload } from '../live/useLive.ts';
+import { signOutLive } from '../live/channel.ts';
 import { $live } from '../live/channel.ts';
 
 export interface PortalProfile {
@@ -142,6 +143,8 @@ export default function PortalDashboard({
     setLoggingOut(true);
     // 001 §4: logout always ends here, like staff logout (src/shared/logout.ts): a failed
     // call still clears the cached data and leaves the portal.
+    // Nothing reloads for this client from here on (a live event during the logout would).
+    signOutLive();
     await postLogout('/api/client/logout').catch(() => undefined);
     clearPortalCache();
     window.location.assign('/client/login');

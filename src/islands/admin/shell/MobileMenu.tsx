@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { Bell, ExternalLink, LogOut, Menu as MenuIcon, X } from 'lucide-react';
 import { logoutStaff } from '../../../shared/logout.ts';
+import { signOutLive } from '../../live/channel.ts';
 import { useHydrated } from '../../ui/hydration.ts';
 import { NotifyModeDialog, STAFF_NOTIFY_ABOUT } from '../../notifications/NotifyModeDialog.tsx';
 
@@ -82,6 +83,7 @@ export default function MobileMenu({ links, signedIn }: { links: Link[]; signedI
                 disabled={pending}
                 onClick={() => {
                   setPending(true);
+                  signOutLive();
                   void logoutStaff({ redirectTo: '/auth' });
                 }}
                 className="flex w-full items-center gap-2 rounded-md px-3 py-2.5 text-left text-sm hover:bg-muted"

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Bell, ChevronDown, ExternalLink, LogOut } from 'lucide-react';
 import { logoutStaff } from '../../../shared/logout.ts';
+import { signOutLive } from '../../live/channel.ts';
 import { Menu } from '../../ui/Menu.tsx';
 import { NotifyModeDialog, STAFF_NOTIFY_ABOUT } from '../../notifications/NotifyModeDialog.tsx';
 
@@ -37,6 +38,7 @@ export default function UserMenu({ name, email }: { name: string; email: string 
           disabled: pending,
           onSelect: () => {
             setPending(true);
+            signOutLive();
             void logoutStaff({ redirectTo: '/auth' });
           },
         },
