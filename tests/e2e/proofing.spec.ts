@@ -163,6 +163,46 @@ test('a shoot uploaded into a gallery through the tray joins it image by image, 
   }
 });
 
+test('a gallery of more photos than its page carries: the page holds the first 100, the rest load, all can be reached', async ({ browser, server }) => {
+  test.setTimeout(240_000);
+  const staff = await staffPage(browser, server);
+  const login = await createClientWithPortalLogin(server, 'Big shoot');
+  const origin = { headers: { Origin: server.url } };
+  const COUNT = 104;
+  const tiny = await sharp({ create: { width: 48, height: 32, channels: 3, background: '#334155' } }).jpeg().toBuffer();
+  const ids: number[] = [];
+  for (let i = 0; i < COUNT; i++) {
+    const name = `FRAME_${String(i + 1).padStart(3, '0')}.jpg`;
+    const res = await staff.request.post('/api/media', { ...origin, multipart: { title: name.replace('.jpg', ''), file: { name, mimeType: 'image/jpeg', buffer: tiny } } });
+    expect(res.status()).toBe(201);
+    ids.push((await res.json()).id);
+  }
+  const g = await (await staff.request.post('/api/galleries', { ...origin, data: { title: 'Long day', mediaIds: ids } })).json();
+  expect((await staff.request.put(`/api/galleries/${g.id}/clients`, { ...origin, data: { clientIds: [login.clientId] } })).status()).toBe(200);
+  const view = await (await staff.request.get(`/api/galleries/${g.id}`)).json();
+  const last = view.images.at(-1).id as number;
+  const page = await clientPage(browser, server, login);
+  try {
+    // The HTML carries 100 images (each once; "picks" is one of an image's fields, quoted in the
+    // island's props as &quot; or, inside its JSON string, \&quot;), and the cover.
+    const html = await (await page.request.get(`/client/galleries/${g.id}`)).text();
+    const carried = html.match(/\\?&quot;picks\\?&quot;/g)?.length ?? 0;
+    expect(carried).toBeGreaterThanOrEqual(100);
+    expect(carried).toBeLessThanOrEqual(101);
+    await page.goto(`/client/galleries/${g.id}`);
+    await expect(page.getByTestId('gallery-hero')).toContainText(`${COUNT} photos`);
+    // The last image is not in the page: it is there once the island has fetched the rest.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(async () => {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await expect(page.locator(`[data-testid="still-tile"][data-image="${last}"]`)).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+  } finally {
+    await page.context().close();
+    await staff.context().close();
+  }
+});
+
 test('a guest on a link with a PIN downloads a web-size image only after the PIN', async ({ browser, server }) => {
   test.setTimeout(180_000);
   const staff = await staffPage(browser, server);

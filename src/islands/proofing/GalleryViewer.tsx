@@ -3,7 +3,7 @@
 // hearts and the active list's count ("Picks 12 / 30 · Submit"), the justified virtual grid,
 // the full-screen view, compare, downloads that follow the package (PIN first when there is
 // one) and, for guests, their name before their first heart or pick.
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Columns2, Download, Heart, Images, Send } from 'lucide-react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
 import { toast } from '../../shared/toast.ts';
@@ -41,7 +41,14 @@ async function startDownload(url: string): Promise<void> {
   a.remove();
 }
 
-export default function GalleryViewer({ initial, apiBase }: { initial: ViewerGallery; apiBase: string }) {
+/**
+ * `initialJson`: the gallery as the API answers it, as one JSON string, with the first of its
+ * `total` images (the page carries 100, src/server/proofing/view.ts); the rest are fetched as
+ * soon as the island starts, so a 2,000-image gallery paints its first row without 1 MB of HTML
+ * before it (issue 42). `cover`: the hero's image, wherever it is in the gallery.
+ */
+export default function GalleryViewer({ initialJson, total, cover: pageCover, apiBase }: { initialJson: string; total: number; cover: ViewerImage | null; apiBase: string }) {
+  const [initial] = useState(() => JSON.parse(initialJson) as ViewerGallery);
   const api = useMemo(() => viewerApi(apiBase), [apiBase]);
   const [askName, setAskName] = useState(false);
   const nameWaiter = useRef<((ok: boolean) => void) | null>(null);
@@ -52,6 +59,31 @@ export default function GalleryViewer({ initial, apiBase }: { initial: ViewerGal
     return new Promise<boolean>((resolve) => (nameWaiter.current = resolve));
   }, [needsName]);
   const { g, setG, mark, togglePick, submit } = useGallery(initial, api, ensureName);
+  const [complete, setComplete] = useState(initial.images.length >= total);
+  useEffect(() => {
+    if (complete) return;
+    let live = true;
+    const fetchRest = async (attempt: number): Promise<void> => {
+      try {
+        const full = await api.view();
+        if (!live) return;
+        // Images already here keep what the viewer did to them meanwhile.
+        setG((cur) => {
+          const mine = new Map(cur.images.map((img) => [img.id, img]));
+          return { ...cur, images: full.images.map((img) => mine.get(img.id) ?? img) };
+        });
+        setComplete(true);
+      } catch (e) {
+        if (!live) return;
+        if (attempt < 3) return void setTimeout(() => void fetchRest(attempt + 1), 1000 * 2 ** attempt);
+        toast({ title: 'Not all photos loaded', description: errorMessage(e), variant: 'destructive' });
+      }
+    };
+    void fetchRest(0);
+    return () => {
+      live = false;
+    };
+  }, [api, complete, setG]);
 
   const [setShown, setSetShown] = useState<number | 'all'>('all');
   const [filter, setFilter] = useState<Filter>('all');
@@ -73,7 +105,8 @@ export default function GalleryViewer({ initial, apiBase }: { initial: ViewerGal
   );
   const ratios = useMemo(() => shown.map((i) => i.width / i.height), [shown]);
   const hearts = g.images.filter((i) => i.heart).length;
-  const cover = g.images.find((i) => i.id === g.coverImageId);
+  const cover = g.images.find((i) => i.id === g.coverImageId) ?? (pageCover?.id === g.coverImageId ? pageCover : undefined);
+  const count = complete ? g.images.length : total;
   const sizesOffered = useMemo(() => {
     const all = new Set<Size>();
     for (const img of shown) for (const s of img.sizes) all.add(s);
@@ -116,13 +149,13 @@ export default function GalleryViewer({ initial, apiBase }: { initial: ViewerGal
           <p className="text-sm uppercase tracking-[0.2em] text-paper-200">{g.studio}</p>
           <h1 className="mt-2 font-display text-4xl font-semibold sm:text-6xl">{g.title}</h1>
           <p className="mt-3 text-sm text-paper-200">
-            {g.images.length.toLocaleString('en-GB')} photo{g.images.length === 1 ? '' : 's'}
+            {count.toLocaleString('en-GB')} photo{count === 1 ? '' : 's'}
             {g.expiresOn ? ` · Open until ${formatDate(`${g.expiresOn}T12:00:00Z`)}` : ''}
           </p>
         </div>
       </header>
 
-      <div className="sticky top-0 z-30 border-b border-line bg-bg/95 backdrop-blur" data-testid="gallery-bar">
+      <div className="sticky top-0 z-30 border-b border-line bg-bg" data-testid="gallery-bar">
         <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-2 sm:px-6">
           {g.sets.length > 0 && (
             <div role="group" aria-label="Sets" className="-mx-1 flex gap-2 overflow-x-auto px-1 pb-1">
