@@ -62,7 +62,6 @@ main(async () => {
     const warm = await fetch(`${server.url}/client/galleries/${galleryId}`, { headers: { Cookie: cookie } });
     if (warm.status !== 200) throw new Error(`gallery page: ${warm.status}`);
     await warm.arrayBuffer();
-    // The page, cold each round.
     const { hostname } = new URL(server.url);
     const cookies = cookie.split('; ').map((pair) => ({ name: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1), domain: hostname, path: '/' }));
     const paints = [];

@@ -117,8 +117,8 @@ export async function viewerGallery(v: Viewing): Promise<ViewerGallery> {
 /**
  * Images a gallery page carries in its HTML; the viewer's island fetches the rest from the API
  * as soon as it starts. A 2,000-image gallery in the page was 1 MB of HTML that the browser
- * parsed and the island revived before the first image could paint (issue 42: 1.4-1.7 s on
- * this machine; with the first 100 carried, 0.6-0.8 s).
+ * parsed and the island revived before the first image could paint (issue 42: a median of
+ * 1.56 s on this machine; with the first 100 carried, 0.85-0.91 s).
  */
 export const PAGE_IMAGES = 100;
 
@@ -127,8 +127,8 @@ export const PAGE_IMAGES = 100;
  * string (an object would be serialised and revived value by value), how many images it has,
  * and its cover (the hero shows it at once even when it is further on).
  */
-export function galleryPageProps(view: ViewerGallery): { initialJson: string; total: number; cover: ViewerGallery['images'][number] | null } {
-  const images = view.images.length > PAGE_IMAGES ? view.images.slice(0, PAGE_IMAGES) : view.images;
+export function galleryPageProps(view: ViewerGallery): { initialJson: string; total: number; cover: ViewerImage | null } {
+  const images = view.images.slice(0, PAGE_IMAGES);
   const cover = view.images.find((i) => i.id === view.coverImageId) ?? null;
   return { initialJson: JSON.stringify({ ...view, images }), total: view.images.length, cover };
 }
