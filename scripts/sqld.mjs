@@ -33,6 +33,27 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'sqld');
 const BINARY = path.join(CACHE, `sqld-${SQLD_SHA256.slice(0, 12)}`);
 
+/**
+ * A primary checkpoints its WAL on this timer instead of after each commit. With SQLite's
+ * automatic checkpoint (sqld's default), write transactions from several clients at once stop
+ * for good in sqld 0.24.32 (issue 44; docs/database.md, "The checkpoint hang"): four processes
+ * claiming jobs over the WebSocket stopped after 105 to 563 claims in every run, and over HTTP
+ * after 1,514; with this flag 8,000 claims in four runs finished. `--checkpoint-interval-s`
+ * turns the automatic checkpoint off (sqld sets wal_autocheckpoint to 0) and runs one
+ * checkpoint per interval. deploy/systemd/studio-sqld.service passes the same.
+ */
+export const CHECKPOINT_INTERVAL_S = 60;
+
+/** sqld's arguments for a data folder: a primary on `http` (and `grpc`), or a replica of `primaryGrpcUrl`. */
+export function sqldArgs({ dbPath, http, grpc, primaryGrpcUrl }) {
+  const args = ['--no-welcome', '--db-path', dbPath, '--http-listen-addr', http];
+  if (grpc) args.push('--grpc-listen-addr', grpc);
+  // A replica applies its primary's frames and checkpoints on its own terms (sqld sets no automatic checkpoint there).
+  if (primaryGrpcUrl) args.push('--primary-grpc-url', primaryGrpcUrl);
+  else args.push('--checkpoint-interval-s', String(CHECKPOINT_INTERVAL_S));
+  return args;
+}
+
 function sha256Of(file) {
   return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
@@ -99,9 +120,7 @@ export async function startSqld({ dir, primaryGrpcUrl, httpPort, grpcPort, binar
   for (let attempt = 1; ; attempt++) {
     const http = httpPort ?? (await freePort());
     const grpc = primaryGrpcUrl ? null : (grpcPort ?? (await freePort()));
-    const args = ['--no-welcome', '--db-path', path.join(dir, 'data.sqld'), '--http-listen-addr', `127.0.0.1:${http}`];
-    if (grpc) args.push('--grpc-listen-addr', `127.0.0.1:${grpc}`);
-    if (primaryGrpcUrl) args.push('--primary-grpc-url', primaryGrpcUrl);
+    const args = sqldArgs({ dbPath: path.join(dir, 'data.sqld'), http: `127.0.0.1:${http}`, grpc: grpc && `127.0.0.1:${grpc}`, primaryGrpcUrl });
     const log = fs.openSync(path.join(dir, 'sqld.log'), 'a');
     const proc = spawn(binary, args, { stdio: ['ignore', log, log] });
     fs.closeSync(log);
@@ -170,9 +189,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   } else if (command === 'start' && dir) {
     const { parseArgs } = await import('node:util');
     const { values } = parseArgs({ args: rest, options: { http: { type: 'string' }, grpc: { type: 'string' }, primary: { type: 'string' } } });
-    const args = ['--no-welcome', '--db-path', path.join(path.resolve(dir), 'data.sqld'), '--http-listen-addr', values.http ?? '127.0.0.1:8080'];
-    if (values.grpc) args.push('--grpc-listen-addr', values.grpc);
-    if (values.primary) args.push('--primary-grpc-url', values.primary);
+    const args = sqldArgs({ dbPath: path.join(path.resolve(dir), 'data.sqld'), http: values.http ?? '127.0.0.1:8080', grpc: values.grpc, primaryGrpcUrl: values.primary });
     fs.mkdirSync(dir, { recursive: true });
     const proc = spawn(sqldBinary(), args, { stdio: 'inherit' });
     for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => proc.kill(signal));

@@ -1,20 +1,29 @@
-// A libSQL client for a database URL: an embedded file, or a libSQL server (sqld) over HTTP.
+// A libSQL client for a database URL: an embedded file, or a libSQL server (sqld).
 // Used by the app's connection (client.ts) and by the scripts and backups that open their own.
 //
-// sqld gzips an answer whenever the request accepts it, and fetch always does: over loopback or
-// a local network that costs far more than it saves. Measured with sqld 0.24 on loopback: a
-// 4 MB answer 6-9 s gzipped, 0.1-0.5 s plain; a one-row answer 5.3 ms against 1.6 ms (median).
+// A server is spoken to over WebSockets (Hrana over ws, on sqld's HTTP port) whatever the URL's
+// scheme: in Node, @libsql/client sends `libsql:` and `http:` URLs as one HTTP request per
+// statement, which on loopback costs 3.6-4.0 ms a statement against 0.8-1.1 ms over the socket
+// (sqld 0.24; 200 inserts and 200 selects in a row; a two-statement transaction 6.8-10.2 ms
+// against 1.7-2.1 ms). Requests pay it per statement, so it was most of a server database's
+// cost (issue 44). The decision, and that a proxy in front of sqld must pass WebSocket
+// upgrades, is in docs/database.md.
 import { createClient, type Client, type Config } from '@libsql/client';
 
 export function isServerUrl(url: string): boolean {
   return /^(libsql|https?|wss?):/i.test(url);
 }
 
-function uncompressed(request: Request): Promise<Response> {
-  request.headers.set('accept-encoding', 'identity');
-  return fetch(request);
+/** The WebSocket URL of a server URL: `http:` becomes `ws:`, `https:` `wss:`, `libsql:` either (TLS unless `?tls=0`). */
+export function webSocketUrl(url: string): string {
+  const m = /^(libsql|https?|wss?):/i.exec(url);
+  if (!m) return url;
+  const scheme = m[1]!.toLowerCase();
+  const rest = url.slice(m[0].length);
+  const tls = scheme === 'libsql' ? !/[?&]tls=0(?:&|#|$)/.test(rest) : scheme === 'https' || scheme === 'wss';
+  return `${tls ? 'wss' : 'ws'}:${rest}`;
 }
 
 export function connect(config: Config): Client {
-  return createClient(isServerUrl(config.url) ? { ...config, fetch: uncompressed } : config);
+  return createClient(isServerUrl(config.url) ? { ...config, url: webSocketUrl(config.url) } : config);
 }
