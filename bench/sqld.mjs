@@ -136,7 +136,7 @@ const summary = (xs) => ({ count: xs.length, p50: median(xs), p95: p95(xs), max:
 
 /**
  * The primary stopped for OUTAGE_MS while people work on the web process beside the replica:
- * 10 portal clients posting feedback, staff reading an item, 2 anonymous visitors reading the
+ * 10 portal clients posting feedback, staff reading an item's versions, 2 anonymous visitors reading the
  * featured list (from the replica). Each loop pauses 250 ms after a 503.
  */
 async function primaryOutage(side, db, replicaSql) {
@@ -162,7 +162,7 @@ async function primaryOutage(side, db, replicaSql) {
         return { ...(await send(side.server.url, 'POST', `/api/client/media/${mediaId}/feedback`, cookie, { mediaId, feedbackText: marker, rating: 3 })), marker };
       }),
     ),
-    loop('staff read', () => send(side.server.url, 'GET', `/api/media/${side.item}`, side.cookie)),
+    loop('staff read', () => send(side.server.url, 'GET', `/api/media/${side.item}/versions`, side.cookie)),
     ...[0, 1].map(() => loop('anonymous read', () => send(side.server.url, 'GET', '/api/media/featured'))),
   ];
   const writesSince = (t) => log.filter((e) => e.kind === 'client write' && e.ok && e.at > t).length;
