@@ -1,7 +1,8 @@
 // The gallery's justified rows (issue 42): full rows end flush with the width, rows stay near
-// the target height, the last row keeps it, and only rows on screen are picked.
+// the target height, the last row keeps it, only rows on screen are picked, and the rendered
+// rows move toward the screen a row at a time.
 import { describe, expect, test } from 'vitest';
-import { justify, visibleRows } from '../../src/islands/proofing/justify.ts';
+import { justify, rowRange, stepSpan, visibleRows, type Span } from '../../src/islands/proofing/justify.ts';
 
 describe('justify', () => {
   test('full rows fill the width exactly; the last keeps the target height', () => {
@@ -35,5 +36,56 @@ describe('justify', () => {
     expect(shown[0]!.top + shown[0]!.height).toBeGreaterThanOrEqual(10_000);
     expect(shown.at(-1)!.top).toBeLessThanOrEqual(10_900);
     expect(visibleRows(layout, layout.height + 10, layout.height + 500)).toEqual([]);
+  });
+});
+
+describe('rowRange', () => {
+  const layout = justify(Array.from({ length: 100 }, () => 1), 1000, 250, 8);
+  test.each([
+    ['the rows meeting the range', 0, 600, [0, 3]],
+    ['a range inside one row', 300, 310, [1, 2]],
+    ['above the grid: empty, at the first row', -900, -10, [0, 0]],
+    ['below the grid: empty, after the last row', layout.height + 10, layout.height + 900, [layout.rows.length, layout.rows.length]],
+  ] as const)('%s', (_, from, to, want) => {
+    expect(rowRange(layout, from, to)).toEqual(want);
+  });
+});
+
+describe('stepSpan', () => {
+  // Rows 10-30 are the target (screen 16-20 and its overscan).
+  const target: Span = [10, 30];
+  const screen: Span = [16, 20];
+  test.each<[string, Span, Span]>([
+    ['nothing rendered: the rows on screen at once', [0, 0], [16, 20]],
+    ['a jump far away (nothing shared): the rows on screen at once', [80, 95], [16, 20]],
+    ['rows that left the target go in one step', [5, 22], [10, 22]],
+    ['rows that left the target at both ends go in one step', [5, 40], [10, 30]],
+    ['rows on screen missing below come first, one', [12, 17], [12, 18]],
+    ['rows on screen missing above come next, one', [17, 20], [16, 20]],
+    ['then the overscan below, one', [16, 20], [16, 21]],
+    ['then the overscan above, one', [14, 30], [13, 30]],
+    ['at the target: no change', [10, 30], [10, 30]],
+  ])('%s', (_, current, want) => {
+    expect(stepSpan(current, target, screen)).toEqual(want);
+  });
+
+  test('steps reach the target and stop; no step adds more than one row', () => {
+    let cur: Span = [40, 60];
+    const seen: Span[] = [];
+    for (let i = 0; i < 100; i++) {
+      const next = stepSpan(cur, target, screen);
+      if (next[0] === cur[0] && next[1] === cur[1]) break;
+      if (next[0] <= cur[1] && next[1] >= cur[0] && cur[0] < cur[1]) expect(next[1] - next[0] - (cur[1] - cur[0])).toBeLessThanOrEqual(1);
+      seen.push(next);
+      cur = next;
+    }
+    expect(cur).toEqual(target);
+    expect(seen[0]).toEqual(screen);
+    expect(seen.length).toBe(1 + (30 - 20) + (16 - 10));
+  });
+
+  test('with no rows to show (the grid off screen) the target is empty and nothing renders', () => {
+    expect(stepSpan([3, 8], [0, 0], [0, 0])).toEqual([0, 0]);
+    expect(stepSpan([0, 0], [0, 0], [0, 0])).toEqual([0, 0]);
   });
 });

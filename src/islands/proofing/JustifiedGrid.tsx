@@ -3,7 +3,7 @@
 // 20). The page scrolls, not the grid, so keyboard focus moving to a tile off screen scrolls it
 // in and renders its row.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { justify, targetRowHeight, visibleRows, type Row } from './justify.ts';
+import { justify, rowRange, stepSpan, targetRowHeight, type Row, type Span } from './justify.ts';
 import { Skeleton } from '../ui/Skeleton.tsx';
 
 /** Rows this far above and below the screen are rendered too (px), so fast scrolling shows no gaps. */
@@ -26,7 +26,8 @@ export function JustifiedGrid({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
-  const [span, setSpan] = useState<[number, number]>([0, 0]);
+  const [span, setSpan] = useState<Span>([0, 0]);
+  const spanRef = useRef<Span>(span);
   const layout = useMemo(() => justify(ratios, width, targetRowHeight(width), gap), [ratios, width, gap]);
 
   useLayoutEffect(() => {
@@ -38,31 +39,53 @@ export function JustifiedGrid({
     return () => ro.disconnect();
   }, []);
 
+  // The rendered rows move toward the screen one step a frame (stepSpan): each step is rendered
+  // by React in a task of its own, after which the next frame takes the next step. Adding every
+  // row a wheel step uncovered at once made tasks of 50-110 ms on the 2-core bench machine
+  // (issue 42's budget: none over 50 ms).
+  const schedule = useRef<() => void>(() => {});
   useEffect(() => {
     let frame = 0;
-    const measure = () => {
+    // The grid's place in the page, measured again only when the page's size changes (something
+    // above it grew): reading it every frame forced a layout each time (issue 42).
+    let offset: number | null = null;
+    const step = () => {
       frame = 0;
       const el = ref.current;
       if (!el) return;
-      const top = -el.getBoundingClientRect().top;
-      const rows = visibleRows(layout, top - OVERSCAN, top + window.innerHeight + OVERSCAN);
-      const first = rows.length ? layout.rows.indexOf(rows[0]!) : 0;
-      const next: [number, number] = [first, first + rows.length];
-      // A new state only when the rendered rows change: scrolling within them re-renders nothing.
-      setSpan((cur) => (cur[0] === next[0] && cur[1] === next[1] ? cur : next));
+      offset ??= el.getBoundingClientRect().top + window.scrollY;
+      const top = window.scrollY - offset;
+      const target = rowRange(layout, top - OVERSCAN, top + window.innerHeight + OVERSCAN);
+      const screen = rowRange(layout, top, top + window.innerHeight);
+      const cur = spanRef.current;
+      const next = stepSpan(cur, target, screen);
+      if (next[0] === cur[0] && next[1] === cur[1]) return;
+      spanRef.current = next;
+      setSpan(next);
     };
     const onScroll = () => {
-      if (!frame) frame = requestAnimationFrame(measure);
+      if (!frame) frame = requestAnimationFrame(step);
     };
-    measure();
+    const onResize = () => {
+      offset = null;
+      onScroll();
+    };
+    const ro = new ResizeObserver(onResize);
+    ro.observe(document.body);
+    schedule.current = onScroll;
+    step();
     window.addEventListener('scroll', onScroll, { passive: true });
-    window.addEventListener('resize', onScroll);
+    window.addEventListener('resize', onResize);
     return () => {
+      ro.disconnect();
+      schedule.current = () => {};
       window.removeEventListener('scroll', onScroll);
-      window.removeEventListener('resize', onScroll);
+      window.removeEventListener('resize', onResize);
       if (frame) cancelAnimationFrame(frame);
     };
   }, [layout]);
+  // Each committed step asks for the next.
+  useEffect(() => schedule.current(), [span]);
 
   const rows: Row[] = layout.rows.slice(span[0], span[1]);
   return (
