@@ -38,7 +38,14 @@ main(async () => {
   const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   try {
     const t0 = performance.now();
-    const { galleryId, cookie } = await seedGallery(server, { count: IMAGES, pool, title: 'Two thousand stills' });
+    const { galleryId, cookie, admin } = await seedGallery(server, { count: IMAGES, pool, title: 'Two thousand stills' });
+    // A proofing round has a list to pick for, so every tile carries its pick control.
+    const list = await fetch(`${server.url}/api/galleries/${galleryId}/lists`, {
+      method: 'POST',
+      headers: { Cookie: admin, Origin: server.url, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Pick 30 for retouching', maxCount: 30 }),
+    });
+    if (list.status !== 201) throw new Error(`list: ${list.status} ${await list.text()}`);
     const seedMs = performance.now() - t0;
 
     // The API: what the page's island would ask for again after a change.

@@ -65,8 +65,26 @@ test('a client hearts, picks to the cap (the next refused), submits; staff reope
     await expect(page.getByRole('heading', { level: 1, name: 'Summer wedding' })).toBeVisible();
     await expect(tiles(page)).toHaveCount(5);
 
+    // Heart and compare exist on the tile the pointer or the keyboard is on (a tile stays small:
+    // a 2,000-image grid mounts them while scrolling), and stay while they are on.
+    await expect(tiles(page).nth(0).getByTestId('heart')).toHaveCount(0);
+    await tiles(page).nth(0).hover();
     await tiles(page).nth(0).getByTestId('heart').click();
     await expect(tiles(page).nth(0).getByTestId('heart')).toHaveAttribute('aria-pressed', 'true');
+    await page.mouse.move(0, 0);
+    await expect(tiles(page).nth(0).getByTestId('heart')).toHaveAttribute('aria-pressed', 'true');
+    await expect(tiles(page).nth(1).getByTestId('heart')).toHaveCount(0);
+    // From the keyboard: Tab from a tile's picture reaches its controls.
+    await tiles(page).nth(1).getByRole('button', { name: 'Open IMG_0002.jpg' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(tiles(page).nth(1).getByRole('button', { name: 'Compare IMG_0002.jpg' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(tiles(page).nth(1).getByRole('button', { name: 'Heart IMG_0002.jpg' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(tiles(page).nth(1).getByTestId('pick')).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(tiles(page).nth(2).getByRole('button', { name: 'Open IMG_0003.jpg' })).toBeFocused();
+    await expect(tiles(page).nth(1).getByTestId('heart')).toHaveCount(0);
     await expect(page.getByRole('button', { name: /Hearts 1/ })).toBeVisible();
 
     await tiles(page).nth(0).getByTestId('pick').click();

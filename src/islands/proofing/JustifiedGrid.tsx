@@ -2,7 +2,7 @@
 // width, and only the rows near the screen are in the DOM (2,000 images scroll as smoothly as
 // 20). The page scrolls, not the grid, so keyboard focus moving to a tile off screen scrolls it
 // in and renders its row.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { justify, rowRange, stepSpan, targetRowHeight, type Row, type Span } from './justify.ts';
 import { Skeleton } from '../ui/Skeleton.tsx';
 
@@ -42,7 +42,8 @@ export function JustifiedGrid({
   // The rendered rows move toward the screen one step a frame (stepSpan): each step is rendered
   // by React in a task of its own, after which the next frame takes the next step. Adding every
   // row a wheel step uncovered at once made tasks of 50-110 ms on the 2-core bench machine
-  // (issue 42's budget: none over 50 ms).
+  // (issue 42's budget: none over 50 ms). A step is a transition, so React renders it in slices
+  // between frames (a row's tiles in one task were 50-90 ms there); only the commit is one piece.
   const schedule = useRef<() => void>(() => {});
   useEffect(() => {
     let frame = 0;
@@ -61,7 +62,7 @@ export function JustifiedGrid({
       const next = stepSpan(cur, target, screen);
       if (next[0] === cur[0] && next[1] === cur[1]) return;
       spanRef.current = next;
-      setSpan(next);
+      startTransition(() => setSpan(next));
     };
     const onScroll = () => {
       if (!frame) frame = requestAnimationFrame(step);

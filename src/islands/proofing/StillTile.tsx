@@ -1,14 +1,22 @@
 // One image of the grid (issue 42): the picture at the right size for its tile (AVIF, else WebP),
 // and its heart, pick and compare controls. A pick the list cannot take says why (its title and
 // its screen-reader text); pressing it anyway tells the viewer in a toast.
-import { memo } from 'react';
-import { CircleCheck, Columns2, Heart, Star } from 'lucide-react';
+// A tile is mounted while the viewer scrolls, so it stays small: heart and compare exist only
+// while the pointer or keyboard focus is on the tile (or when on, or on touch and narrow screens,
+// where they always show), and the controls' icons are CSS masks (.still-icon, global.css), not
+// SVGs. Fifteen elements a tile made the scroll's frames miss issue 42's 50 ms budget.
+import { memo, useState, type FocusEvent } from 'react';
+import { Star } from 'lucide-react';
+import { useMediaQuery } from '../ui/useMediaQuery.ts';
 import type { ViewerImage, ViewerList } from '../../shared/schemas/proofing.ts';
 import { srcset, thumbUrl } from './files.ts';
 import { pickBlocked } from './useGallery.ts';
 
 const control =
-  'inline-flex h-8 w-8 sm:h-9 sm:w-9 items-center justify-center rounded-full bg-black/55 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-400 aria-disabled:opacity-50';
+  'still-icon inline-flex h-8 w-8 sm:h-9 sm:w-9 items-center justify-center rounded-full bg-black/55 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-400 aria-disabled:opacity-50';
+
+/** Screens where the controls always show: no hover to reveal them, or a phone's width. */
+const ALWAYS_CONTROLS = '(hover: none), (max-width: 639.98px)';
 
 export const StillTile = memo(function StillTile({
   img,
@@ -41,8 +49,25 @@ export const StillTile = memo(function StillTile({
   const sizes = `${width}px`;
   // Narrow tiles (phones, portrait images) keep heart and pick; compare is in reach from wider ones.
   const roomy = width >= 130;
+  const always = useMediaQuery(ALWAYS_CONTROLS);
+  const [pointer, setPointer] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const engaged = always || pointer || focused;
+  const showCompare = roomy && (engaged || comparing);
+  const showHeart = engaged || img.heart;
+  const onBlur = (e: FocusEvent<HTMLDivElement>) => {
+    if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
+  };
   return (
-    <div className="group relative h-full w-full overflow-hidden rounded-sm bg-muted" data-testid="still-tile" data-image={img.id}>
+    <div
+      className="relative h-full w-full overflow-hidden rounded-sm bg-muted"
+      data-testid="still-tile"
+      data-image={img.id}
+      onPointerEnter={() => setPointer(true)}
+      onPointerLeave={() => setPointer(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={onBlur}
+    >
       <button
         type="button"
         onClick={() => onOpen(img.id)}
@@ -82,51 +107,49 @@ export const StillTile = memo(function StillTile({
           {img.stars}
         </span>
       )}
-      <div className="absolute inset-x-0 bottom-0 flex items-center justify-end gap-1 bg-gradient-to-t from-black/55 to-transparent p-1">
-        {roomy && (
-          <button
-            type="button"
-            className={`${control} ${comparing ? '' : 'sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100'} ${comparing ? 'bg-gold-500 text-black' : ''}`}
-            aria-pressed={comparing}
-            aria-label={`Compare ${img.name}`}
-            title="Compare side by side"
-            onClick={() => onCompare(img.id)}
-          >
-            <Columns2 size={16} aria-hidden="true" />
-          </button>
-        )}
-        <button
-          type="button"
-          className={`${control} ${img.heart ? '' : 'sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100'}`}
-          aria-pressed={img.heart}
-          aria-label={`Heart ${img.name}`}
-          title={img.heart ? 'Remove the heart (F)' : 'Heart (F)'}
-          onClick={() => onHeart(img.id)}
-          data-testid="heart"
-        >
-          <Heart size={17} className={img.heart ? 'fill-red-500 text-red-500' : ''} aria-hidden="true" />
-        </button>
-        {list && (
-          <button
-            type="button"
-            className={`${control} ${picked ? 'bg-gold-500 text-black hover:bg-gold-400' : ''}`}
-            aria-pressed={picked}
-            aria-disabled={blocked ? true : undefined}
-            aria-label={`Pick ${img.name} for ${list.name}`}
-            aria-describedby={blocked ? `why-${img.id}` : undefined}
-            title={blocked ?? (picked ? `Picked for “${list.name}” (P)` : `Pick for “${list.name}” (P)`)}
-            onClick={() => onPick(img.id)}
-            data-testid="pick"
-          >
-            <CircleCheck size={17} aria-hidden="true" />
-          </button>
-        )}
-        {blocked && (
-          <span id={`why-${img.id}`} className="sr-only">
-            {blocked}
-          </span>
-        )}
-      </div>
+      {(showCompare || showHeart || list) && (
+        <div className="absolute inset-x-0 bottom-0 flex items-center justify-end gap-1 bg-gradient-to-t from-black/55 to-transparent p-1">
+          {showCompare && (
+            <button
+              type="button"
+              className={`${control} still-icon-compare ${comparing ? 'bg-gold-500 text-black hover:bg-gold-400' : ''}`}
+              aria-pressed={comparing}
+              aria-label={`Compare ${img.name}`}
+              title="Compare side by side"
+              onClick={() => onCompare(img.id)}
+            />
+          )}
+          {showHeart && (
+            <button
+              type="button"
+              className={`${control} ${img.heart ? 'still-icon-heart-on text-red-500' : 'still-icon-heart'}`}
+              aria-pressed={img.heart}
+              aria-label={`Heart ${img.name}`}
+              title={img.heart ? 'Remove the heart (F)' : 'Heart (F)'}
+              onClick={() => onHeart(img.id)}
+              data-testid="heart"
+            />
+          )}
+          {list && (
+            <button
+              type="button"
+              className={`${control} still-icon-pick ${picked ? 'bg-gold-500 text-black hover:bg-gold-400' : ''}`}
+              aria-pressed={picked}
+              aria-disabled={blocked ? true : undefined}
+              aria-label={`Pick ${img.name} for ${list.name}`}
+              aria-describedby={blocked ? `why-${img.id}` : undefined}
+              title={blocked ?? (picked ? `Picked for “${list.name}” (P)` : `Pick for “${list.name}” (P)`)}
+              onClick={() => onPick(img.id)}
+              data-testid="pick"
+            />
+          )}
+          {blocked && (
+            <span id={`why-${img.id}`} className="sr-only">
+              {blocked}
+            </span>
+          )}
+        </div>
+      )}
     </div>
   );
 });
