@@ -14,7 +14,9 @@ let unknownLength: MediaFixture;
 let picture: MediaFixture;
 
 beforeAll(async () => {
-  server = await startServer();
+  // No worker: its probe of the sample file (3 s) would overwrite the 10 s these rows claim,
+  // whenever it happened to run (it did, once, on the sqld project).
+  server = await startServer({ env: { WORKER: 'off' } });
   alice = await createClientWithPortalLogin(server, 'Alice');
   tenSeconds = await createVideo(server, { title: 'Ten seconds', clientId: alice.clientId, durationSeconds: 10 });
   unknownLength = await createVideo(server, { title: 'Unknown length', clientId: alice.clientId, durationSeconds: null });
