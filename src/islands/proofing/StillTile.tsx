@@ -15,6 +15,9 @@ import { pickBlocked } from './useGallery.ts';
 const control =
   'still-icon inline-flex h-8 w-8 sm:h-9 sm:w-9 items-center justify-center rounded-full bg-black/55 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-400 aria-disabled:opacity-50';
 
+/** A control that is on (compare chosen, picked). */
+const on = 'bg-gold-500 text-black hover:bg-gold-400';
+
 /** Screens where the controls always show: no hover to reveal them, or a phone's width. */
 const ALWAYS_CONTROLS = '(hover: none), (max-width: 639.98px)';
 
@@ -112,7 +115,7 @@ export const StillTile = memo(function StillTile({
           {showCompare && (
             <button
               type="button"
-              className={`${control} still-icon-compare ${comparing ? 'bg-gold-500 text-black hover:bg-gold-400' : ''}`}
+              className={`${control} still-icon-compare ${comparing ? on : ''}`}
               aria-pressed={comparing}
               aria-label={`Compare ${img.name}`}
               title="Compare side by side"
@@ -133,7 +136,7 @@ export const StillTile = memo(function StillTile({
           {list && (
             <button
               type="button"
-              className={`${control} still-icon-pick ${picked ? 'bg-gold-500 text-black hover:bg-gold-400' : ''}`}
+              className={`${control} still-icon-pick ${picked ? on : ''}`}
               aria-pressed={picked}
               aria-disabled={blocked ? true : undefined}
               aria-label={`Pick ${img.name} for ${list.name}`}
