@@ -181,7 +181,7 @@ test('a shoot uploaded into a gallery through the tray joins it image by image, 
   }
 });
 
-test('a gallery of more photos than its page carries: the page holds the first 100, the rest load, all can be reached', async ({ browser, server }) => {
+test('a gallery of more photos than its page carries: the page holds the first 100, the rest load, all can be reached; a fling past them loads pictures once it settles', async ({ browser, server }) => {
   test.setTimeout(240_000);
   const staff = await staffPage(browser, server);
   const login = await createClientWithPortalLogin(server, 'Big shoot');
@@ -215,6 +215,49 @@ test('a gallery of more photos than its page carries: the page holds the first 1
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       await expect(page.locator(`[data-testid="still-tile"][data-image="${last}"]`)).toBeVisible({ timeout: 1000 });
     }).toPass({ timeout: 30_000 });
+
+    // Tiles mounted while the page is flung past (wheel steps of 1,200 px a frame) wait with
+    // their pictures, which load once the page stops; a reader's scroll (40 px a frame) mounts
+    // tiles with their pictures at once.
+    const onScreenWithoutPicture = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid="still-tile"]')].filter((t) => {
+          const r = t.getBoundingClientRect();
+          return r.bottom > 0 && r.top < innerHeight && !t.querySelector('img');
+        }).length,
+      );
+    const watchMounts = () =>
+      page.evaluate(() => {
+        const w = window as unknown as { __mounted: boolean[]; __watch?: MutationObserver };
+        w.__watch?.disconnect();
+        w.__mounted = [];
+        w.__watch = new MutationObserver((records) => {
+          for (const r of records)
+            for (const n of r.addedNodes)
+              if (n instanceof Element) for (const t of n.querySelectorAll('[data-testid="still-tile"]')) w.__mounted.push(!!t.querySelector('img'));
+        });
+        w.__watch.observe(document.querySelector('[data-testid="gallery-grid"]')!, { childList: true, subtree: true });
+      });
+    const mounted = () => page.evaluate(() => (window as unknown as { __mounted: boolean[] }).__mounted);
+    const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(onScreenWithoutPicture).toBe(0);
+    await watchMounts();
+    await page.mouse.move(640, 400);
+    while (await page.evaluate(() => window.scrollY + innerHeight < document.documentElement.scrollHeight - 2)) {
+      await page.mouse.wheel(0, 1200);
+      await frame();
+    }
+    expect((await mounted()).filter((withPicture) => !withPicture).length).toBeGreaterThan(0);
+    await expect.poll(onScreenWithoutPicture).toBe(0);
+    await watchMounts();
+    for (let i = 0; i < 40; i++) {
+      await page.mouse.wheel(0, -40);
+      await frame();
+    }
+    const slow = await mounted();
+    expect(slow.length).toBeGreaterThan(0);
+    expect(slow.every((withPicture) => withPicture)).toBe(true);
   } finally {
     await page.context().close();
     await staff.context().close();

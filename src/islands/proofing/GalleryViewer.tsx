@@ -230,7 +230,7 @@ export default function GalleryViewer({ initialJson, total, cover: pageCover, ap
             ratios={ratios}
             label={`${g.title}: ${shown.length} photos`}
             testId="gallery-grid"
-            renderTile={(i, { width, row }) => {
+            renderTile={(i, { width, row, fling }) => {
               const img = shown[i]!;
               return (
                 <StillTile
@@ -240,6 +240,7 @@ export default function GalleryViewer({ initialJson, total, cover: pageCover, ap
                   list={list}
                   width={width}
                   eager={row < 2}
+                  fling={fling}
                   comparing={chosen.includes(img.id)}
                   onOpen={onOpen}
                   onHeart={onHeart}

@@ -5,11 +5,13 @@
 import { startTransition, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { justify, rowRange, stepSpan, targetRowHeight, type Row, type Span } from './justify.ts';
 import { Skeleton } from '../ui/Skeleton.tsx';
+import { createFling, type Fling } from './fling.ts';
 
 /** Rows this far above and below the screen are rendered too (px), so fast scrolling shows no gaps. */
 const OVERSCAN = 900;
 /** Images in the server's HTML, laid out by CSS until the grid is measured. */
 const FIRST_PAINT = 18;
+
 
 export function JustifiedGrid({
   ratios,
@@ -19,7 +21,8 @@ export function JustifiedGrid({
   testId,
 }: {
   ratios: readonly number[];
-  renderTile: (index: number, size: { width: number; height: number; row: number }) => ReactNode;
+  /** `fling`: whether the page is being flung past (fling.ts); a tile mounted meanwhile can wait with its picture. */
+  renderTile: (index: number, size: { width: number; height: number; row: number; fling: Fling }) => ReactNode;
   label: string;
   gap?: number;
   testId?: string;
@@ -27,6 +30,8 @@ export function JustifiedGrid({
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [span, setSpan] = useState<Span>([0, 0]);
+  const [fling] = useState(createFling);
+  useEffect(() => () => fling.dispose(), [fling]);
   const spanRef = useRef<Span>(span);
   const layout = useMemo(() => justify(ratios, width, targetRowHeight(width), gap), [ratios, width, gap]);
 
@@ -54,6 +59,7 @@ export function JustifiedGrid({
       frame = 0;
       const el = ref.current;
       if (!el) return;
+      fling.observe(window.scrollY, performance.now());
       offset ??= el.getBoundingClientRect().top + window.scrollY;
       const top = window.scrollY - offset;
       const target = rowRange(layout, top - OVERSCAN, top + window.innerHeight + OVERSCAN);
@@ -84,7 +90,7 @@ export function JustifiedGrid({
       window.removeEventListener('resize', onResize);
       if (frame) cancelAnimationFrame(frame);
     };
-  }, [layout]);
+  }, [layout, fling]);
   // Each committed step asks for the next.
   useEffect(() => schedule.current(), [span]);
 
@@ -99,7 +105,7 @@ export function JustifiedGrid({
           <div role="none" className="flex flex-wrap" style={{ gap }}>
             {ratios.slice(0, FIRST_PAINT).map((r, i) => (
               <div key={i} role="listitem" className="relative h-36 sm:h-52 lg:h-64" style={{ flexGrow: r, flexBasis: `${Math.round(r * 160)}px` }}>
-                {renderTile(i, { width: Math.round(r * 260), height: 260, row: 0 })}
+                {renderTile(i, { width: Math.round(r * 260), height: 260, row: 0, fling })}
               </div>
             ))}
             <div aria-hidden="true" style={{ flexGrow: 10 }} />
@@ -114,7 +120,7 @@ export function JustifiedGrid({
       {rows.map((row, r) =>
         row.tiles.map((t) => (
           <div key={t.index} role="listitem" className="absolute" style={{ top: row.top, left: t.left, width: t.width, height: row.height }}>
-            {renderTile(t.index, { width: t.width, height: row.height, row: span[0] + r })}
+            {renderTile(t.index, { width: t.width, height: row.height, row: span[0] + r, fling })}
           </div>
         )),
       )}

@@ -5,12 +5,13 @@
 // while the pointer or keyboard focus is on the tile (or when on, or on touch and narrow screens,
 // where they always show), and the controls' icons are CSS masks (.still-icon, global.css), not
 // SVGs: at 15 to 19 elements a tile, mounting them was most of the scroll's long tasks (issue 42).
-import { memo, useState, type FocusEvent } from 'react';
+import { memo, startTransition, useEffect, useState, type FocusEvent } from 'react';
 import { Star } from 'lucide-react';
 import { useMediaQuery } from '../ui/useMediaQuery.ts';
 import type { ViewerImage, ViewerList } from '../../shared/schemas/proofing.ts';
 import { srcset, thumbUrl } from './files.ts';
 import { pickBlocked } from './useGallery.ts';
+import type { Fling } from './fling.ts';
 
 const control =
   'still-icon inline-flex h-8 w-8 sm:h-9 sm:w-9 items-center justify-center rounded-full bg-black/55 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-400 aria-disabled:opacity-50';
@@ -28,6 +29,7 @@ export const StillTile = memo(function StillTile({
   list,
   width,
   eager,
+  fling,
   comparing,
   onOpen,
   onHeart,
@@ -41,6 +43,8 @@ export const StillTile = memo(function StillTile({
   list: ViewerList | undefined;
   width: number;
   eager: boolean;
+  /** Whether the page is being flung past: a tile mounted meanwhile loads its picture once it settles. */
+  fling?: Fling;
   comparing: boolean;
   onOpen: (id: number) => void;
   onHeart: (id: number) => void;
@@ -55,6 +59,11 @@ export const StillTile = memo(function StillTile({
   const always = useMediaQuery(ALWAYS_CONTROLS);
   const [pointer, setPointer] = useState(false);
   const [focused, setFocused] = useState(false);
+  // Once shown, a picture stays, however fast the page moves again.
+  const [pictured, setPictured] = useState(() => !fling?.moving());
+  useEffect(() => {
+    if (!pictured && fling) return fling.onSettle(() => startTransition(() => setPictured(true)));
+  }, [pictured, fling]);
   const engaged = always || pointer || focused;
   const showCompare = roomy && (engaged || comparing);
   const showHeart = engaged || img.heart;
@@ -66,7 +75,10 @@ export const StillTile = memo(function StillTile({
       className="relative h-full w-full overflow-hidden rounded-sm bg-muted"
       data-testid="still-tile"
       data-image={img.id}
-      onPointerEnter={() => setPointer(true)}
+      // Tiles passing under a still pointer during a fling do not show their controls (each
+      // would be a render and a layout in the fling's frames); the first move after it does.
+      onPointerEnter={() => !fling?.moving() && setPointer(true)}
+      onPointerMove={() => !pointer && !fling?.moving() && setPointer(true)}
       onPointerLeave={() => setPointer(false)}
       onFocus={() => setFocused(true)}
       onBlur={onBlur}
@@ -77,7 +89,7 @@ export const StillTile = memo(function StillTile({
         className="block h-full w-full focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
         aria-label={`Open ${img.name}`}
       >
-        {marked && !img.ready ? (
+        {!pictured ? null : marked && !img.ready ? (
           <span className="flex h-full w-full items-center justify-center p-2 text-center text-xs text-fg-muted">Preparing the watermarked copy…</span>
         ) : (
           <picture>
