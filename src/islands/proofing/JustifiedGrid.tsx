@@ -12,7 +12,6 @@ const OVERSCAN = 900;
 /** Images in the server's HTML, laid out by CSS until the grid is measured. */
 const FIRST_PAINT = 18;
 
-
 export function JustifiedGrid({
   ratios,
   renderTile,
