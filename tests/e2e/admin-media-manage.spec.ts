@@ -267,9 +267,10 @@ test.describe('media changes', () => {
       await dialog.getByLabel('Tags to apply').fill(text);
       await dialog.getByRole('button', { name: 'Apply Tags' }).click();
       await expect(page.getByTestId('toast')).toContainText('Bulk update completed');
-      await expect.poll(() => tagsOf(server, a)).toEqual(tagsA);
-      expect(await tagsOf(server, b)).toEqual(tagsB);
-      expect(puts.sort()).toEqual([`/api/media/${a}`, `/api/media/${b}`].map((p) => new URL(p, page.url()).href).sort());
+      // The previous step's toast may still be showing, so the rows (and the requests) are
+      // waited for, both items: B's PUT can land after A's on a busy machine.
+      await expect.poll(async () => [await tagsOf(server, a), await tagsOf(server, b)]).toEqual([tagsA, tagsB]);
+      await expect.poll(() => [...puts].sort()).toEqual([`/api/media/${a}`, `/api/media/${b}`].map((p) => new URL(p, page.url()).href).sort());
     }
     expect(await tagsOf(server, c)).toEqual(['untouched']);
   });
