@@ -17,6 +17,8 @@ import { pictureJpeg, tmp } from './proofing-lib.mjs';
 const CHROME = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const IMAGES = Number(process.env.BENCH_MEDIA || 500);
 const DISTINCT = 20;
+/** Upload speed of the emulated connection in Mbit/s (0: the loopback, unthrottled). */
+const UPLOAD_MBIT = Number(process.env.BENCH_UPLOAD_MBIT || 0);
 
 main(async () => {
   const dir = tmp('proofing-tray-');
@@ -58,6 +60,11 @@ main(async () => {
       new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__long.push(e.duration))).observe({ type: 'longtask', buffered: true });
     });
     const page = await context.newPage();
+    if (UPLOAD_MBIT) {
+      // A studio's connection rather than the loopback: Chromium's own throttling (DevTools).
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 10, downloadThroughput: (UPLOAD_MBIT * 4 * 1e6) / 8, uploadThroughput: (UPLOAD_MBIT * 1e6) / 8 });
+    }
     await page.goto(`${server.url}/admin/galleries/${gallery.id}`);
     // The gallery editor hydrated (other islands may wait for a media query or a view).
     await page.waitForFunction(() => {
@@ -82,13 +89,13 @@ main(async () => {
     const once = new Set(summary.names).size === summary.names.length && summary.total === IMAGES;
     const worst = long.length ? Math.max(...long) : 0;
 
-    console.log(`${num(IMAGES)} JPEGs of 2,400 x 1,600 (${num(bytes / 2 ** 20)} MB; ${DISTINCT} distinct pictures) chosen at once in the gallery's "Upload images", through the tray (tus)`);
+    console.log(`${num(IMAGES)} JPEGs of 2,400 x 1,600 (${num(bytes / 2 ** 20)} MB; ${DISTINCT} distinct pictures) chosen at once in the gallery's "Upload images", through the tray (tus)${UPLOAD_MBIT ? `, on a connection of ${UPLOAD_MBIT} Mbit/s up` : ''}`);
     console.log(`  every upload finished (the tray's word): ${(uploadedMs / 1000).toFixed(1)} s, ${num(IMAGES / (uploadedMs / 1000), 1)} images/s, ${num(bytes / 2 ** 20 / (uploadedMs / 1000), 1)} MB/s`);
     console.log(`  every image's gallery sizes made by the queue: ${(readyMs / 1000).toFixed(1)} s after the files were chosen`);
     console.log(`  in the gallery: ${summary.total} images, each once: ${once ? 'yes' : 'NO'}`);
     console.log(`  the page while the tray worked: ${long.length} long tasks, the longest ${worst.toFixed(0)} ms`);
     console.log(`  web process (with its worker) RSS: ${rss.idleMB.toFixed(0)} MB before, peak ${rss.peakMB.toFixed(0)} MB (+${rss.growthMB.toFixed(0)} MB)`);
-    emit('proofing-tray', { images: IMAGES, bytes, uploadedMs, readyMs, longTasks: long.length, worstLongTaskMs: worst, rss, once });
+    emit('proofing-tray', { images: IMAGES, uploadMbit: UPLOAD_MBIT, bytes, uploadedMs, readyMs, longTasks: long.length, worstLongTaskMs: worst, rss, once });
     if (!once) throw new Error('the gallery does not hold every upload exactly once');
     await context.close();
   } finally {

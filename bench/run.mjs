@@ -12,6 +12,8 @@
 //   BENCH_NO_WRITE=1                 print the report only
 //   BENCH_DURATION=3 BENCH_ROUNDS=1  shorter autocannon runs for a smoke test (not written:
 //                                   shortened runs are not the figures the document reports)
+//   BENCH_UPLOAD_MBIT=100            proofing-tray on an emulated connection of that upload speed
+//                                   (printed, not written: the recorded run is the loopback's)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,7 +47,7 @@ if (args.includes('--check')) {
   console.log('BENCHMARKS.md: every generated block matches its checksum.');
   process.exit(0);
 }
-const shortened = ['BENCH_DURATION', 'BENCH_ROUNDS', 'BENCH_CONNECTIONS', 'LH_PAGES', 'BENCH_SAMPLES', 'BENCH_MEDIA', 'BENCH_CLIENTS', 'BENCH_UPLOAD_BYTES', 'BENCH_COLD_SAMPLES', 'BENCH_BROWSER_ROUNDS', 'BENCH_IDLE_SECONDS', 'BENCH_REQUESTS', 'BENCH_STARTS', 'BENCH_4K_SECONDS'].filter((k) => process.env[k]);
+const shortened = ['BENCH_DURATION', 'BENCH_ROUNDS', 'BENCH_CONNECTIONS', 'LH_PAGES', 'BENCH_SAMPLES', 'BENCH_MEDIA', 'BENCH_CLIENTS', 'BENCH_UPLOAD_BYTES', 'BENCH_COLD_SAMPLES', 'BENCH_BROWSER_ROUNDS', 'BENCH_IDLE_SECONDS', 'BENCH_REQUESTS', 'BENCH_STARTS', 'BENCH_4K_SECONDS', 'BENCH_UPLOAD_MBIT'].filter((k) => process.env[k]);
 const write = process.env.BENCH_NO_WRITE !== '1' && !shortened.length;
 if (write && problems.length) {
   console.error(`Not running: BENCHMARKS.md could not be written afterwards: ${problems.join('; ')}.`);
