@@ -40,7 +40,11 @@ describe('demo media', () => {
     expect(images.length).toBeGreaterThanOrEqual(3);
     expect(videos.length).toBeGreaterThanOrEqual(2);
     expect(items[0].title).toBe('Coastal Communities Documentary Trailer'); // newest first
-    for (const m of images) expect(m).toMatchObject({ width: 1280, height: 720, thumbnailUrl: expect.stringMatching(/thumb\.jpg$/), webpUrl: expect.stringMatching(/full\.webp$/) });
+    for (const m of images) {
+      // The proofing demo's set stills are 3:2 and 2:3, as a camera makes them; the rest 16:9.
+      const size = m.tags.includes('stills') ? (m.width > m.height ? { width: 1200, height: 800 } : { width: 800, height: 1200 }) : { width: 1280, height: 720 };
+      expect(m).toMatchObject({ ...size, thumbnailUrl: expect.stringMatching(/thumb\.jpg$/), webpUrl: expect.stringMatching(/full\.webp$/) });
+    }
     for (const m of videos) expect(m).toMatchObject({ durationSeconds: 3, posterUrl: expect.stringMatching(/poster\.jpg$/) });
     const tags = new Set(items.flatMap((m: any) => m.tags));
     for (const t of ['corporate', 'music video', 'commercial', 'documentary']) expect(tags).toContain(t);
@@ -69,6 +73,36 @@ describe('demo media', () => {
     await mine.arrayBuffer();
     expect((await new Session(server.url).get(privateAssigned.thumbnailUrl)).status).toBe(404);
   });
+
+  test('a proofing gallery to try (issue 42): shared with the demo client, two sets, a list to pick for, its sizes made by the queue', async () => {
+    const client = await clientSession(server.url, DEMO_CLIENT.username, DEMO_CLIENT.password);
+    const mine = await client.json('GET', '/api/client/galleries');
+    expect(mine.body.map((g: any) => g.title)).toEqual(['Harbour Documentary · Set Stills']);
+    const id = mine.body[0].id;
+    const view = await client.json('GET', `/api/client/galleries/${id}`);
+    expect(view.status).toBe(200);
+    expect(view.body.lists).toEqual([expect.objectContaining({ name: 'Pick 3 for the poster', minCount: 1, maxCount: 3, count: 0 })]);
+    expect(view.body.images).toHaveLength(8);
+    // Sorted by file name, in two sets.
+    const names = view.body.images.map((i: any) => i.name);
+    expect(names).toEqual([...names].sort());
+    expect(names.every((n: string) => /^DSC_\d{4}\.jpg$/.test(n))).toBe(true);
+    const { body: staffView } = await admin.json('GET', `/api/galleries/${id}`);
+    expect(staffView.sets.map((s: any) => s.name)).toEqual(['Dawn at the pier', 'Portraits']);
+    expect(staffView.coverMediaId).toBe(staffView.images.find((i: any) => i.filename === names[0]).mediaId);
+    // Not in the public portfolio, not anyone's assigned media: a gallery shares them.
+    const { body: items } = await admin.json('GET', '/api/media');
+    const stills = items.filter((m: any) => m.tags.includes('stills'));
+    expect(stills).toHaveLength(8);
+    for (const m of stills) expect(m).toMatchObject({ isFeatured: false, showInPortfolio: false, assignedClients: [] });
+    // The worker in the server makes every image's gallery sizes.
+    let ready = 0;
+    for (let i = 0; i < 600 && ready < 8; i++) {
+      ready = (await admin.json('GET', `/api/galleries/${id}`)).body.images.filter((im: any) => im.ready).length;
+      if (ready < 8) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ready).toBe(8);
+  }, 90_000);
 
   test("the demo client's Need Help shows a way to reach the studio (issue 39): the demo stores the footer's contact details", async () => {
     const client = await clientSession(server.url, DEMO_CLIENT.username, DEMO_CLIENT.password);
