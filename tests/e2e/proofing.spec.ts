@@ -350,6 +350,20 @@ test('375 px: the gallery, the full-screen view and the staff editor fit without
       await expect(staff.getByTestId('staff-tile')).toHaveCount(5);
       expect(await sideways(staff), `editor, ${theme}`).toBe(0);
       expect(await seriousViolations(staff), `editor, ${theme}`).toEqual([]);
+      // A tile's checkbox (visually hidden, its label drawn) shows where the keyboard is, and a
+      // selected one is filled, not only its check brighter.
+      const box = staff.getByLabel(`Select ${detail.images[0].filename}`);
+      const drawn = box.locator('xpath=..');
+      const look = () => drawn.evaluate((el) => ({ ring: getComputedStyle(el).boxShadow, fill: getComputedStyle(el).backgroundColor }));
+      const before = await look();
+      await staff.keyboard.press('Shift');
+      await box.focus();
+      await expect.poll(async () => (await look()).ring, `focus ring, ${theme}`).not.toBe('none');
+      await staff.keyboard.press('Space');
+      await expect(box).toBeChecked();
+      await expect.poll(async () => (await look()).fill, `selected fill, ${theme}`).not.toBe(before.fill);
+      await staff.keyboard.press('Space');
+      await expect(box).not.toBeChecked();
       await staff.getByRole('tab', { name: 'Settings' }).click();
       expect(await sideways(staff), `settings, ${theme}`).toBe(0);
       expect(await seriousViolations(staff), `settings, ${theme}`).toEqual([]);

@@ -234,8 +234,10 @@ function StaffTile({
       {img.thumbUrl && <img src={img.thumbUrl} alt="" loading="lazy" decoding="async" draggable={false} className="h-full w-full object-cover" />}
       <div className="absolute inset-x-0 top-0 flex items-start justify-between gap-1 p-1.5">
         {canEdit ? (
-          <label className="inline-flex h-7 w-7 cursor-pointer items-center justify-center rounded bg-black/50 text-white">
-            <input type="checkbox" className="peer sr-only" checked={selected} onChange={(e) => onSelect(e.target.checked)} aria-label={`Select ${img.filename}`} />
+          <label
+            className={`inline-flex h-7 w-7 cursor-pointer items-center justify-center rounded has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-white has-[:focus-visible]:ring-offset-2 has-[:focus-visible]:ring-offset-black ${selected ? 'bg-accent text-accent-fg' : 'bg-black/50 text-white'}`}
+          >
+            <input type="checkbox" className="sr-only" checked={selected} onChange={(e) => onSelect(e.target.checked)} aria-label={`Select ${img.filename}`} />
             <Check size={16} className={selected ? '' : 'opacity-30'} aria-hidden="true" />
           </label>
         ) : (
