@@ -427,7 +427,8 @@ describe('SMTP down', () => {
       const row = await until('the row to fail', async () => (await outboxOf(server, "status = 'failed'"))[0], 15_000);
       expect(row).toMatchObject({ attempts: 3, subject: 'New to review: Undeliverable Film' });
       expect(String(row.last_error)).toMatch(/ECONNREFUSED|connect/i);
-      expect(server.output()).toMatch(/failed 3 times, giving up \(kept in the outbox\)/);
+      // Logged just after the row is marked failed: wait for the line.
+      await until('the giving-up line', async () => /failed 3 times, giving up \(kept in the outbox\)/.test(server.output()), 10_000);
     } finally {
       await server.stop();
     }

@@ -64,7 +64,10 @@ describe('worker faults', () => {
     expect(done).toBe(true);
     const jobs = (await server.sql.execute({ sql: 'SELECT status, attempts FROM jobs WHERE media_id = ?', args: [item.id] })).rows;
     expect(jobs.map((j) => [j.status, Number(j.attempts)])).toEqual([['done', 2]]);
-    expect(server.output().match(new RegExp(`video ${item.id}: ready`, 'g'))?.length).toBe(1);
+    // The worker logs "ready" just after it records the job done: wait for the line, then count.
+    const readyLines = () => server.output().match(new RegExp(`video ${item.id}: ready`, 'g'))?.length ?? 0;
+    await until('its ready line', async () => readyLines() > 0, 10_000);
+    expect(readyLines()).toBe(1);
     expect(fs.readdirSync(folder).filter((f) => f.startsWith('.'))).toEqual([]);
     // The finished proxy is whole: full length, a keyframe every 2 s.
     const out = probeOutput(path.join(folder, '720p.mp4'));
