@@ -8,6 +8,7 @@ import { startServer, DEMO_CLIENT, type TestServer } from '../helpers/server.ts'
 import { Session, clientSession } from '../helpers/http.ts';
 import { adminSession } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
+import { until } from '../helpers/until.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -96,12 +97,9 @@ describe('demo media', () => {
     expect(stills).toHaveLength(8);
     for (const m of stills) expect(m).toMatchObject({ isFeatured: false, showInPortfolio: false, assignedClients: [] });
     // The worker in the server makes every image's gallery sizes.
-    let ready = 0;
-    for (let i = 0; i < 600 && ready < 8; i++) {
-      ready = (await admin.json('GET', `/api/galleries/${id}`)).body.images.filter((im: any) => im.ready).length;
-      if (ready < 8) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(ready).toBe(8);
+    const readyCount = async () => (await admin.json('GET', `/api/galleries/${id}`)).body.images.filter((im: any) => im.ready).length;
+    await until('every gallery size made', async () => (await readyCount()) === 8, 60_000);
+    expect(await readyCount()).toBe(8);
   }, 90_000);
 
   test("the demo client's Need Help shows a way to reach the studio (issue 39): the demo stores the footer's contact details", async () => {
