@@ -16,7 +16,10 @@ const { claim } = await import('../../src/server/jobs/queue.ts');
 await claim(owner, ['warm-up: no such kind']);
 console.log('CLAIMER_READY');
 await new Promise<void>((resolve) => createInterface({ input: process.stdin }).once('line', () => resolve()));
+const started = Date.now();
 const ids: number[] = [];
 for (let job = await claim(owner); job; job = await claim(owner)) ids.push(job.id);
+// When it began and ended claiming: the test checks the claimers' runs overlapped.
+console.log(`SPAN ${started} ${Date.now()}`);
 console.log(`CLAIMED ${JSON.stringify(ids)}`);
 process.exit(0);
