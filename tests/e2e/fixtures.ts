@@ -2,6 +2,7 @@
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
 import { stopAll } from '../helpers/processes.ts';
+import { beginTestFile, endTestFile } from '../helpers/timing.ts';
 
 /** Stores a cookie choice before any page script runs, so the banner stays out of the way. */
 export async function storeCookieChoice(target: BrowserContext | Page) {
@@ -46,6 +47,8 @@ export const test = base.extend<{ baseURL: string; cookieConsent: boolean; serve
           const previous = held.server;
           held.server = held.file = undefined;
           await previous?.stop();
+          // Where each file's time goes, with STUDIO_TEST_TIMES set (tests/helpers/timing.ts).
+          beginTestFile('e2e', file);
           held.server = await startServer();
           held.file = file;
           return held.server;
@@ -54,6 +57,7 @@ export const test = base.extend<{ baseURL: string; cookieConsent: boolean; serve
       await held.server?.stop();
       // Anything else this worker started and left running (tests/helpers/processes.ts).
       await stopAll();
+      endTestFile();
     },
     { scope: 'worker', timeout: 90_000 },
   ],

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { spawnApp, stopProcess } from './processes.ts';
 import { startSqld, type SqldProcess } from './sqld.ts';
 import { connect } from '../../src/db/connect.ts';
+import { recordServerStart } from './timing.ts';
 import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, ListPartsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -70,6 +71,7 @@ function launch(dir: string, env: Record<string, string>): Promise<{ proc: Child
     ...env,
   });
   let out = '';
+  const spawnedAt = performance.now();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
@@ -80,6 +82,7 @@ function launch(dir: string, env: Record<string, string>): Promise<{ proc: Child
       const m = out.match(/STUDIO_LISTENING (\d+)/);
       if (m) {
         clearTimeout(timer);
+        recordServerStart(performance.now() - spawnedAt);
         resolve({ proc, port: Number(m[1]), output: () => out });
       }
     };
