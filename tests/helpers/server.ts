@@ -77,10 +77,12 @@ function launch(dir: string, env: Record<string, string>): Promise<{ proc: Child
       proc.kill('SIGKILL');
       reject(new Error(`Server did not start in time:\n${out}`));
     }, 60_000);
+    let listening = false;
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const m = out.match(/STUDIO_LISTENING (\d+)/);
+      const m = !listening && out.match(/STUDIO_LISTENING (\d+)/);
       if (m) {
+        listening = true;
         clearTimeout(timer);
         recordServerStart(performance.now() - spawnedAt);
         resolve({ proc, port: Number(m[1]), output: () => out });
