@@ -3,6 +3,7 @@
 // database, then serve. Flags: --no-build (serve what is built), --bootstrap-only.
 // First: the process's memory settings (it may start itself again with them).
 import './lean-process.mjs';
+import { flushCompileCache } from './compile-cache.mjs';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -114,5 +115,6 @@ if (config.WORKER) {
 // Live review sessions (issue 41): every process ends sessions whose presenter has gone and
 // prunes old event rows; both are idempotent across processes.
 await runtime.startLiveSweeper();
+flushCompileCache();
 // Machine-readable line for tests and process managers.
 console.log(`STUDIO_LISTENING ${port}`);

@@ -3,6 +3,7 @@
 // WORKER=off and workers separately on the same database). Migrates first, like start.
 // First: the process's memory settings (it may start itself again with them).
 import './lean-process.mjs';
+import { flushCompileCache } from './compile-cache.mjs';
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,7 @@ await runtime.bootstrapDatabase((line) => console.log(line), { migrations: path.
   process.exit(1);
 });
 const worker = await runtime.startWorker();
+flushCompileCache();
 console.log('STUDIO_WORKER_READY');
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
