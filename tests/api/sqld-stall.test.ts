@@ -49,7 +49,7 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('writes stalled in sqld: it is restarted by itself, claims and requests go on, nothing acknowledged is lost', { timeout: 300_000 }, async () => {
+test('writes stalled in sqld: it is restarted by itself, claims and requests go on, nothing acknowledged is lost', { timeout: 600_000 }, async () => {
   const login = await createClientWithLogin(server);
   const video = await createVideo(server, { assign: [login.clientId] });
   const portal = await clientSession(server.url, login.username, login.password);

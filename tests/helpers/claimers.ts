@@ -54,7 +54,7 @@ export async function startClaimers(servers: TestServer[], count: number, mode?:
     const c = claimers.find((c) => c.proc.exitCode !== null && c.proc.exitCode !== 0);
     if (c) throw new Error(`${c.owner} failed:\n${c.out()}`);
   };
-  await until('the claimers loaded', async () => (failed(), claimers.every((c) => c.out().includes('CLAIMER_READY'))), 60_000).catch((e) => {
+  await until('the claimers loaded', async () => (failed(), claimers.every((c) => c.out().includes('CLAIMER_READY'))), 180_000).catch((e) => {
     throw new Error(`${e.message}:\n${claimers.map((c) => `${c.owner}: ${c.out()}`).join('\n')}`);
   });
   return {
