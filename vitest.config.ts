@@ -16,7 +16,7 @@ const DRIVER_TESTS = [
 ];
 
 /** Tests of a database server that a file database does not have (stopping it, a replica). */
-const SQLD_ONLY = ['tests/api/database-outage.test.ts'];
+const SQLD_ONLY = ['tests/api/database-outage.test.ts', 'tests/api/sqld-stall.test.ts'];
 
 /**
  * API files that do not run again on a libSQL server (sqld): their time goes to ffmpeg or to

@@ -15,6 +15,8 @@ export const REQUEST_TIMEOUT_MS = 4 * 60 * 60 * 1000;
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const HEADERS_TIMEOUT_MS = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+/** How long a stopping process lets the requests it is answering finish before it exits. */
+const STOP_GRACE_MS = 3000;
 
 // Each request runs with its Node response in this store, so the media delivery route can
 // wait for 'drain' (Astro's writeResponse does not); see src/server/media/node-response.ts.
@@ -108,14 +110,21 @@ export async function serve({ outDir, port, host }) {
     server.once('error', reject);
     server.listen(port, host, resolve);
   });
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     // Open event streams would hold the server open: end them (tabs reconnect elsewhere).
     globalThis[Symbol.for('studio.live.closeAll')]?.();
+    // Requests being answered finish (up to the grace below); idle connections close now.
     server.close(() => process.exit(0));
     server.closeIdleConnections?.();
-    setTimeout(() => process.exit(0), 3000).unref();
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // Kept (`on`, not `once`): a module that counts a signal's listeners to decide whether anyone
+  // handles it (signal-exit, under proper-lockfile) would otherwise find none once ours had run,
+  // and send the signal again, killing the process mid-stop (issue 51).
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
   return server;
 }

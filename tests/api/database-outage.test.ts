@@ -16,6 +16,7 @@ import { upload } from '../helpers/media-uploads.ts';
 import { ffmpegProcessesFor, longSource } from '../helpers/video-sources.ts';
 import { startSqld, type SqldProcess } from '../helpers/sqld.ts';
 import { until } from '../helpers/until.ts';
+import { tally, writer, type Tally } from '../helpers/outage-writer.ts';
 
 const OUTAGE_MS = 10_000;
 
@@ -36,32 +37,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-interface Tally {
-  acked: string[];
-  unavailable: number;
-  /** Anything but success or a proper 503: must stay empty. */
-  wrong: string[];
-}
-
-/** One writer: sends writes (each with a new marker) until told to stop, pausing after a 503. */
-async function writer(send: (marker: string) => Promise<{ status: number; body: any }>, prefix: string, tally: Tally, stop: () => boolean) {
-  for (let i = 0; !stop(); i++) {
-    const marker = `${prefix}-${i}`;
-    let r: { status: number; body: any };
-    try {
-      r = await send(marker);
-    } catch (e) {
-      tally.wrong.push(`${marker}: ${e}`);
-      continue;
-    }
-    if (r.status === 200 || r.status === 201) tally.acked.push(marker);
-    else if (r.status === 503 && /^The database is (not reachable|busy) right now/.test(r.body?.message ?? '')) {
-      tally.unavailable++;
-      await new Promise((res) => setTimeout(res, 250));
-    } else tally.wrong.push(`${marker}: ${r.status} ${JSON.stringify(r.body)}`);
-  }
-}
-
 test('sqld stopped for 10 s: clear 503s, nothing half-written, the worker resumes, the replica catches up', { timeout: 300_000 }, async () => {
   const admin = await adminSession(server.url);
   const login = await createClientWithLogin(server);
@@ -77,9 +52,9 @@ test('sqld stopped for 10 s: clear 503s, nothing half-written, the worker resume
   await until('ffmpeg converting the clip', async () => ffmpegProcessesFor(key).length > 0, 120_000);
   const job = Number((await server.sql.execute({ sql: `SELECT id FROM jobs WHERE media_id = ? AND kind = 'transcode'`, args: [item] })).rows[0]!.id);
 
-  const feedback: Tally = { acked: [], unavailable: 0, wrong: [] };
-  const clients: Tally = { acked: [], unavailable: 0, wrong: [] };
-  const reads: Tally = { acked: [], unavailable: 0, wrong: [] };
+  const feedback: Tally = tally();
+  const clients: Tally = tally();
+  const reads: Tally = tally();
   let stop = false;
   const run = unique('outage');
   const writers = [

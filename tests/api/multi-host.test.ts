@@ -30,6 +30,11 @@ let web2: TestServer;
 let worker: ChildProcess;
 let workerLog = '';
 const host = (name: string) => path.join(dir, name);
+/**
+ * Every request of these tests answers within this, or fails naming itself: a request left
+ * waiting on the stalled (SIGSTOPped) replica would otherwise hang until the test's own timeout.
+ */
+const ANSWER_MS = 15_000;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-hosts-'));
@@ -83,12 +88,12 @@ test('a video uploaded through one web host is converted on the worker host and 
 });
 
 test('beside the replica, a signed-in writer reads each write at once, and a new account signs in, even with the replica stalled', { timeout: 90_000 }, async () => {
-  const admin = await staffSession(web2.url, ADMIN.username, ADMIN.password);
+  const admin = await staffSession(web2.url, ADMIN.username, ADMIN.password, ANSWER_MS);
   const item = await upload(admin, { title: 'Renamed often' }, { data: await sampleImage('png', 64, 48), name: 'r.png', type: 'image/png' });
   expect(item.status).toBe(201);
   const login = await createClientWithLogin(web1);
   expect((await admin.json('POST', `/api/media/${item.body.id}/clients/${login.clientId}`)).status).toBe(201);
-  const portal = await clientSession(web2.url, login.username, login.password);
+  const portal = await clientSession(web2.url, login.username, login.password, ANSWER_MS);
   // The replica stalls (SIGSTOP: as far behind as it gets, and silent): nothing a signed-in
   // person reads may wait for it or come from it. Over a live replica the lag here is tens of
   // milliseconds, too short to catch a stale read every time.
@@ -107,7 +112,7 @@ test('beside the replica, a signed-in writer reads each write at once, and a new
     // account staff just made on the other host: a client told "your login is ready" signs in
     // at once, through the host beside the stalled replica.
     const late = await createClientWithLogin(web1);
-    const lateSession = await clientSession(web2.url, late.username, late.password);
+    const lateSession = await clientSession(web2.url, late.username, late.password, ANSWER_MS);
     expect((await lateSession.json('GET', '/api/client/media')).status).toBe(200);
   } finally {
     replica.proc.kill('SIGCONT');
@@ -115,9 +120,9 @@ test('beside the replica, a signed-in writer reads each write at once, and a new
 });
 
 test('anonymous readers beside the replica read it: a short lag behind, and still served while the primary is down', { timeout: 120_000 }, async () => {
-  const admin = await staffSession(web1.url, ADMIN.username, ADMIN.password);
+  const admin = await staffSession(web1.url, ADMIN.username, ADMIN.password, ANSWER_MS);
   const featured = async (s: TestServer) => {
-    const r = await new Session(s.url).json('GET', '/api/media/featured');
+    const r = await new Session(s.url, undefined, ANSWER_MS).json('GET', '/api/media/featured');
     return { status: r.status, ids: r.status === 200 ? (r.body as { id: number }[]).map((m) => m.id) : [] };
   };
   const lags: number[] = [];

@@ -2,16 +2,15 @@
 // libSQL server (sqld, over the WebSocket) in the vitest project "sqld" (issue 44). Each
 // guarantee rests on one write transaction (BEGIN IMMEDIATE) holding the read and the write
 // together; in one process the embedded client's lock alone would hide a broken one.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ROOT, ADMIN, startServer, storageEnv, type TestServer } from '../helpers/server.ts';
+import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, staffSession } from '../helpers/http.ts';
 import { createImage, createVideo } from '../helpers/portal-fixtures.ts';
 import { until } from '../helpers/until.ts';
-import { track } from '../helpers/processes.ts';
+import { startClaimers } from '../helpers/claimers.ts';
 
 let dir: string;
 let a: TestServer;
@@ -75,29 +74,13 @@ test.each([
           INSERT INTO jobs (kind, media_id, version_id) SELECT 'transcode', ?, ? FROM n`,
     args: [JOBS, video.id, version],
   });
-  const claimers: { proc: ChildProcess; out: string }[] = Array.from({ length: count }, (_, i) => `claimer-${i + 1}`).map((owner, i) => {
-    const proc = track(
-      spawn(process.execPath, [path.join(ROOT, 'tests/helpers/claimer.ts'), owner], {
-        cwd: ROOT,
-        // Alternately beside each of the two processes' folders.
-        env: { ...process.env, ...storageEnv(a), DATABASE_URL: a.databaseUrl, MEDIA_DIR: (i % 2 ? b : a).mediaDir },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      }),
-      'SIGKILL',
-    );
-    const c = { proc, out: '' };
-    proc.stdout!.on('data', (d: Buffer) => (c.out += d));
-    proc.stderr!.on('data', (d: Buffer) => (c.out += d));
-    return c;
-  });
+  const run = await startClaimers([a, b], count);
   try {
-    await until('the claimers loaded', async () => claimers.every((c) => c.out.includes('CLAIMER_READY')), 60_000);
-    for (const c of claimers) c.proc.stdin!.write('go\n');
+    run.go();
     let progress = { claimed: -1, at: Date.now() };
     const got = await until('the claimers done', async () => {
-      const lines = claimers.map((c) => /CLAIMED (\[.*\])/.exec(c.out)?.[1]);
-      for (const c of claimers) if (c.proc.exitCode && c.proc.exitCode !== 0) throw new Error(`a claimer failed:\n${c.out}`);
-      if (lines.every(Boolean)) return lines.map((l) => JSON.parse(l!) as number[]);
+      run.failed();
+      if (run.claimers.every((c) => c.claimed())) return run.claimers.map((c) => c.claimed()!);
       const claimed = Number((await a.sql.execute({ sql: "SELECT count(*) AS n FROM jobs WHERE media_id = ? AND status = 'running'", args: [video.id] })).rows[0]!.n);
       if (claimed !== progress.claimed) progress = { claimed, at: Date.now() };
       else if (Date.now() - progress.at > STALLED_MS) throw new Error(`claims stopped at ${claimed} of ${JOBS} for ${STALLED_MS / 1000} s`);
@@ -107,13 +90,13 @@ test.each([
     // All really raced (each began claiming before any had finished; on the embedded file one
     // can wait out the whole queue in SQLite's busy backoff, so a share of the jobs is not
     // required), and no job went to two (nor twice to one).
-    const spans = claimers.map((c) => /SPAN (\d+) (\d+)/.exec(c.out)!.slice(1).map(Number) as [number, number]);
+    const spans = run.claimers.map((c) => c.span());
     expect(Math.max(...spans.map((s) => s[0])), `claimed ${got.map((g) => g.length).join(' and ')}`).toBeLessThanOrEqual(Math.min(...spans.map((s) => s[1])));
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBe(JOBS);
     const rows = (await a.sql.execute({ sql: 'SELECT status, attempts, count(*) AS n FROM jobs WHERE media_id = ? GROUP BY 1, 2', args: [video.id] })).rows;
     expect(rows.map((r) => [r.status, Number(r.attempts), Number(r.n)])).toEqual([['running', 1, JOBS]]);
   } finally {
-    for (const c of claimers) c.proc.kill('SIGKILL');
+    run.kill();
   }
 });

@@ -13,7 +13,13 @@ import type { Session } from '../helpers/http.ts';
 import { adminSession } from '../helpers/accounts.ts';
 import { upload } from '../helpers/media-uploads.ts';
 import { ffmpegProcessesFor, longSource, probeOutput, source } from '../helpers/video-sources.ts';
+import { createVideo } from '../helpers/portal-fixtures.ts';
 import { until } from '../helpers/until.ts';
+
+const LEASE_MS = 3000;
+const POLL_MS = 200;
+/** A restarted worker's own start (migrations, the ffmpeg check, the backfill) on a busy machine. */
+const STARTUP_SLACK_MS = 20_000;
 
 const servers: TestServer[] = [];
 const workers: ChildProcess[] = [];
@@ -23,7 +29,7 @@ afterAll(async () => {
 });
 
 async function start(env: Record<string, string> = {}, dir?: string) {
-  const s = await startServer({ env: { JOB_POLL_MS: '200', ...env }, ...(dir ? { dir } : {}) });
+  const s = await startServer({ env: { JOB_POLL_MS: String(POLL_MS), ...env }, ...(dir ? { dir } : {}) });
   servers.push(s);
   return { server: s, admin: await adminSession(s.url) };
 }
@@ -41,9 +47,26 @@ async function mediaRow(server: TestServer, id: number) {
   return (await server.sql.execute({ sql: 'SELECT processing_status AS status, processing_progress AS progress FROM media WHERE id = ?', args: [id] })).rows[0];
 }
 
+async function jobOf(server: TestServer, mediaId: number) {
+  return (await server.sql.execute({ sql: "SELECT status, attempts, created_at FROM jobs WHERE media_id = ? AND kind = 'transcode' ORDER BY id DESC LIMIT 1", args: [mediaId] })).rows[0];
+}
+
+/** Waits until the item is ready, failing as soon as its conversion makes no progress for 30 s. */
+async function convertedWithProgress(server: TestServer, mediaId: number) {
+  let last = { progress: -1, at: Date.now() };
+  await until('ready', async () => {
+    const r = await mediaRow(server, mediaId);
+    if (r?.status === 'ready') return true;
+    const progress = Number(r?.progress ?? 0);
+    if (progress !== last.progress) last = { progress, at: Date.now() };
+    else if (Date.now() - last.at > 30_000) throw new Error(`the conversion stopped at ${progress} % (${r?.status})`);
+    return null;
+  }, 200_000);
+}
+
 describe('worker faults', () => {
   test('SIGKILL mid-job: after restart the job is retaken, completes once, and leaves no partial files', { timeout: 240_000 }, async () => {
-    const { server, admin } = await start({ JOB_LEASE_SECONDS: '3' });
+    const { server, admin } = await start({ JOB_LEASE_SECONDS: String(LEASE_MS / 1000) });
     // Long enough that the conversion is still going when it is caught (an idle machine
     // converts a 10 s source in under a second, before any progress is written).
     const seconds = 60;
@@ -56,12 +79,10 @@ describe('worker faults', () => {
     expect(fs.readdirSync(folder).some((f) => f.startsWith('.tmp-'))).toBe(true);
     await server.kill();
     await server.restart();
-    const done = await until(
-      'ready after restart',
-      async () => ((await mediaRow(server, item.id))?.status === 'ready' ? true : null),
-      200_000,
-    );
-    expect(done).toBe(true);
+    // The restarted worker takes the job again once its lease has lapsed, at its next poll: a
+    // job never retaken fails here, quickly, not after the whole conversion's allowance.
+    await until('the job retaken', async () => Number((await jobOf(server, item.id))?.attempts) === 2, LEASE_MS + POLL_MS + STARTUP_SLACK_MS);
+    await convertedWithProgress(server, item.id);
     const jobs = (await server.sql.execute({ sql: 'SELECT status, attempts FROM jobs WHERE media_id = ?', args: [item.id] })).rows;
     expect(jobs.map((j) => [j.status, Number(j.attempts)])).toEqual([['done', 2]]);
     // The worker logs "ready" just after it records the job done: wait for the line, then count.
@@ -75,6 +96,24 @@ describe('worker faults', () => {
     expect([out.width, out.height]).toEqual([640, 360]);
     expect(out.keyframes.length).toBeGreaterThanOrEqual(5);
     for (let i = 1; i < out.keyframes.length; i++) expect(out.keyframes[i]! - out.keyframes[i - 1]!).toBeLessThanOrEqual(2.05);
+  });
+
+  test('leases are renewed: with WORKER_JOBS=2 and a 2 s lease, a conversion far longer than the lease is attempted once; a job due in an hour is not claimed', { timeout: 240_000 }, async () => {
+    const { server, admin } = await start({ WORKER_JOBS: '2', JOB_LEASE_SECONDS: '2', FFMPEG_THREADS: '1' });
+    // Deferred (a retry's backoff, a repair queued behind other work): the idle lane polls past it.
+    const later = await createVideo(server);
+    const laterVersion = Number((await server.sql.execute({ sql: 'SELECT id FROM media_versions WHERE media_id = ?', args: [later.id] })).rows[0]!.id);
+    await server.sql.execute({ sql: "INSERT INTO jobs (kind, media_id, version_id, run_after) VALUES ('transcode', ?, ?, ?)", args: [later.id, laterVersion, Date.now() + 3_600_000] });
+    const item = await uploadFile(admin, longSource(60));
+    await until('conversion under way', async () => (await mediaRow(server, item.id))?.status === 'processing');
+    const began = Date.now();
+    await convertedWithProgress(server, item.id);
+    // Long enough that an unrenewed lease would have lapsed several times over, the other lane
+    // polling every 200 ms to take it.
+    expect(Date.now() - began).toBeGreaterThan(3 * 2000);
+    const job = await jobOf(server, item.id);
+    expect([job?.status, Number(job?.attempts)]).toEqual(['done', 1]);
+    expect((await server.sql.execute({ sql: 'SELECT status, attempts FROM jobs WHERE media_id = ?', args: [later.id] })).rows.map((r) => [r.status, Number(r.attempts)])).toEqual([['queued', 0]]);
   });
 
   test('deleting an item mid-conversion ends ffmpeg and leaves no files', { timeout: 120_000 }, async () => {

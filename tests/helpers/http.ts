@@ -26,10 +26,14 @@ function requestFrom(localAddress: string, url: string, init: { method: string; 
 
 export class Session {
   cookies = new Map<string, string>();
-  /** `from`: the loopback address requests come from (node:http); fetch's default otherwise. */
+  /**
+   * `from`: the loopback address requests come from (node:http); fetch's default otherwise.
+   * `timeoutMs`: a request without an answer by then fails, naming itself (fetch only).
+   */
   constructor(
     public readonly base: string,
     public readonly from?: string,
+    public readonly timeoutMs?: number,
   ) {}
 
   cookieHeader(): string {
@@ -50,7 +54,10 @@ export class Session {
     if (this.from && payload instanceof FormData) throw new Error('multipart bodies are sent with fetch only');
     const res = this.from
       ? await requestFrom(this.from, this.base + path, { method, headers: h, body: payload })
-      : await fetch(this.base + path, { method, headers: h, body: payload, redirect: 'manual' });
+      : await fetch(this.base + path, { method, headers: h, body: payload, redirect: 'manual', signal: this.timeoutMs ? AbortSignal.timeout(this.timeoutMs) : undefined }).catch((e) => {
+          if (e?.name !== 'TimeoutError') throw e;
+          throw new Error(`${method} ${path} had no answer within ${this.timeoutMs} ms`);
+        });
     for (const raw of res.headers.getSetCookie()) {
       const [pair] = raw.split(';');
       const i = pair!.indexOf('=');
@@ -82,16 +89,16 @@ export class Session {
 }
 
 /** Signs a staff user in and returns the session. Throws unless the answer is 200. */
-export async function staffSession(base: string, username: string, password: string): Promise<Session> {
-  const s = new Session(base);
+export async function staffSession(base: string, username: string, password: string, timeoutMs?: number): Promise<Session> {
+  const s = new Session(base, undefined, timeoutMs);
   const res = await s.post('/api/login', { username, password });
   if (res.status !== 200) throw new Error(`staff login failed for ${username}: ${res.status} ${await res.text()}`);
   return s;
 }
 
 /** Signs a client user in and returns the session. */
-export async function clientSession(base: string, username: string, password: string): Promise<Session> {
-  const s = new Session(base);
+export async function clientSession(base: string, username: string, password: string, timeoutMs?: number): Promise<Session> {
+  const s = new Session(base, undefined, timeoutMs);
   const res = await s.post('/api/client/login', { username, password });
   if (res.status !== 200) throw new Error(`client login failed for ${username}: ${res.status} ${await res.text()}`);
   return s;

@@ -15,9 +15,13 @@ import type { Level } from 'hls.js/light';
 
 let loading: Promise<typeof Hls> | null = null;
 
-/** hls.js's light build (no subtitles, no DRM, no alternate audio: we have none), fetched once. */
+/**
+ * hls.js's light build (no subtitles, no DRM, no alternate audio: we have none), fetched once;
+ * in the browser only, so the server bundle holds no import of it (like tus-js-client in
+ * resumable.ts; tests/api/lazy-modules.test.ts reads the bundle).
+ */
 export function loadHls(): Promise<typeof Hls> {
-  loading ??= import('hls.js/light').then((m) => m.default);
+  loading ??= import.meta.env.SSR ? Promise.reject(new Error('hls.js runs in the browser only')) : import('hls.js/light').then((m) => m.default);
   return loading;
 }
 

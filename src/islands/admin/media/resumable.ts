@@ -2,8 +2,17 @@
 // backoff, and resume after a reload (tus keeps each upload's URL in localStorage under the
 // file's fingerprint: name, type, size, last-modified). Going offline pauses the upload and
 // the browser's 'online' event continues it from the server's offset.
-import { Upload, defaultOptions, type DetailedError, type PreviousUpload } from 'tus-js-client';
+import type { DetailedError, PreviousUpload, Upload } from 'tus-js-client';
 import { apiRequest } from '../../../shared/api.ts';
+
+/**
+ * tus-js-client, loaded in the browser only (issue 51). Rendered on the server (the upload tray is
+ * in the admin layout) its Node build pulled in proper-lockfile and signal-exit, which sends
+ * SIGTERM again after the app's own handler: a process that had served an admin page died
+ * mid-shutdown. `import.meta.env.SSR` is a build-time constant, so the server bundle holds no
+ * import of it at all (tests/api/lazy-modules.test.ts reads the bundle).
+ */
+const tus = () => (import.meta.env.SSR ? Promise.reject(new Error('tus-js-client runs in the browser only')) : import('tus-js-client'));
 
 export const CHUNK_SIZE = 16 * 1024 * 1024;
 export const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000];
@@ -30,6 +39,7 @@ const newest = (list: PreviousUpload[]) => [...list].sort((a, b) => Date.parse(b
  * user's) are forgotten.
  */
 export async function findResumable(file: File): Promise<ResumeInfo | null> {
+  const { Upload, defaultOptions } = await tus();
   const previous = await new Upload(file, { endpoint: endpoint() }).findPreviousUploads();
   for (const p of newest(previous)) {
     if (!p.uploadUrl) continue;
@@ -93,7 +103,13 @@ export class ResumableUpload {
   private waiting: (() => void) | null = null;
   private fail!: (e: Error) => void;
 
-  constructor(
+  /** Loads the uploader first (see `tus`). */
+  static async create(file: File, handlers: ResumableHandlers): Promise<ResumableUpload> {
+    return new ResumableUpload((await tus()).Upload, file, handlers);
+  }
+
+  private constructor(
+    Tus: typeof Upload,
     private file: File,
     private handlers: ResumableHandlers,
   ) {
@@ -104,7 +120,7 @@ export class ResumableUpload {
       reject = rej;
     });
     this.fail = reject;
-    this.upload = new Upload(file, {
+    this.upload = new Tus(file, {
       endpoint: endpoint(),
       chunkSize: CHUNK_SIZE,
       retryDelays: RETRY_DELAYS,

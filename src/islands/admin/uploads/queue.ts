@@ -142,7 +142,7 @@ async function run(id: number) {
   try {
     let uploadId = item.uploadId;
     if (!uploadId) {
-      const upload = new ResumableUpload(item.file, {
+      const upload = await ResumableUpload.create(item.file, {
         onProgress: (sent, total) => track(id, sent, total),
         onPhase: (phase) => patch(id, { phase, ...(phase === 'uploading' ? {} : { speed: null }) }),
       });
