@@ -4,7 +4,6 @@
 // their log rows, the download PIN (viewing stays free) and the high-res cap.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -12,6 +11,7 @@ import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { clientSession, Session, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin } from '../helpers/accounts.ts';
 import { createGallery, enterLink, galleryLink, shotJpeg, uploadShots, whenSizesReady } from '../helpers/proofing.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -61,7 +61,7 @@ const longEdge = async (buf: Buffer) => {
 const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer());
 
 function unzip(buf: Buffer) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proof-zip-'));
+  const dir = scratchDir('proof-zip-');
   const file = path.join(dir, 'a.zip');
   fs.writeFileSync(file, buf);
   execFileSync('unzip', ['-tq', file]); // throws on any CRC or structure error

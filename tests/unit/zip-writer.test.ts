@@ -3,15 +3,15 @@
 // than 65,535 entries, and entry names that could escape the folder refused.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { zipStream, type ZipEntry } from '../../src/server/proofing/zip.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 async function write(entries: ZipEntry[]): Promise<string> {
   const chunks: Uint8Array[] = [];
   for await (const c of zipStream(entries)) chunks.push(c);
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zip-unit-')), 'out.zip');
+  const file = path.join(scratchDir('zip-unit-'), 'out.zip');
   fs.writeFileSync(file, Buffer.concat(chunks));
   return file;
 }
