@@ -169,6 +169,21 @@ describe('ZIP', () => {
     expect(zip.names).toEqual(['DSC_0003.jpg']);
     expect((await client.get(`/client/galleries/${g.id}/zip?size=web2048&list=${list.id}`)).status).toBe(409);
   });
+  // Issue 51: some extracting tools fold fullwidth and other compatibility forms (NFKC, Windows'
+  // best-fit code pages), so "．．／" in a name would be "../" to them.
+  test('a set and a file named with fullwidth ．．／ go in under names that hold no ../ after NFKC', async () => {
+    const [id] = await uploadShots(admin, [{ name: '．．／．．／evil.jpg', width: 1200, height: 800 }]);
+    const trap = await createGallery(admin, { title: '．．／Trap', mediaIds: [id] });
+    const set = (await admin.json('POST', `/api/galleries/${trap.id}/sets`, { name: '．．／．．／Ceremony．' })).body;
+    expect((await admin.json('PATCH', `/api/galleries/${trap.id}/images`, { imageIds: [trap.images[0]!.id], setId: set.id })).status).toBe(200);
+    const link = await galleryLink(admin, trap.id);
+    const v = await enterLink(server.url, link.token, 'Guest Two');
+    const res = await v.get(`/s/${link.token}/g/zip?size=web1024`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toContain("filename*=UTF-8''Trap.zip");
+    const zip = unzip(await bytes(res));
+    expect(zip.names).toEqual(['Ceremony/evil.jpg']);
+  });
 });
 
 describe('PIN and cap', () => {
