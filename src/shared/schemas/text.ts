@@ -17,12 +17,17 @@ export const FORBIDDEN_CHARACTERS = new RegExp(`${CONTROL.source}|${BIDI.source}
  * (zero-width space, word joiner, soft hyphen, byte-order mark, tags…) and every other default
  * ignorable code point (the Hangul fillers, the combining grapheme joiner, the Khmer inherent
  * vowels), all of which draw nothing, and the Braille blank, which draws a blank. In a name they
- * make one name differ from another that looks the same, hide text, or look blank. ZWJ and ZWNJ
- * (emoji sequences, Persian and Indic spelling) and the variation selectors stay allowed.
+ * make one name differ from another that looks the same, hide text, or look blank.
  */
-const INVISIBLE = /[[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]--[\u200C\u200D\p{Variation_Selector}]]/v;
-/** The flags written with tag characters (England, Scotland, Wales): allowed whole, never loose tags. */
-const TAG_FLAG = /\p{RGI_Emoji_Tag_Sequence}/gv;
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
+/**
+ * Of those, what names need: ZWJ and ZWNJ (emoji sequences, Persian and Indic spelling), the
+ * variation selectors, and the three flags written with tag characters (England, Scotland,
+ * Wales), whole. The `u` flag, not `v` (set subtraction, RGI_Emoji_Tag_Sequence): this schema
+ * runs in the islands too, and a `v` literal is a syntax error that takes the whole module down
+ * in a browser without it (Safari before 17).
+ */
+const KEPT_INVISIBLE = /[\u200C\u200D\p{Variation_Selector}]|\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}/gu;
 /** Code points no font agrees on: unassigned (noncharacters too), private use, a lone surrogate. */
 const UNASSIGNED = /[\p{Cn}\p{Co}\p{Cs}]/u;
 /** A name shows at least one letter or digit of some script (not only dots, marks or emoji). */
@@ -50,7 +55,7 @@ export function textProblem(value: string, multiline: boolean, name = false): st
 
 /** What is wrong with `value` as a name beyond the rules of all text, or null. */
 function nameProblem(value: string): string | null {
-  const invisible = INVISIBLE.exec(value.replace(TAG_FLAG, ''));
+  const invisible = INVISIBLE.exec(value.replace(KEPT_INVISIBLE, ''));
   if (invisible) return `must not contain invisible characters (found ${codePoint(invisible[0])})`;
   const unassigned = UNASSIGNED.exec(value);
   if (unassigned) return `must not contain unassigned or private-use characters (found ${codePoint(unassigned[0])})`;
