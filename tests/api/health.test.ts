@@ -72,7 +72,8 @@ describe('a healthy install (web process with its worker)', () => {
   test('anonymous callers and clients get the status alone: no version, space, worker or ffmpeg', async () => {
     const c = await createClientWithLogin(server);
     const client = await clientSession(server.url, c.username, c.password);
-    for (const headers of [{}, { Cookie: client.cookieHeader() }, { Authorization: 'Basic dXNlcjpwYXNz' }]) {
+    const callers: Record<string, string>[] = [{}, { Cookie: client.cookieHeader() }, { Authorization: 'Basic dXNlcjpwYXNz' }];
+    for (const headers of callers) {
       const { status, body, text } = await health(server, headers);
       expect(status, JSON.stringify(headers)).toBe(200);
       expect(body).toEqual({ ok: true });
