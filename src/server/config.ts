@@ -62,6 +62,13 @@ const schema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
   // Free space an upload must leave on the media file system (1 GiB).
   MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
+  // GET /api/health gives its details (version, free space, worker, ffmpeg) to a monitor sending
+  // `Authorization: Bearer <this>` (issue 51); anonymous callers get the status alone.
+  HEALTH_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^[\x21-\x7e]{32,}$/.test(v), 'must be at least 32 printable ASCII characters without spaces (openssl rand -hex 32)'),
   // Bytes the public page cache may hold (each page's HTML and its br/gzip copies), per process.
   PAGE_CACHE_BYTES: z.coerce.number().int().min(0).default(16 * 1024 * 1024),
   // Video processing (src/server/jobs): the worker runs inside `npm start` unless WORKER=off.

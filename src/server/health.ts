@@ -1,12 +1,18 @@
 // GET /api/health (issue 43): what systemd, nginx and monitoring ask every few seconds. Each
 // part is cheap (two small queries, one statfs, an ffmpeg check kept in memory) and the answer
-// holds no paths, addresses or settings beyond the version and the free-space threshold.
+// holds no paths, addresses or settings beyond the version and the free-space threshold. Those
+// details are for staff and monitors only (issue 51): the version names the release's known
+// bugs, the free bytes and the worker's state tell an attacker how close a disk-filling or a
+// queue-flooding attack is; anyone else gets the status alone.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { APIContext } from 'astro';
 import { client } from '../db/index.ts';
 import { config } from './config.ts';
 import { hasTool } from './media/ffmpeg.ts';
 import { freeBytes } from './storage/disk-space.ts';
 import { HEARTBEAT_MS, latestBeat } from './jobs/heartbeat.ts';
 import { APP_VERSION } from './version.ts';
+import { HttpError } from './http.ts';
 
 /** A worker silent for this long (six missed beats) is presumed gone. */
 export const WORKER_SILENT_MS = 6 * HEARTBEAT_MS;
@@ -80,3 +86,36 @@ export async function checkHealth(now = Date.now()): Promise<HealthReport> {
 }
 
 const mib = (bytes: number) => `${Math.floor(bytes / (1024 * 1024)).toLocaleString('en-GB')} MiB`;
+
+/** The answer for a caller who may not read the details: whether the install is well, nothing more. */
+export interface HealthStatus {
+  ok: boolean;
+}
+
+export const WRONG_HEALTH_TOKEN = 'Wrong health token (HEALTH_TOKEN)';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Whether the caller may read the details: signed-in staff, or a monitor sending
+ * `Authorization: Bearer <HEALTH_TOKEN>`. A bearer token that is not it answers 401, so a
+ * monitor set up wrong is noticed rather than silently told less; other schemes (nginx's basic
+ * auth in front) are not ours to judge.
+ */
+export function readsHealthDetails(ctx: Pick<APIContext, 'locals' | 'request'>): boolean {
+  const bearer = /^Bearer(?:\s+(.*))?$/i.exec(ctx.request.headers.get('authorization') ?? '');
+  if (bearer) {
+    const sent = (bearer[1] ?? '').trim();
+    // Hashed first: equal lengths for timingSafeEqual, and no early exit on a short guess.
+    if (config.HEALTH_TOKEN && sent && timingSafeEqual(digest(sent), digest(config.HEALTH_TOKEN))) return true;
+    throw new HttpError(401, WRONG_HEALTH_TOKEN);
+  }
+  return !!ctx.locals.user;
+}
+
+/** The report as `detailed` callers see it, or its status alone; 503 with a message when not well. */
+export function healthAnswer(report: HealthReport, detailed: boolean): { status: number; body: (HealthReport | HealthStatus) & { message?: string } } {
+  const body = detailed ? report : { ok: report.ok };
+  if (report.ok) return { status: 200, body };
+  return { status: 503, body: { message: detailed ? `Unhealthy: ${report.problems.join('; ')}` : 'Unhealthy', ...body } };
+}

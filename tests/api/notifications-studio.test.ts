@@ -7,11 +7,11 @@
 // test when conversions may happen.
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { spawnApp } from '../helpers/processes.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 import { clientSession, staffSession, type Session } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
 import { createImage, createVideo, sampleImage } from '../helpers/portal-fixtures.ts';
@@ -27,7 +27,7 @@ const FAST = { NOTIFY_POLL_MS: '100', NOTIFY_RETRY_BASE_MS: '200', SITE_URL: SIT
 
 /** An ffmpeg that answers -version (so the worker takes jobs) and fails every conversion. */
 function brokenFfmpeg(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-broken-ffmpeg-'));
+  const dir = scratchDir('studio-broken-ffmpeg-');
   const file = path.join(dir, 'ffmpeg');
   fs.writeFileSync(file, '#!/bin/sh\nif [ "$1" = "-version" ]; then echo "ffmpeg version broken-for-tests"; exit 0; fi\necho "conversion refused for the test" >&2\nexit 1\n', { mode: 0o755 });
   return file;

@@ -4,7 +4,6 @@
 // their log rows, the download PIN (viewing stays free) and the high-res cap.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -12,6 +11,7 @@ import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { clientSession, Session, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin } from '../helpers/accounts.ts';
 import { createGallery, enterLink, galleryLink, shotJpeg, uploadShots, whenSizesReady } from '../helpers/proofing.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -61,7 +61,7 @@ const longEdge = async (buf: Buffer) => {
 const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer());
 
 function unzip(buf: Buffer) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proof-zip-'));
+  const dir = scratchDir('proof-zip-');
   const file = path.join(dir, 'a.zip');
   fs.writeFileSync(file, buf);
   execFileSync('unzip', ['-tq', file]); // throws on any CRC or structure error
@@ -168,6 +168,21 @@ describe('ZIP', () => {
     const zip = unzip(await bytes(await guest.get(`/s/${token}/g/zip?size=web2048&list=${list.id}`)));
     expect(zip.names).toEqual(['DSC_0003.jpg']);
     expect((await client.get(`/client/galleries/${g.id}/zip?size=web2048&list=${list.id}`)).status).toBe(409);
+  });
+  // Issue 51: some extracting tools fold fullwidth and other compatibility forms (NFKC, Windows'
+  // best-fit code pages), so "．．／" in a name would be "../" to them.
+  test('a set and a file named with fullwidth ．．／ go in under names that hold no ../ after NFKC', async () => {
+    const [id] = await uploadShots(admin, [{ name: '．．／．．／evil.jpg', width: 1200, height: 800 }]);
+    const trap = await createGallery(admin, { title: '．．／Trap', mediaIds: [id] });
+    const set = (await admin.json('POST', `/api/galleries/${trap.id}/sets`, { name: '．．／．．／Ceremony．' })).body;
+    expect((await admin.json('PATCH', `/api/galleries/${trap.id}/images`, { imageIds: [trap.images[0]!.id], setId: set.id })).status).toBe(200);
+    const link = await galleryLink(admin, trap.id);
+    const v = await enterLink(server.url, link.token, 'Guest Two');
+    const res = await v.get(`/s/${link.token}/g/zip?size=web1024`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toContain("filename*=UTF-8''Trap.zip");
+    const zip = unzip(await bytes(res));
+    expect(zip.names).toEqual(['Ceremony/evil.jpg']);
   });
 });
 

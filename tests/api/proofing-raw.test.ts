@@ -4,7 +4,6 @@
 // downloaded as the RAW file; a plain TIFF and a RAW without a preview are refused with a reason.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -13,10 +12,11 @@ import { clientSession, Session, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin } from '../helpers/accounts.ts';
 import { upload } from '../helpers/media-uploads.ts';
 import { createGallery, whenSizesReady } from '../helpers/proofing.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 let server: TestServer;
 let admin: Session;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raw-fixture-'));
+const dir = scratchDir('raw-fixture-');
 
 /** A DNG: a tiny TIFF with DNG tags, camera facts, orientation 6 (90° clockwise) and a 1200 x 800 preview, red left and blue right. */
 async function makeDng(name: string, withPreview = true): Promise<Buffer> {

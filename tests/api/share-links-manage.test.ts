@@ -345,6 +345,37 @@ describe('share:media alone (issue 40): a link is as private as its most private
   });
 });
 
+describe('gallery links (issue 51): managed by those who manage the gallery, whatever it holds today', () => {
+  test('a link of an empty gallery is not listed, copied, edited, re-addressed, revoked or logged for share:media alone, nor with edit:website', async () => {
+    const u = await createStaffUser(server, { permissions: ['share:media', 'edit:website'] });
+    const websiteSharer = await staffSession(server.url, u.username, u.password);
+    const gallery = (await admin.json('POST', '/api/galleries', { title: 'Wedding, not yet shot' })).body;
+    // Made while the gallery holds nothing: a watermarked link behind a password.
+    const made = await sharer.json('POST', `/api/galleries/${gallery.id}/links`, { name: 'For the couple', password: 'locked-words', watermark: true });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const token = new URL(made.body.url).pathname.split('/').pop()!;
+    tokensSeen.push(token);
+    const link = { id: made.body.id as number, token };
+    const before = { row: await rowOf(link.id), log: await logOf(link.id) };
+    for (const s of [shareOnly, websiteSharer]) {
+      expect((await s.json('GET', '/api/share-links')).body.map((l: any) => l.id)).not.toContain(link.id);
+      const copied = await copyAddress(s, link.id);
+      expect(copied.status).toBe(404);
+      expect(JSON.stringify(copied.body)).not.toContain(link.token);
+      expect((await s.json('PATCH', `/api/share-links/${link.id}`, { watermark: false, password: '' })).status).toBe(404);
+      expect((await s.json('POST', `/api/share-links/${link.id}/new-address`)).status).toBe(404);
+      expect((await s.json('GET', `/api/share-links/${link.id}/log`)).status).toBe(404);
+      expect((await s.json('DELETE', `/api/share-links/${link.id}`)).status).toBe(404);
+    }
+    expect({ row: await rowOf(link.id), log: await logOf(link.id) }).toEqual(before);
+    // Staff who manage the gallery manage its link, before its images arrive and after.
+    expect((await copyAddress(sharer, link.id)).body.url).toBe(made.body.url);
+    expect((await admin.json('POST', `/api/galleries/${gallery.id}/images`, { mediaIds: [image.id] })).status).toBe(201);
+    expect((await sharer.json('GET', '/api/share-links')).body.find((l: any) => l.id === link.id)).toMatchObject({ watermark: true, hasPassword: true, gallery: { id: gallery.id } });
+    expect((await copyAddress(sharer, link.id)).body.url).toBe(made.body.url);
+  });
+});
+
 describe('links made before addresses were kept', () => {
   test('copying answers 409 saying so; a new address opens the same link and the old one is 404', async () => {
     const link = await makeLink({ allowComment: true, name: 'Old link' });

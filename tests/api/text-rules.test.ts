@@ -91,6 +91,11 @@ test.each([
   ['a soft hyphen', 'Ev\u00ADe', 'U+00AD'],
   ['a word joiner', 'Eve\u2060', 'U+2060'],
   ['a Hangul filler (a name that looks blank)', '\u3164', 'U+3164'],
+  // Issue 51: decided by Unicode property, not a list.
+  ['a tag character (text hidden after the name)', 'Eve\u{E0041}\u{E0042}', 'U+E0041'],
+  ['a musical beam control', 'Ev\u{1D173}e', 'U+1D173'],
+  ['an interlinear annotation', 'Eve\uFFF9', 'U+FFF9'],
+  ['only Braille blanks (a name that looks blank)', '\u2800\u2800', 'U+2800'],
 ])('a guest name with %s is refused, so it cannot pass for "Eve"', async (_what, name, found) => {
   const guest = await visitor();
   const message = `name: Name must not contain invisible characters (found ${found})`;
@@ -116,6 +121,8 @@ test.each([
   ['CR LF', 'clip.mp4\r\nX-Injected: 1', 'File name must be on one line'],
   ['a zero-width space', 'clip\u200B.mp4', 'File name must not contain invisible characters (found U+200B)'],
   ['NUL', 'clip\u0000.mp4', 'File name must not contain control characters (found U+0000)'],
+  ['a tag character', 'clip\u{E0041}.mp4', 'File name must not contain invisible characters (found U+E0041)'],
+  ['a private-use character', 'clip\uE000.mp4', 'File name must not contain unassigned or private-use characters (found U+E000)'],
 ])('a resumable upload whose file name has %s is refused before a byte is staged', async (_what, filename, message) => {
   const before = await server.sql.execute('SELECT count(*) AS n FROM uploads');
   const { res, location } = await createUpload(admin, 1024, { filename });
@@ -143,4 +150,16 @@ test.each([
   const res = await upload(admin, { title: 'Named file' }, { data: await sampleImage('png', 32, 32), name, type: 'image/png' });
   expect(res).toEqual({ status: 400, body: { message } });
   expect(await count()).toBe(before);
+});
+
+// Issue 51: every name follows the rules of names, a role's and the company's included.
+test.each([
+  ['a role name with a zero-width space', 'POST', '/api/roles', () => ({ name: 'Ad\u200Bmin', description: '' }), 'name: Name must not contain invisible characters (found U+200B)'],
+  ['a role name with a tag character', 'POST', '/api/roles', () => ({ name: 'Editors\u{E0041}', description: '' }), 'name: Name must not contain invisible characters (found U+E0041)'],
+  ['the company name with a tag character', 'PUT', '/api/branding-settings', () => ({ companyName: 'Aurora\u{E0041}' }), 'companyName: Company name must not contain invisible characters (found U+E0041)'],
+  ['a gallery title of Braille blanks', 'POST', '/api/galleries', () => ({ title: '\u2800\u2800' }), 'title: Title must not contain invisible characters (found U+2800)'],
+  ['a share link named with a private-use character', 'POST', '/api/share-links', () => ({ name: 'Rough cut \uE000', mediaIds: [mediaId] }), 'name: Name must not contain unassigned or private-use characters (found U+E000)'],
+  ['a client named with dots only', 'POST', '/api/clients', () => ({ name: '...', email: 'dots@example.test', username: 'dots.client', password: 'client-pass-123' }), 'name: Name must contain a letter or a digit'],
+])('%s is refused', async (_what, method, url, body, message) => {
+  expect(await admin.json(method, url, body())).toEqual({ status: 400, body: { message } });
 });

@@ -3,11 +3,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { TestServer } from '../helpers/server.ts';
 import { hashPassword } from '../../src/server/auth/password.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${(++seq).toString(36)}`;
@@ -95,8 +95,9 @@ export async function count(server: TestServer, query: string): Promise<number> 
   return Number(r.rows[0]![0]);
 }
 
+/** A folder for a spec's files, removed when the worker ends (tests/helpers/scratch.ts). */
 export function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'studio-admin-e2e-'));
+  return scratchDir('studio-admin-e2e-');
 }
 
 /** A real JPEG made with sharp. */

@@ -3,14 +3,14 @@
 // subsampling and a watermark in a corner, so a rendition's frame k can be read back from its
 // picture: by ffmpeg here, and from a canvas in the browser (readShownFrame).
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { lazyScratchDir } from './scratch.ts';
 
 export const BITS = 11;
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frame-fixture-'));
 const made = new Map<string, string>();
+/** Where sources are generated; removed after each test file (scratch.ts), and forgotten with it. */
+const dir = lazyScratchDir('frame-fixture-', () => made.clear());
 
 /** ffmpeg's geq expression of the bands: frame N's bit `floor(Y * BITS / H)` as white or black. */
 const BANDS = `geq=lum='255*mod(floor(N/pow(2\\,floor(Y*${BITS}/H)))\\,2)':cb=128:cr=128`;
@@ -31,6 +31,12 @@ export interface FrameSourceSpec {
   timecode?: string;
   /** Seconds the sound starts after the picture (a camera whose audio starts late). */
   audioLate?: number;
+  /**
+   * Seconds the sound starts before the picture (a recorder started first). Its tone then begins
+   * half a second after the picture's first frame, silence before it, so where the tone lands
+   * in a rendition tells whether the sound kept its place against the picture.
+   */
+  audioEarly?: number;
   /**
    * Variable frame rate, as phones record: frames are held for 2/3, then 4/3 of a frame in
    * turn, so the times wander around the nominal rate.
@@ -56,7 +62,7 @@ const AUDIO_ARGS: Record<AudioKind, string[]> = {
 
 export function specName(s: FrameSourceSpec): string {
   const audio = s.audio ? `${s.audio.codec} ${s.audio.sampleRate / 1000} kHz` : 'silent';
-  const extra = [s.size, s.timecode && `timecode ${s.timecode}`, s.audioLate && `sound ${s.audioLate} s late`, s.variable && 'variable rate'].filter(Boolean);
+  const extra = [s.size, s.timecode && `timecode ${s.timecode}`, s.audioLate && `sound ${s.audioLate} s late`, s.audioEarly && `sound ${s.audioEarly} s early`, s.variable && 'variable rate'].filter(Boolean);
   return `${s.video} ${s.container} at ${s.rate} fps, ${audio}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
@@ -65,11 +71,13 @@ export function frameSource(spec: FrameSourceSpec): string {
   const key = JSON.stringify(spec);
   const hit = made.get(key);
   if (hit) return hit;
-  const file = path.join(dir, `${made.size}-${specName(spec).replace(/\W+/g, '-')}.${spec.container}`);
+  const file = path.join(dir(), `${made.size}-${specName(spec).replace(/\W+/g, '-')}.${spec.container}`);
   const [w, h] = (spec.size ?? '320x176').split('x').map(Number) as [number, number];
   const small = w > 640 ? `${Math.round(w / 8)}x${Math.round(h / 8)}` : `${w}x${h}`;
   const up = w > 640 ? `,scale=${w}:${h}:flags=neighbor` : '';
   const inputs: string[] = [];
+  // The picture starts later than the sound: its input is offset, as -itsoffset does for a late sound.
+  if (spec.audioEarly) inputs.push('-itsoffset', String(spec.audioEarly));
   if (spec.variable) {
     // Frames numbered by the generator, then given uneven times: a clock of 2/(3·rate), frame n
     // at 3n/2 ticks rounded down, so gaps alternate 1 and 2 ticks (on average one frame).
@@ -79,7 +87,10 @@ export function frameSource(spec: FrameSourceSpec): string {
   }
   if (spec.audio) {
     if (spec.audioLate) inputs.push('-itsoffset', String(spec.audioLate));
-    inputs.push('-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=${spec.audio.sampleRate}:duration=${spec.seconds}`);
+    // With an early sound: silent until half a second after the first picture, then the tone.
+    const silence = spec.audioEarly ? spec.audioEarly + 0.5 : 0;
+    const tone = `sine=frequency=440:sample_rate=${spec.audio.sampleRate}:duration=${spec.seconds - silence}`;
+    inputs.push('-f', 'lavfi', '-i', silence ? `${tone},adelay=delays=${Math.round(silence * 1000)}:all=1` : tone);
   }
   const args = [
     ...inputs,

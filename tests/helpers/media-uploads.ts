@@ -1,12 +1,11 @@
 // Real sample files (sharp, ffmpeg) and a multipart upload helper for the media API tests.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Session } from './http.ts';
+import { scratchDir } from './scratch.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-samples-'));
 const cache = new Map<string, Buffer>();
 
 export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp';
@@ -28,7 +27,7 @@ export type VideoFormat = 'mp4' | 'mov' | 'avi' | 'mkv' | 'webm';
 export function sampleVideo(format: VideoFormat): Buffer {
   const hit = cache.get(format);
   if (hit) return hit;
-  const out = path.join(dir, `sample.${format}`);
+  const out = path.join(scratchDir('media-samples-'), `sample.${format}`);
   const codec = format === 'webm' ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '100k'] : format === 'avi' ? ['-c:v', 'mpeg4'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', '3', ...codec, out]);
   const buf = fs.readFileSync(out);

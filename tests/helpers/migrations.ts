@@ -1,8 +1,8 @@
 // A database as an older release left it: a copy of the migrations folder holding only those
 // before `tag`, for tests that upgrade a filled database with the real migrations.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { scratchDir } from './scratch.ts';
 import { ROOT } from './server.ts';
 
 const MIGRATIONS = path.join(ROOT, 'src/db/migrations');
@@ -12,7 +12,7 @@ export function migrationsBefore(tag: string): string {
   const cut = journal.entries.findIndex((e: { tag: string }) => e.tag === tag);
   if (cut <= 0) throw new Error(`No migration ${tag} after the first`);
   journal.entries = journal.entries.slice(0, cut);
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
+  const out = scratchDir('migrations-');
   fs.mkdirSync(path.join(out, 'meta'));
   fs.writeFileSync(path.join(out, 'meta/_journal.json'), JSON.stringify(journal));
   for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS, `${e.tag}.sql`), path.join(out, `${e.tag}.sql`));

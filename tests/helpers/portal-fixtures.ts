@@ -3,9 +3,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { hashPassword } from '../../src/server/auth/password.ts';
+import { scratchDir } from './scratch.ts';
 import { publishFixture, type TestServer } from './server.ts';
 
 let videoFile: string | undefined;
@@ -14,7 +14,7 @@ let imageFile: string | undefined;
 /** A 3-second 320x180 MP4, generated once per process with ffmpeg. */
 export function sampleVideo(): string {
   if (videoFile && fs.existsSync(videoFile)) return videoFile;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-video-'));
+  const dir = scratchDir('portal-video-');
   videoFile = path.join(dir, 'sample.mp4');
   execFileSync(
     'ffmpeg',
@@ -27,7 +27,7 @@ export function sampleVideo(): string {
 /** A 320x180 JPEG, generated once per process with ffmpeg. */
 export function sampleImage(): string {
   if (imageFile && fs.existsSync(imageFile)) return imageFile;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-image-'));
+  const dir = scratchDir('portal-image-');
   imageFile = path.join(dir, 'sample.jpg');
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180', '-frames:v', '1', imageFile], { stdio: 'ignore' });
   return imageFile;

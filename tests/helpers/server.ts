@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Client } from '@libsql/client';
 import { randomBytes } from 'node:crypto';
 import { spawnApp, stopProcess } from './processes.ts';
+import { scratchDir } from './scratch.ts';
 import { startSqld, type SqldProcess } from './sqld.ts';
 import { connect } from '../../src/db/connect.ts';
 import { recordServerStart } from './timing.ts';
@@ -222,7 +223,7 @@ export async function stagedUploadBytes(server: { mediaDir: string }, id: string
 /** A local file holding a stored file's bytes (for ffprobe): the file itself, or a download. */
 export async function storedLocalPath(server: { mediaDir: string }, storageKey: string, variant: string): Promise<string> {
   if (!bucketOf(server)) return path.join(server.mediaDir, storageKey, variant);
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stored-')), variant);
+  const file = path.join(scratchDir('stored-'), variant);
   fs.writeFileSync(file, (await readStored(server, storageKey, variant))!);
   return file;
 }

@@ -2,11 +2,12 @@
 // 2 s, 320x180 unless size matters), and ffprobe of what the pipeline made.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { lazyScratchDir } from './scratch.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'video-sources-'));
 const made = new Map<string, string>();
+/** Where sources are generated; removed after each test file (scratch.ts), and forgotten with it. */
+const dir = lazyScratchDir('video-sources-', () => made.clear());
 
 const PICTURE = (size: string, seconds = 2, rate = 24) => ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${rate}:duration=${seconds}`];
 const TONE = (seconds = 2) => ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`];
@@ -68,18 +69,18 @@ export function source(name: SourceName): string {
   if (name === 'Portrait MP4 with rotation metadata') {
     // A phone's portrait clip: 320x180 coded, shown turned 90 degrees (display matrix).
     const plain = source('H.264/AAC MP4 (remux)');
-    file = path.join(dir, 'portrait.mp4');
+    file = path.join(dir(), 'portrait.mp4');
     ffmpeg(['-i', plain, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', file]);
   } else if (name === 'Truncated MP4') {
     // moov at the end (no faststart), cut in the middle: no index, nothing decodable.
-    const whole = path.join(dir, 'whole.mp4');
+    const whole = path.join(dir(), 'whole.mp4');
     ffmpeg([...PICTURE('320x180'), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', whole]);
     const data = fs.readFileSync(whole);
-    file = path.join(dir, 'truncated.mp4');
+    file = path.join(dir(), 'truncated.mp4');
     fs.writeFileSync(file, data.subarray(0, Math.floor(data.length * 0.6)));
   } else {
     const s = SOURCES[name];
-    file = path.join(dir, `${name.replace(/\W+/g, '-')}.${s.ext}`);
+    file = path.join(dir(), `${name.replace(/\W+/g, '-')}.${s.ext}`);
     ffmpeg([...s.args, '-t', '2', file]);
   }
   made.set(name, file);
@@ -145,7 +146,7 @@ export function longSource(seconds = 12): string {
   const key = `long-${seconds}`;
   const hit = made.get(key);
   if (hit) return hit;
-  const file = path.join(dir, `long-${seconds}.avi`);
+  const file = path.join(dir(), `long-${seconds}.avi`);
   ffmpeg([...PICTURE('640x360', seconds, 25), ...TONE(seconds), '-c:v', 'mpeg4', '-q:v', '6', '-c:a', 'pcm_s16le', file]);
   made.set(key, file);
   return file;
@@ -183,7 +184,7 @@ export function sizedSource(size: string, kind: 'avi' | 'remux' | 'remux-bframes
     // B-frames (frames stored out of order), as cameras and editors' H.264 exports have.
     'remux-bframes': ['-c:v', 'libx264', '-preset', 'veryfast', '-bf', '2', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
   }[kind];
-  const file = path.join(dir, `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`);
+  const file = path.join(dir(), `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`);
   ffmpeg([...PICTURE(size, 1, 10), ...TONE(1), ...codecs, file]);
   made.set(key, file);
   return file;
@@ -198,7 +199,7 @@ export function uhdSource(seconds = 16): string {
   const key = `uhd-${seconds}`;
   const hit = made.get(key);
   if (hit) return hit;
-  const file = path.join(dir, `${key}.mp4`);
+  const file = path.join(dir(), `${key}.mp4`);
   ffmpeg([...PICTURE('3840x2160', seconds, 1), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
   made.set(key, file);
   return file;
@@ -215,7 +216,7 @@ export function unevenSource(kind: 'avi' | 'remux'): string {
   const hit = made.get(key);
   if (hit) return hit;
   const codecs = kind === 'avi' ? ['-c:v', 'mpeg4', '-q:v', '8', '-c:a', 'pcm_s16le'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '28', '-g', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
-  const file = path.join(dir, `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`);
+  const file = path.join(dir(), `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`);
   ffmpeg([...PICTURE('640x360', 7, 10), ...TONE(7), '-vf', "noise=alls=40:allf=t+u:enable='gte(t,4)'", ...codecs, file]);
   made.set(key, file);
   return file;

@@ -1,16 +1,16 @@
 // Demo videos look like footage, not test cards (issue 32): a drifting gradient in the item's
 // two colours, with its title fading in. Measured on real frames ffmpeg wrote.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { expect, test } from 'vitest';
+import { scratchDir } from '../helpers/scratch.ts';
 
-process.env.MEDIA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-demo-'));
+process.env.MEDIA_DIR = scratchDir('studio-demo-');
 const { generateDemoClip } = await import('../../src/server/media/ffmpeg.ts');
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-clip-'));
+const dir = scratchDir('demo-clip-');
 
 /** The frame at `at` seconds as raw RGB, 480x270. */
 async function frame(file: string, at: number): Promise<Buffer> {

@@ -3,15 +3,15 @@
 // than 65,535 entries, and entry names that could escape the folder refused.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { zipStream, type ZipEntry } from '../../src/server/proofing/zip.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 async function write(entries: ZipEntry[]): Promise<string> {
   const chunks: Uint8Array[] = [];
   for await (const c of zipStream(entries)) chunks.push(c);
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zip-unit-')), 'out.zip');
+  const file = path.join(scratchDir('zip-unit-'), 'out.zip');
   fs.writeFileSync(file, Buffer.concat(chunks));
   return file;
 }
@@ -48,9 +48,15 @@ describe('zipStream', () => {
     expect(execFileSync('unzip', ['-p', file, 'f/65599.txt'], { encoding: 'utf8' })).toBe('65599');
   }, 120_000);
 
-  test('names that could leave the folder are refused', async () => {
-    for (const bad of ['../x.jpg', '/etc/passwd', 'a/../../b', 'a\\b.jpg', '', 'a//b']) {
+  // Issue 51: also as read by a tool that folds compatibility forms first (NFKC): fullwidth
+  // dots and slashes, the one- and two-dot leaders, the small full stop, the fullwidth backslash.
+  test('names that could leave the folder are refused, also after NFKC', async () => {
+    const folded = ['．．／x.jpg', 'a／．．／．．／b', '\u2025/x.jpg', 'a/\u2024/b', '\uFE52\uFE52/x', 'a＼b.jpg', '／etc/passwd'];
+    for (const bad of ['../x.jpg', '/etc/passwd', 'a/../../b', 'a\\b.jpg', '', 'a//b', ...folded]) {
       await expect(write([entry(bad, ['x'])]), bad).rejects.toThrow(/Unsafe ZIP entry name/);
     }
+    // Fullwidth letters, brackets and a dot inside a name stay as they are.
+    const file = await write([entry('写真（１）/ｆｏｔｏ．ｊｐｇ', ['x']), entry('a．．b.jpg', ['y'])]);
+    expect(execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).trim().split('\n')).toEqual(['写真（１）/ｆｏｔｏ．ｊｐｇ', 'a．．b.jpg']);
   });
 });

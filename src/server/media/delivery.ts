@@ -163,20 +163,27 @@ export function contentDisposition(filename: string): string {
 
 const MAX_STEM = 120;
 
+/** Characters file systems refuse, quotes and `;`, and the folder separators. */
+const UNSAFE_IN_NAME = /["'`:*?<>|;/\\]/;
+/** A character that is dots or space once compatibility forms are folded (`．`, `…`, U+2024). */
+const dotOrSpace = (ch: string) => /^[\s.]+$/u.test(ch.normalize('NFKC'));
+
 /**
  * A staff-given name made safe to offer as a file name: no folders, no control or invisible
  * formatting characters (a right-to-left override can make `gnp.exe` read as `exe.png`), no
- * quotes or characters that file systems refuse, no leading dots.
+ * quotes or characters that file systems refuse, no leading or trailing dots. Each character is
+ * judged as written and as tools that fold compatibility forms read it (NFKC, Windows' best-fit
+ * code pages): to them fullwidth `．．／` is `../` and `℅` is `c/o` (issue 51).
  */
 export function cleanName(text: string): string {
-  return text
-    .normalize('NFC')
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
-    .replace(/["'`:*?<>|;/\\]/g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s.]+|[\s.]+$/g, '')
-    .replace(new RegExp(`^(.{${MAX_STEM}}).+$`, 'su'), '$1') // by code point: no half surrogate pair
-    .trim();
+  const safe = Array.from(text.normalize('NFC').replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')).filter((ch) => !UNSAFE_IN_NAME.test(ch.normalize('NFKC')));
+  const chars = Array.from(safe.join('').replace(/\s+/g, ' '));
+  let start = 0;
+  let end = chars.length;
+  while (start < end && dotOrSpace(chars[start]!)) start++;
+  while (end > start && dotOrSpace(chars[end - 1]!)) end--;
+  // By code point: no half surrogate pair.
+  return chars.slice(start, Math.min(end, start + MAX_STEM)).join('').trim();
 }
 
 /**

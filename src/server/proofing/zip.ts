@@ -32,9 +32,17 @@ function dosDateTime(d: Date): { time: number; date: number } {
   };
 }
 
+/**
+ * An entry name no extracting tool can read as leaving its folder: as written, and as tools that
+ * fold compatibility forms first read it (NFKC, or Windows' best-fit code pages, where fullwidth
+ * `．．／` is `../`; issue 51). The names given (cleanName) never hold such forms; this is the
+ * last check.
+ */
 export function assertEntryName(name: string): void {
-  if (!name || name.startsWith('/') || name.includes('\\') || name.split('/').some((p) => p === '' || p === '.' || p === '..')) {
-    throw new Error(`Unsafe ZIP entry name: ${JSON.stringify(name)}`);
+  for (const form of [name, name.normalize('NFKC')]) {
+    if (!form || form.startsWith('/') || form.includes('\\') || form.split('/').some((p) => p === '' || p === '.' || p === '..')) {
+      throw new Error(`Unsafe ZIP entry name: ${JSON.stringify(name)}`);
+    }
   }
 }
 

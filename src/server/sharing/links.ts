@@ -55,19 +55,25 @@ async function assertShareable(mediaIds: number[], permissions: readonly string[
 }
 
 /**
- * SQL: the link holds nothing its reader may not see (issue 40). A link is as private as its
- * most private item, so staff who could not put an item on a link cannot list the link, read
- * its log, copy its address or edit it either: share:media alone would otherwise open every
- * item any link holds. Written with table names: the outer query may be a single-table select,
- * where drizzle leaves columns unqualified.
+ * SQL: the links a member of staff may manage (list, read the log of, copy, edit, re-address,
+ * revoke). An item link holds nothing its reader may not see (issue 40): a link is as private
+ * as its most private item, so staff who could not put an item on a link cannot manage the link
+ * either, or share:media alone would open every item any link holds. A gallery link (issue 42)
+ * is its gallery's, managed by those who may make the gallery's links (view:media, which
+ * /api/galleries/{id}/links asks beside share:media) whatever the gallery holds today (issue
+ * 51): judged by its images, a link made while the gallery was empty was anyone's to unmark and
+ * unlock before the private images arrived. Written with table names: the outer query may be
+ * a single-table select, where drizzle leaves columns unqualified.
  */
 function readableBy(permissions: readonly string[]) {
-  if (seesWholeLibrary(permissions)) return undefined;
-  // A gallery link (issue 42) holds its gallery's images.
-  return sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
-    WHERE sli.link_id = "share_links"."id" AND NOT ${isPublicSql})
-    AND NOT EXISTS (SELECT 1 FROM gallery_images gi JOIN media ON media.id = gi.media_id
-    WHERE gi.gallery_id = "share_links"."gallery_id" AND NOT ${isPublicSql})`;
+  if (permissions.includes('view:media')) return undefined;
+  const itemLinksOnly = sql`"share_links"."gallery_id" IS NULL`;
+  if (seesWholeLibrary(permissions)) return itemLinksOnly;
+  return and(
+    itemLinksOnly,
+    sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
+    WHERE sli.link_id = "share_links"."id" AND NOT ${isPublicSql})`,
+  );
 }
 
 /** An expiry as making or editing a link takes it: in the future, at most a year away. */

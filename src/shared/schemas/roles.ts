@@ -1,6 +1,6 @@
 // Role and permission payloads (001 §5, §7), shared by the API and the Roles & Permissions screen.
 import { z } from '../zod.ts';
-import { multilineText, plainText } from './text.ts';
+import { multilineText, nameText, plainText } from './text.ts';
 
 /** 'verb:resource', lower case, e.g. view:media or assign:client. */
 export const PERMISSION_NAME = /^[a-z][a-z-]*:[a-z][a-z-]*$/;
@@ -8,7 +8,8 @@ export const PERMISSION_NAME = /^[a-z][a-z-]*:[a-z][a-z-]*$/;
 const description = multilineText('Description', 500).default('');
 
 export const roleSchema = z.object({
-  name: plainText('Name', 50, { required: true }),
+  // A name staff tell apart by sight (look-alikes are refused too: accounts/name-key.ts).
+  name: nameText('Name', 50, { required: true }),
   description,
 });
 export type RoleInput = z.infer<typeof roleSchema>;

@@ -3,7 +3,7 @@
 // the same schemas, so a 400 names the same field the form marks.
 import { z } from '../zod.ts';
 import type { WebsiteSection } from '../../db/schema.ts';
-import { multilineText, plainText, textProblem } from './text.ts';
+import { multilineText, nameText, plainText, textProblem } from './text.ts';
 import { ALL, categorySlug } from '../portfolio.ts';
 
 /** Section cards per tab of the Website Customization screen (001 §2). */
@@ -64,7 +64,7 @@ export const FEATURED_LIMIT_MAX = 24;
 export const FEATURED_LIMIT_DEFAULT = 9;
 
 export const brandingSchema = z.object({
-  companyName: plainText('Company name', 100, { required: true }),
+  companyName: nameText('Company name', 100, { required: true }),
   showCompanyText: z.boolean({ error: 'Show company name must be true or false' }).optional(),
   logoLightImageId: mediaId('Light logo').optional(),
   logoDarkImageId: mediaId('Dark logo').optional(),

@@ -12,13 +12,26 @@ const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 /** Every character no stored text may hold, for code that must clean text stored before these rules. */
 export const FORBIDDEN_CHARACTERS = new RegExp(`${CONTROL.source}|${BIDI.source}`, 'gu');
 /**
- * Characters that draw nothing and that no script needs in a name: the soft hyphen, the
- * combining grapheme joiner, the Hangul fillers, the Khmer inherent vowels, the Mongolian vowel
- * separator, the zero-width space, the word joiner and invisible operators, the byte-order mark.
- * In a name they make one name differ from another that looks the same, or look blank. ZWJ and
- * ZWNJ (emoji sequences, Persian and Indic spelling) and the variation selectors stay allowed.
+ * What a name may not hold, by Unicode property rather than a list (issue 51; a list missed the
+ * tag characters, the musical beam controls and the interlinear annotations): format characters
+ * (zero-width space, word joiner, soft hyphen, byte-order mark, tags…) and every other default
+ * ignorable code point (the Hangul fillers, the combining grapheme joiner, the Khmer inherent
+ * vowels), all of which draw nothing, and the Braille blank, which draws a blank. In a name they
+ * make one name differ from another that looks the same, hide text, or look blank.
  */
-const INVISIBLE = /[\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B\u2060-\u2064\u3164\uFEFF\uFFA0]/u;
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
+/**
+ * Of those, what names need: ZWJ and ZWNJ (emoji sequences, Persian and Indic spelling), the
+ * variation selectors, and the three flags written with tag characters (England, Scotland,
+ * Wales), whole. The `u` flag, not `v` (set subtraction, RGI_Emoji_Tag_Sequence): this schema
+ * runs in the islands too, and a `v` literal is a syntax error that takes the whole module down
+ * in a browser without it (Safari before 17).
+ */
+const KEPT_INVISIBLE = /[\u200C\u200D\p{Variation_Selector}]|\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}/gu;
+/** Code points no font agrees on: unassigned (noncharacters too), private use, a lone surrogate. */
+const UNASSIGNED = /[\p{Cn}\p{Co}\p{Cs}]/u;
+/** A name shows at least one letter or digit of some script (not only dots, marks or emoji). */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** Anything that starts a new line (NEL, U+0085, is already a C1 control). */
 const LINE_BREAK = /[\n\r\u2028\u2029]/u;
 
@@ -37,8 +50,16 @@ export function textProblem(value: string, multiline: boolean, name = false): st
   if (control) return `must not contain control characters (found ${codePoint(control[0])})`;
   const bidi = BIDI.exec(value);
   if (bidi) return `must not contain text-direction control characters (found ${codePoint(bidi[0])})`;
-  const invisible = name ? INVISIBLE.exec(value) : null;
+  return name ? nameProblem(value) : null;
+}
+
+/** What is wrong with `value` as a name beyond the rules of all text, or null. */
+function nameProblem(value: string): string | null {
+  const invisible = INVISIBLE.exec(value.replace(KEPT_INVISIBLE, ''));
   if (invisible) return `must not contain invisible characters (found ${codePoint(invisible[0])})`;
+  const unassigned = UNASSIGNED.exec(value);
+  if (unassigned) return `must not contain unassigned or private-use characters (found ${codePoint(unassigned[0])})`;
+  if (value !== '' && !LETTER_OR_DIGIT.test(value)) return 'must contain a letter or a digit';
   return null;
 }
 
@@ -65,8 +86,9 @@ function textSchema(label: string, max: number, multiline: boolean, { required =
 export const plainText = (label: string, max: number, options: TextOptions = {}) => textSchema(label, max, false, options);
 
 /**
- * A one-line name people tell apart by sight (a person's, a client's, a link's, a file's): the
- * rules of plainText, and no invisible characters, so "Eve" and "Eve" + U+200B cannot both pass.
+ * A one-line name people tell apart by sight (a person's, a client's, a role's, a link's, a
+ * gallery's, a file's): the rules of plainText, no invisible, unassigned or private-use
+ * characters, so "Eve" and "Eve" + U+200B cannot both pass, and at least one letter or digit.
  */
 export const nameText = (label: string, max: number, options: TextOptions = {}) => textSchema(label, max, false, options, true);
 
