@@ -112,7 +112,7 @@ describe('reminders', () => {
     expect((await bob.json('PUT', `/api/share/${revoked.token}/gallery/viewer`, { name: 'Uncle Bob', email: BOB })).status).toBe(200);
     expect((await admin.json('DELETE', `/api/share-links/${revoked.id}`)).status).toBe(200);
     const last = ukDay(27);
-    await admin.json('PATCH', `/api/galleries/${g.id}`, { expiresOn: last.iso });
+    await admin.json('PATCH', `/api/galleries/${g.id}`, { expiresOn: last.iso, reminderDays: 30 });
     // The guests' messages are written together: once the other guest's is there, Bob's would be.
     await until('the guest’s reminder for the new date', async () => subjectsTo(GUEST).includes(`Graduation closes on ${last.words}`));
     const toBob = await server.sql.execute({ sql: 'SELECT count(*) AS n FROM notification_outbox WHERE recipient_address = ?', args: [BOB] });
