@@ -304,7 +304,7 @@ describe('ACCEL_REDIRECT behind the shipped nginx', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('server')).toMatch(/^nginx/);
     const whole = Buffer.from(await first.arrayBuffer());
-    for (const headers of [{ Range: 'bytes=1-', 'If-Range': '"stale-1"' }, { Range: 'bytes=1-' }]) {
+    for (const headers of [{ Range: 'bytes=1-', 'If-Range': '"stale-1"' }, { Range: 'bytes=1-' }] as Record<string, string>[]) {
       const over = await s.get(`${files}/${two}/download?size=highres`, headers);
       expect(over.status, JSON.stringify(headers)).toBe(403);
       await over.arrayBuffer();

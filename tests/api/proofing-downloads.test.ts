@@ -301,7 +301,7 @@ describe('ranges and the download log', () => {
     const files = `/client/galleries/${g.id}/f`;
     const [a, , other] = g.images.map((i: any) => i.id);
     await (await s.get(`${files}/${a}/download?size=highres`)).arrayBuffer();
-    for (const headers of [{ Range: 'bytes=1-' }, { Range: 'bytes=1-', 'If-Range': '"stale-1"' }]) {
+    for (const headers of [{ Range: 'bytes=1-' }, { Range: 'bytes=1-', 'If-Range': '"stale-1"' }] as Record<string, string>[]) {
       const over = await s.get(`${files}/${other}/download?size=highres`, headers);
       expect(over.status, JSON.stringify(headers)).toBe(403);
       expect((await over.json()).message).toBe('This gallery allows 1 high-resolution download per viewer; you have 0 left. Choose a web size, or ask the studio.');
