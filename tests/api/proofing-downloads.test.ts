@@ -165,8 +165,10 @@ describe('ZIP', () => {
     expect(empty.status).toBe(409);
     expect((await empty.json()).message).toBe('There is nothing to download here yet.');
     await guest.json('PUT', `/api/share/${token}/gallery/lists/${list.id}/picks/${g.images[2].id}`);
+    await guest.json('PUT', `/api/share/${token}/gallery/lists/${list.id}/picks/${g.images[1].id}`);
     const zip = unzip(await bytes(await guest.get(`/s/${token}/g/zip?size=web2048&list=${list.id}`)));
-    expect(zip.names).toEqual(['DSC_0003.jpg']);
+    // One folder's worth: a pick that belongs to a set (DSC_0002, in Portraits) sits at the root too.
+    expect(zip.names).toEqual(['DSC_0002.jpg', 'DSC_0003.jpg']);
     expect((await client.get(`/client/galleries/${g.id}/zip?size=web2048&list=${list.id}`)).status).toBe(409);
   });
   // Issue 51: some extracting tools fold fullwidth and other compatibility forms (NFKC, Windows'
@@ -242,9 +244,161 @@ describe('PIN and cap', () => {
     expect(view.downloads).toMatchObject({ highResCap: 1, highResUsed: 1 });
     expect(view.images.find((i: any) => i.id === a).sizes).toEqual(['highres', 'web2048', 'web1024']);
     expect(view.images.find((i: any) => i.id === c).sizes).toEqual(['web2048', 'web1024']);
+    // The client's logins count together: a second one is past the cap too, and fetches `a` again freely.
+    const second = await createClientWithLogin(server, { clientId: fresh.clientId });
+    const s2 = await clientSession(server.url, second.username, second.password);
+    expect((await s2.get(`${files}/${c}/download?size=highres`)).status).toBe(403);
+    expect((await s2.get(`${files}/${a}/download?size=highres`)).status).toBe(200);
     // Another link's guests count apart from the client (a link's visitors count together).
     const other = await galleryLink(admin, g.id, { name: 'Second link' });
     const stranger = await enterLink(server.url, other.token, 'Guest Two');
     expect((await stranger.get(`/s/${other.token}/g/${c}/download?size=highres`)).status).toBe(200);
+  });
+});
+
+describe('ranges and the download log', () => {
+  /** The download rows written since `before` (all viewers). */
+  const rowsSince = async (before: number) => Number((await server.sql.execute({ sql: 'SELECT count(*) AS n FROM gallery_downloads WHERE id > ?', args: [before] })).rows[0]!.n);
+  const lastRow = async () => Number((await server.sql.execute('SELECT coalesce(max(id), 0) AS n FROM gallery_downloads')).rows[0]!.n);
+
+  test('every answer that may start at byte 0 is a download; a range from a later byte resumes the one started', async () => {
+    await admin.json('PATCH', `/api/galleries/${g.id}`, { downloadTier: 'web2048', highResCap: null });
+    const link = await galleryLink(admin, g.id, { name: 'Ranges' });
+    const v = await enterLink(server.url, link.token, 'Range Guest');
+    const file = `/s/${link.token}/g/${g.images[2].id}/download?size=web1024`;
+    const first = await lastRow();
+    const whole = await bytes(await v.get(file));
+    expect(await rowsSince(first)).toBe(1);
+    const size = whole.length;
+    const cases: [string, number, number, boolean][] = [
+      ['bytes=100-', 206, 100, false],
+      ['bytes=0-', 206, 0, true],
+      ['bytes=0-0', 206, 0, true],
+      [`bytes=-${size + 10}`, 206, 0, true],
+      ['bytes=-10', 206, size - 10, false],
+      ['bytes =1-', 200, 0, true], // not a range (RFC 9110): the whole file
+    ];
+    for (const [range, status, from, logged] of cases) {
+      const before = await lastRow();
+      const res = await v.get(file, { Range: range });
+      expect(res.status, range).toBe(status);
+      const body = await bytes(res);
+      if (status === 206) expect(res.headers.get('content-range'), range).toBe(`bytes ${from}-${range === 'bytes=0-0' ? 0 : size - 1}/${size}`);
+      expect(body.equals(range === 'bytes=0-0' ? whole.subarray(0, 1) : whole.subarray(from)), range).toBe(true);
+      expect(await rowsSince(before), range).toBe(logged ? 1 : 0);
+    }
+  });
+
+  test('a range from a later byte of a file not started is a download: logged for a guest, refused past the cap, with or without If-Range', async () => {
+    await admin.json('PATCH', `/api/galleries/${g.id}`, { downloadTier: 'highres', highResCap: 1 });
+    const link = await galleryLink(admin, g.id, { name: 'Late starts' });
+    const v = await enterLink(server.url, link.token, 'Late Starter');
+    const file = `/s/${link.token}/g/${g.images[0].id}/download?size=web1024`;
+    const before = await lastRow();
+    const late = await v.get(file, { Range: 'bytes=1-' });
+    expect(late.status).toBe(206);
+    expect(late.headers.get('content-range')).toMatch(/^bytes 1-/);
+    await late.arrayBuffer();
+    expect(await rowsSince(before)).toBe(1);
+    expect((await admin.json('GET', `/api/share-links/${link.id}/log`)).body.entries[0]).toMatchObject({ action: 'download', guestName: 'Late Starter' });
+    await (await v.get(file, { Range: 'bytes=1-' })).arrayBuffer(); // now a resume
+    expect(await rowsSince(before)).toBe(1);
+    // A stale If-Range turns the range into the whole file: a download of its own.
+    const stale = await v.get(file, { Range: 'bytes=1-', 'If-Range': '"stale-1"' });
+    expect(stale.status).toBe(200);
+    await stale.arrayBuffer();
+    expect(await rowsSince(before)).toBe(2);
+
+    // A client past the cap gets no image it has not downloaded, whatever the Range says.
+    const c = await createClientWithLogin(server, { name: 'Range Co' });
+    await admin.json('PUT', `/api/galleries/${g.id}/clients`, { clientIds: [c.clientId] });
+    const s = await clientSession(server.url, c.username, c.password);
+    const files = `/client/galleries/${g.id}/f`;
+    const [a, , other] = g.images.map((i: any) => i.id);
+    await (await s.get(`${files}/${a}/download?size=highres`)).arrayBuffer();
+    for (const headers of [{ Range: 'bytes=1-' }, { Range: 'bytes=1-', 'If-Range': '"stale-1"' }] as Record<string, string>[]) {
+      const over = await s.get(`${files}/${other}/download?size=highres`, headers);
+      expect(over.status, JSON.stringify(headers)).toBe(403);
+      expect((await over.json()).message).toBe('This gallery allows 1 high-resolution download per viewer; you have 0 left. Choose a web size, or ask the studio.');
+    }
+    // Resuming the one it downloaded is free.
+    const resume = await s.get(`${files}/${a}/download?size=highres`, { Range: 'bytes=1-' });
+    expect(resume.status).toBe(206);
+    await resume.arrayBuffer();
+    expect((await s.json('GET', `/api/client/galleries/${g.id}`)).body.downloads).toMatchObject({ highResCap: 1, highResUsed: 1 });
+    await admin.json('PATCH', `/api/galleries/${g.id}`, { highResCap: null });
+  });
+});
+
+describe('file names and sizes', () => {
+  test('two images of one name are X.jpg and X (2).jpg in a ZIP; high-res never enlarges a 1,600 px original', async () => {
+    const ids = await uploadShots(admin, [
+      { name: 'X.jpg', taken: '2026:05:03 10:00:00' },
+      { name: 'X.jpg', taken: '2026:05:03 10:00:01', colour: '#1e3a8a' },
+    ]);
+    const twins = await createGallery(admin, { title: 'Twins', mediaIds: ids });
+    await admin.json('PATCH', `/api/galleries/${twins.id}`, { downloadTier: 'highres' });
+    const link = await galleryLink(admin, twins.id);
+    const v = await enterLink(server.url, link.token, 'Twin Guest');
+    expect(unzip(await bytes(await v.get(`/s/${link.token}/g/zip?size=web1024`))).names).toEqual(['X.jpg', 'X (2).jpg']);
+    const high = await v.get(`/s/${link.token}/g/${twins.images[0].id}/download?size=highres`);
+    expect(high.status).toBe(200);
+    expect(await longEdge(await bytes(high))).toBe(1600);
+  });
+});
+
+describe('the PIN’s bars and passes', () => {
+  let a: any; // PIN 1111, with a link
+  let b: any; // PIN 2222
+  let pinClient: Session;
+  let link: { id: number; token: string };
+  beforeAll(async () => {
+    const c = await createClientWithLogin(server, { name: 'Pin Co' });
+    pinClient = await clientSession(server.url, c.username, c.password);
+    a = await createGallery(admin, { title: 'Pin A', mediaIds: [g.images[0].mediaId] });
+    b = await createGallery(admin, { title: 'Pin B', mediaIds: [g.images[0].mediaId] });
+    for (const [gallery, pin] of [[a, '1111'], [b, '2222']]) {
+      expect((await admin.json('PATCH', `/api/galleries/${gallery.id}`, { downloadPin: pin })).status).toBe(200);
+      expect((await admin.json('PUT', `/api/galleries/${gallery.id}/clients`, { clientIds: [c.clientId] })).status).toBe(200);
+    }
+    link = await galleryLink(admin, a.id, { name: 'Pin link' });
+  });
+
+  test('a PIN pass opens its own gallery only', async () => {
+    expect((await pinClient.json('POST', `/api/client/galleries/${b.id}/pin`, { pin: '2222' })).status).toBe(200);
+    expect((await pinClient.get(`/client/galleries/${b.id}/f/${b.images[0].id}/download?size=web1024`)).status).toBe(200);
+    // B's pass sent under A's cookie name: A still wants its own PIN.
+    pinClient.cookies.set(`studio_pin_${a.id}`, pinClient.cookies.get(`studio_pin_${b.id}`)!);
+    const refused = await pinClient.get(`/client/galleries/${a.id}/f/${a.images[0].id}/download?size=web1024`);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).message).toBe('Enter the download PIN the studio gave you to download.');
+    expect((await pinClient.json('GET', `/api/client/galleries/${a.id}`)).body.downloads).toMatchObject({ pinRequired: true, pinOk: false });
+    pinClient.cookies.delete(`studio_pin_${a.id}`);
+  });
+
+  test('guessers from ten addresses fill the gallery’s bar; the signed-in client and a browser that entered the PIN before still get through, until the PIN changes', async () => {
+    const pinUrl = `/api/share/${link.token}/gallery/pin`;
+    const knower = await enterLink(server.url, link.token);
+    expect((await knower.json('POST', pinUrl, { pin: '1111' })).status).toBe(200);
+    knower.cookies.delete(`studio_pin_${a.id}`); // its day's pass is over: it enters the PIN again
+    for (let i = 1; i <= 10; i++) {
+      const from = new Session(server.url, `127.0.1.${i}`);
+      expect((await from.get(`/s/${link.token}`)).status).toBe(200);
+      for (let j = 0; j < 5; j++) expect((await from.json('POST', pinUrl, { pin: '0000' })).status).toBe(401);
+    }
+    const stranger = new Session(server.url, '127.0.1.20');
+    expect((await stranger.get(`/s/${link.token}`)).status).toBe(200);
+    const barred = await stranger.json('POST', pinUrl, { pin: '1111' });
+    expect(barred.status).toBe(429);
+    expect(barred.body.message).toMatch(/^Too many wrong PINs\. Please wait \d+ minutes and try again\.$/);
+    const clientPin = `/api/client/galleries/${a.id}/pin`;
+    expect((await pinClient.json('POST', clientPin, { pin: '0000' })).status).toBe(401);
+    expect((await pinClient.json('POST', clientPin, { pin: '1111' })).status).toBe(200);
+    expect((await knower.json('POST', pinUrl, { pin: '1111' })).status).toBe(200);
+    // A new PIN: the browsers that knew the old one wait with everyone.
+    expect((await admin.json('PATCH', `/api/galleries/${a.id}`, { downloadPin: '3333' })).status).toBe(200);
+    expect((await knower.json('POST', pinUrl, { pin: '3333' })).status).toBe(429);
+    const left = await server.sql.execute({ sql: 'SELECT count(*) AS n FROM trusted_devices WHERE account = ?', args: [`pin:${a.id}`] });
+    expect(Number(left.rows[0]!.n)).toBe(0);
   });
 });

@@ -24,6 +24,7 @@ let g: any;
 let token: string;
 let guest: Session;
 const GUEST = 'guest@example.test';
+const BOB = 'bob@example.test';
 
 /** A date (YYYY-MM-DD) `days` from today, UK time, and how the emails write it ("4 Dec 2026"). */
 function ukDay(days: number) {
@@ -103,6 +104,20 @@ describe('reminders', () => {
     expect(subjectsTo(GUEST).filter((s) => s.startsWith('Graduation closes on'))).toEqual([`Graduation closes on ${first.words}`, `Graduation closes on ${later.words}`]);
     const rows = await server.sql.execute({ sql: "SELECT count(*) AS n FROM notification_events WHERE kind = 'gallery_expiring'", args: [] });
     expect(Number(rows.rows[0]!.n)).toBe(2);
+  });
+
+  test('a guest of a revoked link gets no reminder', async () => {
+    const revoked = await galleryLink(admin, g.id, { name: 'Switched off' });
+    const bob = await enterLink(server.url, revoked.token);
+    expect((await bob.json('PUT', `/api/share/${revoked.token}/gallery/viewer`, { name: 'Uncle Bob', email: BOB })).status).toBe(200);
+    expect((await admin.json('DELETE', `/api/share-links/${revoked.id}`)).status).toBe(200);
+    const last = ukDay(27);
+    await admin.json('PATCH', `/api/galleries/${g.id}`, { expiresOn: last.iso, reminderDays: 30 });
+    // The guests' messages are written together: once the other guest's is there, Bob's would be.
+    await until('the guest’s reminder for the new date', async () => subjectsTo(GUEST).includes(`Graduation closes on ${last.words}`));
+    const toBob = await server.sql.execute({ sql: 'SELECT count(*) AS n FROM notification_outbox WHERE recipient_address = ?', args: [BOB] });
+    expect(Number(toBob.rows[0]!.n)).toBe(0);
+    expect(to(mailbox.received, BOB)).toEqual([]);
   });
 });
 

@@ -209,6 +209,33 @@ describe('a client picks', () => {
     expect(mail.rows.map((m) => m.subject)).toEqual(['Your list "Pick 3 for retouching" is open again']);
     expect(String(mail.rows[0]!.body)).toContain('> Swap the second one for a close-up, please.');
   });
+
+  test('a list over a maximum lowered since its picks cannot be submitted', async () => {
+    const shrinking = (await admin.json('POST', `/api/galleries/${gallery.id}/lists`, { name: 'Shrinking', maxCount: 3 })).body;
+    for (const img of gallery.images.slice(0, 3)) expect((await client.json('PUT', `${base()}/lists/${shrinking.id}/picks/${img.id}`)).status).toBe(200);
+    expect((await admin.json('PATCH', `/api/galleries/${gallery.id}/lists/${shrinking.id}`, { maxCount: 2 })).status).toBe(200);
+    const sent = await client.json('POST', `${base()}/lists/${shrinking.id}/submit`);
+    expect(sent.status).toBe(409);
+    expect(sent.body.message).toBe('“Shrinking” allows 2; remove 1 before you submit.');
+    expect((await client.json('GET', base())).body.lists.find((l: any) => l.id === shrinking.id).submittedAt).toBeNull();
+    await admin.json('DELETE', `/api/galleries/${gallery.id}/lists/${shrinking.id}`);
+  });
+});
+
+describe('order and names', () => {
+  test('images without a capture time follow the rest by name (IMG_9 before IMG_10); a.b.jpg is exported as a.b', async () => {
+    // None has a capture time, so all three tie; uploaded in the order the ids would sort them wrongly.
+    const ids = await uploadShots(admin, ['IMG_10.jpg', 'IMG_9.jpg', 'a.b.jpg'].map((name) => ({ name, width: 400, height: 300 })));
+    const ties = await createGallery(admin, { title: 'Ties', mediaIds: ids });
+    expect(names(ties.images)).toEqual(['a.b.jpg', 'IMG_9.jpg', 'IMG_10.jpg']);
+    const picks = (await admin.json('POST', `/api/galleries/${ties.id}/lists`, { name: 'Picks' })).body;
+    const { token } = await galleryLink(admin, ties.id);
+    const guest = await enterLink(server.url, token, 'Dot');
+    expect((await guest.json('GET', `/api/share/${token}/gallery`)).body.images.map((i: any) => i.name)).toEqual(['a.b.jpg', 'IMG_9.jpg', 'IMG_10.jpg']);
+    for (const img of ties.images) expect((await guest.json('PUT', `/api/share/${token}/gallery/lists/${picks.id}/picks/${img.id}`)).status).toBe(200);
+    const [sel] = (await admin.json('GET', `/api/galleries/${ties.id}/selections`)).body;
+    expect(await (await admin.get(`/api/galleries/${ties.id}/selections/${sel.id}/export?format=lightroom`)).text()).toBe('a.b,IMG_9,IMG_10');
+  });
 });
 
 describe('guests on a gallery link', () => {
@@ -235,5 +262,21 @@ describe('guests on a gallery link', () => {
     ]);
     // A link to a gallery is no way into another gallery.
     expect((await anna.json('GET', `/api/client/galleries/${gallery.id}`)).status).toBe(401);
+  });
+
+  test('a guest back after their pass ended keeps the name they gave with their picks', async () => {
+    const { id: linkId, token } = await galleryLink(admin, gallery.id, { name: 'Returning' });
+    const cleo = await enterLink(server.url, token, 'Cleo');
+    const img = gallery.images[0].id;
+    expect((await cleo.json('PUT', `/api/share/${token}/gallery/lists/${list.id}/picks/${img}`)).body.count).toBe(1);
+    // Seven days on: the pass is gone; the cookie of the picks (180 days) is not.
+    cleo.cookies.delete(`studio_share_${linkId}`);
+    expect((await cleo.get(`/s/${token}`)).status).toBe(200);
+    const view = (await cleo.json('GET', `/api/share/${token}/gallery`)).body;
+    expect(view.viewer).toMatchObject({ name: 'Cleo', needsName: false });
+    expect(view.lists.find((l: any) => l.id === list.id).count).toBe(1);
+    const note = await cleo.json('POST', `/api/share/${token}/gallery/images/${img}/notes`, { text: 'Lovely light here' });
+    expect(note.status, JSON.stringify(note.body)).toBe(201);
+    expect(note.body.author).toBe('Cleo');
   });
 });

@@ -112,18 +112,18 @@ export async function createStaffUser(
   return { id, username, password, roleId };
 }
 
-/** Creates a client with one active portal login. */
+/** Creates a client with one active portal login (`clientId`: another login of that client). */
 export async function createClientWithLogin(
   server: import('./server.ts').TestServer,
-  opts: { name?: string; email?: string; username?: string; password?: string } = {},
+  opts: { name?: string; email?: string; username?: string; password?: string; clientId?: number } = {},
 ): Promise<{ clientId: number; clientUserId: number; name: string; email: string; username: string; password: string }> {
   const { hashPassword } = await import('../../src/server/auth/password.ts');
   const username = opts.username ?? unique('client.');
   const name = opts.name ?? `Client ${username}`;
   const email = opts.email ?? `${username}@clients.test`;
   const password = opts.password ?? 'client-pass-123';
-  const c = await server.sql.execute({ sql: 'INSERT INTO clients (name, email) VALUES (?, ?) RETURNING id', args: [name, email] });
-  const clientId = Number(c.rows[0]!.id);
+  const clientId =
+    opts.clientId ?? Number((await server.sql.execute({ sql: 'INSERT INTO clients (name, email) VALUES (?, ?) RETURNING id', args: [name, email] })).rows[0]!.id);
   const cu = await server.sql.execute({
     sql: 'INSERT INTO client_users (client_id, username, email, password_hash) VALUES (?, ?, ?, ?) RETURNING id',
     args: [clientId, username, `login.${email}`, await hashPassword(password)],

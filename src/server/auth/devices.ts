@@ -6,7 +6,8 @@
 //
 // Share links with a password use the same cookies (issue 40): a visitor who entered the link's
 // password before is counted on their own, so guessers from many addresses, who fill the link's
-// bar, cannot lock them out. One cookie per link, since a browser may hold several.
+// bar, cannot lock them out. One cookie per link, since a browser may hold several. A gallery's
+// download PIN does the same (issue 51): one cookie per gallery.
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { AstroCookies } from 'astro';
 import { db } from '../../db/index.ts';
@@ -17,10 +18,10 @@ import type { SessionKind } from './sessions.ts';
 const DEVICE_TTL_MS = 180 * 24 * 3600 * 1000;
 const TOKEN_RE = /^[a-z2-7]{40}$/;
 
-/** Whose device it is: a staff or client account, or a share link's password. */
-export type DeviceKind = SessionKind | 'share';
+/** Whose device it is: a staff or client account, a share link's password, or a gallery's download PIN. */
+export type DeviceKind = SessionKind | 'share' | 'pin';
 
-export const deviceCookie = (kind: DeviceKind, id: string | number) => (kind === 'share' ? `studio_device_share_${id}` : `studio_device_${kind}`);
+export const deviceCookie = (kind: DeviceKind, id: string | number) => (kind === 'share' || kind === 'pin' ? `studio_device_${kind}_${id}` : `studio_device_${kind}`);
 export const deviceAccount = (kind: DeviceKind, id: string | number) => `${kind}:${id}`;
 
 /** The device's id when its cookie was given to this account before, else null. */
@@ -50,7 +51,7 @@ export async function rememberDevice(cookies: AstroCookies, kind: DeviceKind, ac
   cookies.set(deviceCookie(kind, accountId), token, { httpOnly: true, sameSite: 'lax', path: '/', secure, expires: expiresAt });
 }
 
-/** Every device of the account counts for nothing any more (a share link's password changed). */
+/** Every device of the account counts for nothing any more (a share link's password or a gallery's PIN changed). */
 export async function forgetDevices(kind: DeviceKind, accountId: string | number, tx: Pick<typeof db, 'delete'> = db): Promise<void> {
   await tx.delete(trustedDevices).where(eq(trustedDevices.account, deviceAccount(kind, accountId)));
 }

@@ -76,7 +76,9 @@ export async function linkViewing(ctx: Ctx, token: string | undefined): Promise<
   const gallery = await linkGallery(link);
   if (!gallery) throw notFound(GALLERY_GONE);
   assertOpen(gallery);
-  return { kind: 'link', link, visit, gallery, ctx, fileBase: `/s/${token}/g`, zipUrl: `/s/${token}/g/zip` };
+  const v: Viewing = { kind: 'link', link, visit, gallery, ctx, fileBase: `/s/${token}/g`, zipUrl: `/s/${token}/g/zip` };
+  await recallGuestName(v);
+  return v;
 }
 
 const guestCookie = (linkId: number) => `studio_proof_${linkId}`;
@@ -116,6 +118,16 @@ export async function viewerOf(v: Viewing, create: boolean): Promise<ViewerRow |
     .returning();
   v.ctx.cookies.set(guestCookie(v.link.id), fresh, { httpOnly: true, sameSite: 'lax', path: '/', secure: isHttps(v.ctx as APIContext), expires: new Date(Date.now() + GUEST_TTL_MS) });
   return row!;
+}
+
+/**
+ * A guest back with a new pass (a pass lasts 7 days, their picks' cookie 180) is known by the name
+ * they gave with their picks, so notes and downloads are theirs without asking for it again.
+ */
+export async function recallGuestName(v: Viewing): Promise<void> {
+  if (v.kind !== 'link' || v.visit.guestName) return;
+  const viewer = await viewerOf(v, false);
+  if (viewer?.name) await setGuestName(v.visit, viewer.name);
 }
 
 /** A guest's name (and, if they like, an address for the expiry reminder), kept with their pass and their picks. */

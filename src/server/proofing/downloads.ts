@@ -4,7 +4,7 @@
 // the gallery's cap per viewer (a client's logins together, a link's visitors together), where
 // downloading an image again does not count twice. Every download is a row of the gallery's log
 // (one per image, also inside a ZIP), and a link's also goes to its access log.
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { galleryDownloads } from '../../db/schema.ts';
 import { HttpError } from '../http.ts';
@@ -30,6 +30,21 @@ export async function cappedDownloads(v: Viewing, r: Pick<typeof db, 'selectDist
     .from(galleryDownloads)
     .where(and(scope(v), inArray(galleryDownloads.tier, [...CAPPED_SIZES]), isNotNull(galleryDownloads.imageId)));
   return new Set(rows.map((r) => r.id!));
+}
+
+/**
+ * Whether this viewer already started a download of this image at this size on its own (not in
+ * a ZIP): a range of it from a later byte is then a resume, not a new download. The viewer is
+ * the client login, or the link (its visitors are not told apart in the log).
+ */
+export async function downloadStarted(v: Viewing, imageId: number, size: Size): Promise<boolean> {
+  const login = v.kind === 'client' ? eq(galleryDownloads.clientUserId, v.client.id) : undefined;
+  const [row] = await db
+    .select({ id: galleryDownloads.id })
+    .from(galleryDownloads)
+    .where(and(scope(v), login, eq(galleryDownloads.tier, size), eq(galleryDownloads.imageId, imageId), isNull(galleryDownloads.zipId)))
+    .limit(1);
+  return !!row;
 }
 
 /** The sizes one image offers this viewer now, largest first (capped sizes go once the cap is used up). */

@@ -6,7 +6,7 @@ import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { galleryImages, gallerySets } from '../../db/schema.ts';
 import { badRequest, errorResponse, json } from '../http.ts';
-import { cleanName, contentDisposition, serveStoredFile, startsAtByteZero } from '../media/delivery.ts';
+import { cleanName, contentDisposition, serveStoredFile } from '../media/delivery.ts';
 import { inImageTurn } from '../media/image-turns.ts';
 import { sharpLib } from '../media/derivatives.ts';
 import { storage } from '../storage/index.ts';
@@ -15,7 +15,7 @@ import { DOWNLOAD_TIERS, PIN_NEEDED, sizeEdge, tierSizes, type DownloadTier } fr
 import { HttpError } from '../http.ts';
 import { markedVariant, type Viewing } from './access.ts';
 import { galleryImageRows, type GalleryImageRow } from './galleries.ts';
-import { imageTier, reserveDownloads, SIZE_NOT_OFFERED, type Size } from './downloads.ts';
+import { downloadStarted, imageTier, reserveDownloads, SIZE_NOT_OFFERED, type Size } from './downloads.ts';
 import { fileStem } from './order.ts';
 import { pinOk } from './pin.ts';
 import { stillSource } from './stills.ts';
@@ -102,16 +102,22 @@ export async function serveViewerFile(v: Viewing, imageIdParam: string | undefin
   if (!tierSizes(row.tier).includes(size) || (marked && size !== 'web2048')) throw new HttpError(403, SIZE_NOT_OFFERED);
   if (!(await pinOk(v))) throw new HttpError(403, PIN_NEEDED);
   const name = downloadFileName(row, size);
+  const item = { imageId: row.id, mediaId: row.mediaId, tier: row.tier, fileName: name };
   if (ctx.url.searchParams.get('check') === '1') {
-    await reserveDownloads(v, [{ imageId: row.id, mediaId: row.mediaId, tier: row.tier, fileName: name }], size, null, true);
+    await reserveDownloads(v, [item], size, null, true);
     return json({ ok: true, files: 1 });
   }
-  const fresh = ctx.request.method === 'GET' && startsAtByteZero(ctx.request.headers.get('range'));
-  // A download is logged (and counted toward the cap) when it starts; a resumed range is the same download.
-  if (fresh) await reserveDownloads(v, [{ imageId: row.id, mediaId: row.mediaId, tier: row.tier, fileName: name }], size, null);
   const variant = marked ?? (await downloadFile(row, size, v.gallery.highResEdge));
   const mime = size === 'original' ? row.mimeType : 'image/jpeg';
-  const res = await serveStoredFile(ctx, row.storageKey, variant, { ...target, mimeType: mime, downloadAs: name });
+  const res = await serveStoredFile(ctx, row.storageKey, variant, { ...target, mimeType: mime, downloadAs: name }, {
+    // Decided once the answer's first byte is known (after If-Range, which may turn a range into
+    // the whole file): one that may start at byte 0 is a download, checked against the cap and
+    // logged; one from a later byte only resumes a download this viewer started of this file.
+    onTransfer: async (fromStart) => {
+      if (!fromStart && (await downloadStarted(v, row.id, size))) return;
+      await reserveDownloads(v, [item], size, null);
+    },
+  });
   if (!res.headers.has('Content-Disposition') && res.status < 300) res.headers.set('Content-Disposition', contentDisposition(name));
   return res;
 }

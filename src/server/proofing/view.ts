@@ -7,7 +7,7 @@ import { db } from '../../db/index.ts';
 import { gallerySets, proofMarks, selectionItems, selectionLists, selections } from '../../db/schema.ts';
 import { getBrandingSettings } from '../settings/read.ts';
 import type { ViewerGallery, ViewerImage, ViewerList } from '../../shared/schemas/proofing.ts';
-import { markedVariant, viewerOf, type Viewing } from './access.ts';
+import { markedVariant, recallGuestName, viewerOf, type Viewing } from './access.ts';
 import { previewStates } from '../sharing/watermark-jobs.ts';
 import type { DownloadTier } from '../../shared/schemas/proofing.ts';
 import { viewerImageRows } from './galleries.ts';
@@ -47,6 +47,7 @@ export async function viewerLists(galleryId: number, viewerId: number | null): P
 
 export async function viewerGallery(v: Viewing): Promise<ViewerGallery> {
   const g = v.gallery;
+  await recallGuestName(v); // the page's viewing does not come through linkViewing
   const viewer = await viewerOf(v, false);
   const [rows, sets, lists, marks, picks, capped, pin, studio, notes] = await Promise.all([
     viewerImageRows(g.id),
