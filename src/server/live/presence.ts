@@ -7,8 +7,7 @@ import { leave, sessionById, touch } from './sessions.ts';
 
 hub.onClose((conn) => {
   for (const sessionId of conn.sessions.keys()) {
-    const still = [...hub.all()].some((c) => c !== conn && c.key === conn.key && c.sessions.has(sessionId));
-    if (still) continue;
+    if (hub.inSession(conn.key, sessionId, conn)) continue;
     void sessionById(sessionId)
       .then((row) => (row && !row.endedAt ? leave(row, conn.key) : undefined))
       .catch((e) => console.error('live: marking a participant gone', e));
