@@ -1,7 +1,7 @@
 // Who is in a live session, kept from the streams this process holds: when a person's last
 // stream in a session closes they have left (the others see it at once); while one is open the
-// heartbeat renews their last-seen time, so a session notices a presenter whose web process
-// died (sessions.ts, sweepSessions).
+// heartbeat renews their last-seen time, so a participant (and a presenter) whose web process
+// died is noticed (sessions.ts, sweepSessions).
 import * as hub from './hub.ts';
 import { leave, sessionById, touch } from './sessions.ts';
 

@@ -179,7 +179,7 @@ export async function admit(row: SessionRow, p: LivePrincipal): Promise<Admissio
   return { refused: n >= config.LIVE_LINK_MAX_PARTICIPANTS ? 'link-full' : 'full' };
 }
 
-/** The 429 message for a refused admission. */
+/** What a refused admission answers (429 for a bound, 410 for a session that ended meanwhile). */
 export function refusal(reason: Exclude<Admission, { participant: number }>['refused']): HttpError {
   if (reason === 'ended') return new HttpError(410, SESSION_GONE);
   if (reason === 'link-full') return new HttpError(429, LINK_FULL(config.LIVE_LINK_MAX_PARTICIPANTS));
@@ -256,7 +256,7 @@ export async function sessionsOf(mediaId: number): Promise<LiveSessionRecord[]> 
  * died (no stream closed to say so), since the process holding a participant's stream renews
  * them on every heartbeat.
  */
-export const participantSilence = () => 2 * config.LIVE_HEARTBEAT_MS + 10_000;
+const participantSilence = () => 2 * config.LIVE_HEARTBEAT_MS + 10_000;
 
 /**
  * Ends sessions whose presenter has been gone LIVE_PRESENTER_GRACE_MS: left (its last stream
