@@ -103,6 +103,27 @@ const clientAct = (id: number, action: string, body?: unknown) => client.json('P
 const guestAct = (g: Session, token: string, id: number, action: string, body?: unknown) => g.json('POST', `/api/share/${token}/live/${id}/${action}`, body);
 const state = (frame: number) => ({ versionId: v1, playing: false, rate: 1, ms: frame * 40, frame });
 
+/** A new session the admin presents over a stream of their own (any open one ended first). */
+async function presented() {
+  await endAll();
+  const presenterStream = await staffStream(admin);
+  const id: number = (await start()).body.id;
+  expect((await act(admin, id, 'join', { connection: presenterStream.hello.connection })).status).toBe(200);
+  return { id, presenterStream };
+}
+
+/** A session the admin presents, with the client and a guest of commentLink joined, each over a stream of their own. */
+async function sessionOfThree(guestName: string) {
+  const { id } = await presented();
+  const clientStream = await stream(client, '/api/live/stream?as=client');
+  const guest = await guestOf(commentLink.token, guestName);
+  const guestStream = await stream(guest, `/api/share/${commentLink.token}/live`);
+  expect((await clientAct(id, 'join', { connection: clientStream.hello.connection })).status).toBe(200);
+  const joined = await guestAct(guest, commentLink.token, id, 'join', { connection: guestStream.hello.connection });
+  expect(joined.status).toBe(200);
+  return { id, guest, guestStream, guestView: joined.body };
+}
+
 async function endAll() {
   const open = await server.sql.execute('SELECT id FROM live_sessions WHERE ended_at IS NULL');
   for (const r of open.rows) await act(admin, Number(r.id), 'end');
@@ -231,15 +252,7 @@ describe('in a session', () => {
   });
 
   test('ending: the presenter or staff with view:media; a client’s or a guest’s end answers 403', async () => {
-    await endAll();
-    const presenterStream = await staffStream(admin);
-    const clientStream = await stream(client, '/api/live/stream?as=client');
-    const g = await guestOf(commentLink.token, 'Enda');
-    const guestStream = await stream(g, `/api/share/${commentLink.token}/live`);
-    const id = (await start()).body.id;
-    expect((await act(admin, id, 'join', { connection: presenterStream.hello.connection })).status).toBe(200);
-    expect((await clientAct(id, 'join', { connection: clientStream.hello.connection })).status).toBe(200);
-    expect((await guestAct(g, commentLink.token, id, 'join', { connection: guestStream.hello.connection })).status).toBe(200);
+    const { id, guest: g } = await sessionOfThree('Enda');
     for (const r of [await clientAct(id, 'end'), await guestAct(g, commentLink.token, id, 'end')]) {
       expect(r.status).toBe(403);
       expect(r.body.message).toMatch(/Only the presenter/);
@@ -248,16 +261,8 @@ describe('in a session', () => {
   });
 
   test('link guests see a client by the client’s name, never the portal login (the participants, the summary)', async () => {
-    await endAll();
-    const presenterStream = await staffStream(admin);
-    const clientStream = await stream(client, '/api/live/stream?as=client');
-    const g = await guestOf(commentLink.token, 'Nosy');
-    const guestStream = await stream(g, `/api/share/${commentLink.token}/live`);
-    const id = (await start()).body.id;
-    expect((await act(admin, id, 'join', { connection: presenterStream.hello.connection })).status).toBe(200);
-    expect((await guestAct(g, commentLink.token, id, 'join', { connection: guestStream.hello.connection })).status).toBe(200);
-    const joined = await clientAct(id, 'join', { connection: clientStream.hello.connection });
-    expect(joined.body.participants.find((p: { kind: string }) => p.kind === 'client').name).toBe('Harbour Films');
+    const { id, guestView, guestStream } = await sessionOfThree('Nosy');
+    expect(guestView.participants.find((p: { kind: string }) => p.kind === 'client').name).toBe('Harbour Films');
     await guestStream.waitFor('the client in the list', (m) => m.event === 'live' && m.data.type === 'participants' && m.data.participants.some((p: { name: string }) => p.name === 'Harbour Films'));
     expect((await act(admin, id, 'end')).status).toBe(200);
     const ended = await guestStream.waitFor('the summary', (m) => m.event === 'live' && m.data.type === 'ended' && m.data.sessionId === id);
@@ -286,10 +291,7 @@ describe('in a session', () => {
   });
 
   test('a join names an open stream of its caller: a made-up id, another person’s stream or a closed one admits no one', async () => {
-    await endAll();
-    const presenterStream = await staffStream(admin);
-    const id = (await start()).body.id;
-    expect((await act(admin, id, 'join', { connection: presenterStream.hello.connection })).status).toBe(200);
+    const { id, presenterStream } = await presented();
     const g = await guestOf(commentLink.token, 'Ghost');
     const closing = await stream(g, `/api/share/${commentLink.token}/live`);
     closing.close();
@@ -313,10 +315,7 @@ describe('in a session', () => {
   });
 
   test('a participant no process renews (their web process died) is marked gone', async () => {
-    await endAll();
-    const presenterStream = await staffStream(admin);
-    const id = (await start()).body.id;
-    expect((await act(admin, id, 'join', { connection: presenterStream.hello.connection })).status).toBe(200);
+    const { id, presenterStream } = await presented();
     // What a process that died leaves behind: a participant present, last renewed ten minutes ago.
     await server.sql.execute({
       sql: "INSERT INTO live_participants (session_id, key, kind, name, last_seen_at, following) VALUES (?, 'guest:0:gone', 'guest', 'Lost Tab', ?, 1)",
@@ -328,10 +327,7 @@ describe('in a session', () => {
   });
 
   test('messages per link: all of a link’s guests together get LIVE_LINK_EVENTS_PER_SECOND (5 here, a burst of 10)', async () => {
-    await endAll();
-    const presenterStream = await staffStream(admin);
-    const id = (await start()).body.id;
-    expect((await act(admin, id, 'join', { connection: presenterStream.hello.connection })).status).toBe(200);
+    const { id } = await presented();
     const r = await admin.json('POST', '/api/share-links', { name: 'Busy link', mediaIds: [film.id], allowComment: true });
     const busy = { token: tokenOf(r.body.url) };
     const pair: Session[] = [];
