@@ -117,6 +117,9 @@ const schema = z.object({
   LIVE_STREAMS_PER_PROCESS: z.coerce.number().int().min(1).max(1_000_000).default(5000),
   LIVE_SESSION_MAX_PARTICIPANTS: z.coerce.number().int().min(2).max(1000).default(50),
   LIVE_EVENTS_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(30),
+  // A link's guests together (passes are free to make: a bound per pass bounds nothing).
+  LIVE_LINK_MAX_PARTICIPANTS: z.coerce.number().int().min(1).max(1000).default(10),
+  LIVE_LINK_EVENTS_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(60),
   LIVE_STROKE_BYTES: z.coerce.number().int().min(256).max(1_000_000).default(16 * 1024),
   LIVE_SLOW_CLIENT_BYTES: z.coerce.number().int().min(4096).max(64 * 1024 * 1024).default(256 * 1024),
   // A session whose presenter has been gone this long ends (2 minutes).

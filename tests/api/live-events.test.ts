@@ -1,9 +1,9 @@
 // Live updates (issue 41): one event stream per tab. Each event type reaches exactly the
 // principals allowed to see it (staff roles, clients, link kinds), decided when it is sent:
-// with the streams open, a client unassigned, a permission removed, a link revoked, a sign-out
-// or a password change take effect on the next event (or close the stream at once). A tab
-// that reconnects with Last-Event-ID gets what it missed without repeats or gaps; too many
-// streams answer 429.
+// with the streams open, a client unassigned, a permission removed, a link revoked, a sign-out,
+// a password change or a deactivated client take effect on the next event (or close the stream
+// at once). A tab that reconnects with Last-Event-ID gets what it missed without repeats or
+// gaps, also right after pruning; too many streams answer 429.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
@@ -254,6 +254,23 @@ describe('with the streams open, a change of who may see what applies to the nex
     expect(streams.clientA!.ended).toBe(false);
   });
 
+  test('an assignment reaches that client only: after an unassign, client B receives nothing', async () => {
+    const item = await createVideo(server, { title: 'Assigned Then Not', assign: [clientAId], durationSeconds: 20 });
+    const from = marks();
+    expect((await admin.json('DELETE', `/api/media/${item.id}/clients/${clientAId}`)).status).toBe(200);
+    await barrier(from);
+    expect(receivers(from, 'assignment', (m) => m.data.mediaId === item.id).sort()).toEqual(['admin', 'clientA', 'clientA2', 'viewer']);
+  });
+
+  test('deactivating a client closes its streams, saying access-changed', async () => {
+    const c = await createClientWithLogin(server, { name: 'Switched Off Co' });
+    const login = await clientSession(server.url, c.username, c.password);
+    const s = await openStream(login, '/api/live/stream?as=client');
+    await server.sql.execute({ sql: 'UPDATE clients SET is_active = 0 WHERE id = ?', args: [c.clientId] });
+    await s.whenEnded();
+    expect(s.of('closed').map((m) => m.data.reason)).toEqual(['access-changed']);
+  });
+
   test('a staff member whose role loses view:media gets nothing more; given it back, gets it again', async () => {
     const perm = (await server.sql.execute("SELECT id FROM permissions WHERE name = 'view:media'")).rows[0]!.id;
     expect((await admin.json('DELETE', `/api/roles/${viewerUser.roleId}/permissions/${perm}`)).status).toBe(200);
@@ -350,6 +367,20 @@ describe('Last-Event-ID', () => {
     await server.sql.execute({ sql: 'DELETE FROM live_events WHERE id <= ?', args: [last + 1] });
     const again = await openStream(viewer, '/api/live/stream?as=staff', { lastEventId: last });
     expect(again.hello.resumed).toBe(false);
+    again.close();
+  });
+
+  test('a resume right after pruning up to its last id is whole: resumed: true', async () => {
+    const s = await openStream(viewer, '/api/live/stream?as=staff');
+    await staffNote({ text: 'seen' });
+    const last = (await s.waitFor('a note', (m) => m.event === 'note')).id!;
+    s.close();
+    const missed = (await staffNote({ text: 'missed' })).body.id;
+    // Pruning took every row up to the last one the tab had, and none after it.
+    await server.sql.execute({ sql: 'DELETE FROM live_events WHERE id <= ?', args: [last] });
+    const again = await openStream(viewer, '/api/live/stream?as=staff', { lastEventId: last });
+    expect(again.hello.resumed).toBe(true);
+    await again.waitFor('the missed note', (m) => m.event === 'note' && m.data.id === missed);
     again.close();
   });
 });

@@ -168,7 +168,7 @@ test('three people: steps and seeks mirrored frame-exact, break away and follow 
     const portal = p.client.getByRole('dialog', { name: 'Numbered Cut' });
     await portal.getByRole('button', { name: 'Break away' }).click();
     await expect(portal.getByTestId('live-status')).toHaveText('Live review: you are on your own');
-    await expect(page.getByTestId('live-participant').filter({ hasText: fixture.client.username })).toContainText('on their own');
+    await expect(page.getByTestId('live-participant').filter({ hasText: fixture.client.name })).toContainText('on their own');
     since = Date.now();
     await step(page, area, 3);
     await everyoneOn(p, 77, since, [[p.guest, SHARE_VIDEO]]);
@@ -208,7 +208,7 @@ test('three people: steps and seeks mirrored frame-exact, break away and follow 
     expect(Math.floor((Number(stored.rows[0]!.timestamp_ms) * 25) / 1000 + 0.05)).toBe(77);
 
     // The presenter hands control to the client; the client's steps now move everyone.
-    await page.getByRole('button', { name: `Give control to ${fixture.client.username}` }).click();
+    await page.getByRole('button', { name: `Give control to ${fixture.client.name}` }).click();
     await expect(portal.getByTestId('live-status')).toHaveText('Live review: you are presenting');
     await expect(page.getByRole('dialog', { name: 'Numbered Cut' }).getByTestId('live-status')).toHaveText(/Live review: following/);
     const clientArea = portal.getByTestId('player-area').first();
@@ -277,6 +277,37 @@ test('a version switch and compare mode by the presenter are followed by the cli
     await expect(clientCompare).toHaveCount(0);
   } finally {
     await page.getByRole('button', { name: 'End live review' }).click();
+    for (const c of p.contexts) await c.close();
+  }
+});
+
+test('the staff member who started it takes control back from a client who presents', async ({ page, server, browser }) => {
+  test.setTimeout(180_000);
+  await setUp({ server });
+  const p = await startSession(page, server, browser, false);
+  try {
+    const dialog = page.getByRole('dialog', { name: 'Numbered Cut' });
+    const portal = p.client.getByRole('dialog', { name: 'Numbered Cut' });
+    // Others see the client by the client's name, never the portal login.
+    await expect(dialog.getByTestId('live-participants')).toContainText(fixture.client.name);
+    await expect(dialog.getByTestId('live-participants')).not.toContainText(fixture.client.username);
+    await expect(dialog.getByRole('button', { name: 'Take control back' })).toHaveCount(0);
+    await page.getByRole('button', { name: `Give control to ${fixture.client.name}` }).click();
+    await expect(portal.getByTestId('live-status')).toHaveText('Live review: you are presenting');
+    // The client, presenting, is offered no such button: only the starter is.
+    await expect(portal.getByRole('button', { name: 'Take control back' })).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Take control back' }).click();
+    await expect(dialog.getByTestId('live-status')).toHaveText('Live review: you are presenting');
+    await expect(portal.getByTestId('live-status')).toHaveText(/Live review: following/);
+    await expect(dialog.getByRole('button', { name: 'Take control back' })).toHaveCount(0);
+    // The starter's steps move the client again.
+    await videoReady(page, ADMIN_VIDEO);
+    const start = (await shownFrame(page, ADMIN_VIDEO)) ?? 0;
+    await step(page, dialog.getByTestId('player-area').first(), 2);
+    await expectFrame(page, ADMIN_VIDEO, start + 2);
+    await expectFrame(p.client, PORTAL_VIDEO, start + 2);
+  } finally {
+    await page.getByRole('button', { name: 'End live review' }).click().catch(() => undefined);
     for (const c of p.contexts) await c.close();
   }
 });

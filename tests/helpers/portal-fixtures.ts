@@ -36,6 +36,8 @@ export function sampleImage(): string {
 export interface ClientLogin {
   clientId: number;
   clientUserId: number;
+  /** The client's name (what others see of them), not the login. */
+  name: string;
   username: string;
   password: string;
 }
@@ -48,16 +50,17 @@ export async function createClientWithPortalLogin(server: TestServer, name = 'Cl
   const u = unique();
   const username = `client.${u}`;
   const password = `pw-${u}-secret`;
+  const clientName = `${name} ${u}`;
   const c = await server.sql.execute({
     sql: 'INSERT INTO clients (name, email) VALUES (?, ?) RETURNING id',
-    args: [`${name} ${u}`, `${u}@client.test`],
+    args: [clientName, `${u}@client.test`],
   });
   const clientId = Number(c.rows[0]!.id);
   const cu = await server.sql.execute({
     sql: 'INSERT INTO client_users (client_id, username, email, password_hash) VALUES (?, ?, ?, ?) RETURNING id',
     args: [clientId, username, `${u}@login.test`, await hashPassword(password)],
   });
-  return { clientId, clientUserId: Number(cu.rows[0]!.id), username, password };
+  return { clientId, clientUserId: Number(cu.rows[0]!.id), name: clientName, username, password };
 }
 
 export interface MediaFixture {

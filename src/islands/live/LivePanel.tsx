@@ -1,7 +1,7 @@
 // The live review strip above a review player (issue 41): "Review live" for staff, "Join" when
 // a session is open on the item, and once joined who is there and at which frame, following or
-// not, the presenter's controls (give control, end) and everyone's (break away / follow again,
-// laser pointer, leave). After the end, the summary.
+// not, the presenter's controls (give control, end), the starter's (take control back) and
+// everyone's (break away / follow again, laser pointer, leave). After the end, the summary.
 import { useEffect, useRef } from 'react';
 import { Crosshair, Radio, UserCheck, Users } from 'lucide-react';
 import { Button } from '../ui/Button.tsx';
@@ -94,6 +94,11 @@ export function LivePanel({
                 Follow again
               </Button>
             ))}
+          {s.canTakeBack && (
+            <Button variant="outline" size="sm" onClick={() => void s.takeBack()}>
+              Take control back
+            </Button>
+          )}
           <Button variant="outline" size="sm" aria-pressed={s.laser} onClick={() => s.setLaser(!s.laser)}>
             <Crosshair size={14} aria-hidden="true" /> Laser pointer
           </Button>

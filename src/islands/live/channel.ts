@@ -82,9 +82,10 @@ function open(): void {
   }
   es.addEventListener('closed', (e) => {
     const { reason } = JSON.parse((e as MessageEvent).data) as LiveClosed;
-    // A stream the server ended for good is not reopened (a stopping server is: another
-    // process takes over).
-    if (reason === 'shutdown') return;
+    // A stream the server ended for good is not reopened. A stopping server's is (another
+    // process takes over), and so is one this tab read too slowly: EventSource reconnects by
+    // itself when the answer ends, from the last message it had, and misses nothing.
+    if (reason === 'shutdown' || reason === 'too-slow') return;
     es.close();
     source = null;
     $live.set({ ...$live.get(), connected: false, connection: null, closed: reason });

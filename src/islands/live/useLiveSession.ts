@@ -145,10 +145,12 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
     }
   }, [connection, mediaId, versionId, join]);
 
+  // Leaving names this tab's stream, which then stops receiving the session's messages.
+  const leaveBody = () => ($live.get().connection ? { connection: $live.get().connection } : {});
   const leave = useCallback(async () => {
     if (sessionId === null) return;
     setView(null);
-    await apiJson('POST', url(sessionId, 'leave')).catch(() => undefined);
+    await apiJson('POST', url(sessionId, 'leave'), leaveBody()).catch(() => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [sessionId]);
 
@@ -183,7 +185,7 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
   leaveUrl.current = sessionId === null ? null : url(sessionId, 'leave');
   useEffect(
     () => () => {
-      if (leaveUrl.current) void apiJson('POST', leaveUrl.current).catch(() => undefined);
+      if (leaveUrl.current) void apiJson('POST', leaveUrl.current, leaveBody()).catch(() => undefined);
     },
     [],
   );
@@ -432,6 +434,8 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
     busy,
     /** Staff may end a session they do not present (the presenter's screen froze, say). */
     canEnd: !isShare && as === 'staff',
+    /** The staff member who started it may take control back from whoever presents. */
+    canTakeBack: joined && !presenting && me !== null && view?.starter === true,
     ended,
     laser,
     setLaser,
@@ -442,6 +446,7 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
     leave,
     end,
     handOver,
+    takeBack: () => (me === null ? Promise.resolve() : handOver(me)),
     follow: () => setFollowing(true),
     breakAway: () => setFollowing(false),
     dismissSummary: () => setEnded(null),

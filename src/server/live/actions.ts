@@ -1,11 +1,12 @@
 // The live session calls, one entry for the staff, client and share-link endpoints alike: the
 // endpoint says who is asking (principal.ts), this parses the body and does the one thing.
 import { HttpError, notFound, readJson } from '../http.ts';
-import { liveControlSchema, liveDrawSchema, liveJoinSchema, livePointerSchema, livePresenceSchema, liveStateSchema } from '../../shared/schemas/live.ts';
+import { liveControlSchema, liveDrawSchema, liveJoinSchema, liveLeaveSchema, livePointerSchema, livePresenceSchema, liveStateSchema } from '../../shared/schemas/live.ts';
 import { draw, handOver, pointer, presence, setState } from './control.ts';
 import type { LivePrincipal } from './principal.ts';
 import { principalKey } from './principal.ts';
-import { endBy, join, leave, openSession, sessionView } from './sessions.ts';
+import { join } from './join.ts';
+import { endBy, leave, openSession, sessionView } from './sessions.ts';
 
 export const LIVE_ACTIONS = ['join', 'leave', 'state', 'presence', 'pointer', 'draw', 'control', 'end'] as const;
 
@@ -24,9 +25,12 @@ export async function runAction(p: LivePrincipal, sessionId: number, action: str
       const { connection } = await readJson(request, liveJoinSchema);
       return join(p, row, connection);
     }
-    case 'leave':
-      await leave(row, principalKey(p));
+    case 'leave': {
+      // A tab from before Leave named its stream sends no body.
+      const { connection } = request.headers.get('content-type') ? await readJson(request, liveLeaveSchema) : { connection: undefined };
+      await leave(row, principalKey(p), connection);
       return { left: true };
+    }
     case 'state':
       return { state: await setState(p, row, await readJson(request, liveStateSchema)) };
     case 'presence': {

@@ -11,12 +11,12 @@ import type { LiveState, LiveStateFields } from '../../shared/schemas/live.ts';
 import type { Shape } from '../../shared/schemas/notes.ts';
 import { appendEvent } from './log.ts';
 import { principalKey, type LivePrincipal } from './principal.ts';
-import { spend } from './rate.ts';
+import { spendLive } from './rate.ts';
 import { checkVersion, NOT_PRESENTER, publishParticipants, readState, requireParticipant, SESSION_GONE, type SessionRow } from './sessions.ts';
 
 export const STROKE_TOO_LARGE = (max: number) => `This drawing is too large to share live (at most ${max} bytes).`;
 
-const limit = (row: SessionRow, p: LivePrincipal) => spend(`${row.id}:${principalKey(p)}`);
+const limit = (row: SessionRow, p: LivePrincipal) => spendLive(p, row.id);
 
 /** The presenter's player: stored (a late joiner starts there) and sent to everyone. */
 export async function setState(p: LivePrincipal, row: SessionRow, input: LiveStateFields): Promise<LiveState> {

@@ -1,8 +1,10 @@
 // The open event streams of this process (one per browser tab): counting them against the
-// limits, writing to them, a heartbeat, and dropping a stream whose client does not keep up.
+// limits, writing to them, a heartbeat, and ending a stream whose client does not keep up.
 // A stream's unsent bytes are watched on its Node response (scripts/serve.mjs runs every
-// request with it at hand): past LIVE_SLOW_CLIENT_BYTES the stream is closed rather than let
-// its queue grow, so a stalled client costs at most that much memory.
+// request with it at hand): past LIVE_SLOW_CLIENT_BYTES nothing more is queued to it but
+// `closed` (too-slow) and its end, so a stalled client costs at most that much memory, for at
+// most a heartbeat. A tab that reads again gets every whole message queued, then the reason,
+// and reconnects from the last one (docs/live-review.md).
 import type { ServerResponse } from 'node:http';
 import { config } from '../config.ts';
 import type { LivePrincipal } from './principal.ts';
@@ -113,8 +115,7 @@ export function dropped(conn: Connection): void {
 export function write(conn: Connection, bytes: Uint8Array): void {
   if (conn.closed || !conn.controller) return;
   if (conn.res && conn.res.writableLength > config.LIVE_SLOW_CLIENT_BYTES) {
-    // Not one more byte into its queue: the reason cannot be delivered to it either.
-    end(conn, null);
+    end(conn, 'too-slow');
     return;
   }
   try {
@@ -124,19 +125,27 @@ export function write(conn: Connection, bytes: Uint8Array): void {
   }
 }
 
-/** Ends a stream from the server's side, telling the tab why (it then does not reconnect). */
+/** Ends a stream from the server's side, telling the tab why (null: the socket is just dropped). */
 export function end(conn: Connection, reason: LiveClosed['reason'] | null): void {
   if (conn.closed) return;
   const controller = conn.controller;
-  if (reason && controller) write(conn, encodeMessage(null, 'closed', { reason } satisfies LiveClosed));
   forget(conn);
   try {
+    // Past the slow-client bound too: the reason is a few bytes behind whole messages.
+    if (reason && controller) controller.enqueue(encodeMessage(null, 'closed', { reason } satisfies LiveClosed));
     controller?.close();
   } catch {
     /* already closed */
   }
-  // A stalled client never reads its queue: let go of the socket rather than wait for it.
-  if (!reason) conn.res?.destroy();
+  const res = conn.res;
+  if (!reason) res?.destroy();
+  else if (reason === 'too-slow' && res) {
+    // What is queued goes out when the tab reads again; a tab that does not within a heartbeat
+    // is let go (its browser reconnects from its last whole message when it notices).
+    const timer = setTimeout(() => res.destroy(), config.LIVE_HEARTBEAT_MS);
+    timer.unref();
+    res.once('close', () => clearTimeout(timer));
+  }
 }
 
 export function all(): ReadonlySet<Connection> {
@@ -150,6 +159,12 @@ export function count(): number {
 export function find(id: string): Connection | undefined {
   for (const c of connections) if (c.id === id) return c;
   return undefined;
+}
+
+/** Whether another open stream of this person here has joined the session. */
+export function inSession(key: string, sessionId: number, except?: Connection): boolean {
+  for (const c of connections) if (c !== except && c.key === key && c.sessions.has(sessionId)) return true;
+  return false;
 }
 
 /** Closes every stream (the process is stopping): tabs reconnect to another process. */

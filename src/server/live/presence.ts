@@ -1,14 +1,13 @@
 // Who is in a live session, kept from the streams this process holds: when a person's last
 // stream in a session closes they have left (the others see it at once); while one is open the
-// heartbeat renews their last-seen time, so a session notices a presenter whose web process
-// died (sessions.ts, sweepSessions).
+// heartbeat renews their last-seen time, so a participant (and a presenter) whose web process
+// died is noticed (sessions.ts, sweepSessions).
 import * as hub from './hub.ts';
 import { leave, sessionById, touch } from './sessions.ts';
 
 hub.onClose((conn) => {
   for (const sessionId of conn.sessions.keys()) {
-    const still = [...hub.all()].some((c) => c !== conn && c.key === conn.key && c.sessions.has(sessionId));
-    if (still) continue;
+    if (hub.inSession(conn.key, sessionId, conn)) continue;
     void sessionById(sessionId)
       .then((row) => (row && !row.endedAt ? leave(row, conn.key) : undefined))
       .catch((e) => console.error('live: marking a participant gone', e));

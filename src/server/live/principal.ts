@@ -40,7 +40,9 @@ export function staffPrincipal(ctx: Ctx): LivePrincipal {
 
 export function clientPrincipal(ctx: Ctx): LivePrincipal {
   const user = requireClient(ctx);
-  return { kind: 'client', clientUserId: user.id, clientId: user.clientId, sessionId: sessionIdOf(ctx, 'client'), name: user.username };
+  // The client's name, which staff and the client's guests may see; a login is never shown
+  // to others (it is half of what signs in).
+  return { kind: 'client', clientUserId: user.id, clientId: user.clientId, sessionId: sessionIdOf(ctx, 'client'), name: user.name || 'Client' };
 }
 
 export function principalAs(ctx: Ctx, as: LiveAs): LivePrincipal {
@@ -54,7 +56,8 @@ export async function linkPrincipal(ctx: Ctx, token: string | undefined): Promis
 
 /**
  * One key per person (not per tab): the stream limit counts it, and a live session knows a
- * participant by it. Never sent to a browser (participants are known there by a row id).
+ * participant by it. Never sent to a browser (participants are known there by a row id). A
+ * guest's names their link too, so a session counts a link's guests together.
  */
 export function principalKey(p: LivePrincipal): string {
   switch (p.kind) {
@@ -63,9 +66,12 @@ export function principalKey(p: LivePrincipal): string {
     case 'client':
       return `client:${p.clientUserId}`;
     case 'link':
-      return `guest:${p.visitId}`;
+      return `${guestKeyPrefix(p.linkId)}${p.visitId}`;
   }
 }
+
+/** How every key of a link's guests begins. */
+export const guestKeyPrefix = (linkId: number) => `guest:${linkId}:`;
 
 export function participantKind(p: LivePrincipal): 'staff' | 'client' | 'guest' {
   return p.kind === 'link' ? 'guest' : p.kind;

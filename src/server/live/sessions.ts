@@ -4,7 +4,7 @@
 // when the presenter ends it or has been gone LIVE_PRESENTER_GRACE_MS; its summary (who joined,
 // notes made) stays on the item. Every change is an event in the table, so participants on
 // other web processes see it too.
-import { and, asc, count, desc, eq, gte, isNull, lte, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, like, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { liveParticipants, liveSessions, media, mediaVersions, shareComments, timelineNotes } from '../../db/schema.ts';
 import { config } from '../config.ts';
@@ -12,12 +12,13 @@ import { HttpError, notFound } from '../http.ts';
 import type { LiveParticipant, LiveSessionInfo, LiveSessionRecord, LiveSessionView, LiveState, LiveSummary } from '../../shared/schemas/live.ts';
 import { FactsCache, seesLive } from './audience.ts';
 import { appendEvent } from './log.ts';
-import { participantKind, principalKey, type LivePrincipal } from './principal.ts';
+import { guestKeyPrefix, participantKind, principalKey, type LivePrincipal } from './principal.ts';
 
 export type SessionRow = typeof liveSessions.$inferSelect;
 
 export const SESSION_GONE = 'This live session has ended.';
 export const SESSION_FULL = (max: number) => `This live session is full (${max} people). Please try again when someone leaves.`;
+export const LINK_FULL = (max: number) => `This link already has ${max} guests in this live session. Please try again when one leaves.`;
 export const NOT_PRESENTER = 'Only the presenter can do that.';
 export const NOT_JOINED = 'Join the live session first.';
 
@@ -97,6 +98,7 @@ export async function sessionView(p: LivePrincipal, row: SessionRow): Promise<Li
     state: readState(row),
     participants: list,
     me: mine?.id ?? null,
+    starter: p.kind === 'staff' && p.userId === row.startedBy,
     endedAt: row.endedAt?.toISOString() ?? null,
   };
 }
@@ -147,38 +149,54 @@ export async function startSession(p: LivePrincipal, mediaId: number, versionId?
   return { created: true, view: await sessionView(p, created) };
 }
 
+export type Admission = { participant: number } | { refused: 'full' | 'link-full' | 'ended' };
+
 /**
- * Joins with the tab's stream (`connection`, from its hello): the stream then receives the
- * session's messages. The same person in a second tab is the same participant.
+ * Makes `p` a participant present now (the same person in a second tab is the same one), within
+ * the session's bounds: LIVE_SESSION_MAX_PARTICIPANTS people, and LIVE_LINK_MAX_PARTICIPANTS
+ * guests of any one link. One statement checks and writes, so joins at once cannot overfill it.
+ * Run by the process holding the stream that joins (tail.ts), never without one.
  */
-export async function join(p: LivePrincipal, row: SessionRow, connection: string): Promise<LiveSessionView> {
+export async function admit(row: SessionRow, p: LivePrincipal): Promise<Admission> {
   const key = principalKey(p);
-  const existing = await participantOf(row.id, key);
-  if (!existing || existing.leftAt) {
-    const [{ n }] = (await db
-      .select({ n: count() })
-      .from(liveParticipants)
-      .where(and(eq(liveParticipants.sessionId, row.id), isNull(liveParticipants.leftAt), ne(liveParticipants.key, key)))) as [{ n: number }];
-    if (n >= config.LIVE_SESSION_MAX_PARTICIPANTS) throw new HttpError(429, SESSION_FULL(config.LIVE_SESSION_MAX_PARTICIPANTS));
-  }
-  const now = new Date();
-  const [part] = await db
-    .insert(liveParticipants)
-    .values({ sessionId: row.id, key, kind: participantKind(p), name: p.name, lastSeenAt: now, following: key !== row.presenter })
-    .onConflictDoUpdate({ target: [liveParticipants.sessionId, liveParticipants.key], set: { leftAt: null, lastSeenAt: now, name: p.name } })
-    .returning();
-  await publishParticipants(row, { join: { connection, key, participant: part!.id } });
-  return sessionView(p, row);
+  const now = Date.now();
+  const linkPrefix = p.kind === 'link' ? `${guestKeyPrefix(p.linkId)}%` : null;
+  const present = (extra: SQL) => sql`(SELECT count(*) FROM live_participants WHERE session_id = ${row.id} AND left_at IS NULL AND key <> ${key} AND ${extra})`;
+  const [admitted] = await db.all<{ id: number }>(sql`
+    INSERT INTO live_participants (session_id, key, kind, name, last_seen_at, following)
+    SELECT ${row.id}, ${key}, ${participantKind(p)}, ${p.name}, ${now}, ${key !== row.presenter ? 1 : 0}
+    WHERE EXISTS (SELECT 1 FROM live_participants WHERE session_id = ${row.id} AND key = ${key} AND left_at IS NULL)
+      OR (${present(sql`1`)} < ${config.LIVE_SESSION_MAX_PARTICIPANTS}
+        AND (${linkPrefix} IS NULL OR ${present(sql`key LIKE ${linkPrefix}`)} < ${config.LIVE_LINK_MAX_PARTICIPANTS}))
+    ON CONFLICT (session_id, key) DO UPDATE SET left_at = NULL, last_seen_at = excluded.last_seen_at, name = excluded.name
+    RETURNING id`);
+  if (admitted) return { participant: Number(admitted.id) };
+  if (!linkPrefix) return { refused: 'full' };
+  const [{ n }] = (await db
+    .select({ n: count() })
+    .from(liveParticipants)
+    .where(and(eq(liveParticipants.sessionId, row.id), isNull(liveParticipants.leftAt), like(liveParticipants.key, linkPrefix)))) as [{ n: number }];
+  return { refused: n >= config.LIVE_LINK_MAX_PARTICIPANTS ? 'link-full' : 'full' };
 }
 
-/** Leaves (the Leave button, or the last stream of this person in the session closing). */
+/** What a refused admission answers (429 for a bound, 410 for a session that ended meanwhile). */
+export function refusal(reason: Exclude<Admission, { participant: number }>['refused']): HttpError {
+  if (reason === 'ended') return new HttpError(410, SESSION_GONE);
+  if (reason === 'link-full') return new HttpError(429, LINK_FULL(config.LIVE_LINK_MAX_PARTICIPANTS));
+  return new HttpError(429, SESSION_FULL(config.LIVE_SESSION_MAX_PARTICIPANTS));
+}
+
+/**
+ * Leaves (the Leave button, or the last stream of this person in the session closing). The
+ * Leave button names its tab's stream: the process holding it stops sending it the session.
+ */
 export async function leave(row: Pick<SessionRow, 'id' | 'mediaId' | 'presenter'>, key: string, connection?: string): Promise<void> {
   const gone = await db
     .update(liveParticipants)
     .set({ leftAt: new Date() })
     .where(and(eq(liveParticipants.sessionId, row.id), eq(liveParticipants.key, key), isNull(liveParticipants.leftAt)))
     .returning({ id: liveParticipants.id });
-  if (gone.length || connection) await publishParticipants(row, connection ? { leave: { connection } } : {});
+  if (gone.length || connection) await publishParticipants(row, connection ? { leave: { connection, key } } : {});
 }
 
 async function summarise(row: SessionRow, endedAt: Date, reason: LiveSummary['reason']): Promise<LiveSummary> {
@@ -234,10 +252,27 @@ export async function sessionsOf(mediaId: number): Promise<LiveSessionRecord[]> 
 }
 
 /**
+ * How long a participant goes unseen before they are marked gone: their streams' web process
+ * died (no stream closed to say so), since the process holding a participant's stream renews
+ * them on every heartbeat.
+ */
+const participantSilence = () => 2 * config.LIVE_HEARTBEAT_MS + 10_000;
+
+/**
  * Ends sessions whose presenter has been gone LIVE_PRESENTER_GRACE_MS: left (its last stream
  * closed), or not seen for that long plus two heartbeats (its web process died), or never came.
+ * Participants not seen for `participantSilence()` are marked gone first.
  */
 export async function sweepSessions(now = Date.now()): Promise<number> {
+  const unseen = await db
+    .update(liveParticipants)
+    .set({ leftAt: new Date(now) })
+    .where(and(isNull(liveParticipants.leftAt), lt(liveParticipants.lastSeenAt, new Date(now - participantSilence()))))
+    .returning({ sessionId: liveParticipants.sessionId });
+  const touched = [...new Set(unseen.map((u) => u.sessionId))];
+  if (touched.length) {
+    for (const row of await db.select().from(liveSessions).where(and(inArray(liveSessions.id, touched), isNull(liveSessions.endedAt)))) await publishParticipants(row);
+  }
   const grace = config.LIVE_PRESENTER_GRACE_MS;
   const silent = grace + 2 * config.LIVE_HEARTBEAT_MS;
   const rows = await db

@@ -9,8 +9,8 @@ import { config } from '../config.ts';
 import { FactsCache, mayReceive, needsFacts, seesLive, type ItemFacts } from './audience.ts';
 import { currentPermissions, invalid, linkAllowsComments } from './checks.ts';
 import * as hub from './hub.ts';
-import { headId, onKick, parseData, prune, readAfter, READ_BATCH, type LiveRow } from './log.ts';
-import { leave, sessionById } from './sessions.ts';
+import { appendEvent, headId, onKick, parseData, prune, readAfter, READ_BATCH, type LiveRow } from './log.ts';
+import { admit, leave, publishParticipants, sessionById } from './sessions.ts';
 import { watchDatabase } from './wake.ts';
 
 let cursor = 0;
@@ -23,7 +23,29 @@ let lastPrune = 0;
 const PRUNE_EVERY_MS = 60_000;
 
 /** Fields of a row's data that steer the tailer and are never sent. */
-const STEERING = ['join', 'leave'];
+const STEERING = ['leave'];
+
+type Waiter = { test: (row: LiveRow) => boolean; settle: (row: LiveRow | null) => void };
+const waiters = new Set<Waiter>();
+
+/**
+ * The next row this process's reader handles that passes `test`, or null after `ms` (a join
+ * waits so for the answer of the process holding its stream). Call `ensureRunning` first.
+ */
+export function nextRow(test: (row: LiveRow) => boolean, ms: number): Promise<LiveRow | null> {
+  return new Promise((resolve) => {
+    const w: Waiter = {
+      test,
+      settle: (row) => {
+        clearTimeout(timer);
+        waiters.delete(w);
+        resolve(row);
+      },
+    };
+    const timer = setTimeout(() => w.settle(null), ms);
+    waiters.add(w);
+  });
+}
 
 /** The message a row becomes (the same bytes for every stream that receives it). */
 export function messageFor(row: LiveRow): Uint8Array {
@@ -67,7 +89,7 @@ export function ensureRunning(): Promise<void> {
 }
 
 function stopIfIdle(): void {
-  if (hub.count() > 0 || !timer) return;
+  if (hub.count() > 0 || waiters.size > 0 || !timer) return;
   clearInterval(timer);
   timer = null;
   started = null;
@@ -91,6 +113,7 @@ async function poll(): Promise<void> {
         for (const row of rows) {
           await handle(row, facts).catch((e) => console.error('live: handling event', row.id, e));
           cursor = row.id;
+          for (const w of [...waiters]) if (w.test(row)) w.settle(row);
         }
       }
       if (rows.length === READ_BATCH) again = true;
@@ -129,6 +152,9 @@ async function handle(row: LiveRow, facts: FactsCache): Promise<void> {
     case 'sys-session':
       for (const c of where((c) => c.principal.kind === data.kind && 'sessionId' in c.principal && c.principal.sessionId === data.id)) hub.end(c, 'signed-out');
       return;
+    case 'sys-join':
+      await admitStream(row, data);
+      return;
     case 'sys-visit':
       for (const c of where((c) => c.principal.kind === 'link' && c.principal.visitId === data.id)) hub.end(c, 'link-gone');
       return;
@@ -165,13 +191,9 @@ async function handle(row: LiveRow, facts: FactsCache): Promise<void> {
       await recheckMemberships(row.mediaId, where((c) => c.principal.kind === 'client' && c.principal.clientId === row.clientId), facts);
       break;
     case 'live': {
-      const join = data.join as { connection?: string; key?: string; participant?: number } | undefined;
-      if (join?.connection && row.sessionId !== null && row.mediaId !== null) {
-        const conn = hub.find(join.connection);
-        if (conn && conn.key === join.key) conn.sessions.set(row.sessionId, { participant: join.participant!, mediaId: row.mediaId });
-      }
-      const leave = data.leave as { connection?: string } | undefined;
-      if (leave?.connection && row.sessionId !== null) hub.find(leave.connection)?.sessions.delete(row.sessionId);
+      const leave = data.leave as { connection?: string; key?: string } | undefined;
+      const conn = leave?.connection ? hub.find(leave.connection) : undefined;
+      if (conn && conn.key === leave!.key && row.sessionId !== null) conn.sessions.delete(row.sessionId);
       break;
     }
   }
@@ -182,6 +204,28 @@ async function handle(row: LiveRow, facts: FactsCache): Promise<void> {
   if (row.topic === 'live' && data.type === 'ended' && row.sessionId !== null) {
     for (const conn of hub.all()) conn.sessions.delete(row.sessionId);
   }
+}
+
+/**
+ * A join (join.ts) naming a stream of this process, of the person joining: admits them (the
+ * session's bounds) and attaches the stream, then answers. Any other process stays silent, so a
+ * join naming no open stream of its caller is answered by no one and admits no one.
+ */
+async function admitStream(row: LiveRow, data: Record<string, unknown>): Promise<void> {
+  const conn = typeof data.connection === 'string' ? hub.find(data.connection) : undefined;
+  if (!conn || conn.key !== data.key || row.sessionId === null || row.mediaId === null) return;
+  const session = await sessionById(row.sessionId);
+  const admission = session && !session.endedAt ? await admit(session, conn.principal) : ({ refused: 'ended' } as const);
+  if ('participant' in admission) {
+    if (!conn.closed) {
+      conn.sessions.set(session!.id, { participant: admission.participant, mediaId: row.mediaId });
+      await publishParticipants(session!);
+    } else if (!hub.inSession(conn.key, session!.id)) {
+      // Closed while being admitted: its close found nothing to leave, so leave now.
+      await leave(session!, conn.key);
+    }
+  }
+  await appendEvent({ topic: 'sys-joined', audience: 'system', mediaId: row.mediaId, sessionId: row.sessionId, data: { nonce: data.nonce, ...admission } });
 }
 
 /** On the heartbeat: streams whose session, pass or link ended without an event (expiry). */

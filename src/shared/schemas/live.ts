@@ -95,7 +95,10 @@ export const livePointerSchema = z
 
 export const liveDrawSchema = z.object({ shapes: shapesSchema }).strict();
 export const liveControlSchema = z.object({ to: z.number().int().positive() }).strict();
-export const liveJoinSchema = z.object({ connection: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'connection must be the id the stream gave') }).strict();
+const connectionField = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'connection must be the id the stream gave');
+export const liveJoinSchema = z.object({ connection: connectionField }).strict();
+/** Leave names the tab's stream, which then stops receiving the session. */
+export const liveLeaveSchema = z.object({ connection: connectionField.optional() }).strict();
 export const liveStartSchema = z.object({ versionId: z.number().int().positive().optional() }).strict();
 
 export type LiveParticipantKind = 'staff' | 'client' | 'guest';
@@ -123,6 +126,8 @@ export interface LiveSessionView extends LiveSessionInfo {
   participants: LiveParticipant[];
   /** This viewer's participant id once joined (null before). */
   me: number | null;
+  /** Whether this viewer started the session: they may take control back whoever presents. */
+  starter: boolean;
   endedAt: string | null;
 }
 
@@ -150,7 +155,11 @@ export type LiveMessage =
   | { type: 'draw'; sessionId: number; participant: number; name: string; shapes: Shape[] }
   | { type: 'dropped'; sessionId: number; reason: string };
 
-/** Why a stream was closed by the server (the last message before it ends). */
+/**
+ * Why a stream was closed by the server (the last message before it ends). After `shutdown`
+ * (the process is stopping) and `too-slow` (the tab fell LIVE_SLOW_CLIENT_BYTES behind) the tab
+ * reconnects and resumes from its last message; after the others it does not.
+ */
 export interface LiveClosed {
   reason: 'signed-out' | 'link-gone' | 'access-changed' | 'too-slow' | 'shutdown';
 }
