@@ -1,8 +1,12 @@
-/** Where a staff user goes after signing in (000 §2: Admin/Staff → admin, Client → portal, else /). */
-export function landingFor(roles: string[]): string {
-  if (roles.includes('Admin') || roles.includes('Staff')) return '/admin/dashboard';
-  if (roles.includes('Client')) return '/client/dashboard';
-  return '/';
+import { firstAdminPage } from './admin-routes.ts';
+
+/**
+ * Where a staff user goes after signing in (000 §2: Admin and Staff → the dashboard, Client →
+ * portal, else /). Anyone else who may open an admin page goes to the first one (issue 53: a
+ * custom "Editor" with the media permissions lands on Media, not on the public home).
+ */
+export function landingFor(roles: string[], permissions: string[]): string {
+  return firstAdminPage(roles, permissions) ?? (roles.includes('Client') ? '/client/dashboard' : '/');
 }
 
 /**
