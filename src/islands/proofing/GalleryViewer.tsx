@@ -20,6 +20,12 @@ import { JustifiedGrid } from './JustifiedGrid.tsx';
 import { Lightbox } from './Lightbox.tsx';
 import { StillTile } from './StillTile.tsx';
 import { useGallery } from './useGallery.ts';
+import { usePollWhileOffline, useLiveReload } from '../live/useLive.ts';
+
+/** What a gallery page hears: its own changes, and an image's marked copy made (links with a watermark). */
+const GALLERY_TOPICS = ['gallery', 'preview'] as const;
+/** How often copies still being made are asked about while no event stream is open. */
+const MARKED_POLL_MS = 5000;
 
 type Size = Exclude<DownloadTier, 'off'>;
 type Filter = 'all' | 'hearts' | number;
@@ -58,20 +64,17 @@ export default function GalleryViewer({ initialJson, total, cover: pageCover, ap
     setAskName(true);
     return new Promise<boolean>((resolve) => (nameWaiter.current = resolve));
   }, [needsName]);
-  const { g, setG, mark, togglePick, submit } = useGallery(initial, api, ensureName);
+  const { g, setG, reload, mark, togglePick, submit } = useGallery(initial, api, ensureName);
   const [complete, setComplete] = useState(initial.images.length >= total);
   useEffect(() => {
     if (complete) return;
     let live = true;
     const fetchRest = async (attempt: number): Promise<void> => {
       try {
-        const full = await api.view();
+        // The whole gallery as it is now (copies made since the page was rendered included);
+        // what the viewer did meanwhile stays (mergeView).
+        await reload();
         if (!live) return;
-        // Images already here keep what the viewer did to them meanwhile.
-        setG((cur) => {
-          const mine = new Map(cur.images.map((img) => [img.id, img]));
-          return { ...cur, images: full.images.map((img) => mine.get(img.id) ?? img) };
-        });
         setComplete(true);
       } catch (e) {
         if (!live) return;
@@ -83,7 +86,14 @@ export default function GalleryViewer({ initialJson, total, cover: pageCover, ap
     return () => {
       live = false;
     };
-  }, [api, complete, setG]);
+  }, [complete, reload]);
+  // The page updates itself (issue 53): a watermarked copy made, and whatever the studio changes
+  // in the gallery, arrive over the tab's event stream and the gallery is read again.
+  const waiting = g.watermarked && g.images.some((i) => !i.ready);
+  const readAgain = () => void reload().catch(() => undefined);
+  useLiveReload(GALLERY_TOPICS, readAgain, (topic, data) => (topic === 'gallery' ? data.galleryId === g.id : waiting && data.status === 'done'));
+  // Without a stream, copies still being made are asked about every few seconds.
+  usePollWhileOffline(readAgain, MARKED_POLL_MS, { enabled: waiting, visibleOnly: true });
 
   const [setShown, setSetShown] = useState<number | 'all'>('all');
   const [filter, setFilter] = useState<Filter>('all');
