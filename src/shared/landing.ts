@@ -27,6 +27,9 @@ export function safeReturnPath(raw: string | null | undefined): string | null {
   }
 }
 
+/** The server's 401 for a request without a session (src/server/auth/guard.ts); the browser reads it as a lost session. */
+export const NOT_SIGNED_IN = 'You need to sign in to do that.';
+
 /** The sign-in page for the screen at `path`, asking to come back to it afterwards. */
 export function signInAgainHref(path: string): string | null {
   const page = path.startsWith('/admin') ? '/auth' : path.startsWith('/client/') && !path.startsWith('/client/login') ? '/client/login' : null;
