@@ -55,6 +55,7 @@ test.describe('admin route guards (server-side)', () => {
 
 test.describe('a custom role (issue 53)', () => {
   test('an "Editor" (view, upload and edit media) lands on Media, the menus lead there, the badge names the role, and no API answers 403', async ({ page, server }) => {
+    test.setTimeout(120_000);
     const editor = await createStaffUser(server, { permissions: ['view:media', 'upload:media', 'edit:media'], roleName: 'Editor' });
     // Every API answer the pages get (the event stream aside, which stays open).
     const answers: string[] = [];
