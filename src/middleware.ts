@@ -7,6 +7,7 @@ import { allowedMethods } from './server/api-methods.ts';
 import { SESSION_COOKIE, setSessionCookie, clearSessionCookie, validateSessionToken } from './server/auth/sessions.ts';
 import { loadClientPrincipal, loadRolesAndPermissions, loadStaffUser } from './server/auth/principals.ts';
 import { checkAdminRoute } from './server/auth/route-guards.ts';
+import { ADMIN_DASHBOARD, firstAdminPage } from './shared/admin-routes.ts';
 import { signInAgainHref } from './shared/landing.ts';
 import { cacheKey, cachedPage } from './server/page-cache.ts';
 import { serverThemeClass } from './server/theme.ts';
@@ -129,8 +130,13 @@ const canonicalTrailingSlash = defineMiddleware((ctx, next) => {
 const guardAdminPages = defineMiddleware((ctx, next) => {
   const { pathname } = ctx.url;
   if (!pathname.startsWith('/admin')) return next();
-  if (pathname === '/admin' || pathname === '/admin/') return ctx.redirect('/admin/dashboard');
-  const outcome = checkAdminRoute(pathname, ctx.locals.user, ctx.locals.roles, ctx.locals.permissions);
+  const { user, roles, permissions } = ctx.locals;
+  // The admin area's home is the first page the user may open (the dashboard for Admin and
+  // Staff; issue 53): /admin, and the dashboard's address for a role without it, lead there.
+  const home = user ? firstAdminPage(roles, permissions) : null;
+  if (pathname === '/admin' || pathname === '/admin/') return ctx.redirect(home ?? ADMIN_DASHBOARD);
+  if (pathname === ADMIN_DASHBOARD && home && home !== ADMIN_DASHBOARD) return ctx.redirect(home);
+  const outcome = checkAdminRoute(pathname, user, roles, permissions);
   // Back to the same screen after signing in (an email's link to `/admin/media?item=…`).
   if (outcome === 'signin') return ctx.redirect(signInAgainHref(pathname + ctx.url.search) ?? '/auth');
   if (outcome === 'role' || outcome === 'permission') return ctx.rewrite(`/access-denied/${outcome}`);

@@ -5,7 +5,7 @@ import { staffLoginSchema } from '../shared/schemas/auth.ts';
 import { toast, toastAfterNavigation } from '../shared/toast.ts';
 import { SignInForm } from './ui/SignInForm.tsx';
 
-/** Staff sign-in (000 §2, §5, §8): after sign-in, the roles decide the landing page. */
+/** Staff sign-in (000 §2, §5, §8): after sign-in, the roles and permissions decide the landing page. */
 export default function StaffLogin() {
   async function signIn(credentials: { username: string; password: string }) {
     let user: { username: string };
@@ -24,8 +24,9 @@ export default function StaffLogin() {
     }
     let target = '/';
     try {
-      const roles = await withRetries(() => apiJson<{ name: string }[]>('GET', '/api/user/roles'), 3, 1000);
-      target = landingFor(roles.map((r) => r.name));
+      const names = (path: string) => withRetries(() => apiJson<{ name: string }[]>('GET', path), 3, 1000).then((rows) => rows.map((r) => r.name));
+      const [roles, permissions] = await Promise.all([names('/api/user/roles'), names('/api/user/permissions')]);
+      target = landingFor(roles, permissions);
     } catch (err) {
       console.error('Could not load roles', err);
     }

@@ -1,7 +1,7 @@
 // The one browser-side fetch helper (000 §7): credentials always, JSON body only when given,
 // errors carry the status and the server's message, put in words people understand
 // (issue 19 #16): no "Failed to fetch", no "Internal Server Error", no "field: " prefix.
-import { signInAgainHref } from './landing.ts';
+import { NOT_SIGNED_IN, signInAgainHref } from './landing.ts';
 import { offerSignInAgain } from './toast.ts';
 
 export const NETWORK_MESSAGE = 'Could not reach the server. Check your connection and try again.';
@@ -53,7 +53,9 @@ export function apiErrorFrom(status: number, statusText: string, text: string, p
   } catch {
     /* not our JSON shape (a proxy's page, a crash): described by status below */
   }
-  if (res.status === 401 && typeof window !== 'undefined' && !/\/login$/.test(path)) {
+  // A 401 is a lost session only when it says so (or says nothing of ours: a proxy's): a wrong
+  // PIN or password is a 401 too, and must read as itself, not send anyone to sign in (issue 53).
+  if (res.status === 401 && (message === null || message === NOT_SIGNED_IN) && typeof window !== 'undefined' && !/\/login$/.test(path)) {
     const href = signInAgainHref(window.location.pathname + window.location.search);
     if (href) {
       offerSignInAgain(href);

@@ -1,8 +1,12 @@
-/** Where a staff user goes after signing in (000 §2: Admin/Staff → admin, Client → portal, else /). */
-export function landingFor(roles: string[]): string {
-  if (roles.includes('Admin') || roles.includes('Staff')) return '/admin/dashboard';
-  if (roles.includes('Client')) return '/client/dashboard';
-  return '/';
+import { firstAdminPage } from './admin-routes.ts';
+
+/**
+ * Where a staff user goes after signing in (000 §2: Admin and Staff → the dashboard, Client →
+ * portal, else /). Anyone else who may open an admin page goes to the first one (issue 53: a
+ * custom "Editor" with the media permissions lands on Media, not on the public home).
+ */
+export function landingFor(roles: string[], permissions: string[]): string {
+  return firstAdminPage(roles, permissions) ?? (roles.includes('Client') ? '/client/dashboard' : '/');
 }
 
 /**
@@ -22,6 +26,9 @@ export function safeReturnPath(raw: string | null | undefined): string | null {
     return null;
   }
 }
+
+/** The server's 401 for a request without a session (src/server/auth/guard.ts); the browser reads it as a lost session. */
+export const NOT_SIGNED_IN = 'You need to sign in to do that.';
 
 /** The sign-in page for the screen at `path`, asking to come back to it afterwards. */
 export function signInAgainHref(path: string): string | null {

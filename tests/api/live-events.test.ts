@@ -10,6 +10,7 @@ import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
 import { createVideo, type MediaFixture } from '../helpers/portal-fixtures.ts';
 import { EventStream, openStream, type SseMessage } from '../helpers/sse.ts';
+import { createGallery, galleryLink, uploadShots } from '../helpers/proofing.ts';
 import { hashPassword } from '../../src/server/auth/password.ts';
 
 let server: TestServer;
@@ -235,6 +236,35 @@ describe('each event type reaches exactly the principals allowed', () => {
     }
     // Nor a note's text.
     expect(JSON.stringify(streams.clientA!.messages)).not.toContain('secret');
+  });
+});
+
+describe('proofing galleries (issue 53)', () => {
+  test("a gallery's changes reach staff with view:media, the clients it is shared with and its links' visitors; nobody else; a watermarked link hears of its copies", async () => {
+    const [imageId] = await uploadShots(admin, [{ name: 'LIVE_0001.jpg', width: 320, height: 200 }]);
+    const g = await createGallery(admin, { title: 'Live gallery', mediaIds: [imageId] });
+    expect((await admin.json('PUT', `/api/galleries/${g.id}/clients`, { clientIds: [clientAId] })).status).toBe(200);
+    // The server's worker makes the link's copies as soon as it exists: its visitor's stream
+    // resumes from before the link, so a copy made before it opened is replayed, not missed.
+    const before = Number((await server.sql.execute('SELECT coalesce(max(id), 0) AS id FROM live_events')).rows[0]!.id);
+    const link = await galleryLink(admin, g.id, { watermark: true });
+    const visitor = new Session(server.url);
+    expect((await visitor.get(`/s/${link.token}`)).status).toBe(200);
+    const own = await openStream(visitor, `/api/share/${link.token}/live`, { lastEventId: before });
+    try {
+      // The copy of the image (a gallery link holds no items of its own, yet hears of it).
+      await own.waitFor('the marked copy made', (m) => m.event === 'preview' && m.data.mediaId === imageId && m.data.status === 'done', 0, 60_000);
+      const from = marks();
+      const ownFrom = own.messages.length;
+      expect((await admin.json('POST', `/api/galleries/${g.id}/lists`, { name: 'Pick 3', maxCount: 3 })).status).toBe(201);
+      await own.waitFor("the gallery link's event", (m) => m.event === 'gallery' && m.data.galleryId === g.id && m.data.change === 'lists', ownFrom);
+      await barrier(from);
+      expect(receivers(from, 'gallery', (m) => m.data.galleryId === g.id).sort()).toEqual(['admin', 'clientA', 'clientA2', 'viewer']);
+      // Ids and the kind of change only: no title or name.
+      expect(Object.keys(own.messages.find((m) => m.event === 'gallery')!.data).sort()).toEqual(['change', 'galleryId', 'linkId', 'mediaId', 'versionId']);
+    } finally {
+      own.close();
+    }
   });
 });
 

@@ -15,7 +15,7 @@ const unique = () => `${Date.now().toString(36)}${(++seq).toString(36)}`;
 /** A staff user holding one new role with exactly `permissions` (plus `extraRoles`). */
 export async function createStaffUser(
   server: TestServer,
-  opts: { permissions: string[]; extraRoles?: string[]; displayName?: string },
+  opts: { permissions: string[]; extraRoles?: string[]; displayName?: string; roleName?: string },
 ): Promise<{ username: string; password: string; email: string }> {
   const username = `staff${unique()}`;
   const password = 'staff-password-123';
@@ -25,7 +25,7 @@ export async function createStaffUser(
     sql: 'INSERT INTO users (id, username, email, password_hash, display_name) VALUES (?, ?, ?, ?, ?)',
     args: [id, username, email, await hashPassword(password), opts.displayName ?? ''],
   });
-  const role = `Role ${username}`;
+  const role = opts.roleName ?? `Role ${username}`;
   const r = await server.sql.execute({ sql: 'INSERT INTO roles (name) VALUES (?) RETURNING id', args: [role] });
   const roleId = Number(r.rows[0]!.id);
   for (const p of opts.permissions) {

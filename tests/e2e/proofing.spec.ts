@@ -148,6 +148,78 @@ test('a client hearts, picks to the cap (the next refused), submits; staff reope
   }
 });
 
+test('a full list gives a pick back (the tile, P, Picked in the viewer) and takes another; after a reopen a swap works', async ({ browser, server }) => {
+  test.setTimeout(180_000);
+  const staff = await staffPage(browser, server);
+  const login = await createClientWithPortalLogin(server, 'Swap Co');
+  const g = await makeGallery(staff.request, server, 'Swap wedding');
+  const origin = { headers: { Origin: server.url } };
+  const list = await (await staff.request.post(`/api/galleries/${g.id}/lists`, { ...origin, data: { name: 'Pick 2', minCount: 1, maxCount: 2 } })).json();
+  await staff.request.put(`/api/galleries/${g.id}/clients`, { ...origin, data: { clientIds: [login.clientId] } });
+  const page = await clientPage(browser, server, login);
+  const picked = async () => {
+    const view = await (await page.request.get(`/api/client/galleries/${g.id}`)).json();
+    return view.images.filter((i: { picks: number[] }) => i.picks.includes(list.id)).map((i: { name: string }) => i.name);
+  };
+  try {
+    const view = await (await page.request.get(`/api/client/galleries/${g.id}`)).json();
+    for (const img of view.images.slice(0, 2)) {
+      expect((await page.request.put(`/api/client/galleries/${g.id}/lists/${list.id}/picks/${img.id}`, origin)).status()).toBe(200);
+    }
+    await page.goto(`/client/galleries/${g.id}`);
+    await islandsReady(page);
+    const count = page.getByTestId('pick-count');
+    await expect(count).toHaveText('Picks 2 / 2');
+    const cap = 'You have picked 2 of 2 for “Pick 2”. Remove one to pick another.';
+
+    // The tile's pick button takes a pick out of the full list, and another goes in.
+    await tiles(page).nth(0).getByTestId('pick').click();
+    await expect(count).toHaveText('Picks 1 / 2');
+    await tiles(page).nth(2).getByTestId('pick').click();
+    await expect(count).toHaveText('Picks 2 / 2');
+    await expect.poll(picked).toEqual(['IMG_0002.jpg', 'IMG_0003.jpg']);
+
+    // In the viewer, P and the "Picked" button take it out too.
+    await tiles(page).nth(2).getByRole('button', { name: 'Open IMG_0003.jpg' }).click();
+    const box = page.getByTestId('lightbox');
+    await expect(box).toBeVisible();
+    await page.keyboard.press('p');
+    await expect(count).toHaveText('Picks 1 / 2');
+    await page.keyboard.press('p');
+    await expect(count).toHaveText('Picks 2 / 2');
+    const pickButton = box.getByRole('button', { name: 'Pick for Pick 2' });
+    await expect(pickButton).toHaveAttribute('aria-pressed', 'true');
+    await pickButton.click();
+    await expect(count).toHaveText('Picks 1 / 2');
+    await expect(pickButton).toHaveAttribute('aria-pressed', 'false');
+    await pickButton.click();
+    await expect(count).toHaveText('Picks 2 / 2');
+    await page.keyboard.press('Escape');
+    await expect(box).toBeHidden();
+    // Not one refusal was toasted on the way.
+    await expect(page.getByTestId('toast').filter({ hasText: cap })).toHaveCount(0);
+
+    // Sent, then reopened by the studio asking for a swap: one pick goes out and another in.
+    expect((await page.request.post(`/api/client/galleries/${g.id}/lists/${list.id}/submit`, origin)).status()).toBe(200);
+    await page.reload();
+    await islandsReady(page);
+    await expect(page.getByTestId('submitted')).toBeVisible();
+    const [selection] = await (await staff.request.get(`/api/galleries/${g.id}/selections`)).json();
+    expect((await staff.request.post(`/api/galleries/${g.id}/selections/${selection.id}/reopen`, { ...origin, data: { note: 'Swap one for a close-up, please.' } })).status()).toBe(200);
+    await page.reload();
+    await islandsReady(page);
+    await expect(page.getByRole('note')).toContainText('The studio reopened “Pick 2”: Swap one for a close-up, please.');
+    await tiles(page).nth(1).getByTestId('pick').click();
+    await expect(count).toHaveText('Picks 1 / 2');
+    await tiles(page).nth(3).getByTestId('pick').click();
+    await expect(count).toHaveText('Picks 2 / 2');
+    await expect.poll(picked).toEqual(['IMG_0003.jpg', 'IMG_0004.jpg']);
+  } finally {
+    await page.context().close();
+    await staff.context().close();
+  }
+});
+
 test('a shoot uploaded into a gallery through the tray joins it image by image, in capture order, with its EXIF', async ({ browser, server }) => {
   test.setTimeout(180_000);
   const staff = await staffPage(browser, server);

@@ -60,7 +60,7 @@ function emit(topic: Parameters<LiveListener>[0], data: unknown): void {
   }
 }
 
-const TOPICS: LiveTopic[] = ['note', 'feedback', 'reply', 'approval', 'version', 'processing', 'media', 'assignment', 'link', 'link-activity', 'preview', 'bell', 'live'];
+const TOPICS: LiveTopic[] = ['note', 'feedback', 'reply', 'approval', 'version', 'processing', 'media', 'assignment', 'link', 'link-activity', 'preview', 'bell', 'live', 'gallery'];
 
 function open(): void {
   if (source || typeof window === 'undefined' || typeof EventSource === 'undefined') return;

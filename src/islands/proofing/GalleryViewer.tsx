@@ -20,6 +20,14 @@ import { JustifiedGrid } from './JustifiedGrid.tsx';
 import { Lightbox } from './Lightbox.tsx';
 import { StillTile } from './StillTile.tsx';
 import { useGallery } from './useGallery.ts';
+import { useLiveConnected, useLiveReload, usePollWhileOffline } from '../live/useLive.ts';
+
+/** What a gallery page hears: its own changes, and an image's marked copy made (links with a watermark). */
+const GALLERY_TOPICS = ['gallery', 'preview'] as const;
+/** How often copies still being made are asked about while no event stream is open. */
+const MARKED_POLL_MS = 5000;
+/** Without an event stream, how long after starting a download the gallery is read again (what is left of the cap). */
+const OFFLINE_DOWNLOAD_READ_MS = 2000;
 
 type Size = Exclude<DownloadTier, 'off'>;
 type Filter = 'all' | 'hearts' | number;
@@ -58,20 +66,17 @@ export default function GalleryViewer({ initialJson, total, cover: pageCover, ap
     setAskName(true);
     return new Promise<boolean>((resolve) => (nameWaiter.current = resolve));
   }, [needsName]);
-  const { g, setG, mark, togglePick, submit } = useGallery(initial, api, ensureName);
+  const { g, setG, reload, mark, togglePick, submit } = useGallery(initial, api, ensureName);
   const [complete, setComplete] = useState(initial.images.length >= total);
   useEffect(() => {
     if (complete) return;
     let live = true;
     const fetchRest = async (attempt: number): Promise<void> => {
       try {
-        const full = await api.view();
+        // The whole gallery as it is now (copies made since the page was rendered included);
+        // what the viewer did meanwhile stays (mergeView).
+        await reload();
         if (!live) return;
-        // Images already here keep what the viewer did to them meanwhile.
-        setG((cur) => {
-          const mine = new Map(cur.images.map((img) => [img.id, img]));
-          return { ...cur, images: full.images.map((img) => mine.get(img.id) ?? img) };
-        });
         setComplete(true);
       } catch (e) {
         if (!live) return;
@@ -83,7 +88,15 @@ export default function GalleryViewer({ initialJson, total, cover: pageCover, ap
     return () => {
       live = false;
     };
-  }, [api, complete, setG]);
+  }, [complete, reload]);
+  // The page updates itself (issue 53): a watermarked copy made, and whatever the studio changes
+  // in the gallery, arrive over the tab's event stream and the gallery is read again.
+  const waiting = g.watermarked && g.images.some((i) => !i.ready);
+  const readAgain = () => void reload().catch(() => undefined);
+  useLiveReload(GALLERY_TOPICS, readAgain, (topic, data) => (topic === 'gallery' ? data.galleryId === g.id : waiting && data.status === 'done'));
+  // Without a stream, copies still being made are asked about every few seconds.
+  usePollWhileOffline(readAgain, MARKED_POLL_MS, { enabled: waiting, visibleOnly: true });
+  const connected = useLiveConnected();
 
   const [setShown, setSetShown] = useState<number | 'all'>('all');
   const [filter, setFilter] = useState<Filter>('all');
@@ -107,16 +120,23 @@ export default function GalleryViewer({ initialJson, total, cover: pageCover, ap
   const hearts = g.images.filter((i) => i.heart).length;
   const cover = g.images.find((i) => i.id === g.coverImageId) ?? (pageCover?.id === g.coverImageId ? pageCover : undefined);
   const count = complete ? g.images.length : total;
+  // With no high-res downloads left, a ZIP is offered at web sizes only (a high-res one would
+  // hold photos not yet counted and be refused); photos already counted stay downloadable one
+  // by one in the full-screen view.
+  const noneLeft = g.downloads.highResCap != null && g.downloads.highResUsed >= g.downloads.highResCap;
   const sizesOffered = useMemo(() => {
     const all = new Set<Size>();
     for (const img of shown) for (const s of img.sizes) all.add(s);
-    return (['web1024', 'web2048', 'highres', 'original'] as const).filter((s) => all.has(s));
-  }, [shown]);
+    return (['web1024', 'web2048', 'highres', 'original'] as const).filter((s) => all.has(s) && !(noneLeft && (s === 'highres' || s === 'original')));
+  }, [shown, noneLeft]);
 
   async function download(url: string) {
     if (g.downloads.pinRequired && !g.downloads.pinOk) return setPinFor(url);
     try {
       await startDownload(url);
+      // What is left of the cap comes back over the stream ('gallery', downloads); without one,
+      // the gallery is read again once the download has had time to start.
+      if (!connected) setTimeout(readAgain, OFFLINE_DOWNLOAD_READ_MS);
     } catch (e) {
       toast({ title: 'Not downloaded', description: errorMessage(e), variant: 'destructive' });
     }
@@ -138,6 +158,23 @@ export default function GalleryViewer({ initialJson, total, cover: pageCover, ap
     if (listId != null) void togglePick(listId, id);
   }, [listId, togglePick]);
   const onOpen = useCallback((id: number) => setOpen(shown.findIndex((i) => i.id === id)), [shown]);
+  // The full-screen view closed on this photo: its tile takes the keyboard focus back (issue 53),
+  // scrolled into view and rendered first when the viewer went far from where it opened.
+  const [returnTo, setReturnTo] = useState<number | null>(null);
+  const returnIndex = returnTo == null ? null : shown.findIndex((i) => i.id === returnTo);
+  useEffect(() => {
+    if (returnTo == null) return;
+    let frame = 0;
+    let tries = 0;
+    const focus = () => {
+      const button = document.querySelector<HTMLButtonElement>(`[data-testid="still-tile"][data-image="${returnTo}"] button`);
+      if (button) button.focus();
+      if (button || ++tries > 60) return setReturnTo(null);
+      frame = requestAnimationFrame(focus);
+    };
+    focus();
+    return () => cancelAnimationFrame(frame);
+  }, [returnTo]);
   const pair = chosen.length === 2 ? (chosen.map((id) => g.images.find((i) => i.id === id)).filter(Boolean) as [ViewerImage, ViewerImage]) : null;
 
   return (
@@ -230,6 +267,7 @@ export default function GalleryViewer({ initialJson, total, cover: pageCover, ap
             ratios={ratios}
             label={`${g.title}: ${shown.length} photos`}
             testId="gallery-grid"
+            reveal={returnIndex != null && returnIndex >= 0 ? returnIndex : null}
             renderTile={(i, { width, row, fling }) => {
               const img = shown[i]!;
               return (
@@ -282,7 +320,10 @@ export default function GalleryViewer({ initialJson, total, cover: pageCover, ap
           canComment={g.canComment}
           highResEdge={g.highResEdge}
           onIndex={setOpen}
-          onClose={() => setOpen(null)}
+          onClose={(id) => {
+            setOpen(null);
+            setReturnTo(id);
+          }}
           onHeart={onHeart}
           onStars={(id, stars) => void mark(id, { stars })}
           onPick={onPick}

@@ -18,7 +18,10 @@ export function JustifiedGrid({
   label,
   gap = 8,
   testId,
+  reveal = null,
 }: {
+  /** A tile to bring on screen (its row rendered), e.g. the photo the full-screen view closed on. */
+  reveal?: number | null;
   ratios: readonly number[];
   /** `fling`: whether the page is being flung past (fling.ts); a tile mounted meanwhile can wait with its picture. */
   renderTile: (index: number, size: { width: number; height: number; row: number; fling: Fling }) => ReactNode;
@@ -92,6 +95,15 @@ export function JustifiedGrid({
   }, [layout, fling]);
   // Each committed step asks for the next.
   useEffect(() => schedule.current(), [span]);
+
+  useEffect(() => {
+    const el = ref.current;
+    const row = reveal == null ? undefined : layout.rows.find((r) => r.tiles.some((t) => t.index === reveal));
+    if (!el || !row) return;
+    const top = el.getBoundingClientRect().top + window.scrollY + row.top;
+    // Off screen: scrolled to the middle; the scroll renders its row (a jump is one step).
+    if (top < window.scrollY || top + row.height > window.scrollY + window.innerHeight) window.scrollTo({ top: Math.max(0, top - (window.innerHeight - row.height) / 2) });
+  }, [reveal, layout]);
 
   const rows: Row[] = layout.rows.slice(span[0], span[1]);
   return (

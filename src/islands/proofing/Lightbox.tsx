@@ -14,7 +14,10 @@ import { KeysDialog } from './dialogs.tsx';
 import { largeUrl, sizeLabel } from './files.ts';
 import { pickBlocked } from './useGallery.ts';
 
-const bar = 'inline-flex h-10 min-w-10 items-center justify-center gap-1.5 rounded-full px-2.5 text-sm text-white hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-gold-400 aria-disabled:opacity-50';
+const bar = 'inline-flex h-10 min-w-9 items-center justify-center gap-1.5 rounded-full px-2 text-sm text-white hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-gold-400 aria-disabled:opacity-50 sm:min-w-10 sm:px-2.5';
+
+/** A sideways swipe this long (px), and longer than it is tall, moves to the next or previous image. */
+const SWIPE_PX = 50;
 
 function typing(t: EventTarget | null): boolean {
   return t instanceof HTMLElement && (t.isContentEditable || t instanceof HTMLTextAreaElement || (t instanceof HTMLInputElement && !['button', 'checkbox', 'radio'].includes(t.type)));
@@ -46,7 +49,8 @@ export function Lightbox({
   canComment: boolean;
   highResEdge: number;
   onIndex: (i: number) => void;
-  onClose: () => void;
+  /** Closed on `imageId` (the photo shown last, whose tile takes the keyboard focus back). */
+  onClose: (imageId: number) => void;
   onHeart: (id: number) => void;
   onStars: (id: number, stars: number) => void;
   onPick: (id: number) => void;
@@ -54,6 +58,7 @@ export function Lightbox({
   onNote: (id: number, text: string, shapes: ViewerNote['shapes']) => Promise<boolean>;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const touch = useRef<{ x: number; y: number } | null>(null);
   const img = images[index];
   const [showNotes, setShowNotes] = useState(false);
   const [keys, setKeys] = useState(false);
@@ -71,6 +76,27 @@ export function Lightbox({
 
   if (!img) return null;
   const go = (delta: number) => onIndex(Math.min(images.length - 1, Math.max(0, index + delta)));
+  // Closed by the dialog first, so the page is no longer inert when the grid takes focus back.
+  const close = () => {
+    ref.current?.close();
+    onClose(img.id);
+  };
+  // Phones: a swipe across the picture goes to the next or previous image (not while drawing).
+  const swipe = {
+    onTouchStart: (e: React.TouchEvent) => {
+      const t = e.touches[0];
+      touch.current = e.touches.length === 1 && t && !drawing.active ? { x: t.clientX, y: t.clientY } : null;
+    },
+    onTouchEnd: (e: React.TouchEvent) => {
+      const from = touch.current;
+      const t = e.changedTouches[0];
+      touch.current = null;
+      if (!from || !t) return;
+      const dx = t.clientX - from.x;
+      const dy = t.clientY - from.y;
+      if (Math.abs(dx) >= SWIPE_PX && Math.abs(dx) > Math.abs(dy)) go(dx < 0 ? 1 : -1);
+    },
+  };
   const picked = !!list && img.picks.includes(list.id);
   const blocked = pickBlocked(list, img);
 
@@ -96,63 +122,68 @@ export function Lightbox({
         e.preventDefault();
         // Escape ends a drawing first, then the notes, then the view.
         if (drawing.active) drawing.setActive(false);
-        else onClose();
+        else close();
       }}
       onKeyDown={onKeyDown}
       className="m-0 h-dvh max-h-none w-screen max-w-none bg-black p-0 text-white backdrop:bg-black"
       data-testid="lightbox"
     >
       <div className="flex h-full flex-col">
-        <div className="flex flex-wrap items-center gap-1 px-2 py-1.5 sm:px-4">
+        {/* On a phone the counter and Close share the first row and the actions have one row of
+            their own under it (at 375 px they wrapped with Close on the second, issue 53); from
+            640 px one row. */}
+        <div className="flex flex-wrap items-center gap-x-1 gap-y-0.5 px-2 py-1.5 sm:flex-nowrap sm:px-4">
           <span className="mr-auto text-sm tabular-nums text-white/80" aria-live="polite">
             {index + 1} / {images.length}
           </span>
-          <button type="button" className={bar} aria-pressed={img.heart} aria-label="Heart" title="Heart (F)" onClick={() => onHeart(img.id)}>
-            <Heart size={18} className={img.heart ? 'fill-red-500 text-red-500' : ''} aria-hidden="true" />
-          </button>
-          {list && (
-            <button
-              type="button"
-              className={`${bar} ${picked ? 'bg-gold-500 text-black hover:bg-gold-400' : ''}`}
-              aria-pressed={picked}
-              aria-disabled={blocked ? true : undefined}
-              aria-label={`Pick for ${list.name}`}
-              title={blocked ?? `Pick for “${list.name}” (P)`}
-              onClick={() => onPick(img.id)}
-            >
-              <CircleCheck size={18} aria-hidden="true" />
-              <span className="hidden sm:inline">{picked ? 'Picked' : 'Pick'}</span>
+          <div role="group" aria-label="Image actions" className="order-last flex w-full items-center justify-center gap-0.5 sm:order-none sm:w-auto sm:gap-1" data-testid="lightbox-actions">
+            <button type="button" className={bar} aria-pressed={img.heart} aria-label="Heart" title="Heart (F)" onClick={() => onHeart(img.id)}>
+              <Heart size={18} className={img.heart ? 'fill-red-500 text-red-500' : ''} aria-hidden="true" />
             </button>
-          )}
-          <div role="group" aria-label="Stars" className="flex">
-            {[1, 2, 3, 4, 5].map((n) => (
-              <button key={n} type="button" className="inline-flex h-10 w-7 items-center justify-center rounded text-white hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-gold-400" aria-pressed={img.stars >= n} aria-label={`${n} star${n === 1 ? '' : 's'}`} onClick={() => onStars(img.id, img.stars === n ? 0 : n)}>
-                <Star size={16} className={img.stars >= n ? 'fill-gold-400 text-gold-400' : 'text-white/70'} aria-hidden="true" />
+            {list && (
+              <button
+                type="button"
+                className={`${bar} ${picked ? 'bg-gold-500 text-black hover:bg-gold-400' : ''}`}
+                aria-pressed={picked}
+                aria-disabled={blocked ? true : undefined}
+                aria-label={`Pick for ${list.name}`}
+                title={blocked ?? `Pick for “${list.name}” (P)`}
+                onClick={() => onPick(img.id)}
+              >
+                <CircleCheck size={18} aria-hidden="true" />
+                <span className="hidden sm:inline">{picked ? 'Picked' : 'Pick'}</span>
               </button>
-            ))}
+            )}
+            <div role="group" aria-label="Stars" className="flex">
+              {[1, 2, 3, 4, 5].map((n) => (
+                <button key={n} type="button" className="inline-flex h-10 w-6 items-center justify-center rounded text-white hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-gold-400 sm:w-7" aria-pressed={img.stars >= n} aria-label={`${n} star${n === 1 ? '' : 's'}`} onClick={() => onStars(img.id, img.stars === n ? 0 : n)}>
+                  <Star size={16} className={img.stars >= n ? 'fill-gold-400 text-gold-400' : 'text-white/70'} aria-hidden="true" />
+                </button>
+              ))}
+            </div>
+            <button type="button" className={bar} aria-pressed={showNotes} aria-label={`Notes (${mine.length})`} title="Notes (N)" onClick={() => setShowNotes((s) => !s)}>
+              <MessageSquare size={18} aria-hidden="true" />
+              {mine.length > 0 && <span className="text-xs">{mine.length}</span>}
+            </button>
+            {img.sizes.length > 0 && (
+              <Menu
+                label="Download this image"
+                trigger={<Download size={18} aria-hidden="true" />}
+                triggerClassName={bar}
+                panelClassName="min-w-56 text-fg"
+                items={img.sizes.map((s) => ({ label: sizeLabel(s, highResEdge, marked), onSelect: () => onDownload(img, s) }))}
+              />
+            )}
+            <button type="button" className={`${bar} hidden sm:inline-flex`} aria-label="Keyboard shortcuts" title="Keys (?)" onClick={() => setKeys(true)}>
+              <Keyboard size={18} aria-hidden="true" />
+            </button>
           </div>
-          <button type="button" className={bar} aria-pressed={showNotes} aria-label={`Notes (${mine.length})`} title="Notes (N)" onClick={() => setShowNotes((s) => !s)}>
-            <MessageSquare size={18} aria-hidden="true" />
-            {mine.length > 0 && <span className="text-xs">{mine.length}</span>}
-          </button>
-          {img.sizes.length > 0 && (
-            <Menu
-              label="Download this image"
-              trigger={<Download size={18} aria-hidden="true" />}
-              triggerClassName={bar}
-              panelClassName="min-w-56 text-fg"
-              items={img.sizes.map((s) => ({ label: sizeLabel(s, highResEdge, marked), onSelect: () => onDownload(img, s) }))}
-            />
-          )}
-          <button type="button" className={`${bar} hidden sm:inline-flex`} aria-label="Keyboard shortcuts" title="Keys (?)" onClick={() => setKeys(true)}>
-            <Keyboard size={18} aria-hidden="true" />
-          </button>
-          <button type="button" className={bar} aria-label="Close" title="Close (Esc)" onClick={onClose}>
+          <button type="button" className={bar} aria-label="Close" title="Close (Esc)" onClick={close}>
             <X size={20} aria-hidden="true" />
           </button>
         </div>
         <div className={`flex min-h-0 flex-1 ${showNotes ? 'flex-col lg:flex-row' : ''}`}>
-          <div className="relative flex min-h-0 flex-1 items-center justify-center">
+          <div className="relative flex min-h-0 flex-1 items-center justify-center" {...swipe}>
             <div className="relative h-full w-full">
               <img key={img.id} src={largeUrl(fileBase, img, marked)} alt={img.name} className="h-full w-full object-contain" data-testid="lightbox-image" />
               <DrawingLayer notes={drawings} fps={null} drawing={showNotes && canComment ? drawing : null} />

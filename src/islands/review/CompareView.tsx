@@ -454,8 +454,8 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
           );
         }}
       </Stage>
-      <div className="flex items-center gap-3 rounded-lg bg-black/80 px-3 py-2 text-white">
-        <button type="button" onClick={() => (playing ? pause() : void play())} aria-label={playing ? 'Pause both' : 'Play both'} data-testid="compare-play" className="rounded p-1 hover:bg-white/15">
+      <div className="flex items-center gap-2 rounded-lg bg-black/80 px-2 py-2 text-white sm:gap-3 sm:px-3" data-testid="compare-transport">
+        <button type="button" onClick={() => (playing ? pause() : void play())} aria-label={playing ? 'Pause both' : 'Play both'} data-testid="compare-play" className="shrink-0 rounded p-1 hover:bg-white/15">
           {playing ? <Pause size={18} aria-hidden="true" /> : <Play size={18} aria-hidden="true" />}
         </button>
         <input
@@ -468,9 +468,9 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
           value={Math.min(Math.max(0, time), duration || 0)}
           aria-valuetext={`${formatFrameTime(time * 1000, left.frameRate)} of ${formatFrameTime(duration * 1000, left.frameRate)}`}
           onChange={(e) => place(Number(e.target.value))}
-          className="h-1 flex-1 cursor-pointer accent-gold-400"
+          className="h-1 min-w-0 flex-1 cursor-pointer accent-gold-400"
         />
-        <span className="text-xs tabular-nums" data-testid="compare-time">
+        <span className="shrink-0 text-xs tabular-nums" data-testid="compare-time">
           {formatFrameTime(Math.max(0, time) * 1000, left.frameRate)}
         </span>
       </div>

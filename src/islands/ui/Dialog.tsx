@@ -44,11 +44,11 @@ export function Dialog({ open, onClose, title, description, children, footer, si
         if (e.target === ref.current) onClose();
       }}
       aria-label={title}
-      className={`m-auto w-[calc(100%-2rem)] ${SIZES[size]} max-h-[90dvh] overflow-hidden rounded-xl border border-line bg-raised p-0 text-fg shadow-2xl backdrop:bg-black/60 ${className}`}
+      className={`m-auto w-[calc(100%-1rem)] sm:w-[calc(100%-2rem)] ${SIZES[size]} max-h-[90dvh] overflow-hidden rounded-xl border border-line bg-raised p-0 text-fg shadow-2xl backdrop:bg-black/60 ${className}`}
     >
       {open && (
         <div className="flex max-h-[90dvh] flex-col">
-          <header className="flex items-start justify-between gap-4 border-b border-line px-6 py-4">
+          <header className="flex items-start justify-between gap-4 border-b border-line px-4 py-4 sm:px-6">
             <div>
               <h2 className="text-lg font-semibold">{title}</h2>
               {description && <div className="mt-1 text-sm text-fg-muted">{description}</div>}
@@ -57,8 +57,9 @@ export function Dialog({ open, onClose, title, description, children, footer, si
               <X size={18} aria-hidden="true" />
             </button>
           </header>
-          <div className="overflow-y-auto px-6 py-4">{children}</div>
-          {footer && <footer className="flex flex-wrap justify-end gap-2 border-t border-line px-6 py-4">{footer}</footer>}
+          {/* Narrower margins on a phone: a player's transport needs the width (issue 53). */}
+          <div className="overflow-y-auto px-4 py-4 sm:px-6">{children}</div>
+          {footer && <footer className="flex flex-wrap justify-end gap-2 border-t border-line px-4 py-4 sm:px-6">{footer}</footer>}
         </div>
       )}
     </dialog>

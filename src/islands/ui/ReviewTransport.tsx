@@ -70,46 +70,53 @@ export function ReviewTransport({
     else void video.current?.closest<HTMLElement>(`[${PLAYER_AREA_ATTR}]`)?.requestFullscreen().catch(() => undefined);
   };
   return (
-    <div className="mt-2 flex items-center gap-2 rounded-lg bg-black/80 px-2 py-1.5 text-white" data-testid="review-transport">
-      <Tooltip label={playing ? 'Pause' : 'Play'} side="top">
-        <button type="button" onClick={() => togglePlay(video.current)} aria-label={playing ? 'Pause' : 'Play'} className={iconBtn} data-testid="review-play">
-          {playing ? <Pause size={18} aria-hidden="true" /> : <Play size={18} aria-hidden="true" />}
-        </button>
-      </Tooltip>
-      <span className="shrink-0 text-xs tabular-nums" aria-hidden="true" data-testid="review-clock">
-        {clock(time)}
-      </span>
-      <div className="relative min-w-0 flex-1" {...bind}>
-        {preview}
-        <input
-          type="range"
-          aria-label="Seek with preview"
-          data-testid="review-seek"
-          min={0}
-          max={duration || 0}
-          step={0.1}
-          value={Math.min(time, duration || 0)}
-          aria-valuetext={`${clock(time)} of ${clock(duration)}`}
-          onChange={(e) => {
-            const v = video.current;
-            if (v) v.currentTime = Number(e.target.value);
-            setTime(Number(e.target.value));
-          }}
-          className="h-1 w-full cursor-pointer accent-gold-400"
-        />
-        {markers?.(duration)}
+    // One row where the transport has room (a container of 32rem); on a phone two, the seek bar
+    // alone on the first at the full width (issue 53: at 375 px it was 0 px wide and fullscreen
+    // was cut off). Container, not screen, widths: the same transport sits in dialogs and pages.
+    <div className="@container mt-2 rounded-lg bg-black/80 px-2 py-1.5 text-white" data-testid="review-transport">
+      <div className="flex flex-wrap items-center gap-x-1 gap-y-1 @lg:flex-nowrap @lg:gap-2">
+        <Tooltip label={playing ? 'Pause' : 'Play'} side="top">
+          <button type="button" onClick={() => togglePlay(video.current)} aria-label={playing ? 'Pause' : 'Play'} className={iconBtn} data-testid="review-play">
+            {playing ? <Pause size={18} aria-hidden="true" /> : <Play size={18} aria-hidden="true" />}
+          </button>
+        </Tooltip>
+        <span className="shrink-0 text-xs tabular-nums" aria-hidden="true" data-testid="review-clock">
+          {clock(time)}
+        </span>
+        <div className="relative order-first min-w-0 basis-full py-1 @lg:order-none @lg:flex-1 @lg:basis-0 @lg:py-0" {...bind}>
+          {preview}
+          <input
+            type="range"
+            aria-label="Seek with preview"
+            data-testid="review-seek"
+            min={0}
+            max={duration || 0}
+            step={0.1}
+            value={Math.min(time, duration || 0)}
+            aria-valuetext={`${clock(time)} of ${clock(duration)}`}
+            onChange={(e) => {
+              const v = video.current;
+              if (v) v.currentTime = Number(e.target.value);
+              setTime(Number(e.target.value));
+            }}
+            className="h-1 w-full cursor-pointer accent-gold-400"
+          />
+          {markers?.(duration)}
+        </div>
+        <span className="shrink-0 text-xs tabular-nums" aria-hidden="true">
+          <span className="@lg:hidden">/ </span>
+          {clock(duration)}
+        </span>
+        <span className="flex-1 @lg:hidden" aria-hidden="true" />
+        {/* The slider only where there is room: phones have their own volume buttons. */}
+        <VolumeControl video={video} buttonClass={iconBtn} sliderClass="hidden h-1 w-16 cursor-pointer accent-gold-400 @lg:block" />
+        <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} playing={quality.quality === AUTO ? quality.level : null} className="shrink-0" />
+        <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} side="top" align="end">
+          <button type="button" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} className={iconBtn}>
+            {fullscreen ? <Minimize size={16} aria-hidden="true" /> : <Maximize size={16} aria-hidden="true" />}
+          </button>
+        </Tooltip>
       </div>
-      <span className="shrink-0 text-xs tabular-nums" aria-hidden="true">
-        {clock(duration)}
-      </span>
-      {/* The slider only where there is room: phones have their own volume buttons. */}
-      <VolumeControl video={video} buttonClass={iconBtn} sliderClass="hidden h-1 w-16 cursor-pointer accent-gold-400 sm:block" />
-      <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} playing={quality.quality === AUTO ? quality.level : null} />
-      <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} side="top" align="end">
-        <button type="button" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} className={iconBtn}>
-          {fullscreen ? <Minimize size={16} aria-hidden="true" /> : <Maximize size={16} aria-hidden="true" />}
-        </button>
-      </Tooltip>
     </div>
   );
 }

@@ -1,10 +1,11 @@
 // The one server-side check every API endpoint uses.
 import type { APIContext } from 'astro';
 import { HttpError } from '../http.ts';
+import { NOT_SIGNED_IN } from '../../shared/landing.ts';
 
 type Ctx = Pick<APIContext, 'locals'>;
 
-export const NOT_SIGNED_IN = 'You need to sign in to do that.';
+export { NOT_SIGNED_IN };
 
 /** A signed-in staff user (client sessions do not count). 401 otherwise. */
 export function requireStaff(ctx: Ctx) {

@@ -6,7 +6,8 @@
 // client's items) and server/sharing/viewer.ts (a link's items).
 import { clientsOf } from '../portal/assigned.ts';
 import { activeLinksHolding } from '../sharing/viewer.ts';
-import type { LiveRow } from './log.ts';
+import { galleryAudience } from '../proofing/live-audience.ts';
+import { parseData, type LiveRow } from './log.ts';
 import type { LivePrincipal } from './principal.ts';
 
 export interface ItemFacts {
@@ -17,9 +18,27 @@ export interface ItemFacts {
 
 const NO_FACTS: ItemFacts = { clients: new Set(), links: new Map() };
 
-/** Facts per item, read once for a batch of events (a fresh cache per batch: never stale). */
+/** Facts per item (and per gallery), read once for a batch of events (a fresh cache per batch: never stale). */
 export class FactsCache {
   #items = new Map<number, Promise<ItemFacts>>();
+  #galleries = new Map<number, Promise<ItemFacts>>();
+
+  /** The facts a row's audience needs: its item's, its gallery's (issue 53), or none. */
+  of(row: Pick<LiveRow, 'audience' | 'mediaId' | 'data'>): Promise<ItemFacts> {
+    if (row.audience !== 'gallery') return this.item(needsFacts(row) ? row.mediaId : null);
+    const id = Number(parseData(row).galleryId);
+    return Number.isSafeInteger(id) ? this.gallery(id) : Promise.resolve(NO_FACTS);
+  }
+
+  /** A gallery's clients and links, in the shape of an item's (its stills have no live sessions). */
+  gallery(galleryId: number): Promise<ItemFacts> {
+    let facts = this.#galleries.get(galleryId);
+    if (!facts) {
+      facts = galleryAudience(galleryId).then(({ clients, links }) => ({ clients, links: new Map(links.map((id) => [id, false])) }));
+      this.#galleries.set(galleryId, facts);
+    }
+    return facts;
+  }
 
   item(mediaId: number | null): Promise<ItemFacts> {
     if (mediaId === null) return Promise.resolve(NO_FACTS);
@@ -76,6 +95,10 @@ export function mayReceive(p: LivePrincipal, row: LiveRow, facts: ItemFacts, joi
       return seesLive(p, facts);
     case 'session':
       return joined && seesLive(p, facts);
+    case 'gallery':
+      if (p.kind === 'staff') return p.permissions.has('view:media');
+      if (p.kind === 'client') return facts.clients.has(p.clientId);
+      return facts.links.has(p.linkId);
     default:
       return false;
   }

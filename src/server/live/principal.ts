@@ -4,7 +4,7 @@
 import type { APIContext } from 'astro';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { sessionIdFromToken } from '../auth/tokens.ts';
-import { requireClient, requireStaff } from '../auth/guard.ts';
+import { NOT_SIGNED_IN, requireClient, requireStaff } from '../auth/guard.ts';
 import { badRequest, clientIp, HttpError } from '../http.ts';
 import { requireVisit } from '../sharing/access.ts';
 
@@ -28,7 +28,7 @@ export function liveAs(url: URL): LiveAs {
 function sessionIdOf(ctx: Ctx, kind: LiveAs): string {
   const token = ctx.cookies.get(SESSION_COOKIE[kind])?.value;
   // The middleware validated this very cookie a moment ago.
-  if (!token) throw new HttpError(401, 'You need to sign in to do that.');
+  if (!token) throw new HttpError(401, NOT_SIGNED_IN);
   return sessionIdFromToken(token);
 }
 

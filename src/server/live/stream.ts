@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpError } from '../http.ts';
 import { currentNodeResponse } from '../media/node-response.ts';
 import type { LiveHello } from '../../shared/schemas/live.ts';
-import { FactsCache, needsFacts } from './audience.ts';
+import { FactsCache } from './audience.ts';
 import * as hub from './hub.ts';
 import { headId, oldestId, readAfter, READ_BATCH } from './log.ts';
 import { principalKey, type LivePrincipal } from './principal.ts';
@@ -103,7 +103,7 @@ async function replay(conn: hub.Connection, since: number | null): Promise<void>
   hub.write(conn, hub.encodeMessage(null, 'hello', hello));
   const facts = new FactsCache();
   for (const row of rows) {
-    const itemFacts = await facts.item(needsFacts(row) ? row.mediaId : null);
+    const itemFacts = await facts.of(row);
     deliver(conn, row, itemFacts, () => messageFor(row), true);
   }
   const pending = conn.pending ?? [];

@@ -6,7 +6,7 @@
 // whose holder may receive them (audience.ts). Several web processes therefore need nothing but
 // the shared database to agree (docs/live-review.md, "Several processes").
 import { config } from '../config.ts';
-import { FactsCache, mayReceive, needsFacts, seesLive, type ItemFacts } from './audience.ts';
+import { FactsCache, mayReceive, seesLive, type ItemFacts } from './audience.ts';
 import { currentPermissions, invalid, linkAllowsComments } from './checks.ts';
 import * as hub from './hub.ts';
 import { appendEvent, headId, onKick, parseData, prune, readAfter, READ_BATCH, type LiveRow } from './log.ts';
@@ -197,7 +197,7 @@ async function handle(row: LiveRow, facts: FactsCache): Promise<void> {
       break;
     }
   }
-  const itemFacts = needsFacts(row) ? await facts.item(row.mediaId) : await facts.item(null);
+  const itemFacts = await facts.of(row);
   let bytes: Uint8Array | null = null;
   const lazy = () => (bytes ??= messageFor(row));
   for (const conn of hub.all()) deliver(conn, row, itemFacts, lazy);

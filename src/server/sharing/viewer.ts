@@ -8,7 +8,7 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
-import { media, mediaVersions, shareComments, shareLinkItems, shareLinks, timelineNotes } from '../../db/schema.ts';
+import { galleryImages, media, mediaVersions, shareComments, shareLinkItems, shareLinks, timelineNotes } from '../../db/schema.ts';
 import { readShapes, safeMs } from '../review/note-fields.ts';
 import { MAX_TIMELINE_SECONDS } from '../../shared/schemas/notes.ts';
 import { errorResponse } from '../http.ts';
@@ -38,21 +38,26 @@ async function linkItems(link: LinkRow, onlyMediaId?: number): Promise<Row[]> {
 
 /**
  * The links whose visitors see an item now (issue 41, who is told of a change): visitor links
- * (not a client's own watermark row) holding it, neither revoked nor expired.
+ * (not a client's own watermark row) holding it, neither revoked nor expired; and links to a
+ * proofing gallery holding it (issue 53: a watermarked gallery's page hears when its marked copy
+ * of the image is made). A gallery's stills have no live sessions: those links count as without
+ * comments here.
  */
 export async function activeLinksHolding(mediaId: number, now = new Date()): Promise<{ id: number; allowComment: boolean }[]> {
-  return db
-    .select({ id: shareLinks.id, allowComment: shareLinks.allowComment })
-    .from(shareLinkItems)
-    .innerJoin(shareLinks, eq(shareLinks.id, shareLinkItems.linkId))
-    .where(
-      and(
-        eq(shareLinkItems.mediaId, mediaId),
-        isNull(shareLinks.revokedAt),
-        isNull(shareLinks.clientId),
-        or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
-      ),
-    );
+  const open = and(isNull(shareLinks.revokedAt), isNull(shareLinks.clientId), or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)));
+  const [items, galleries] = await Promise.all([
+    db
+      .select({ id: shareLinks.id, allowComment: shareLinks.allowComment })
+      .from(shareLinkItems)
+      .innerJoin(shareLinks, eq(shareLinks.id, shareLinkItems.linkId))
+      .where(and(eq(shareLinkItems.mediaId, mediaId), open)),
+    db
+      .select({ id: shareLinks.id })
+      .from(galleryImages)
+      .innerJoin(shareLinks, eq(shareLinks.galleryId, galleryImages.galleryId))
+      .where(and(eq(galleryImages.mediaId, mediaId), open)),
+  ]);
+  return [...items, ...galleries.map((l) => ({ id: l.id, allowComment: false }))];
 }
 
 /** One item of the link (404 when the link does not hold it). */

@@ -22,6 +22,9 @@ export const LIVE_TOPICS = [
   'preview',
   'bell',
   'live',
+  // A proofing gallery changed (issue 53): `galleryId` and `change` (images, sizes, settings,
+  // sets, lists, selection).
+  'gallery',
 ] as const;
 export type LiveTopic = (typeof LIVE_TOPICS)[number];
 
@@ -36,6 +39,8 @@ export interface LiveChange {
   status?: string | null;
   progress?: number | null;
   locked?: boolean;
+  /** Topic `gallery`: which gallery. */
+  galleryId?: number;
 }
 
 /** The first message of every connection (no id: it is not part of the log). */

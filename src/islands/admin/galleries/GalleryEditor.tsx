@@ -29,7 +29,8 @@ export default function GalleryEditor({ initial, permissions }: { initial: Galle
     const asked = typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('tab');
     return TABS.includes(asked as Tab) ? (asked as Tab) : 'images';
   });
-  const can = { edit: permissions.includes('edit:media'), upload: permissions.includes('upload:media'), share: permissions.includes('share:media'), assign: permissions.includes('assign:client') };
+  // Choosing clients lists them (GET /api/clients, view:clients): without that the card only reads.
+  const can = { edit: permissions.includes('edit:media'), upload: permissions.includes('upload:media'), share: permissions.includes('share:media'), assign: permissions.includes('assign:client') && permissions.includes('view:clients') };
   const reload = useCallback(async () => {
     try {
       setG(await apiJson<GalleryDetail>('GET', `/api/galleries/${initial.id}`));

@@ -32,6 +32,7 @@ export default function MediaManager({ permissions, userId }: { permissions: str
   const canShare = permissions.includes('share:media');
   const canEdit = permissions.includes('edit:media');
   const canAssign = permissions.includes('assign:client');
+  const canViewClients = permissions.includes('view:clients');
 
   const [items, setItems] = useState<AdminMedia[] | null>(null);
   const [clients, setClients] = useState<ClientOption[]>([]);
@@ -135,8 +136,9 @@ export default function MediaManager({ permissions, userId }: { permissions: str
 
   useEffect(() => {
     void reload();
-    // Clients are only needed for pickers; without view:clients the list stays empty.
-    fetchClients().then(setClients, () => setClients([]));
+    // Clients are only needed for pickers and the filter; without view:clients the list stays
+    // empty, and is not asked for (a 403 in every custom role's console, issue 53).
+    if (canViewClients) fetchClients().then(setClients, () => setClients([]));
     // ?upload=true opens the upload dialog, then the URL goes back to /admin/media (001 §2).
     const params = new URLSearchParams(location.search);
     // ?approval=awaiting (the dashboard's card) opens the list on that filter.
@@ -155,7 +157,7 @@ export default function MediaManager({ permissions, userId }: { permissions: str
       if (canUpload) setUploadOpen(true);
       history.replaceState(history.state, '', '/admin/media');
     }
-  }, [reload, canUpload, loadReviews]);
+  }, [reload, canUpload, canViewClients, loadReviews]);
 
   const index = useMemo(() => buildSearchIndex(items ?? []), [items]);
   // Typing stays responsive: the grid re-filters with the deferred value.
