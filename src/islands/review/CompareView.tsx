@@ -6,11 +6,15 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { Minus, Pause, Play, Plus } from 'lucide-react';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
+import type { PlayerCaption } from '../../shared/schemas/captions.ts';
 import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Select } from '../ui/Select.tsx';
 import { fpsOf, formatFrameTime } from './frames.ts';
 import { clampTime, driftFrames, followerTarget, HOLD_FRAMES, formatOffset, pickPair, pictureLag, LAG_WINDOW_MS, sideTime, stepFrame, syncAction, timelineOf, wipeFromPointer, wipeKey, type ShownFrame, type Side } from './compare-sync.ts';
+import { CaptionTracks, folderOf, useCaptionIndex, useShownCaptions } from '../captions/useCaptions.tsx';
+import { CaptionsMenu } from '../captions/CaptionsMenu.tsx';
+import { choiceOf } from '../captions/choice.ts';
 
 type Mode = 'side' | 'wipe';
 type Which = 'left' | 'right';
@@ -225,6 +229,8 @@ function Stage({
 }
 
 /** Both videos and their one transport. The seek bar and frame steps count on the left video's time. */
+const NO_TRACKS: PlayerCaption[] = [];
+
 function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion; right: MediaVersion; mode: Mode; wipe: number; onWipe: (v: number) => void }) {
   const lv = useRef<HTMLVideoElement>(null);
   const rv = useRef<HTMLVideoElement>(null);
@@ -244,6 +250,12 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
     right: { offset: offsets.right, fps: right.frameRate },
   };
   const fps = fpsOf(left.frameRate);
+  // Each side's own captions (issue 54), shown on the side heard only: a wipe lays one over the other.
+  const leftCaptions = useCaptionIndex(folderOf(left.playbackUrl));
+  const rightCaptions = useCaptionIndex(folderOf(right.playbackUrl));
+  useShownCaptions(lv, sound === 'left' ? leftCaptions.tracks : NO_TRACKS);
+  useShownCaptions(rv, sound === 'right' ? rightCaptions.tracks : NO_TRACKS);
+  const anyCaptions = [...leftCaptions.tracks, ...rightCaptions.tracks].filter((t, i, all) => all.findIndex((o) => choiceOf(o) === choiceOf(t)) === i);
 
   /** The timeline time: the left video's position less its offset. */
   const timeline = () => timelineOf(lv.current?.currentTime ?? 0, sides.current.left);
@@ -450,7 +462,9 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
                     },
                   }
                 : {})}
-            />
+            >
+              <CaptionTracks tracks={side === 'left' ? leftCaptions.tracks : rightCaptions.tracks} />
+            </video>
           );
         }}
       </Stage>
@@ -473,6 +487,7 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
         <span className="shrink-0 text-xs tabular-nums" data-testid="compare-time">
           {formatFrameTime(Math.max(0, time) * 1000, left.frameRate)}
         </span>
+        <CaptionsMenu tracks={anyCaptions} className="shrink-0" />
       </div>
       <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
         {offsetControl('left', left)}

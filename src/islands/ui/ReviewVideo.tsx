@@ -10,6 +10,7 @@ import { ReviewTransport, togglePlay } from './ReviewTransport.tsx';
 import { PlayerArea, markDraggedRange, seekToNote, type NoteClock } from '../review/player.tsx';
 import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
 import { PictureFrame } from '../review/DrawingLayer.tsx';
+import { CaptionTracks, folderOf, useCaptionIndex, useShownCaptions } from '../captions/useCaptions.tsx';
 
 interface Props<T extends PlayableItem> {
   item: T & { id: number; title: string; posterUrl: string | null };
@@ -40,6 +41,10 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl = 
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
   const quality = useQuality(live, videoRef, { stream: true });
+  // The version's captions (issue 54), from the folder its file plays from (/media/… or a link's).
+  const captions = useCaptionIndex(folderOf(live.playbackUrl));
+  const native = quality.via === 'native';
+  useShownCaptions(videoRef, captions.tracks, native);
   const retry = canRetry
     ? () => {
         retryProcessing(item.id).then(
@@ -69,12 +74,15 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl = 
           onSeeked={onSeeked}
           aria-label={`Video: ${item.title}`}
           className={`w-full rounded-lg bg-black object-contain ${className} [:fullscreen_&]:h-full`}
-        />
+        >
+          <CaptionTracks tracks={captions.tracks} native={native} />
+        </video>
       </PictureFrame>
       <ReviewTransport
         video={videoRef}
         item={live}
         quality={quality}
+        captions={captions}
         markers={
           markers?.length || (clock && canMark)
             ? (duration) => (

@@ -31,6 +31,7 @@ import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, n
 import { useLiveReload } from '../../live/useLive.ts';
 import { useReviewLive } from '../../live/useReviewLive.ts';
 import { LivePanel } from '../../live/LivePanel.tsx';
+import { CaptionsPanel } from '../../captions/CaptionsPanel.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -253,6 +254,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           )}
         </section>
       )}
+      {item.type === 'video' && shown && <CaptionsPanel mediaId={item.id} versionId={shown.id} versionNumber={shown.number} canEdit={canEdit} />}
       <section aria-labelledby="fb-heading" className="space-y-2">
         <h3 id="fb-heading" className="text-sm font-semibold">
           Client Feedback
