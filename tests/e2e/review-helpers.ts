@@ -1,12 +1,11 @@
 // The review players' test clip and moves, shared by the browser tests of issues 29 and 30
 // (exact-frame-notes, editor-keys): a 6 s clip made by ffmpeg at 25 fps (one frame is 40 ms),
 // uploaded and converted, and the video element paused and seeked as the native controls would.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect } from './fixtures.ts';
-import { islandsReady, tempDir } from './admin-helpers.ts';
+import { islandsReady } from './admin-helpers.ts';
+import { ffmpegFixture } from '../helpers/fixture-cache.ts';
 import type { ClientLogin } from '../helpers/portal-fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
 
@@ -14,10 +13,9 @@ export const FPS = 25;
 export const FRAME = 1 / FPS;
 export const SECONDS = 6;
 
-function clip25(dir: string, size: string): string {
-  const file = path.join(dir, 'frames-25.mp4');
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${FPS}:duration=${SECONDS}`, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', file]);
-  return file;
+/** The 25 fps clip of `size` (tests/helpers/fixture-cache.ts). */
+function clip25(size: string): string {
+  return ffmpegFixture(['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${FPS}:duration=${SECONDS}`, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25'], 'mp4');
 }
 
 /**
@@ -25,21 +23,16 @@ function clip25(dir: string, size: string): string {
  * `size` makes it another shape (a portrait clip letterboxed in a wide player).
  */
 export async function uploadClip(page: Page, server: TestServer, title: string, clientId?: number, size = '320x180'): Promise<number> {
-  const dir = tempDir();
-  try {
-    const res = await page.request.post('/api/media', {
-      headers: { Origin: server.url },
-      multipart: { title, ...(clientId ? { clientId: String(clientId) } : {}), isFeatured: 'false', showInPortfolio: 'false', file: { name: 'frames-25.mp4', mimeType: 'video/mp4', buffer: fs.readFileSync(clip25(dir, size)) } },
-    });
-    expect(res.status()).toBe(201);
-    const id = (await res.json()).id as number;
-    await expect
-      .poll(async () => (await (await page.request.get(`/api/media/${id}/processing`)).json()).processingStatus, { timeout: 60_000 })
-      .toBe('ready');
-    return id;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const res = await page.request.post('/api/media', {
+    headers: { Origin: server.url },
+    multipart: { title, ...(clientId ? { clientId: String(clientId) } : {}), isFeatured: 'false', showInPortfolio: 'false', file: { name: 'frames-25.mp4', mimeType: 'video/mp4', buffer: fs.readFileSync(clip25(size)) } },
+  });
+  expect(res.status()).toBe(201);
+  const id = (await res.json()).id as number;
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/media/${id}/processing`)).json()).processingStatus, { timeout: 60_000 })
+    .toBe('ready');
+  return id;
 }
 
 export async function signInClient(page: Page, login: ClientLogin) {
