@@ -102,7 +102,7 @@ if (config.backupDir) {
 }
 // The video worker (WORKER_JOBS conversions at a time) runs in this process unless WORKER=off.
 if (config.WORKER) {
-  await runtime.startWorker();
+  await (await runtime.startWorker()).backfilled;
 } else {
   console.log('Video worker off (WORKER=off): run `npm run worker` for uploaded videos to be converted.');
 }

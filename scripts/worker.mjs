@@ -25,6 +25,7 @@ await runtime.bootstrapDatabase((line) => console.log(line), { migrations: path.
   process.exit(1);
 });
 const worker = await runtime.startWorker();
+await worker.backfilled;
 flushCompileCache();
 console.log('STUDIO_WORKER_READY');
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -32,6 +32,7 @@ import {
   type MultipartFixture,
 } from '../helpers/fuzz.ts';
 import { sampleImage } from '../helpers/media-uploads.ts';
+import { openStream, type EventStream } from '../helpers/sse.ts';
 import { createGallery, galleryLink, uploadShots } from '../helpers/proofing.ts';
 
 let server: TestServer;
@@ -113,8 +114,8 @@ const fixtures: Record<string, () => Fixture> = {
   }),
   // Issue 41: live review.
   'POST /api/media/[mediaId]/live': () => ({ valid: { versionId: Number(ids.versionId) }, optional: ['versionId'], breaker: { versionId: 'x' }, validStatus: 201 }),
-  'POST /api/live/sessions/[id]/[action]': () => ({ valid: { connection: 'fuzz-staff-connection-01' }, breaker: { connection: 42 }, validStatus: 200 }),
-  'POST /api/share/[token]/live/[id]/[action]': () => ({ valid: { connection: 'fuzz-guest-connection-01' }, breaker: { connection: 42 }, validStatus: 200, as: 'visitor' }),
+  'POST /api/live/sessions/[id]/[action]': () => ({ valid: { connection: ids.connection }, breaker: { connection: 42 }, validStatus: 200 }),
+  'POST /api/share/[token]/live/[id]/[action]': () => ({ valid: { connection: ids.connection }, breaker: { connection: 42 }, validStatus: 200, as: 'visitor' }),
   'PATCH /api/enquiries/[id]': () => ({ valid: { status: 'read' }, breaker: { status: 42 }, validStatus: 200 }),
   'PUT /api/media/[id]': () => ({
     valid: { title: 'Fuzzed title', projectStage: 'production', notes: 'notes', clientId: client.clientId, tags: ['a', 'b'], isFeatured: false, showInPortfolio: false },
@@ -354,7 +355,11 @@ beforeAll(async () => {
   ids.selectionId = String(selections.body[0].id);
   ids.galleryToken = (await galleryLink(admin, gallery.id, { name: 'Fuzz gallery share' })).token;
 });
-afterAll(() => server?.stop());
+const opened: EventStream[] = [];
+afterAll(async () => {
+  for (const s of opened) s.close();
+  await server?.stop();
+});
 
 /**
  * A fresh visitor who opened the route's link. A gallery guest also gives a name first (marks,
@@ -470,10 +475,17 @@ function mediaFiles(): string[] {
 describe.each(endpoints)('$method $route', ({ method, route }) => {
   test('every hostile body is refused with a 4xx JSON message and changes nothing', async () => {
     const key = `${method} ${route}`;
-    const fixture = fixtures[key]!();
+    let fixture = fixtures[key]!();
     let session = fixture.as === 'anonymous' ? null : fixture.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
     // Opened before the fingerprint: the visit row is the visitor's, not the fuzz's doing.
     if (fixture.as === 'visitor') session = await visitor(route);
+    // A live join names an open stream of the caller's own (issue 51): one is opened first.
+    if (route.includes('/live/')) {
+      const live = await openStream(session!, fixture.as === 'visitor' ? `/api/share/${ids.token}/live` : '/api/live/stream?as=staff');
+      opened.push(live);
+      ids.connection = live.hello.connection;
+      fixture = fixtures[key]!();
+    }
     const upload = 'file' in fixture;
     const specific = upload ? multipartHostileBodies(fixture) : fieldHostileBodies(fixture);
     const bodies = [...genericHostileBodies(upload ? fixture.fields : fixture.valid), ...specific];
