@@ -57,15 +57,22 @@ const runtime = await import(pathToFileURL(runtimeFile).href);
 const { config } = runtime;
 // With MEDIA_STORAGE=s3, refuse to start against a missing or read-only bucket.
 await runtime.checkStorageOrExit();
-const seeded = await runtime.bootstrapDatabase((line) => console.log(line), { shareLinkKey: true, migrations: path.join(root, 'src/db/migrations') }).catch((e) => {
-  // A share-link key that cannot be read (src/server/sharing/link-key.ts), or a migration that
-  // failed (src/db/migrate.ts, the database left as it was): the message says which and why.
-  if (e?.name === 'ShareLinkKeyError' || e?.name === 'MigrationError') {
-    console.error(e.message);
-    process.exit(1);
-  }
-  throw e;
-});
+const seeded = await runtime
+  .bootstrapDatabase((line) => console.log(line), {
+    shareLinkKey: true,
+    migrations: path.join(root, 'src/db/migrations'),
+    // Made by a process of their own: the image work would stay in this one's memory (issue 51).
+    demoMedia: runtime.demoMediaApart(path.join(root, 'scripts/demo-media.mjs')),
+  })
+  .catch((e) => {
+    // A share-link key that cannot be read (src/server/sharing/link-key.ts), or a migration that
+    // failed (src/db/migrate.ts, the database left as it was): the message says which and why.
+    if (e?.name === 'ShareLinkKeyError' || e?.name === 'MigrationError') {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  });
 if (args.has('--bootstrap-only')) process.exit(0);
 
 const { serve } = await import('./serve.mjs');
