@@ -78,9 +78,13 @@ export function settleTime(picture: number, current: number, fps: number | null 
   return Math.abs(to - current) < 0.00005 ? null : to;
 }
 
-/** Whether the seek `video` just finished was a pause settling on its picture (not the viewer's). */
+/**
+ * Whether the seek `video` just finished was a pause settling on its picture (not the viewer's).
+ * Chromium answers the time it was sent to in whole microseconds (4.5201 s reads 4.520099).
+ */
 export function settlingSeek(video: HTMLVideoElement): boolean {
-  return settling.get(video) === video.currentTime;
+  const to = settling.get(video);
+  return to !== undefined && Math.abs(video.currentTime - to) < 2e-6;
 }
 
 /** Follows what `video` paints and, on each pause after playing, seeks to the frame painted. */
