@@ -7,7 +7,8 @@ import { flushCompileCache } from './compile-cache.mjs';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { loadRuntime } from './load-runtime.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
@@ -48,12 +49,7 @@ if (args.has('--bootstrap-only')) {
 }
 
 // Everything below the Astro app comes from the build, as plain JavaScript (src/server/runtime.ts).
-const runtimeFile = path.join(outDir, 'runtime', 'runtime.mjs');
-if (!fs.existsSync(runtimeFile)) {
-  console.error(`No build in ${outDir}: run "npm run build" first.`);
-  process.exit(1);
-}
-const runtime = await import(pathToFileURL(runtimeFile).href);
+const runtime = await loadRuntime(outDir);
 const { config } = runtime;
 // With MEDIA_STORAGE=s3, refuse to start against a missing or read-only bucket.
 await runtime.checkStorageOrExit();

@@ -76,7 +76,8 @@ test('the server bundle imports no browser-only module, not even lazily', () => 
 
 test('a first start with demo content: the demo media and gallery are made, and the web process holds no sharp', async () => {
   const file = path.join(path.dirname(listFile), 'demo.json');
-  const demo = await startServer({ env: { DEMO_CONTENT: 'true', WORKER: 'off', NODE_OPTIONS: `--import=${HOOK}`, LOADED_MODULES_FILE: file } });
+  // It listens once the demo is made: a minute or more on a busy machine.
+  const demo = await startServer({ env: { DEMO_CONTENT: 'true', WORKER: 'off', NODE_OPTIONS: `--import=${HOOK}`, LOADED_MODULES_FILE: file }, startTimeoutMs: 150_000 });
   try {
     const images = await demo.sql.execute("SELECT count(*) AS n FROM media WHERE type = 'image' AND thumbnail_url IS NOT NULL");
     const gallery = await demo.sql.execute('SELECT count(*) AS n FROM gallery_images');
@@ -89,4 +90,4 @@ test('a first start with demo content: the demo media and gallery are made, and 
   } finally {
     await demo.stop();
   }
-}, 180_000);
+}, 240_000);

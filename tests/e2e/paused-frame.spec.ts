@@ -138,18 +138,21 @@ async function adminDialog(page: Page, query = '') {
   await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${fixture.mediaId}${query}`);
 }
 
-/** The staff note form of the admin dialog, sending from the paused frame. */
-function staffNotes(page: Page, server: TestServer): Pick<Opened, 'field' | 'note'> {
-  const form = page.getByTestId('staff-note-form');
+/** A screen's note form: its time field, and a note sent from the paused frame (its button `add`). */
+function noteForm(server: TestServer, table: 'timeline_notes' | 'share_comments', field: Locator, form: Locator, add: string): Pick<Opened, 'field' | 'note'> {
   return {
-    field: fieldFrame(page.getByRole('dialog', { name: 'Paused Cut' }).getByLabel('Time (seconds)')),
+    field: fieldFrame(field),
     note: async (text) => {
-      await form.getByRole('textbox', { name: 'Note' }).fill(text);
-      await form.getByRole('button', { name: 'Add note' }).click();
-      return storedFrame(server, 'timeline_notes', text);
+      await form.getByRole('textbox', { name: 'Note', exact: true }).fill(text);
+      await form.getByRole('button', { name: add }).click();
+      return storedFrame(server, table, text);
     },
   };
 }
+
+/** The staff note form of the admin dialog. */
+const staffNotes = (page: Page, server: TestServer) =>
+  noteForm(server, 'timeline_notes', page.getByRole('dialog', { name: 'Paused Cut' }).getByLabel('Time (seconds)'), page.getByTestId('staff-note-form'), 'Add note');
 
 const PLAYERS: { name: string; open: (page: Page, server: TestServer, browser: Browser) => Promise<Opened> }[] = [
   {
@@ -168,17 +171,7 @@ const PLAYERS: { name: string; open: (page: Page, server: TestServer, browser: B
       await page.getByRole('button', { name: 'Open Paused Cut' }).click();
       const dialog = page.getByRole('dialog', { name: 'Paused Cut' });
       await dialog.getByRole('tab', { name: 'Timeline' }).click();
-      return {
-        page,
-        video: 'portal-video',
-        toggle: dialog.getByTestId('review-play'),
-        field: fieldFrame(dialog.getByLabel('Timestamp (seconds)')),
-        note: async (text) => {
-          await dialog.getByRole('textbox', { name: 'Note' }).fill(text);
-          await dialog.getByRole('button', { name: 'Add Note' }).click();
-          return storedFrame(server, 'timeline_notes', text);
-        },
-      };
+      return { page, video: 'portal-video', toggle: dialog.getByTestId('review-play'), ...noteForm(server, 'timeline_notes', dialog.getByLabel('Timestamp (seconds)'), dialog, 'Add Note') };
     },
   },
   {
@@ -189,17 +182,7 @@ const PLAYERS: { name: string; open: (page: Page, server: TestServer, browser: B
       await islandsReady(page);
       await page.getByLabel('Your name').fill('Guest Gill');
       const share = page.getByTestId('share-item');
-      return {
-        page,
-        video: 'share-video',
-        toggle: share.getByTestId('review-play'),
-        field: fieldFrame(share.getByLabel('Time (seconds)')),
-        note: async (text) => {
-          await share.getByRole('textbox', { name: 'Note', exact: true }).fill(text);
-          await share.getByRole('button', { name: 'Add note' }).click();
-          return storedFrame(server, 'share_comments', text);
-        },
-      };
+      return { page, video: 'share-video', toggle: share.getByTestId('review-play'), ...noteForm(server, 'share_comments', share.getByLabel('Time (seconds)'), share, 'Add note') };
     },
   },
   {
