@@ -1,10 +1,11 @@
 // The frame you paused on (issue 51), in every player: footage numbered in its picture
 // (tests/helpers/frame-fixture.ts) is played and paused again and again with the player's own
 // control, and after each pause the picture must be the frame painted as it stopped (read from
-// the page's requestVideoFrameCallback, as a viewer saw it), the video's time must fall in that
-// frame, and so must the note's time field, a note sent there, a live session's shared state and
-// a follower's picture. Before the fix Chromium left the picture and the time a frame apart in
-// about a third of the pauses (picture 117, time 4.6687 s: frame 116).
+// the page's requestVideoFrameCallback, as a viewer saw it), the video's time must stand at that
+// frame's start (its middle in the compare view), and the note's time field, a note sent there,
+// a live session's shared state and a follower's picture must name that frame. Before the fix
+// Chromium left the picture and the time a frame apart in about a third of the pauses (picture
+// 117, time 4.6687 s: frame 116).
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { test, expect, ADMIN, oncePerServer } from './fixtures.ts';
 import { islandsReady, signInAs } from './admin-helpers.ts';
@@ -70,6 +71,8 @@ async function recordPaint(target: Page | BrowserContext) {
 const press = (control: Locator) => control.evaluate((el: HTMLElement) => el.click());
 
 const frameOf = (seconds: number) => Math.floor(seconds * FPS + 0.05);
+/** Where a settled pause puts the time: the frame's start plus 0.1 ms, as a frame step seeks (docs/review.md). */
+const frameStart = (frame: number) => frame / FPS + 0.0001;
 
 interface Seen {
   paused: boolean;
@@ -106,6 +109,11 @@ interface Opened {
   video: string;
   /** What plays and pauses it (the player's own button, or the picture): clicked at once, see press(). */
   toggle: Locator;
+  /**
+   * The time a settled pause on `frame` stands at (frameStart unless said). Until the time is
+   * there the settling seek is still to come, and a picture read now could be one it replaces.
+   */
+  settlesAt?: (frame: number) => number;
   /** The frame the note's time field names (players with notes). */
   field?: () => Promise<number | null>;
   /** Sends a note from the paused frame; answers the frame it was stored at. */
@@ -205,6 +213,8 @@ const PLAYERS: { name: string; open: (page: Page, server: TestServer, browser: B
         page,
         video: 'compare-left',
         toggle: compare.getByTestId('compare-play'),
+        // Both sides placed in the frame's middle, as its steps place them.
+        settlesAt: (frame) => (frame + 0.5) / FPS,
         // Its time, shown as mm:ss.ff, names the frame of both sides.
         field: async () => {
           const [, mm, ss, ff] = /^(\d+):(\d+)\.(\d+)$/.exec((await compare.getByTestId('compare-time').textContent()) ?? '') ?? [];
@@ -262,6 +272,7 @@ for (const player of PLAYERS) {
     try {
       await videoReady(o.page, o.video);
       const video = o.page.getByTestId(o.video);
+      const settlesAt = o.settlesAt ?? frameStart;
       for (const [i, run] of RUNS.entries()) {
         // Back to the start while a run would reach the end (the clip is short).
         const from = await video.evaluate(
@@ -275,15 +286,16 @@ for (const player of PLAYERS) {
         await press(o.toggle);
         await until(`pause ${i}: playing ${run} s`, () => video.evaluate((v: HTMLVideoElement, to) => !v.paused && v.currentTime >= to, from + run));
         await press(o.toggle);
-        // Settled: paused, no seek under way, and the picture the one painted as it stopped, in
-        // the frame the time names. Before the fix this never came for a pause a frame apart.
+        // Settled: paused, no seek under way, the picture the one painted as it stopped, and the
+        // time where a pause on that frame settles. Before the fix no pause seeked there, and about a third
+        // left the picture and the time a frame apart.
         let last: Seen | null = null;
         const frame = await until(
           `pause ${i}: the picture, the frame painted and the time on one frame`,
           async () => {
             last = await seen(o.page, o.video);
             const s = last;
-            return s.paused && !s.seeking && s.picture !== null && s.picture === s.pausedOn && s.picture === frameOf(s.time) ? { frame: s.picture } : null;
+            return s.paused && !s.seeking && s.picture !== null && s.picture === s.pausedOn && Math.abs(s.time - settlesAt(s.picture)) < 0.0002 ? { frame: s.picture } : null;
           },
           10_000,
         ).then(
