@@ -7,10 +7,8 @@ import { flushCompileCache } from './compile-cache.mjs';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadRuntime } from './load-runtime.mjs';
+import { loadRuntime, root } from './load-runtime.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
 const args = new Set(process.argv.slice(2));
 
