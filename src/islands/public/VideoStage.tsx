@@ -11,6 +11,7 @@ import { tryAutoplay } from '../ui/autoplay.ts';
 import { useHydrated } from '../ui/hydration.ts';
 import { PreparingPreview, QualityMenu, clock, useQuality, useSeekPreview, useSprite } from '../ui/playback.tsx';
 import { VOLUME_STEP, VolumeControl } from '../ui/VolumeControl.tsx';
+import { useSettledPauses } from '../ui/paused-frame.ts';
 
 // 000 §9 player constants.
 export const SEEK_STEP = 0.1;
@@ -68,6 +69,8 @@ export function VideoStage({ item, autoplay, layout, preload, testId }: VideoSta
   const [controlsVisible, setControlsVisible] = useState(true);
   const [fullscreen, setFullscreen] = useState(false);
   const quality = useQuality(item, video);
+  // A pause stays on the frame painted, and the clock's time is that frame's (issue 51; no rate here).
+  const videoEl = useSettledPauses(video, null);
   const cues = useSprite(item.spriteUrl);
   const seekPreview = useSeekPreview(cues, duration);
 
@@ -150,7 +153,7 @@ export function VideoStage({ item, autoplay, layout, preload, testId }: VideoSta
       aria-label={`Video: ${item.title}. Space plays or pauses, arrow keys skip 10 seconds`}
     >
       <video
-        ref={video}
+        ref={videoEl}
         src={quality.src ?? undefined}
         poster={item.posterUrl ?? undefined}
         playsInline

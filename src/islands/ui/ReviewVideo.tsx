@@ -10,6 +10,7 @@ import { ReviewTransport, togglePlay } from './ReviewTransport.tsx';
 import { PlayerArea, markDraggedRange, seekToNote, type NoteClock } from '../review/player.tsx';
 import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
 import { PictureFrame } from '../review/DrawingLayer.tsx';
+import { useSettledPauses } from './paused-frame.ts';
 
 interface Props<T extends PlayableItem> {
   item: T & { id: number; title: string; posterUrl: string | null };
@@ -40,6 +41,8 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl = 
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
   const quality = useQuality(live, videoRef, { stream: true });
+  // A pause stays on the frame painted, and the time says so (issue 51).
+  const videoEl = useSettledPauses(videoRef, frameRate);
   const retry = canRetry
     ? () => {
         retryProcessing(item.id).then(
@@ -53,7 +56,7 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl = 
     <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`} clock={clock}>
       <PictureFrame overlay={overlay}>
         <video
-          ref={videoRef}
+          ref={videoEl}
           // No src prop: useQuality sets the source (a stream or a file).
           data-stream={quality.via}
           poster={item.posterUrl ?? undefined}
