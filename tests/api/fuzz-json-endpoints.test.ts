@@ -64,7 +64,7 @@ const fixtures: Record<string, () => Fixture> = {
   'POST /api/login': () => ({ valid: { username: ADMIN.username, password: ADMIN.password }, breaker: { password: 42 }, validStatus: 200, as: 'anonymous' }),
   'POST /api/client/login': () => ({ valid: { username: client.username, password: client.password }, breaker: { password: 42 }, validStatus: 200, as: 'anonymous' }),
   'POST /api/register': () => ({
-    valid: { username: 'fuzz.register', email: 'register@fuzz.test', password: 'long-enough-pw' },
+    valid: { username: 'fuzz.register', email: 'register@fuzz.test', password: 'long-enough-password' },
     breaker: { password: 42 },
     validStatus: 403, // registration is closed once a user exists
     as: 'anonymous',
@@ -128,7 +128,7 @@ const fixtures: Record<string, () => Fixture> = {
   'POST /api/roles': () => ({ valid: { name: 'Fuzz Other', description: 'd' }, optional: ['description'], breaker: { name: 42 }, validStatus: 201 }),
   'PUT /api/roles/[roleId]': () => ({ valid: { name: 'Fuzz Role 2', description: 'd' }, optional: ['description'], breaker: { name: 42 }, validStatus: 200 }),
   'POST /api/users': () => ({
-    valid: { username: 'fuzz.other', email: 'other@fuzz.test', forename: 'F', surname: 'U', displayName: 'F U', password: 'secret-123' },
+    valid: { username: 'fuzz.other', email: 'other@fuzz.test', forename: 'F', surname: 'U', displayName: 'F U', password: 'secret-words-123' },
     breaker: { email: 42 },
     validStatus: 201,
   }),
@@ -315,7 +315,7 @@ beforeAll(async () => {
     forename: 'Fuzz',
     surname: 'User',
     displayName: 'Fuzz User',
-    password: 'secret-123',
+    password: 'secret-words-123',
   });
   expect(user.status).toBe(201);
   ids.userId = String(user.body.id);

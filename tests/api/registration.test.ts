@@ -8,7 +8,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const newUser = { username: 'newbie', email: 'newbie@studio.test', password: 'long-enough-pw' };
+const newUser = { username: 'newbie', email: 'newbie@studio.test', password: 'long-enough-password' };
 
 test('registration is closed while users exist and ALLOW_REGISTRATION is off', async () => {
   server = await startServer();

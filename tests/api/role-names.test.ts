@@ -77,7 +77,7 @@ test('usernames cannot use look-alike letters at all (ASCII letters, digits, . _
   const res = await admin.json('POST', '/api/users', {
     username: '\u0430dmin',
     email: 'lookalike@studio.test',
-    password: 'secret-123',
+    password: 'secret-words-123',
     forename: 'A',
     surname: 'B',
     displayName: 'A B',

@@ -17,7 +17,7 @@ afterAll(() => server?.stop());
 
 const newUser = (extra: Record<string, unknown> = {}) => {
   const username = unique('user');
-  return { username, email: `${username}@studio.test`, password: 'secret-123', forename: 'Ada', surname: 'Lovelace', displayName: 'Ada Lovelace', ...extra };
+  return { username, email: `${username}@studio.test`, password: 'secret-words-123', forename: 'Ada', surname: 'Lovelace', displayName: 'Ada Lovelace', ...extra };
 };
 const createUser = async (extra: Record<string, unknown> = {}) => {
   const body = newUser(extra);
@@ -122,7 +122,7 @@ describe('PUT /api/users/{id}', () => {
   });
 
   test.each([
-    ['password', { password: 'abc' }, /at least 6/],
+    ['password', { password: 'abc' }, /at least 15/],
     ['isActive', { isActive: 'yes' }, /isActive/],
     ['email', { email: 'nope' }, /email/],
   ])('rejects a bad %s with 400', async (_f, extra, message) => {
@@ -153,7 +153,7 @@ describe('PUT /api/users/{id}', () => {
   // Which changes end the account's sessions (and which don't).
   test.each([
     ['deactivating', { isActive: false }, true],
-    ['changing the password', { password: 'brand-new-pass' }, true],
+    ['changing the password', { password: 'a-brand-new-password' }, true],
     ['renaming', { displayName: 'Still signed in' }, false],
   ])('%s ends sessions: %s', async (_l, change, ends) => {
     const u = await createUser();
@@ -176,16 +176,16 @@ describe('PUT /api/users/{id}', () => {
 
   test('after a password change the old password is refused and the new one works', async () => {
     const u = await createUser();
-    await expectStatus(admin.json('PUT', `/api/users/${u.id}`, editBody(u, { password: 'changed-pass' })));
+    await expectStatus(admin.json('PUT', `/api/users/${u.id}`, editBody(u, { password: 'a-changed-password' })));
     expect((await new Session(server.url).json('POST', '/api/login', { username: u.username, password: u.password })).status).toBe(401);
-    await staffSession(server.url, u.username, 'changed-pass');
+    await staffSession(server.url, u.username, 'a-changed-password');
   });
 
   test('changing your own password keeps you signed in here but ends your other sessions', async () => {
     const s = await createStaff(admin, ['edit:users']);
     const here = await staffSession(server.url, s.username, s.password);
     const elsewhere = await staffSession(server.url, s.username, s.password);
-    const res = await here.json('PUT', `/api/users/${s.user.id}`, editBody(s.user, { password: 'my-new-pass' }));
+    const res = await here.json('PUT', `/api/users/${s.user.id}`, editBody(s.user, { password: 'my-own-new-password' }));
     expect(res.status).toBe(200);
     expect((await here.json('GET', '/api/user')).status).toBe(200);
     expect((await elsewhere.json('GET', '/api/user')).status).toBe(401);

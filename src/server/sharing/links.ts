@@ -19,7 +19,7 @@ import { decryptToken, encryptToken } from './link-key.ts';
 import { enqueueLinkPreviews, renewLinkPreviews } from './watermark-jobs.ts';
 import { linkPreviewVariant, newFileKey } from '../storage/paths.ts';
 import { storage } from '../storage/index.ts';
-import { isPublicSql, seesWholeLibrary } from '../media/visibility.ts';
+import { inLibrarySql, isPublicSql, seesGalleryStills, seesWholeLibrary } from '../media/visibility.ts';
 
 export type LinkRow = typeof shareLinks.$inferSelect;
 type CreateInput = z.output<typeof shareLinkCreateSchema>;
@@ -41,17 +41,20 @@ export function linkState(link: Pick<LinkRow, 'revokedAt' | 'expiresAt'>, now = 
 
 /**
  * The items a member of staff may put on a link: those they may see (issue 31: share:media
- * alone does not open the library). An id that names nothing and one they may not see get the
+ * alone does not open the library), and library items only: a gallery's still is shared with
+ * its gallery's link (issue 53). An id that names nothing and one they may not see get the
  * same answer, so the answer tells nothing about which ids exist.
  */
 async function assertShareable(mediaIds: number[], permissions: readonly string[]): Promise<void> {
   const whole = seesWholeLibrary(permissions);
   const found = await db
-    .select({ id: media.id })
+    .select({ id: media.id, inLibrary: inLibrarySql })
     .from(media)
     .where(and(inArray(media.id, mediaIds), whole ? undefined : sql`${isPublicSql} = 1`));
   const missing = mediaIds.find((id) => !found.some((f) => f.id === id));
   if (missing !== undefined) throw badRequest(`mediaIds: No media item ${missing}`);
+  const still = found.find((f) => !f.inLibrary);
+  if (still) throw badRequest(`mediaIds: Image ${still.id} belongs to a gallery: share it with a link to the gallery`);
 }
 
 /**
@@ -66,9 +69,16 @@ async function assertShareable(mediaIds: number[], permissions: readonly string[
  * a single-table select, where drizzle leaves columns unqualified.
  */
 function readableBy(permissions: readonly string[]) {
-  if (permissions.includes('view:media')) return undefined;
+  if (seesGalleryStills(permissions)) return undefined;
   const itemLinksOnly = sql`"share_links"."gallery_id" IS NULL`;
-  if (seesWholeLibrary(permissions)) return itemLinksOnly;
+  // edit:website without view:media: the library, but no gallery and no gallery's still (issue 53).
+  if (seesWholeLibrary(permissions)) {
+    return and(
+      itemLinksOnly,
+      sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
+      WHERE sli.link_id = "share_links"."id" AND NOT ${inLibrarySql})`,
+    );
+  }
   return and(
     itemLinksOnly,
     sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
