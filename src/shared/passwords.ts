@@ -27,11 +27,11 @@ let common: Set<string> | null = null;
 /** NIST counts each Unicode code point as one character. */
 export const passwordLength = (password: string) => [...password].length;
 
-/** In the common list (any case), or one short run repeated (aaaaaaaa, abcabcabc). */
+/** In the common list (any case), or one run said again and again (aaaaaaaa, qwertyqwerty): no longer than the run. */
 export function isCommonPassword(password: string): boolean {
   const p = password.toLowerCase();
   common ??= new Set(COMMON_PASSWORDS.split('\n'));
-  return common.has(p) || /^(.{1,3})\1+$/su.test(p);
+  return common.has(p) || /^(.+?)\1+$/su.test(p);
 }
 
 /** Why `password` may not be set for an account of this kind, or null when it may. */

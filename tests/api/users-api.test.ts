@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
-import { Session, staffSession } from '../helpers/http.ts';
-import { ACTORS, REFUSAL, adminSession, createStaff, expectStatus, matrixSessions, unique, type Actor } from '../helpers/accounts.ts';
+import { Session, clientSession, staffSession } from '../helpers/http.ts';
+import { ACTORS, REFUSAL, adminSession, createClientWithLogin, createStaff, createStaffUser, expectStatus, matrixSessions, unique, type Actor } from '../helpers/accounts.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -279,5 +279,54 @@ describe('the last active Admin', () => {
     // Now the second Admin may lose the role (the first remains), but then the first is last again.
     expect((await manager.json('PUT', `/api/users/${second.id}/roles`, { roleIds: [] })).status).toBe(200);
     expect((await attempts[2]![1]()).status).toBe(409);
+  });
+});
+
+describe('passwords as they are set (issue 53: NIST SP 800-63B)', () => {
+  type Setter = (password: string, names?: { username: string }) => Promise<{ status: number; body: any }>;
+  const SETTERS: [string, 'staff' | 'client', Setter][] = [
+    ['creating a staff user', 'staff', (password, names) => admin.json('POST', '/api/users', newUser({ password, ...names }))],
+    ['changing a staff password', 'staff', async (password, names) => {
+      const u = await createUser(names);
+      return admin.json('PUT', `/api/users/${u.id}`, editBody(u, { password }));
+    }],
+    ['creating a client login', 'client', (password, names) => {
+      const username = names?.username ?? unique('cl');
+      return admin.json('POST', '/api/clients', { name: 'Client', email: `${username}@clients.test`, username, password });
+    }],
+    ['resetting a client password', 'client', async (password) => {
+      const username = unique('cl');
+      const made = await expectStatus(admin.json('POST', '/api/clients', { name: 'Client', email: `${username}@clients.test`, username, password: 'first-client-pw' }), 201);
+      return admin.json('PUT', `/api/clients/${made.id}/reset-password`, { password });
+    }],
+  ];
+  const CASES = {
+    staff: { short: 'fourteen-chars', min: /at least 15 characters/, ok: 'fifteen-chars-x', common: 'abcabcabcabcabc' },
+    client: { short: 'seven-7', min: /at least 8 characters/, ok: 'eight-ch', common: 'Password1' },
+  };
+
+  test.each(SETTERS)('%s: refused under the length or common, taken at the length', async (_what, kind, set) => {
+    const c = CASES[kind];
+    for (const [password, message] of [[c.short, c.min], [c.common, /too common/]] as const) {
+      const res = await set(password);
+      expect(res.status, password).toBe(400);
+      expect(res.body.message).toMatch(/^password: /);
+      expect(res.body.message).toMatch(message);
+    }
+    expect([200, 201]).toContain((await set(c.ok)).status);
+  });
+
+  test.each(SETTERS.filter(([what]) => what.startsWith('creating')))('%s: the username as the password is refused', async (_what, _kind, set) => {
+    const username = unique('a-long-username-');
+    const res = await set(username, { username });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('password: The password must not be the username or email address');
+  });
+
+  test('accounts made before keep signing in with their shorter passwords', async () => {
+    const staff = await createStaffUser(server, { password: 'six-ch', permissions: [] });
+    await staffSession(server.url, staff.username, 'six-ch');
+    const login = await createClientWithLogin(server, { password: 'short' });
+    await clientSession(server.url, login.username, 'short');
   });
 });
