@@ -82,6 +82,17 @@ export default function CookieBanner() {
   const btn = 'inline-flex h-10 items-center justify-center rounded-md px-4 text-sm font-medium transition-colors';
   const secondary = `${btn} border border-line hover:bg-muted`;
   const primary = `${btn} bg-accent text-accent-fg hover:opacity-90`;
+  // Both views offer these two, as equals (reject as easy as accept).
+  const rejectAll = (
+    <button type="button" onClick={() => choose(allCategories(false))} className={secondary}>
+      Reject All
+    </button>
+  );
+  const acceptAll = (
+    <button type="button" onClick={() => choose(allCategories(true))} className={primary}>
+      Accept All
+    </button>
+  );
   return (
     <section
       aria-label="Cookie consent"
@@ -112,15 +123,11 @@ export default function CookieBanner() {
               ))}
             </ul>
             <div className="flex flex-wrap justify-end gap-2">
-              <button type="button" onClick={() => choose(allCategories(false))} className={secondary}>
-                Reject All
-              </button>
+              {rejectAll}
               <button type="button" onClick={() => choose(choice)} className={secondary}>
                 Save choices
               </button>
-              <button type="button" onClick={() => choose(allCategories(true))} className={primary}>
-                Accept All
-              </button>
+              {acceptAll}
             </div>
           </div>
         ) : (
@@ -139,12 +146,8 @@ export default function CookieBanner() {
               <button type="button" onClick={() => setManaging(true)} className={secondary}>
                 Manage
               </button>
-              <button type="button" onClick={() => choose(allCategories(false))} className={secondary}>
-                Reject All
-              </button>
-              <button type="button" onClick={() => choose(allCategories(true))} className={primary}>
-                Accept All
-              </button>
+              {rejectAll}
+              {acceptAll}
             </div>
           </div>
         )}
