@@ -121,6 +121,11 @@ test('a still uploaded into a gallery lives there: no library list, picker, coun
   const galleryLink = await admin.json('POST', `/api/galleries/${g.id}/links`, { name: 'Guests' });
   expect(galleryLink.status).toBe(201);
   expect(((await site.json('GET', '/api/share-links')).body as { id: number }[]).map((l) => l.id)).not.toContain(galleryLink.body.id);
+  // An item link made before this rule that holds the still is not the site editor's either.
+  const older = Number((await server.sql.execute(`INSERT INTO share_links (token_hash, name) VALUES ('${'e'.repeat(64)}', 'Older link') RETURNING id`)).rows[0]!.id);
+  await server.sql.execute({ sql: 'INSERT INTO share_link_items (link_id, media_id) VALUES (?, ?)', args: [older, still.id] });
+  expect(((await site.json('GET', '/api/share-links')).body as { id: number }[]).map((l) => l.id)).not.toContain(older);
+  expect(((await admin.json('GET', '/api/share-links')).body as { id: number }[]).map((l) => l.id)).toContain(older);
 
   // Taken out of the gallery it comes to the library; a deleted gallery's stills do too.
   const image = (await admin.json('GET', `/api/galleries/${g.id}`)).body.images.find((i: { mediaId: number }) => i.mediaId === still.id);

@@ -3,7 +3,7 @@
 // access log. Links are looked up by the token's SHA-256 (as sessions are); the token itself is
 // kept only encrypted with the server's key (link-key.ts), and given out only by the explicit
 // "copy address" call, which is written to the link's log. It is in no list answer.
-import { and, asc, count, desc, eq, inArray, isNull, lt, max, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, max, sql, type SQL } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { galleries, galleryImages, media, mediaVersions, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users, type WATERMARK_POSITIONS } from '../../db/schema.ts';
@@ -71,19 +71,11 @@ async function assertShareable(mediaIds: number[], permissions: readonly string[
 function readableBy(permissions: readonly string[]) {
   if (seesGalleryStills(permissions)) return undefined;
   const itemLinksOnly = sql`"share_links"."gallery_id" IS NULL`;
-  // edit:website without view:media: the library, but no gallery and no gallery's still (issue 53).
-  if (seesWholeLibrary(permissions)) {
-    return and(
-      itemLinksOnly,
-      sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
-      WHERE sli.link_id = "share_links"."id" AND NOT ${inLibrarySql})`,
-    );
-  }
-  return and(
-    itemLinksOnly,
-    sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
-    WHERE sli.link_id = "share_links"."id" AND NOT ${isPublicSql})`,
-  );
+  const holdsOnly = (allowed: SQL) => sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
+    WHERE sli.link_id = "share_links"."id" AND NOT ${allowed})`;
+  // edit:website without view:media: the library, but no gallery's uploaded still (issue 53).
+  if (seesWholeLibrary(permissions)) return and(itemLinksOnly, holdsOnly(inLibrarySql));
+  return and(itemLinksOnly, holdsOnly(isPublicSql));
 }
 
 /** An expiry as making or editing a link takes it: in the future, at most a year away. */
