@@ -475,17 +475,18 @@ function mediaFiles(): string[] {
 describe.each(endpoints)('$method $route', ({ method, route }) => {
   test('every hostile body is refused with a 4xx JSON message and changes nothing', async () => {
     const key = `${method} ${route}`;
-    let fixture = fixtures[key]!();
-    let session = fixture.as === 'anonymous' ? null : fixture.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
+    const first = fixtures[key]!();
+    let session = first.as === 'anonymous' ? null : first.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
     // Opened before the fingerprint: the visit row is the visitor's, not the fuzz's doing.
-    if (fixture.as === 'visitor') session = await visitor(route);
+    if (first.as === 'visitor') session = await visitor(route);
     // A live join names an open stream of the caller's own (issue 51): one is opened first.
     if (route.includes('/live/')) {
-      const live = await openStream(session!, fixture.as === 'visitor' ? `/api/share/${ids.token}/live` : '/api/live/stream?as=staff');
+      const live = await openStream(session!, first.as === 'visitor' ? `/api/share/${ids.token}/live` : '/api/live/stream?as=staff');
       opened.push(live);
       ids.connection = live.hello.connection;
-      fixture = fixtures[key]!();
     }
+    // A live fixture names the stream just opened; a const, so `upload` narrows it.
+    const fixture = route.includes('/live/') ? fixtures[key]!() : first;
     const upload = 'file' in fixture;
     const specific = upload ? multipartHostileBodies(fixture) : fieldHostileBodies(fixture);
     const bodies = [...genericHostileBodies(upload ? fixture.fields : fixture.valid), ...specific];
