@@ -33,6 +33,7 @@ import {
 } from '../helpers/fuzz.ts';
 import { sampleImage } from '../helpers/media-uploads.ts';
 import { openStream, type EventStream } from '../helpers/sse.ts';
+import { until } from '../helpers/until.ts';
 import { createGallery, galleryLink, uploadShots } from '../helpers/proofing.ts';
 
 let server: TestServer;
@@ -356,6 +357,16 @@ beforeAll(async () => {
   ids.galleryToken = (await galleryLink(admin, gallery.id, { name: 'Fuzz gallery share' })).token;
 });
 const opened: EventStream[] = [];
+/**
+ * Closes the live streams an earlier endpoint opened and waits until their participants have
+ * left: while a stream is open, the heartbeat renews its participant's last-seen time, a write
+ * a later endpoint's fingerprint would blame on that endpoint.
+ */
+async function leaveLiveStreams(): Promise<void> {
+  if (!opened.length) return;
+  for (const s of opened.splice(0)) s.close();
+  await until('the live participants have left', async () => Number((await server.sql.execute('SELECT count(*) AS n FROM live_participants WHERE left_at IS NULL')).rows[0]!.n) === 0);
+}
 afterAll(async () => {
   for (const s of opened) s.close();
   await server?.stop();
@@ -474,6 +485,7 @@ function mediaFiles(): string[] {
 
 describe.each(endpoints)('$method $route', ({ method, route }) => {
   test('every hostile body is refused with a 4xx JSON message and changes nothing', async () => {
+    await leaveLiveStreams();
     const key = `${method} ${route}`;
     const first = fixtures[key]!();
     let session = first.as === 'anonymous' ? null : first.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
