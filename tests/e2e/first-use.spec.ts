@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, ADMIN } from './fixtures.ts';
-import { createClient, insertMedia, signInAs } from './admin-helpers.ts';
+import { createClient, insertMedia, islandsReady, signInAs } from './admin-helpers.ts';
 import { hashPassword } from '../../src/server/auth/password.ts';
 
 // Before: the header's bottom padding and the next section's top padding added up to a band of
@@ -101,6 +101,7 @@ test("a gallery's tiles name their set where the view mixes sets", async ({ page
   expect((await page.request.patch(`/api/galleries/${g.id}/images`, { ...req, data: { imageIds: [g.images[0].id], setId: set.id } })).status()).toBe(200);
 
   await page.goto(`/admin/galleries/${g.id}`);
+  await islandsReady(page);
   const tiles = page.getByTestId('staff-tile');
   await expect(tiles).toHaveCount(2);
   await expect(tiles.filter({ hasText: 'Ceremony' })).toHaveCount(1);
