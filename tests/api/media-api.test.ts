@@ -164,8 +164,6 @@ describe('PUT /api/media/{id}', () => {
     [{ title: '' }, 'title'],
     [{ title: 42 }, 'title'],
     [{ projectStage: 'filming' }, 'projectStage'],
-    // The Edit tab's old "Final" is Completed in the one list (issue 53).
-    [{ projectStage: 'final' }, 'projectStage'],
     [{ tags: 'a,b' }, 'tags'],
     [{ isFeatured: 'yes' }, 'isFeatured'],
     [{ clientId: 'abc' }, 'clientId'],
@@ -179,6 +177,13 @@ describe('PUT /api/media/{id}', () => {
     expect(res.body.message).toContain(field);
     const after = await one('SELECT title FROM media WHERE id = ?', [m.id]);
     expect(after!.title).toBe('Unchanged');
+  });
+
+  test('an API caller\'s "final" (the documents\' Edit tab stage) is taken and stored as "completed" (issue 53)', async () => {
+    const m = await uploadImage(admin, { title: 'Final cut' });
+    const res = await admin.json('PUT', `/api/media/${m.id}`, { projectStage: 'final' });
+    expect(res.status).toBe(200);
+    expect((await one('SELECT project_stage FROM media WHERE id = ?', [m.id]))!.project_stage).toBe('completed');
   });
 
   test('malformed JSON is 400', async () => {

@@ -38,7 +38,11 @@ export function normaliseTags(tags: string[]): string[] {
 const title = plainText('Title', TITLE_MAX, { required: true });
 const notes = multilineText('Notes', NOTES_MAX);
 // Typed as a string: the dialogs send what their select holds, and the server checks it here.
-const stage = z.enum(PROJECT_STAGES as readonly string[] as [string, ...string[]], { error: 'Unknown project stage' });
+// 'final', the detail Edit tab's stage in the documents (001), is still taken from API callers
+// and stored as 'completed', its name in the one list (issue 53, docs/media-and-video.md).
+const stage = z.union([z.literal('final').transform((): string => 'completed'), z.enum(PROJECT_STAGES as readonly string[] as [string, ...string[]], { error: 'Unknown project stage' })], {
+  error: 'Unknown project stage',
+});
 const tagList = z
   .array(plainText('Each tag', TAG_MAX))
   .transform(normaliseTags)
