@@ -15,8 +15,14 @@ import { copyAsNewVersion, signInClient, uploadNumbered } from './review-helpers
 // MPEG-4 Part 2, which browsers do not play: converted (not remuxed), so a link plays the item's
 // own proxies and needs no preview of its own (a version added here by copying files works there too).
 const SOURCE: FrameSourceSpec = { rate: '25', seconds: 6, video: 'mpeg4', audio: null, container: 'mp4', size: '320x176' };
-/** How soon a follower's picture must show the presenter's frame (the issue's bound). */
-const FOLLOW_MS = 500;
+/**
+ * How soon a follower's picture must show the presenter's frame in this test. The product's
+ * target is 500 ms (issue 41), measured by bench/live.mjs; three Chromium pages on two busy
+ * cores take longer now and then (632 ms seen in a whole run), and a test must hold there
+ * (issue 40). 2 s still fails a follower that moves only on the 500 ms drift correction's
+ * later rounds or on a reload, not on the presenter's message.
+ */
+const FOLLOW_MS = 2_000;
 
 const fixture: { mediaId: number; client: ClientLogin; linkId: number; linkPath: string } = { mediaId: 0, client: null!, linkId: 0, linkPath: '' };
 
