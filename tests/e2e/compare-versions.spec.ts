@@ -97,7 +97,7 @@ async function ready(dialog: Locator) {
  * frames each side's media time on screen is taken with onScreenAt (tests/helpers/picture-time.ts,
  * as bench/compare.mjs does).
  */
-async function playAndMeasure(page: Page, dialog: Locator, offsetSeconds: number, ms: number) {
+async function playAndMeasure(page: Page, dialog: Locator, offsetSeconds: number, ms: number, painted = Math.round((ms / 1000) * FPS * 0.6)) {
   await dialog.evaluate((root) => {
     const w = window as unknown as { shown: Record<string, ShownAt[]>; stopShown: boolean };
     w.shown = { left: [], right: [] };
@@ -113,6 +113,19 @@ async function playAndMeasure(page: Page, dialog: Locator, offsetSeconds: number
   });
   await dialog.getByRole('button', { name: 'Play both' }).click();
   await page.waitForTimeout(ms);
+  // A loaded machine paints fewer frames in the same time (25 of 75 in 3 s on CI, 27 Nov): play
+  // on until `painted` frames were painted on each side or the clip nears its end (6 s).
+  await page
+    .waitForFunction(
+      (want) => {
+        const w = window as unknown as { shown: Record<string, ShownAt[]> };
+        const end = (w.shown.right!.at(-1)?.mediaTime ?? 0) > 5.5;
+        return end || (w.shown.left!.length >= want && w.shown.right!.length >= want);
+      },
+      painted,
+      { timeout: 15_000 },
+    )
+    .catch(() => undefined);
   await dialog.getByRole('button', { name: 'Pause both' }).click();
   const shown = await page.evaluate(() => {
     const w = window as unknown as { shown: Record<string, ShownAt[]>; stopShown: boolean };
