@@ -183,6 +183,11 @@ export const media = sqliteTable(
     originalPlayable: bool('original_playable').notNull().default(false),
     // ffprobe facts of the original (see src/server/media/probe.ts), JSON.
     probe: text('probe', { mode: 'json' }).$type<Record<string, unknown>>(),
+    // The gallery a still was uploaded into (issue 53): it lives there, not in the library's
+    // lists and pickers. Cleared when it leaves that gallery (removed, or the gallery deleted),
+    // so it comes back to the library. No foreign key: SQLite's ADD COLUMN would keep no ON
+    // DELETE action, and deleteGallery clears it in the same transaction.
+    galleryId: integer('gallery_id'),
   },
   (t) => [
     index('media_created_idx').on(t.createdAt),

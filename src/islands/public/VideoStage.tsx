@@ -14,6 +14,7 @@ import { VOLUME_STEP, VolumeControl } from '../ui/VolumeControl.tsx';
 import type { PlayerCaption } from '../../shared/schemas/captions.ts';
 import { CaptionTracks, folderOf, useCaptionIndex, useShownCaptions } from '../captions/useCaptions.tsx';
 import { CaptionsMenu } from '../captions/CaptionsMenu.tsx';
+import { useSettledPauses } from '../ui/paused-frame.ts';
 
 // 000 §9 player constants.
 export const SEEK_STEP = 0.1;
@@ -76,6 +77,8 @@ export function VideoStage({ item, autoplay, layout, preload, testId, captions }
   // Published captions (issue 54): the page's, else the film folder's index (the portfolio dialog).
   const { tracks } = useCaptionIndex(captions ? null : folderOf(item.playbackUrl), captions);
   useShownCaptions(video, tracks);
+  // A pause stays on the frame painted, and the clock's time is that frame's (issue 51; no rate here).
+  const videoEl = useSettledPauses(video, null);
   const cues = useSprite(item.spriteUrl);
   const seekPreview = useSeekPreview(cues, duration);
 
@@ -158,7 +161,7 @@ export function VideoStage({ item, autoplay, layout, preload, testId, captions }
       aria-label={`Video: ${item.title}. Space plays or pauses, arrow keys skip 10 seconds`}
     >
       <video
-        ref={video}
+        ref={videoEl}
         src={quality.src ?? undefined}
         poster={item.posterUrl ?? undefined}
         playsInline

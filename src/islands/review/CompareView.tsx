@@ -3,7 +3,7 @@
 // wipe (one picture over the other, cut by a divider), one transport for both videos, the
 // sound from one side, and an offset in whole frames per side for a cut that moved. Images
 // compare the same way, without the transport. The arithmetic is in compare-sync.ts.
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { Minus, Pause, Play, Plus } from 'lucide-react';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
 import type { PlayerCaption } from '../../shared/schemas/captions.ts';
@@ -11,7 +11,8 @@ import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Select } from '../ui/Select.tsx';
 import { fpsOf, formatFrameTime } from './frames.ts';
-import { clampTime, driftFrames, followerTarget, HOLD_FRAMES, formatOffset, pickPair, pictureLag, LAG_WINDOW_MS, sideTime, stepFrame, syncAction, timelineOf, wipeFromPointer, wipeKey, type ShownFrame, type Side } from './compare-sync.ts';
+import { followPaint, pausedPicture } from '../ui/paused-frame.ts';
+import { clampTime, driftFrames, followerTarget, frameMiddle, HOLD_FRAMES, formatOffset, pickPair, pictureLag, LAG_WINDOW_MS, sideTime, stepFrame, syncAction, timelineOf, wipeFromPointer, wipeKey, type ShownFrame, type Side } from './compare-sync.ts';
 import { CaptionTracks, folderOf, useCaptionIndex, useShownCaptions } from '../captions/useCaptions.tsx';
 import { CaptionsMenu } from '../captions/CaptionsMenu.tsx';
 import { choiceOf } from '../captions/choice.ts';
@@ -234,6 +235,16 @@ const NO_TRACKS: PlayerCaption[] = [];
 function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion; right: MediaVersion; mode: Mode; wipe: number; onWipe: (v: number) => void }) {
   const lv = useRef<HTMLVideoElement>(null);
   const rv = useRef<HTMLVideoElement>(null);
+  // The left video's painted frames are followed: a pause stays on the one on screen (issue 51).
+  const leftEl = useCallback((el: HTMLVideoElement | null) => {
+    lv.current = el;
+    if (!el) return;
+    const stop = followPaint(el);
+    return () => {
+      stop();
+      lv.current = null;
+    };
+  }, []);
   const [offsets, setOffsets] = useState({ left: 0, right: 0 });
   const [sound, setSound] = useState<Which>('right');
   const [playing, setPlaying] = useState(false);
@@ -385,11 +396,17 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
     }
   };
   const pause = () => {
-    lv.current?.pause();
+    const l = lv.current;
+    l?.pause();
     rv.current?.pause();
     setPlaying(false);
-    // Paused, both show exactly the frames the offsets say.
-    place(timeline());
+    if (!l) return;
+    // Paused, both show exactly the frames the offsets say: from the frame the left one painted
+    // as it stopped (the seek bar and the time count on it), in the frame's middle as a step
+    // places it. Its time, where it was being moved as it stopped (the sync's correction).
+    void pausedPicture(l).then((picture) => {
+      if (l.paused) place(timelineOf(frameMiddle(picture ?? l.currentTime, left.frameRate), sides.current.left));
+    });
   };
   const step = (dir: 1 | -1) => {
     const l = lv.current;
@@ -442,7 +459,7 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
           const v = side === 'left' ? left : right;
           return (
             <video
-              ref={side === 'left' ? lv : rv}
+              ref={side === 'left' ? leftEl : rv}
               src={v.playbackUrl ?? undefined}
               poster={v.posterUrl ?? undefined}
               preload="auto"

@@ -11,6 +11,7 @@ import { PlayerArea, markDraggedRange, seekToNote, type NoteClock } from '../rev
 import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
 import { PictureFrame } from '../review/DrawingLayer.tsx';
 import { CaptionTracks, folderOf, useCaptionIndex, useShownCaptions } from '../captions/useCaptions.tsx';
+import { useSettledPauses } from './paused-frame.ts';
 
 interface Props<T extends PlayableItem> {
   item: T & { id: number; title: string; posterUrl: string | null };
@@ -45,6 +46,8 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl = 
   const captions = useCaptionIndex(folderOf(live.playbackUrl));
   const native = quality.via === 'native';
   useShownCaptions(videoRef, captions.tracks, native);
+  // A pause stays on the frame painted, and the time says so (issue 51).
+  const videoEl = useSettledPauses(videoRef, frameRate);
   const retry = canRetry
     ? () => {
         retryProcessing(item.id).then(
@@ -58,7 +61,7 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl = 
     <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`} clock={clock}>
       <PictureFrame overlay={overlay}>
         <video
-          ref={videoRef}
+          ref={videoEl}
           // No src prop: useQuality sets the source (a stream or a file).
           data-stream={quality.via}
           poster={item.posterUrl ?? undefined}

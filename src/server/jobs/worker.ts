@@ -34,6 +34,12 @@ const FFMPEG_RECHECK_MS = 15_000;
 
 export interface Worker {
   stop: () => Promise<void>;
+  /**
+   * Settles once the library existing at start is queued (backfill). A process says it is ready
+   * only after this: rows written by someone else just after "ready" are then never swept up by
+   * a start-up backfill that happened to run late.
+   */
+  backfilled: Promise<void>;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -309,6 +315,8 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
       await runJob(job, owner, log);
     }
   };
+  let backfillDone!: () => void;
+  const backfilled = new Promise<void>((resolve) => (backfillDone = resolve));
   const loop = (async () => {
     // Health hears of this worker before the backfill's transaction.
     await lookForTools();
@@ -322,10 +330,12 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
     } catch (e) {
       log(`backfill failed: ${e instanceof Error ? e.message : e}`);
     }
+    backfillDone();
     await Promise.all(Array.from({ length: config.WORKER_JOBS }, lane));
   })();
   log(`started (${owner}; ${config.WORKER_JOBS} job${config.WORKER_JOBS === 1 ? '' : 's'} at a time, ffmpeg threads ${config.FFMPEG_THREADS})`);
   return {
+    backfilled,
     async stop() {
       stopping.abort();
       clearInterval(aliveTimer);

@@ -9,7 +9,7 @@ import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { media, mediaClients, mediaVersions } from '../../db/schema.ts';
 import { errorResponse } from '../http.ts';
-import { isPublicSql, seesWholeLibrary } from './visibility.ts';
+import { isPublicSql, seesGalleryStills, seesWholeLibrary } from './visibility.ts';
 import { CAPTION_BURN_RE, contentTypeForVariant, LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
 import { clientWatermarkLink } from '../sharing/client-watermark.ts';
 import { clientGateLink } from '../sharing/client-gate.ts';
@@ -41,7 +41,7 @@ export interface Target {
   captions?: 'all' | 'published';
 }
 
-const targetColumns = { id: media.id, type: media.type, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, isPublic: isPublicSql };
+const targetColumns = { id: media.id, type: media.type, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, galleryId: media.galleryId, isPublic: isPublicSql };
 
 async function findCurrent(storageKey: string) {
   const [row] = await db.select(targetColumns).from(media).where(eq(media.storageKey, storageKey)).limit(1);
@@ -76,7 +76,7 @@ export function isClientDownload(variant: string, url: URL): boolean {
 
 /**
  * Who may fetch: the public for public items; staff who see the whole library (view:media, or
- * edit:website for its media pickers); an assigned client. A share link's preview (lp-…) is
+ * edit:website for its media pickers; a gallery's stills only with view:media); an assigned client. A share link's preview (lp-…) is
  * never public: only staff and the client whose watermark or gate (issue 40) made it fetch it
  * here (a link's visitors fetch theirs under /s/).
  */
@@ -85,7 +85,8 @@ async function findVisible(ctx: APIContext, storageKey: string, variant: string)
   if (!row) return null;
   const linkPreview = LINK_PREVIEW_RE.test(variant);
   const target = { id: row.id, mimeType: row.mimeType, filename: row.filename, title: row.title, isPublic: !!row.isPublic && !linkPreview };
-  if (ctx.locals.user && seesWholeLibrary(ctx.locals.permissions)) return { ...target, captions: 'all' };
+  const staff = ctx.locals.user ? ctx.locals.permissions : null;
+  if (staff && (seesGalleryStills(staff) || (row.galleryId == null && seesWholeLibrary(staff)))) return { ...target, captions: 'all' };
   if (target.isPublic) return { ...target, captions: 'published' };
   const client = ctx.locals.clientUser;
   if (!client || !(await isClientsItem(row, client.clientId))) return null;
