@@ -27,16 +27,27 @@ interface SubtitleStream {
   kind: CaptionKind;
 }
 
-export async function subtitleStreams(file: MediaFile): Promise<SubtitleStream[]> {
+export interface SubtitleStreams {
+  streams: SubtitleStream[];
+  /**
+   * Where the first picture is on the file's clock, in seconds. The cues are moved by it: the
+   * proxies and the players count from the first picture, while a Matroska file whose AAC sound
+   * starts early (encoder priming) has its picture, and the subtitles beside it, some 20 ms in.
+   */
+  pictureStart: number;
+}
+
+export async function subtitleStreams(file: MediaFile): Promise<SubtitleStreams> {
   const r = await run('ffprobe', [
-    '-v', 'error', '-select_streams', 's',
-    '-show_entries', 'stream=index,codec_name:stream_tags=language,title:stream_disposition=forced,hearing_impaired',
+    '-v', 'error',
+    '-show_entries', 'stream=index,codec_type,codec_name,start_time:stream_tags=language,title:stream_disposition=forced,hearing_impaired',
     '-of', 'json', ...inputArgs(file).slice(0, -2), file.path,
-  ]);
-  if (r.code !== 0) return [];
-  const streams = (JSON.parse(r.stdout || '{}').streams ?? []) as { index: number; codec_name?: string; tags?: { language?: string; title?: string }; disposition?: { forced?: number; hearing_impaired?: number } }[];
-  return streams
-    .filter((s) => TEXT_CODECS.has(s.codec_name ?? ''))
+  ]); // prettier-ignore
+  if (r.code !== 0) return { streams: [], pictureStart: 0 };
+  const all = (JSON.parse(r.stdout || '{}').streams ?? []) as { index: number; codec_type?: string; codec_name?: string; start_time?: string; tags?: { language?: string; title?: string }; disposition?: { forced?: number; hearing_impaired?: number } }[];
+  const picture = Number(all.find((s) => s.codec_type === 'video')?.start_time);
+  const streams = all
+    .filter((s) => s.codec_type === 'subtitle' && TEXT_CODECS.has(s.codec_name ?? ''))
     .map((s) => ({
       index: s.index,
       codec: s.codec_name!,
@@ -45,11 +56,12 @@ export async function subtitleStreams(file: MediaFile): Promise<SubtitleStream[]
       title: s.tags?.title && !textProblem(s.tags.title.trim(), false, true) ? s.tags.title.trim().slice(0, CAPTION_LABEL_MAX) || null : null,
       kind: s.disposition?.forced ? 'forced' : s.disposition?.hearing_impaired ? 'captions' : 'subtitles',
     }));
+  return { streams, pictureStart: Number.isFinite(picture) && picture > 0 ? picture : 0 };
 }
 
 /** Stores the version's subtitle streams as tracks; answers how many were added. */
 export async function extractEmbedded(version: CaptionVersion & { storageKey: string }, original: MediaFile, log: (line: string) => void): Promise<number> {
-  const streams = await subtitleStreams(original);
+  const { streams, pictureStart } = await subtitleStreams(original);
   let added = 0;
   for (const s of streams) {
     const [have] = await db
@@ -60,7 +72,7 @@ export async function extractEmbedded(version: CaptionVersion & { storageKey: st
     if (have) continue;
     const out = storage.scratch(version.storageKey, `${JOB_SCRATCH}-cc${s.index}.srt`);
     try {
-      const r = await run('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...inputArgs(original), '-map', `0:${s.index}`, '-c:s', 'srt', '-f', 'srt', out]);
+      const r = await run('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...(pictureStart ? ['-itsoffset', String(-pictureStart)] : []), ...inputArgs(original), '-map', `0:${s.index}`, '-c:s', 'srt', '-f', 'srt', out]);
       if (r.code !== 0) throw new Error(r.stderr.trim().split('\n').pop() || `ffmpeg exited with ${r.code}`);
       const bytes = await readFile(out);
       await storeCaptionFile(version, { bytes, name: `stream ${s.index} (${s.codec}).srt` }, { language: s.language, kind: s.kind, ...(s.title ? { label: s.title } : {}) }, 'embedded', null);
