@@ -46,7 +46,7 @@ export async function subtitleStreams(file: MediaFile): Promise<SubtitleStreams>
   if (r.code !== 0) return { streams: [], pictureStart: 0 };
   const all = (JSON.parse(r.stdout || '{}').streams ?? []) as { index: number; codec_type?: string; codec_name?: string; start_time?: string; tags?: { language?: string; title?: string }; disposition?: { forced?: number; hearing_impaired?: number } }[];
   const picture = Number(all.find((s) => s.codec_type === 'video')?.start_time);
-  const streams = all
+  const streams: SubtitleStream[] = all
     .filter((s) => s.codec_type === 'subtitle' && TEXT_CODECS.has(s.codec_name ?? ''))
     .map((s) => ({
       index: s.index,
