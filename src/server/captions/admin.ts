@@ -83,6 +83,10 @@ export async function uploadCaption(request: Request, mediaId: number, versionId
   } catch {
     throw new HttpError(400, 'The form could not be read (malformed multipart body)');
   }
+  // One file, in `file`: another file part (a poster, a second caption file) is refused, not dropped.
+  const stray = [...form.entries()].find(([k, v]) => v instanceof Blob && k !== 'file');
+  if (stray) throw new HttpError(400, `${stray[0]}: only one file is taken, as "file"`);
+  if (form.getAll('file').length > 1) throw new HttpError(400, 'file: send one caption file at a time');
   const file = form.get('file');
   if (!(file instanceof Blob)) throw new HttpError(400, 'file: choose a caption file (SRT, WebVTT or SubViewer)');
   if (file.size > CAPTION_MAX_BYTES) throw new CaptionInputError(null, TOO_LARGE, 413);
