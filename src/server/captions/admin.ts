@@ -26,7 +26,21 @@ export async function staffTracks(mediaId: number, versionId: number): Promise<C
   const version = await captionVersion(mediaId, versionId);
   const tracks = await tracksOfVersion(versionId, 'all');
   if (!tracks.length) return [];
-  const revs = await db.select().from(captionRevisions).where(inArray(captionRevisions.id, tracks.map((t) => t.revisionId)));
+  // Not the original files: a two-hour film's is a quarter of a megabyte, and a version may hold dozens of tracks.
+  const revs = await db
+    .select({
+      id: captionRevisions.id,
+      number: captionRevisions.number,
+      source: captionRevisions.source,
+      format: captionRevisions.format,
+      encoding: captionRevisions.encoding,
+      fileName: captionRevisions.fileName,
+      cueCount: captionRevisions.cueCount,
+      notes: captionRevisions.notes,
+      createdAt: captionRevisions.createdAt,
+    })
+    .from(captionRevisions)
+    .where(inArray(captionRevisions.id, tracks.map((t) => t.revisionId)));
   const burns = await db.select().from(captionBurns).where(inArray(captionBurns.trackId, tracks.map((t) => t.id))).orderBy(desc(captionBurns.id));
   const at = (f: string) => mediaUrl(version.storageKey, f);
   return tracks.map((t) => {
