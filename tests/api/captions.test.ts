@@ -251,6 +251,29 @@ describe('who reads a track: exactly those who may watch its version', () => {
     expect(staffMaster).toContain(`cc-${hidden.revisionId}.m3u8`);
   });
 
+  test('the public watch page carries the published track, a collapsed transcript of it and the transcript in its VideoObject; never the draft', async () => {
+    const slug = String((await server.sql.execute({ sql: 'SELECT slug FROM media WHERE id = ?', args: [publicItem.id] })).rows[0]!.slug);
+    const res = await new Session(server.url).get(`/portfolio/${slug}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const tracks = [...html.matchAll(/<track\b[^>]*>/g)].map((m) => m[0]);
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0]).toContain(`src="/media/${publicKey}/cc-${shown.revisionId}.vtt"`);
+    expect(tracks[0]).toMatch(/srclang="en"/i); // React writes srcLang: HTML attributes ignore case
+    // Collapsed (a <details>, readable without JavaScript), in the track's language.
+    const details = /<details[^>]*data-testid="watch-transcript"[^>]*>([\s\S]*?)<\/details>/.exec(html);
+    expect(details, 'the transcript').not.toBeNull();
+    expect(details![0]).not.toMatch(/<details[^>]*\sopen/);
+    expect(details![1]).toContain('Transcript (English)');
+    expect(details![1]).toContain('lang="en"');
+    expect(details![1]).toContain(ROWS[0]);
+    expect(details![1]).toContain(ROWS[1]);
+    expect(html).not.toContain('Draft only');
+    const ld = [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
+    const video = ld.flatMap((d) => (Array.isArray(d['@graph']) ? d['@graph'] : [d])).find((d) => d['@type'] === 'VideoObject');
+    expect(video?.transcript).toBe(ROWS.join('\n'));
+  });
+
   test('a revision is served only under its own version’s folder', async () => {
     // The private item's revision, asked for under the public film's folder.
     for (const s of [new Session(server.url), admin]) expect((await s.get(`/media/${publicKey}/cc-${track.revisionId}.vtt`)).status).toBe(404);
