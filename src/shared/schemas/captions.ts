@@ -116,4 +116,4 @@ export interface CaptionUploadResult {
   notes: string[];
 }
 
-export const CAPTION_CHOICE_OFF = 'off';
+export { CAPTION_CHOICE_OFF } from '../caption-choice.ts';
