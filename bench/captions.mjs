@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer, ADMIN, signIn, emit, main, ms, num } from './lib.mjs';
 import { toAss } from '../src/server/captions/format.ts';
+import { parseCaptions } from '../src/server/captions/parse.ts';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES || 20);
 const CUES = 2500;
@@ -142,17 +143,7 @@ main(async () => {
     const proxy = renditions.find((r) => Math.min(r.width, r.height) <= 1080) ?? renditions[0];
     const proxyFile = path.join(server.mediaDir, String(bv.storage_key), proxy.variant);
     const ass = path.join(dir, 'bare.ass');
-    const cues = cueSrt
-      .split('\n\n')
-      .map((b) => b.split('\n'))
-      .map(([, timing, ...text]) => {
-        const [a, z] = timing.split(' --> ').map((s) => {
-          const [h, mm, rest] = s.split(':');
-          const [sec, milli] = rest.split(',');
-          return ((Number(h) * 60 + Number(mm)) * 60 + Number(sec)) * 1000 + Number(milli);
-        });
-        return { startMs: a, endMs: z, text: text.filter(Boolean).join('\n'), settings: '' };
-      });
+    const cues = parseCaptions(cueSrt, BURN_SECONDS * 1000).cues;
     fs.writeFileSync(ass, toAss(cues, proxy.width, proxy.height, 'DejaVu Sans'));
     const bare = () => {
       const out = path.join(dir, 'bare-out.mp4');

@@ -8,12 +8,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
-import { upload } from '../helpers/media-uploads.ts';
 import { createUpload, patchUpload } from '../helpers/tus.ts';
-import { until } from '../helpers/until.ts';
 import { frameSource } from '../helpers/frame-fixture.ts';
 import { parseMaster } from '../helpers/hls.ts';
-import { encode, filmSrt, srt, uploadCaption, vttCues, type Encoding, type LineEnding } from '../helpers/captions.ts';
+import { encode, filmSrt, srt, uploadCaption, uploadReadyVideo, vttCues, type Encoding, type LineEnding } from '../helpers/captions.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -26,14 +24,9 @@ let storageKey: string;
 
 const FILM_MS = 8000;
 
-async function readyItem(s: Session, title: string, clientId: number | null, seconds = FILM_MS / 1000) {
+function readyItem(s: Session, title: string, clientId: number | null, seconds = FILM_MS / 1000) {
   const file = frameSource({ rate: '25', seconds, video: 'h264', container: 'mp4', audio: { codec: 'aac', sampleRate: 48000 } });
-  const up = await upload(s, { title, ...(clientId ? { clientId: String(clientId) } : {}) }, { data: fs.readFileSync(file), name: 'cut.mp4' });
-  expect(up.status, JSON.stringify(up.body)).toBe(201);
-  return until(`${title} ready`, async () => {
-    const live = (await s.json('GET', `/api/media/${up.body.id}/processing`)).body;
-    return live.processingStatus === 'ready' ? { ...up.body, ...live } : null;
-  }, 120_000);
+  return uploadReadyVideo(s, title, fs.readFileSync(file), 'cut.mp4', clientId);
 }
 
 const versionsOf = async (mediaId: number) => (await admin.json('GET', `/api/media/${mediaId}/versions`)).body as any[];

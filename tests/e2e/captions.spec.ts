@@ -15,26 +15,13 @@ import { createUpload, patchUpload } from '../helpers/tus.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { BITS, frameSource, readShownFrame, type FrameSourceSpec } from '../helpers/frame-fixture.ts';
 import { srt, uploadCaption } from '../helpers/captions.ts';
-import { pauseAt, signInClient } from './review-helpers.ts';
+import { conversionsDone, pauseAt, signInClient } from './review-helpers.ts';
 
 const SOURCE: FrameSourceSpec = { rate: '25', seconds: 4, video: 'h264', audio: { codec: 'aac', sampleRate: 48000 }, container: 'mp4', size: '1280x720' };
 const TITLE = 'Captioned Cut';
 const HELLO = 'Hello from frame 26';
 
 const fixture: { mediaId: number; slug: string; client: ClientLogin; linkPath: string } = { mediaId: 0, slug: '', client: null!, linkPath: '' };
-
-async function settled(server: TestServer, id: number) {
-  await expect
-    .poll(
-      async () => {
-        const open = await server.sql.execute({ sql: "SELECT count(*) AS n FROM jobs WHERE media_id = ? AND status IN ('queued', 'running')", args: [id] });
-        const v = await server.sql.execute({ sql: 'SELECT group_concat(processing_status) AS s FROM media_versions WHERE media_id = ?', args: [id] });
-        return `${v.rows[0]!.s} ${open.rows[0]!.n}`;
-      },
-      { timeout: 120_000 },
-    )
-    .toMatch(/^(ready,?)+ 0$/);
-}
 
 const versions = async (staff: Session) => (await staff.json('GET', `/api/media/${fixture.mediaId}/versions`)).body as { id: number; number: number }[];
 
@@ -48,7 +35,7 @@ const setUp = oncePerServer(async (server) => {
   const created = await staff.json('POST', '/api/media', form);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   fixture.mediaId = created.body.id;
-  await settled(server, fixture.mediaId);
+  await conversionsDone(server, fixture.mediaId);
   const [v1] = await versions(staff);
   const cues = srt([
     [1010, 2000, HELLO],
@@ -60,7 +47,7 @@ const setUp = oncePerServer(async (server) => {
   const up = await createUpload(staff, data.length, { filename: 'v2.mp4' });
   expect((await patchUpload(staff, up.id!, 0, data)).status).toBe(204);
   expect((await staff.json('POST', `/api/media/${fixture.mediaId}/versions`, { uploadId: up.id })).status).toBe(201);
-  await settled(server, fixture.mediaId);
+  await conversionsDone(server, fixture.mediaId);
   const v2 = (await versions(staff)).find((v) => v.number === 2)!;
   expect((await staff.json('POST', `/api/media/${fixture.mediaId}/versions/${v2.id}/captions/carry-over`)).status).toBe(200);
   fixture.slug = String((await server.sql.execute({ sql: 'SELECT slug FROM media WHERE id = ?', args: [fixture.mediaId] })).rows[0]!.slug);
