@@ -3,6 +3,8 @@
 // that no path signs in with a password alone where a factor is due. One server for the file;
 // every test works on accounts of its own, from a loopback address of its own (the throttle
 // counts per address).
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { adminSession, createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
@@ -480,3 +482,15 @@ describe('client portal logins', () => {
     expect((await browser.json('GET', CLIENT)).body.totp).toBeNull();
   });
 });
+
+// Last: it stops and restarts the file's server.
+test('the server key the secrets are sealed with, once lost, stops start-up rather than lock everyone out silently', async () => {
+  await enrolledStaff();
+  const keyFile = path.join(server.dir, 'share-link.key');
+  const key = fs.readFileSync(keyFile);
+  await server.kill();
+  fs.rmSync(keyFile);
+  await expect(server.restart()).rejects.toThrow(/share-link\.key is missing, but \d+ authenticator app secret\(s\) in the database were encrypted with it/);
+  fs.writeFileSync(keyFile, key, { mode: 0o600 });
+  await server.restart();
+}, 90_000);

@@ -7,7 +7,7 @@ export const FACTOR_KINDS = ['totp', 'recovery'] as const;
 export type FactorKind = (typeof FACTOR_KINDS)[number];
 
 export const TOTP_MESSAGE = 'Enter the 6-digit code from your authenticator app';
-export const RECOVERY_MESSAGE = 'Enter one of your recovery codes (16 letters and digits, e.g. abcd-efgh-2345-6789)';
+export const RECOVERY_MESSAGE = 'Enter one of your recovery codes (16 letters and digits, e.g. abcd-efgh-jkmn-2345)';
 
 /** People type codes with spaces or dashes ("123 456", "abcd-efgh-…"): those are dropped. */
 const compact = (s: string) => s.replace(/[\s-]/g, '').toLowerCase();
