@@ -66,6 +66,7 @@ export default defineConfig({
             'tests/api/multi-host.test.ts',
             'tests/api/versions-migration.test.ts',
             'tests/api/note-times-migration.test.ts',
+            'tests/api/stages-stills-migration.test.ts',
             'tests/api/upgrade-fixtures.test.ts',
             'tests/api/process-reaping.test.ts',
             ...(process.env.SQLD_ALL ? [] : NOT_ON_SQLD),

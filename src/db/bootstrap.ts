@@ -11,8 +11,13 @@ import { checkShareLinkKey } from '../server/sharing/link-key.ts';
 /**
  * `shareLinkKey`: check (and make) the share-link key: web processes need it, workers do not.
  * `migrations`: the folder of committed migrations (the bundled runtime cannot find it beside itself).
+ * `demoMedia`: how a first start with DEMO_CONTENT makes its media (default: in this process;
+ * scripts/start.mjs gives them a process of their own, src/server/media/demo-apart.ts).
  */
-export async function bootstrapDatabase(log: (line: string) => void = console.log, opts: { shareLinkKey?: boolean; migrations?: string } = {}): Promise<SeedResult> {
+export async function bootstrapDatabase(
+  log: (line: string) => void = console.log,
+  opts: { shareLinkKey?: boolean; migrations?: string; demoMedia?: typeof seedDemoMedia } = {},
+): Promise<SeedResult> {
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
   try {
     await applyMigrations(db, opts.migrations);
@@ -33,7 +38,7 @@ export async function bootstrapDatabase(log: (line: string) => void = console.lo
       adminPassword: config.ADMIN_PASSWORD,
       demoContent: config.DEMO_CONTENT,
       log,
-      seedDemoMedia,
+      seedDemoMedia: opts.demoMedia ?? seedDemoMedia,
     });
     // Watch-page slugs for rows from before migration 0008 (and the demo media just added).
     await ensureSlugs(db);

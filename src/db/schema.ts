@@ -2,6 +2,7 @@
 // Times are stored as integer milliseconds since the epoch (drizzle `timestamp_ms`).
 import { sql } from 'drizzle-orm';
 import {
+  blob,
   check,
   type AnySQLiteColumn,
   index,
@@ -184,6 +185,11 @@ export const media = sqliteTable(
     originalPlayable: bool('original_playable').notNull().default(false),
     // ffprobe facts of the original (see src/server/media/probe.ts), JSON.
     probe: text('probe', { mode: 'json' }).$type<Record<string, unknown>>(),
+    // The gallery a still was uploaded into (issue 53): it lives there, not in the library's
+    // lists and pickers. Cleared when it leaves that gallery (removed, or the gallery deleted),
+    // so it comes back to the library. No foreign key: SQLite's ADD COLUMN would keep no ON
+    // DELETE action, and deleteGallery clears it in the same transaction.
+    galleryId: integer('gallery_id'),
   },
   (t) => [
     index('media_created_idx').on(t.createdAt),
@@ -696,6 +702,8 @@ export const jobs = sqliteTable(
     versionId: integer('version_id').references(() => mediaVersions.id, { onDelete: 'cascade' }),
     // 'watermark' jobs make one share link's preview of the version (issue 17).
     linkId: integer('link_id'),
+    // 'burn' jobs make one open-captions rendition (issue 54): the caption_burns row.
+    captionBurnId: integer('caption_burn_id'),
     status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(3),
@@ -1236,4 +1244,104 @@ export const liveParticipants = sqliteTable(
     following: bool('following').notNull().default(true),
   },
   (t) => [uniqueIndex('live_participants_unique').on(t.sessionId, t.key)],
+);
+
+// Captions and subtitles (issue 54, src/server/captions). A track is one language and kind of
+// one version; what it says is its current revision, a snapshot of cues. A revision is never
+// changed once written (an upload, an edit or an extraction from the file writes a new one), so
+// a player's address naming a revision is cacheable for good and notes can pin a revision's cue.
+export const CAPTION_KINDS = ['subtitles', 'captions', 'forced'] as const;
+export const CAPTION_SOURCES = ['uploaded', 'edited', 'embedded'] as const;
+
+export const captionTracks = sqliteTable(
+  'caption_tracks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => mediaVersions.id, { onDelete: 'cascade' }),
+    // BCP 47, canonical form (src/server/captions/language.ts).
+    language: text('language').notNull(),
+    label: text('label').notNull(),
+    kind: text('kind', { enum: CAPTION_KINDS }).notNull(),
+    // Shown on the public site (watch pages, transcript, structured data) while the item is.
+    published: bool('published').notNull().default(false),
+    // The revision players show; null only while the first one is being written.
+    currentRevisionId: integer('current_revision_id'),
+    // Carried over from the previous version's track (one click, issue 54).
+    carriedFrom: integer('carried_from'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    uniqueIndex('caption_tracks_unique').on(t.versionId, t.language, t.kind),
+    index('caption_tracks_media_idx').on(t.mediaId),
+    check('caption_tracks_kind_check', sql`${t.kind} in ('subtitles', 'captions', 'forced')`),
+  ],
+);
+
+export const captionRevisions = sqliteTable(
+  'caption_revisions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    trackId: integer('track_id')
+      .notNull()
+      .references(() => captionTracks.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    source: text('source', { enum: CAPTION_SOURCES }).notNull(),
+    // The file as it came (srt, vtt, sbv, ass), its encoding as decided from its bytes, its name.
+    format: text('format').notNull(),
+    encoding: text('encoding').notNull(),
+    fileName: text('file_name').notNull().default(''),
+    original: blob('original', { mode: 'buffer' }),
+    cueCount: integer('cue_count').notNull(),
+    // JSON string[]: what was repaired on the way in (renumbered cues, overlaps, styling dropped).
+    notes: text('notes', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('caption_revisions_number_unique').on(t.trackId, t.number), check('caption_revisions_source_check', sql`${t.source} in ('uploaded', 'edited', 'embedded')`)],
+);
+
+// One row per cue of a revision, in order. Times in milliseconds as the file gave them; players
+// get them on the version's frames (src/server/captions/format.ts). `text` is the cue as
+// WebVTT can show it: plain text with only <i>, <b> and <u>, lines split by LF.
+export const captionCues = sqliteTable(
+  'caption_cues',
+  {
+    revisionId: integer('revision_id')
+      .notNull()
+      .references(() => captionRevisions.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    startMs: integer('start_ms').notNull(),
+    endMs: integer('end_ms').notNull(),
+    text: text('text').notNull(),
+    // WebVTT cue settings kept from the file (line, position, align), e.g. "line:0" for {\an8}.
+    settings: text('settings').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.revisionId, t.seq] })],
+);
+
+// An open-captions rendition (captions burnt into the picture) of a track's revision, made by
+// the job queue (kind 'burn'); its file is `oc-{id}.mp4` in the version's folder.
+export const CAPTION_BURN_STATUSES = ['queued', 'ready', 'failed'] as const;
+export const captionBurns = sqliteTable(
+  'caption_burns',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    trackId: integer('track_id')
+      .notNull()
+      .references(() => captionTracks.id, { onDelete: 'cascade' }),
+    revisionId: integer('revision_id').notNull(),
+    status: text('status', { enum: CAPTION_BURN_STATUSES }).notNull().default('queued'),
+    error: text('error'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('caption_burns_track_idx').on(t.trackId)],
 );

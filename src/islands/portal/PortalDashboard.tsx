@@ -3,7 +3,8 @@ import { useStore } from '@nanostores/react';
 import { Bell, Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Radio, Search, ShieldCheck, Video } from 'lucide-react';
 import { postLogout } from '../../shared/logout.ts';
 import { telHref } from '../../shared/phone.ts';
-import { PROJECT_STAGES, type ClientMedia } from '../../shared/schemas/portal.ts';
+import type { ClientMedia } from '../../shared/schemas/portal.ts';
+import { stageOptions } from '../../shared/stages.ts';
 import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
 import { Card } from '../ui/Card.tsx';
@@ -13,7 +14,7 @@ import { Skeleton } from '../ui/Skeleton.tsx';
 import { MediaCard } from './MediaCard.tsx';
 import { MediaDetailDialog } from './MediaDetailDialog.tsx';
 import { downloadAll } from './downloads.ts';
-import { isRecent, stageLabel } from './format.ts';
+import { isRecent } from './format.ts';
 import { $media, $mediaError, clearPortalCache, loadFeedback, loadMedia, loadNotes } from './store.ts';
 import { SearchInput } from '../ui/SearchInput.tsx';
 import { NotifyModeDialog } from '../notifications/NotifyModeDialog.tsx';
@@ -42,7 +43,6 @@ export interface PortalContact {
 /** Loading skeleton count for media cards (001 §9). */
 const SKELETON_CARDS = 8;
 
-const STAGE_OPTIONS = [{ value: 'all', label: 'All stages' }, ...PROJECT_STAGES.map((s) => ({ value: s, label: stageLabel(s) }))];
 
 function matches(item: ClientMedia, query: string, stage: string): boolean {
   if (stage !== 'all' && item.projectStage !== stage) return false;
@@ -100,6 +100,7 @@ export default function PortalDashboard({
 
   const all = media ?? [];
   const filtered = useMemo(() => all.filter((m) => matches(m, query.trim(), stage)), [all, query, stage]);
+  const stageFilter = useMemo(() => [{ value: 'all', label: 'All stages' }, ...stageOptions(all.map((m) => m.projectStage))], [all]);
   const stats = useMemo(
     () => ({
       total: all.length,
@@ -227,7 +228,7 @@ export default function PortalDashboard({
 
           <div className="grid gap-3 sm:grid-cols-[1fr_14rem]">
             <SearchInput id="portal-search" label="Search media" value={query} onValueChange={setQuery} placeholder="Search media..." className="h-10" />
-            <Select label="Filter by stage" hideLabel options={STAGE_OPTIONS} value={stage} onChange={(e) => setStage(e.target.value)} />
+            <Select label="Filter by stage" hideLabel options={stageFilter} value={stage} onChange={(e) => setStage(e.target.value)} />
           </div>
 
           <div className="flex flex-wrap items-center justify-between gap-3 text-sm">

@@ -2,7 +2,11 @@
 import { z } from '../zod.ts';
 import { DEFAULT_WATERMARK_POSITION, WATERMARK_POSITIONS } from './share.ts';
 import { multilineText, nameText, plainText } from './text.ts';
-import { email, password, username } from './users.ts';
+import { email, username } from './users.ts';
+import { checkAccountPassword, newPassword } from '../passwords.ts';
+
+/** A client login's password as it is set (issue 53, src/shared/passwords.ts). */
+const password = newPassword('client');
 
 
 export const clientDetailsSchema = z.object({
@@ -15,7 +19,7 @@ export const clientDetailsSchema = z.object({
 export type ClientDetails = z.infer<typeof clientDetailsSchema>;
 
 /** Creating a client also creates its portal login. */
-export const createClientSchema = clientDetailsSchema.extend({ username, password });
+export const createClientSchema = clientDetailsSchema.extend({ username, password }).superRefine(checkAccountPassword('client'));
 export type CreateClient = z.infer<typeof createClientSchema>;
 
 export const resetClientPasswordSchema = z.object({ password });

@@ -8,6 +8,7 @@ import { clientDetailsSchema, createClientSchema, resetClientPasswordSchema, typ
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field, PasswordField } from '../../ui/Field.tsx';
+import { PASSWORD_HINT } from '../../../shared/passwords.ts';
 import { Textarea } from '../../ui/Textarea.tsx';
 
 const EMPTY = { name: '', email: '', phone: '', company: '', notes: '', username: '', password: '' };
@@ -94,7 +95,7 @@ export function ClientDialog({
             <legend className="px-1 text-sm font-medium">Login Credentials</legend>
             <div className="grid gap-4 sm:grid-cols-2">
               <Field label="Username" name="username" autoComplete="off" value={values.username} onChange={set('username')} error={errors.username} />
-              <PasswordField label="Password" name="password" autoComplete="new-password" value={values.password} onChange={set('password')} error={errors.password} />
+              <PasswordField label="Password" name="password" autoComplete="new-password" hint={PASSWORD_HINT.client} value={values.password} onChange={set('password')} error={errors.password} />
             </div>
           </fieldset>
         ) : (
@@ -115,7 +116,7 @@ export function ClientDialog({
             {client.username && <p className="text-xs text-fg-muted">Portal login: {client.username}</p>}
             {client.secondFactor && <FactorReset client={client} onDone={() => onFactorReset?.()} />}
             {resetting && (
-              <PasswordField label="New Password" name="password" autoComplete="new-password" value={values.password} onChange={set('password')} error={errors.password} />
+              <PasswordField label="New Password" name="password" autoComplete="new-password" hint={PASSWORD_HINT.client} value={values.password} onChange={set('password')} error={errors.password} />
             )}
           </div>
         )}
