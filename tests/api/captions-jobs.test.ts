@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
-import { upload } from '../helpers/media-uploads.ts';
 import { until } from '../helpers/until.ts';
-import { srt, uploadCaption, vttCues } from '../helpers/captions.ts';
+import { srt, uploadCaption, uploadReadyVideo, vttCues } from '../helpers/captions.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -57,14 +56,7 @@ function filmWithSubtitles(name: string, container: 'mp4' | 'mkv', codec: 'mov_t
   return fs.readFileSync(out);
 }
 
-async function readyItem(title: string, data: Buffer, name: string, clientId: number | null) {
-  const up = await upload(admin, { title, ...(clientId ? { clientId: String(clientId) } : {}) }, { data, name });
-  expect(up.status, JSON.stringify(up.body)).toBe(201);
-  return until(`${title} ready`, async () => {
-    const live = (await admin.json('GET', `/api/media/${up.body.id}/processing`)).body;
-    return live.processingStatus === 'ready' ? { ...up.body, ...live } : null;
-  }, 120_000);
-}
+const readyItem = (title: string, data: Buffer, name: string, clientId: number | null) => uploadReadyVideo(admin, title, data, name, clientId);
 
 const versionOf = async (mediaId: number) => ((await admin.json('GET', `/api/media/${mediaId}/versions`)).body as any[])[0];
 const tracksOf = async (mediaId: number, versionId: number) => (await admin.json('GET', `/api/media/${mediaId}/versions/${versionId}/captions`)).body as any[];

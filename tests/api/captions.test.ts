@@ -8,12 +8,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser } from '../helpers/accounts.ts';
-import { upload } from '../helpers/media-uploads.ts';
 import { createUpload, patchUpload } from '../helpers/tus.ts';
-import { until } from '../helpers/until.ts';
 import { frameSource } from '../helpers/frame-fixture.ts';
 import { parseMaster } from '../helpers/hls.ts';
-import { encode, filmSrt, srt, uploadCaption, vttCues, type Encoding, type LineEnding } from '../helpers/captions.ts';
+import { encode, filmSrt, srt, uploadCaption, uploadReadyVideo, vttCues, type Encoding, type LineEnding } from '../helpers/captions.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -26,14 +24,9 @@ let storageKey: string;
 
 const FILM_MS = 8000;
 
-async function readyItem(s: Session, title: string, clientId: number | null, seconds = FILM_MS / 1000) {
+function readyItem(s: Session, title: string, clientId: number | null, seconds = FILM_MS / 1000) {
   const file = frameSource({ rate: '25', seconds, video: 'h264', container: 'mp4', audio: { codec: 'aac', sampleRate: 48000 } });
-  const up = await upload(s, { title, ...(clientId ? { clientId: String(clientId) } : {}) }, { data: fs.readFileSync(file), name: 'cut.mp4' });
-  expect(up.status, JSON.stringify(up.body)).toBe(201);
-  return until(`${title} ready`, async () => {
-    const live = (await s.json('GET', `/api/media/${up.body.id}/processing`)).body;
-    return live.processingStatus === 'ready' ? { ...up.body, ...live } : null;
-  }, 120_000);
+  return uploadReadyVideo(s, title, fs.readFileSync(file), 'cut.mp4', clientId);
 }
 
 const versionsOf = async (mediaId: number) => (await admin.json('GET', `/api/media/${mediaId}/versions`)).body as any[];
@@ -249,6 +242,29 @@ describe('who reads a track: exactly those who may watch its version', () => {
     // Staff see both, in the same master.
     const staffMaster = await (await admin.get(`/media/${publicKey}/master.m3u8`)).text();
     expect(staffMaster).toContain(`cc-${hidden.revisionId}.m3u8`);
+  });
+
+  test('the public watch page carries the published track, a collapsed transcript of it and the transcript in its VideoObject; never the draft', async () => {
+    const slug = String((await server.sql.execute({ sql: 'SELECT slug FROM media WHERE id = ?', args: [publicItem.id] })).rows[0]!.slug);
+    const res = await new Session(server.url).get(`/portfolio/${slug}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const tracks = [...html.matchAll(/<track\b[^>]*>/g)].map((m) => m[0]);
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0]).toContain(`src="/media/${publicKey}/cc-${shown.revisionId}.vtt"`);
+    expect(tracks[0]).toMatch(/srclang="en"/i); // React writes srcLang: HTML attributes ignore case
+    // Collapsed (a <details>, readable without JavaScript), in the track's language.
+    const details = /<details[^>]*data-testid="watch-transcript"[^>]*>([\s\S]*?)<\/details>/.exec(html);
+    expect(details, 'the transcript').not.toBeNull();
+    expect(details![0]).not.toMatch(/<details[^>]*\sopen/);
+    expect(details![1]).toContain('Transcript (English)');
+    expect(details![1]).toContain('lang="en"');
+    expect(details![1]).toContain(ROWS[0]);
+    expect(details![1]).toContain(ROWS[1]);
+    expect(html).not.toContain('Draft only');
+    const ld = [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
+    const video = ld.flatMap((d) => (Array.isArray(d['@graph']) ? d['@graph'] : [d])).find((d) => d['@type'] === 'VideoObject');
+    expect(video?.transcript).toBe(ROWS.join('\n'));
   });
 
   test('a revision is served only under its own version’s folder', async () => {

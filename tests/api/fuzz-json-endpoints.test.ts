@@ -35,6 +35,7 @@ import { sampleImage } from '../helpers/media-uploads.ts';
 import { openStream, type EventStream } from '../helpers/sse.ts';
 import { until } from '../helpers/until.ts';
 import { createGallery, galleryLink, uploadShots } from '../helpers/proofing.ts';
+import { uploadCaption } from '../helpers/captions.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -123,6 +124,27 @@ const fixtures: Record<string, () => Fixture> = {
     breaker: { isFeatured: 'yes' },
     file: { field: 'file', name: 'still.jpg', type: 'image/jpeg', data: jpeg },
     validStatus: 201,
+  }),
+  // Issue 54: a caption file for the fuzz video's version (a second one for the same language and
+  // kind is the track's next revision), and a track's fields.
+  'POST /api/media/[mediaId]/versions/[versionId]/captions': () => ({
+    fields: { language: 'en-GB', label: 'Fuzz English', kind: 'subtitles', published: 'false' },
+    optional: ['label', 'kind', 'published'],
+    wrong: {
+      language: ['', 'xx', 'en_GB!', 'x'.repeat(100)],
+      label: ['x'.repeat(300)],
+      kind: ['nonsense', 'SUBTITLES'],
+      published: ['yes', '2'],
+    },
+    breaker: { kind: 'nonsense' },
+    file: { field: 'file', name: 'fuzz.srt', type: 'application/x-subrip', data: new TextEncoder().encode('1\n00:00:00,500 --> 00:00:01,500\nFuzz one\n\n2\n00:00:02,000 --> 00:00:03,000\nFuzz two\n') },
+    validStatus: 201,
+  }),
+  'PATCH /api/media/[mediaId]/captions/[trackId]': () => ({
+    valid: { language: 'en-GB', label: 'Fuzz English', kind: 'subtitles', published: false },
+    optional: ['language', 'label', 'kind', 'published'],
+    breaker: { published: 'yes' },
+    validStatus: 200,
   }),
   // Issue 41: live review.
   'POST /api/media/[mediaId]/live': () => ({ valid: { versionId: Number(ids.versionId) }, optional: ['versionId'], breaker: { versionId: 'x' }, validStatus: 201 }),
@@ -310,6 +332,9 @@ beforeAll(async () => {
   ids.mediaId = String(video.id);
   const version = await server.sql.execute({ sql: 'SELECT id FROM media_versions WHERE media_id = ?', args: [video.id] });
   ids.versionId = String(version.rows[0]!.id);
+  const track = await uploadCaption(admin, video.id, Number(ids.versionId), '1\n00:00:00,500 --> 00:00:01,500\nFuzz line\n', { language: 'en-GB', label: 'Fuzz English' });
+  expect(track.status, JSON.stringify(track.body)).toBe(201);
+  ids.trackId = String(track.body.track.id);
   const fb = await portal.json('POST', `/api/client/media/${video.id}/feedback`, { mediaId: video.id, feedbackText: 'Fuzz me', rating: 4 });
   ids.feedbackId = String(fb.body.id);
   const note = await portal.json('POST', `/api/client/media/${video.id}/timeline-notes`, { mediaId: video.id, timestampSeconds: 1, noteText: 'Fuzz note' });

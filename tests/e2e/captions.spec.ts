@@ -15,26 +15,13 @@ import { createUpload, patchUpload } from '../helpers/tus.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { BITS, frameSource, readShownFrame, type FrameSourceSpec } from '../helpers/frame-fixture.ts';
 import { srt, uploadCaption } from '../helpers/captions.ts';
-import { pauseAt, signInClient } from './review-helpers.ts';
+import { conversionsDone, pauseAt, signInClient } from './review-helpers.ts';
 
 const SOURCE: FrameSourceSpec = { rate: '25', seconds: 4, video: 'h264', audio: { codec: 'aac', sampleRate: 48000 }, container: 'mp4', size: '1280x720' };
 const TITLE = 'Captioned Cut';
 const HELLO = 'Hello from frame 26';
 
 const fixture: { mediaId: number; slug: string; client: ClientLogin; linkPath: string } = { mediaId: 0, slug: '', client: null!, linkPath: '' };
-
-async function settled(server: TestServer, id: number) {
-  await expect
-    .poll(
-      async () => {
-        const open = await server.sql.execute({ sql: "SELECT count(*) AS n FROM jobs WHERE media_id = ? AND status IN ('queued', 'running')", args: [id] });
-        const v = await server.sql.execute({ sql: 'SELECT group_concat(processing_status) AS s FROM media_versions WHERE media_id = ?', args: [id] });
-        return `${v.rows[0]!.s} ${open.rows[0]!.n}`;
-      },
-      { timeout: 120_000 },
-    )
-    .toMatch(/^(ready,?)+ 0$/);
-}
 
 const versions = async (staff: Session) => (await staff.json('GET', `/api/media/${fixture.mediaId}/versions`)).body as { id: number; number: number }[];
 
@@ -48,7 +35,7 @@ const setUp = oncePerServer(async (server) => {
   const created = await staff.json('POST', '/api/media', form);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   fixture.mediaId = created.body.id;
-  await settled(server, fixture.mediaId);
+  await conversionsDone(server, fixture.mediaId);
   const [v1] = await versions(staff);
   const cues = srt([
     [1010, 2000, HELLO],
@@ -60,7 +47,7 @@ const setUp = oncePerServer(async (server) => {
   const up = await createUpload(staff, data.length, { filename: 'v2.mp4' });
   expect((await patchUpload(staff, up.id!, 0, data)).status).toBe(204);
   expect((await staff.json('POST', `/api/media/${fixture.mediaId}/versions`, { uploadId: up.id })).status).toBe(201);
-  await settled(server, fixture.mediaId);
+  await conversionsDone(server, fixture.mediaId);
   const v2 = (await versions(staff)).find((v) => v.number === 2)!;
   expect((await staff.json('POST', `/api/media/${fixture.mediaId}/versions/${v2.id}/captions/carry-over`)).status).toBe(200);
   fixture.slug = String((await server.sql.execute({ sql: 'SELECT slug FROM media WHERE id = ?', args: [fixture.mediaId] })).rows[0]!.slug);
@@ -229,4 +216,54 @@ test('a live follower sees the presenter’s captions until they choose their ow
     await context.close();
     await dialog.getByRole('button', { name: 'End live review' }).click().catch(() => {});
   }
+});
+
+test('the admin panel: a list that fails to load says so with Retry; a file is added with how it was read, published, and deleted after a confirmation', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  // The first answer of the list fails: the panel must not say "No captions".
+  let failed = false;
+  await page.route(/\/api\/media\/\d+\/versions\/\d+\/captions$/, async (route) => {
+    if (route.request().method() === 'GET' && !failed) {
+      failed = true;
+      return route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Captions are resting' }) });
+    }
+    return route.fallback();
+  });
+  await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${fixture.mediaId}`);
+  const panel = page.getByRole('dialog', { name: TITLE }).getByTestId('captions-panel');
+  await expect(panel.getByRole('alert')).toContainText('Captions are resting');
+  await expect(panel.getByText('No captions on this version yet.')).toHaveCount(0);
+  await panel.getByRole('button', { name: 'Retry' }).click();
+  const tracks = panel.getByTestId('caption-track');
+  await expect(tracks).toHaveCount(2);
+
+  // A Windows-1252 file from an editor's tool: the toast and the track say how it was read.
+  const cp1252 = Buffer.from('1\r\n00:00:01,000 --> 00:00:02,000\r\nStra\xdfe \x93Nord\x94\r\n', 'latin1');
+  const form = panel.getByRole('form', { name: 'Add captions' });
+  await form.getByLabel('File (SRT, WebVTT, SBV)').setInputFiles({ name: 'de.srt', mimeType: 'application/x-subrip', buffer: cp1252 });
+  await form.getByLabel('Language').fill('de');
+  await form.getByLabel('Label').fill('Deutsch');
+  await form.getByRole('button', { name: 'Add captions' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Deutsch: 1 cue added' })).toContainText('Read as SRT in Windows-1252 (not valid UTF-8).');
+  await expect(tracks).toHaveCount(3);
+  const de = tracks.filter({ hasText: 'Deutsch' });
+  await expect(de.getByTestId('caption-read-as')).toHaveText('SRT, Windows-1252 (not valid UTF-8), 1 cues, revision 1 (uploaded: de.srt)');
+  const staff = await staffSession(server.url, ADMIN.username, ADMIN.password);
+  const v2 = (await versions(staff)).find((v) => v.number === 2)!;
+  const stored = async () => ((await staff.json('GET', `/api/media/${fixture.mediaId}/versions/${v2.id}/captions`)).body as { language: string; published: boolean }[]).find((t) => t.language === 'de');
+  expect(await stored()).toMatchObject({ published: false });
+  await de.getByRole('switch', { name: 'Published on the website' }).click();
+  await expect.poll(async () => (await stored())?.published).toBe(true);
+
+  // Deleting asks first; Cancel keeps it.
+  await de.getByRole('button', { name: 'Delete Deutsch' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete this caption track?' });
+  await expect(confirm).toContainText('Deutsch (de) is deleted from v2 with every revision');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(tracks).toHaveCount(3);
+  await de.getByRole('button', { name: 'Delete Deutsch' }).click();
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(tracks).toHaveCount(2);
+  await expect(page.getByTestId('toast').filter({ hasText: 'Deutsch deleted' })).toBeVisible();
+  expect(await stored()).toBeUndefined();
 });

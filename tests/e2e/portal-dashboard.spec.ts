@@ -171,10 +171,17 @@ test.describe('client portal dashboard', () => {
 
     // Timeline tab: playing then pausing fills the timestamp with the current time.
     await dialog.getByRole('tab', { name: 'Timeline' }).click();
-    const paused = await dialog.locator('video').evaluate(async (v: HTMLVideoElement) => {
+    const { paused, painted } = await dialog.locator('video').evaluate(async (v: HTMLVideoElement) => {
       v.pause();
       v.currentTime = 0;
       v.muted = true;
+      // The test follows the painted frames itself, as the player does (paused-frame.ts).
+      let last = Number.NaN;
+      const onFrame: VideoFrameRequestCallback = (_now, meta) => {
+        last = meta.mediaTime;
+        v.requestVideoFrameCallback(onFrame);
+      };
+      v.requestVideoFrameCallback(onFrame);
       await v.play();
       // Played time, not wall time: on a loaded machine 1.2 s of waiting may be far less playback.
       await new Promise<void>((r) => {
@@ -182,13 +189,21 @@ test.describe('client portal dashboard', () => {
         check();
       });
       v.pause();
-      return Math.round(v.currentTime * 1000) / 1000;
+      const at = Math.round(v.currentTime * 1000) / 1000;
+      // The picture a pause leaves up is reported up to a screen refresh later.
+      await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 100))));
+      return { paused: at, painted: last };
     });
     expect(paused).toBeGreaterThan(0.5);
     // Seconds to the millisecond (issue 29), shown as mm:ss.ff beside the field: the time of the
-    // frame the pause settled on (issue 51, paused-frame.ts), at most a frame or two before `paused`.
+    // frame the pause left on screen (issue 51, paused-frame.ts). A busy machine's decoder can
+    // leave that picture several frames behind `currentTime` at the pause (0.15 s on CI), so the
+    // field is checked against the painted frame, and only loosely against the pause.
     const shown = await settledPause(dialog.locator('video'), ts);
-    expect(Math.abs(shown - paused)).toBeLessThan(0.1);
+    expect(Number.isFinite(painted)).toBe(true);
+    expect(Math.abs(shown - painted)).toBeLessThan(0.021);
+    expect(shown).toBeLessThanOrEqual(paused + 0.05);
+    expect(shown).toBeGreaterThan(paused - 0.5);
     await expect(dialog.getByTestId('formatted-time')).toHaveText(/^00:01\.\d\d$/);
 
     // An empty note is refused with the spec's message.

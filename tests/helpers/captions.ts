@@ -1,6 +1,9 @@
 // Caption files as editors' tools write them (issue 54), made in the test: encodings, line
 // endings, styling; and the upload call.
+import { expect } from 'vitest';
 import type { Session } from './http.ts';
+import { upload } from './media-uploads.ts';
+import { waitSettled } from './processing.ts';
 
 export type Encoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16le-nobom' | 'utf-16be' | 'windows-1252';
 export type LineEnding = 'lf' | 'crlf' | 'cr';
@@ -63,4 +66,13 @@ export function vttCues(vtt: string): string[] {
     .map((b) => b.trim())
     .filter(Boolean)
     .map((b) => b.split('\n').join('|'));
+}
+
+/** A video uploaded as `title` (for `clientId`, if any) and converted: its upload answer and its ready state. */
+export async function uploadReadyVideo(s: Session, title: string, data: Buffer, name: string, clientId: number | null) {
+  const up = await upload(s, { title, ...(clientId ? { clientId: String(clientId) } : {}) }, { data, name });
+  expect(up.status, JSON.stringify(up.body)).toBe(201);
+  const live = await waitSettled(s, up.body.id, 120_000);
+  expect(live.processingStatus, `${title} converted`).toBe('ready');
+  return { ...up.body, ...live };
 }

@@ -3,7 +3,8 @@
 // the viewer may download.
 import { useStore } from '@nanostores/react';
 import { Download } from 'lucide-react';
-import { CAPTION_CHOICE_OFF, type CaptionIndex, type PlayerCaption } from '../../shared/schemas/captions.ts';
+import { CAPTION_CHOICE_OFF } from '../../shared/caption-choice.ts';
+import type { CaptionIndex, PlayerCaption } from '../../shared/schemas/captions.ts';
 import { Menu, type MenuItem } from '../ui/Menu.tsx';
 import { $captionChoice, chooseCaptions, choiceOf, trackFor } from './choice.ts';
 

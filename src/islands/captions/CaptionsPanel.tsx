@@ -15,6 +15,8 @@ import {
   type CaptionUploadResult,
 } from '../../shared/schemas/captions.ts';
 import { Button } from '../ui/Button.tsx';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { Skeleton } from '../ui/Skeleton.tsx';
 import { inputClass } from '../ui/Field.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { captionsChanged } from './useCaptions.tsx';
@@ -30,13 +32,22 @@ const SOURCE_LABELS = { uploaded: 'uploaded', edited: 'edited', embedded: 'found
 
 export function CaptionsPanel({ mediaId, versionId, versionNumber, canEdit }: Props) {
   const [tracks, setTracks] = useState<CaptionTrackInfo[] | null>(null);
+  // A list that failed to load says so with Retry: never "No captions" for tracks that may exist.
+  const [loadError, setLoadError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [deleting, setDeleting] = useState<CaptionTrackInfo | null>(null);
   const base = `/api/media/${mediaId}`;
   const load = useCallback(async () => {
-    setTracks(await apiJson<CaptionTrackInfo[]>('GET', `${base}/versions/${versionId}/captions`).catch(() => []));
+    try {
+      setTracks(await apiJson<CaptionTrackInfo[]>('GET', `${base}/versions/${versionId}/captions`));
+      setLoadError(null);
+    } catch (e) {
+      setLoadError(errorMessage(e, 'The captions could not be loaded.'));
+    }
   }, [base, versionId]);
   useEffect(() => {
     setTracks(null);
+    setLoadError(null);
     void load();
   }, [load]);
   // An open-captions job running: asked again until it is done.
@@ -82,7 +93,11 @@ export function CaptionsPanel({ mediaId, versionId, versionNumber, canEdit }: Pr
       changed((tracks ?? []).map((x) => (x.id === t.id ? next : x)));
     });
   const remove = (t: CaptionTrackInfo) =>
-    act('Track not deleted', async () => changed((await apiJson<{ tracks: CaptionTrackInfo[] }>('DELETE', `${base}/captions/${t.id}`)).tracks));
+    act('Track not deleted', async () => {
+      changed((await apiJson<{ tracks: CaptionTrackInfo[] }>('DELETE', `${base}/captions/${t.id}`)).tracks);
+      setDeleting(null);
+      toast({ title: `${t.label} deleted` });
+    });
   const carry = () =>
     act('Nothing carried over', async () => {
       const r = await apiJson<{ carried: number; from: number; tracks: CaptionTrackInfo[] }>('POST', `${base}/versions/${versionId}/captions/carry-over`);
@@ -101,8 +116,18 @@ export function CaptionsPanel({ mediaId, versionId, versionNumber, canEdit }: Pr
       <h3 id="cc-heading" className="flex items-center gap-2 text-sm font-semibold">
         <Captions size={16} aria-hidden="true" /> {`v${versionNumber} captions`}
       </h3>
-      {tracks === null ? (
-        <p className="text-sm text-fg-muted">Loading captions…</p>
+      {loadError && tracks === null ? (
+        <div role="alert" className="flex flex-wrap items-center gap-2 text-sm">
+          <span>{loadError}</span>
+          <Button variant="outline" size="sm" onClick={() => void load()}>
+            Retry
+          </Button>
+        </div>
+      ) : tracks === null ? (
+        <div aria-busy="true" aria-label="Loading captions" className="space-y-2">
+          <Skeleton className="h-4 w-2/3" />
+          <Skeleton className="h-4 w-1/2" />
+        </div>
       ) : tracks.length === 0 ? (
         <p className="text-sm text-fg-muted">No captions on this version yet.</p>
       ) : (
@@ -114,7 +139,7 @@ export function CaptionsPanel({ mediaId, versionId, versionNumber, canEdit }: Pr
                   {t.label} <span className="text-xs font-normal text-fg-muted">{`${t.language} · ${CAPTION_KIND_LABELS[t.kind]}`}</span>
                 </span>
                 {canEdit && (
-                  <Button variant="ghost" size="sm" disabled={busy} onClick={() => void remove(t)} aria-label={`Delete ${t.label}`}>
+                  <Button variant="ghost" size="sm" disabled={busy} onClick={() => setDeleting(t)} aria-label={`Delete ${t.label}`}>
                     <Trash2 size={14} aria-hidden="true" />
                   </Button>
                 )}
@@ -155,6 +180,14 @@ export function CaptionsPanel({ mediaId, versionId, versionNumber, canEdit }: Pr
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this caption track?"
+        message={deleting ? `${deleting.label} (${deleting.language}) is deleted from v${versionNumber} with every revision; its files stop working for everyone.` : ''}
+        pending={busy}
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
       {canEdit && tracks?.length === 0 && versionNumber > 1 && (
         <Button variant="outline" size="sm" disabled={busy} onClick={() => void carry()}>
           Carry the previous version’s captions over

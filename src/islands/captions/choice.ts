@@ -2,7 +2,7 @@
 // ("en-GB/subtitles"), one choice for every player of the page, remembered in localStorage.
 // A live session's follower gets the presenter's choice until they pick one themselves.
 import { atom } from 'nanostores';
-import { CAPTION_CHOICE_OFF } from '../../shared/schemas/captions.ts';
+import { CAPTION_CHOICE_OFF } from '../../shared/caption-choice.ts';
 
 const KEY = 'studio.captions';
 

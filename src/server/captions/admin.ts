@@ -26,7 +26,21 @@ export async function staffTracks(mediaId: number, versionId: number): Promise<C
   const version = await captionVersion(mediaId, versionId);
   const tracks = await tracksOfVersion(versionId, 'all');
   if (!tracks.length) return [];
-  const revs = await db.select().from(captionRevisions).where(inArray(captionRevisions.id, tracks.map((t) => t.revisionId)));
+  // Not the original files: a two-hour film's is a quarter of a megabyte, and a version may hold dozens of tracks.
+  const revs = await db
+    .select({
+      id: captionRevisions.id,
+      number: captionRevisions.number,
+      source: captionRevisions.source,
+      format: captionRevisions.format,
+      encoding: captionRevisions.encoding,
+      fileName: captionRevisions.fileName,
+      cueCount: captionRevisions.cueCount,
+      notes: captionRevisions.notes,
+      createdAt: captionRevisions.createdAt,
+    })
+    .from(captionRevisions)
+    .where(inArray(captionRevisions.id, tracks.map((t) => t.revisionId)));
   const burns = await db.select().from(captionBurns).where(inArray(captionBurns.trackId, tracks.map((t) => t.id))).orderBy(desc(captionBurns.id));
   const at = (f: string) => mediaUrl(version.storageKey, f);
   return tracks.map((t) => {
@@ -83,6 +97,10 @@ export async function uploadCaption(request: Request, mediaId: number, versionId
   } catch {
     throw new HttpError(400, 'The form could not be read (malformed multipart body)');
   }
+  // One file, in `file`: another file part (a poster, a second caption file) is refused, not dropped.
+  const stray = [...form.entries()].find(([k, v]) => v instanceof Blob && k !== 'file');
+  if (stray) throw new HttpError(400, `${stray[0]}: only one file is taken, as "file"`);
+  if (form.getAll('file').length > 1) throw new HttpError(400, 'file: send one caption file at a time');
   const file = form.get('file');
   if (!(file instanceof Blob)) throw new HttpError(400, 'file: choose a caption file (SRT, WebVTT or SubViewer)');
   if (file.size > CAPTION_MAX_BYTES) throw new CaptionInputError(null, TOO_LARGE, 413);

@@ -43,10 +43,11 @@ interface Rendered {
 const MAX_RENDERED = 256;
 const rendered = new Map<string, Rendered>();
 
-function renderOnce(key: string, make: () => string): Rendered {
+/** A revision's file, made the first time it is asked for (its cues read from the database only then). */
+async function renderOnce(key: string, make: () => string | Promise<string>): Promise<Rendered> {
   const hit = rendered.get(key);
   if (hit) return hit;
-  const body = make();
+  const body = await make();
   const out = { body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
   rendered.set(key, out);
   while (rendered.size > MAX_RENDERED) rendered.delete(rendered.keys().next().value!);
@@ -144,18 +145,19 @@ export async function serveCaptionFile(ctx: APIContext, storageKey: string, file
   const cues = async () => onFrames(await cuesOf(revisionId), timing.fps);
   if (ext === 'vtt' || ext === 'srt') {
     if (download) await access.onDownload?.(`captions ${track.language} (${ext})`);
-    const all = await cues();
-    const r = renderOnce(`${key}:${ext}`, () => (ext === 'vtt' ? toWebVtt(all) : toSrt(all)));
+    const r = await renderOnce(`${key}:${ext}`, async () => {
+      const all = await cues();
+      return ext === 'vtt' ? toWebVtt(all) : toSrt(all);
+    });
     return textAnswer(ctx, r, ext === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/x-subrip; charset=utf-8', cacheControl, attach(`${stem}.${ext}`));
   }
   const durationMs = timing.durationMs ?? Math.max(1, ...(await cuesOf(revisionId)).map((c) => c.endMs));
   if (ext === 'm3u8') {
-    return textAnswer(ctx, renderOnce(`${key}:m3u8`, () => subtitlePlaylist(durationMs, `cc-${revisionId}`)), 'application/vnd.apple.mpegurl', cacheControl);
+    return textAnswer(ctx, await renderOnce(`${key}:m3u8`, () => subtitlePlaylist(durationMs, `cc-${revisionId}`)), 'application/vnd.apple.mpegurl', cacheControl);
   }
   const n = Number(segment);
   if (n >= segmentCount(durationMs)) return errorResponse(404, 'Not found');
-  const all = await cues();
-  return textAnswer(ctx, renderOnce(`${key}:s${n}`, () => subtitleSegment(all, n)), 'text/vtt; charset=utf-8', cacheControl);
+  return textAnswer(ctx, await renderOnce(`${key}:s${n}`, async () => subtitleSegment(await cues(), n)), 'text/vtt; charset=utf-8', cacheControl);
 }
 
 async function serveBurn(ctx: APIContext, storageKey: string, burnId: number, access: CaptionAccess): Promise<Response> {

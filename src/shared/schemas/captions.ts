@@ -43,7 +43,8 @@ export const captionUploadFieldsSchema = z.object({
     .enum(['true', 'false'], { error: 'published must be true or false' })
     .transform((v) => v === 'true')
     .optional(),
-});
+  // Strict, as every JSON body: a field the form does not have is a mistake worth naming.
+}).strict();
 
 /** `PATCH /api/media/{id}/captions/{trackId}`. */
 export const captionUpdateSchema = z
@@ -115,4 +116,4 @@ export interface CaptionUploadResult {
   notes: string[];
 }
 
-export const CAPTION_CHOICE_OFF = 'off';
+export { CAPTION_CHOICE_OFF } from '../caption-choice.ts';
