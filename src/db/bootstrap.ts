@@ -21,8 +21,15 @@ export async function bootstrapDatabase(
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
   try {
     await applyMigrations(db, opts.migrations);
-    // The share-link key (issue 32): made on first start; unreadable or lost, start-up stops.
-    const key = !opts.shareLinkKey ? { created: null, warning: null } : await checkShareLinkKey(async () => Number((await client.execute('SELECT count(*) AS n FROM share_links WHERE token_enc IS NOT NULL')).rows[0]!.n));
+    // The server key (share-link key, issue 32; authenticator secrets, issue 56): made on first
+    // start; unreadable or lost, start-up stops.
+    const count = async (query: string) => Number((await client.execute(query)).rows[0]!.n);
+    const key = !opts.shareLinkKey
+      ? { created: null, warning: null }
+      : await checkShareLinkKey(async () => ({
+          addresses: await count('SELECT count(*) AS n FROM share_links WHERE token_enc IS NOT NULL'),
+          secrets: await count('SELECT count(*) AS n FROM totp_factors WHERE confirmed_at IS NOT NULL'),
+        }));
     if (key.created) log(`Share-link key created in ${key.created} (mode 0600; keep it with your backups, apart from them)`);
     if (key.warning) console.warn(key.warning);
     const result = await seed(db, {

@@ -47,6 +47,8 @@ export const roles = sqliteTable('roles', {
   description: text('description'),
   // The Client role is protected: no edit, delete or permission change.
   isProtected: bool('is_protected').notNull().default(false),
+  // Issue 56: users holding this role must sign in with a second factor (and enrol one first).
+  requiresSecondFactor: bool('requires_second_factor').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -493,6 +495,10 @@ export const staffSessions = sqliteTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
     createdAt: createdAt(),
+    // Issue 56: the second factor this session was made with ('totp', 'recovery',
+    // 'trusted-browser'), null for a password alone. A session without one does not count for
+    // an account that holds a factor (src/server/auth/factors/state.ts).
+    secondFactor: text('second_factor'),
   },
   (t) => [index('staff_sessions_user_idx').on(t.userId)],
 );
@@ -506,6 +512,7 @@ export const clientSessions = sqliteTable(
       .references(() => clientUsers.id, { onDelete: 'cascade' }),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
     createdAt: createdAt(),
+    secondFactor: text('second_factor'),
   },
   (t) => [index('client_sessions_user_idx').on(t.clientUserId)],
 );
@@ -542,8 +549,74 @@ export const trustedDevices = sqliteTable(
     account: text('account').notNull(),
     createdAt: createdAt(),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    // Issue 56: "trust this browser for 30 days": until then a sign-in from this device asks
+    // for no second factor. Null: the device only counts for the throttle.
+    secondFactorUntil: integer('second_factor_until', { mode: 'timestamp_ms' }),
   },
   (t) => [index('trusted_devices_account_idx').on(t.account)],
+);
+
+// Second factors (issue 56). Each row belongs to a staff user or a client login (exactly one
+// of the two columns), so deleting the account deletes them.
+
+/** An authenticator app (RFC 6238). One per account; `confirmed_at` null while enrolment is under way (it counts for nothing). */
+export const totpFactors = sqliteTable(
+  'totp_factors',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'cascade' }),
+    // The secret, AES-256-GCM with a key derived from the server key (src/server/auth/factors/secret-box.ts).
+    secretEnc: text('secret_enc').notNull(),
+    confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
+    // The newest 30-second step a code was accepted for: that step and older ones are refused (no replay).
+    lastUsedStep: integer('last_used_step'),
+    lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('totp_factors_user_idx').on(t.userId),
+    uniqueIndex('totp_factors_client_user_idx').on(t.clientUserId),
+    check('totp_factors_one_owner', sql`(${t.userId} IS NULL) <> (${t.clientUserId} IS NULL)`),
+  ],
+);
+
+/** Single-use recovery codes: only their SHA-256 (80 random bits each: no salt or slow hash needed). */
+export const recoveryCodes = sqliteTable(
+  'recovery_codes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('recovery_codes_user_idx').on(t.userId),
+    index('recovery_codes_client_user_idx').on(t.clientUserId),
+    check('recovery_codes_one_owner', sql`(${t.userId} IS NULL) <> (${t.clientUserId} IS NULL)`),
+  ],
+);
+
+/**
+ * A sign-in whose password was right and whose second factor is awaited: the browser holds the
+ * token (HttpOnly cookie), only its SHA-256 is here. Ten minutes, then the password again.
+ */
+export const pendingSignIns = sqliteTable(
+  'pending_sign_ins',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('pending_sign_ins_user_idx').on(t.userId),
+    index('pending_sign_ins_client_user_idx').on(t.clientUserId),
+    check('pending_sign_ins_one_owner', sql`(${t.userId} IS NULL) <> (${t.clientUserId} IS NULL)`),
+  ],
 );
 
 export const loginAttempts = sqliteTable(

@@ -65,6 +65,17 @@ const STILL_SHAPES = [{ kind: 'arrow', color: 'red', points: [[0.1, 0.2], [0.5, 
 const fixtures: Record<string, () => Fixture> = {
   'POST /api/login': () => ({ valid: { username: ADMIN.username, password: ADMIN.password }, breaker: { password: 42 }, validStatus: 200, as: 'anonymous' }),
   'POST /api/client/login': () => ({ valid: { username: client.username, password: client.password }, breaker: { password: 42 }, validStatus: 200, as: 'anonymous' }),
+  // Issue 56: the second steps have no pending sign-in here (401); the account's own changes
+  // find no authenticator app (409 to confirm, 400 to remove or renew); nothing is written.
+  'POST /api/login/verify': () => ({ valid: { factor: 'totp', code: '123456' }, breaker: { code: 42 }, validStatus: 401, as: 'anonymous' }),
+  'POST /api/client/login/verify': () => ({ valid: { factor: 'recovery', code: 'abcd-efgh-jkmn-2345' }, breaker: { code: 42 }, validStatus: 401, as: 'anonymous' }),
+  'POST /api/user/second-factor/totp/confirm': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 409 }),
+  'POST /api/client/second-factor/totp/confirm': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 409 }),
+  'POST /api/user/second-factor/remove': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 400 }),
+  'POST /api/client/second-factor/remove': () => ({ valid: { code: 'abcd-efgh-jkmn-2345' }, breaker: { code: 42 }, validStatus: 400 }),
+  'POST /api/user/second-factor/recovery-codes': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 400 }),
+  'POST /api/client/second-factor/recovery-codes': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 400 }),
+  'PUT /api/roles/[roleId]/second-factor': () => ({ valid: { required: false }, breaker: { required: 'yes' }, validStatus: 200 }),
   'POST /api/register': () => ({
     valid: { username: 'fuzz.register', email: 'register@fuzz.test', password: 'long-enough-password' },
     breaker: { password: 42 },

@@ -74,7 +74,7 @@ describe('GET /api/users', () => {
     expect(res.status).toBe(200);
     const me = res.body.find((u: any) => u.username === ADMIN.username);
     expect(me.roles).toEqual([{ id: await roleId('Admin'), name: 'Admin' }]);
-    expect(Object.keys(me).sort()).toEqual(['createdAt', 'displayName', 'email', 'forename', 'id', 'isActive', 'roles', 'surname', 'username']);
+    expect(Object.keys(me).sort()).toEqual(['createdAt', 'displayName', 'email', 'forename', 'id', 'isActive', 'roles', 'secondFactor', 'secondFactorRequired', 'surname', 'username']);
     expect(JSON.stringify(res.body)).not.toMatch(/password|argon2/i);
   });
 });

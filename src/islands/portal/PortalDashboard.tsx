@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { Bell, Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Radio, Search, Video } from 'lucide-react';
+import { Bell, Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Radio, Search, ShieldCheck, Video } from 'lucide-react';
 import { postLogout } from '../../shared/logout.ts';
 import { telHref } from '../../shared/phone.ts';
 import type { ClientMedia } from '../../shared/schemas/portal.ts';
@@ -21,6 +21,11 @@ import { NotifyModeDialog } from '../notifications/NotifyModeDialog.tsx';
 import { useLiveReload } from '../live/useLive.ts';
 import { signOutLive } from '../live/channel.ts';
 import { $live } from '../live/channel.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
+
+// Loaded when opened (issue 56): most visits never change how they sign in.
+const SecurityPanel = lazy(() => import('../account/SecurityPanel.tsx'));
 
 export interface PortalProfile {
   id: number;
@@ -72,6 +77,7 @@ export default function PortalDashboard({
   const [compareRequest, setCompareRequest] = useState<string | null>(null);
   const [loggingOut, setLoggingOut] = useState(false);
   const [notifyOpen, setNotifyOpen] = useState(false);
+  const [securityOpen, setSecurityOpen] = useState(false);
 
   useEffect(() => {
     // ?item={id} (the link in notification emails) opens that item once the list is here.
@@ -164,6 +170,10 @@ export default function PortalDashboard({
             <Button variant="outline" onClick={() => setNotifyOpen(true)}>
               <Bell size={16} aria-hidden="true" />
               Notifications
+            </Button>
+            <Button variant="outline" onClick={() => setSecurityOpen(true)}>
+              <ShieldCheck size={16} aria-hidden="true" />
+              Security
             </Button>
             <Button variant="outline" onClick={logout} disabled={loggingOut}>
               <LogOut size={16} aria-hidden="true" />
@@ -317,6 +327,11 @@ export default function PortalDashboard({
         endpoint="/api/client/notifications"
         about="Emails when the studio shares new media with you or adds a new version."
       />
+      <Dialog open={securityOpen} onClose={() => setSecurityOpen(false)} title="Security" description="Sign in with a code from your phone as well as your password, so a stolen password alone cannot open your portal.">
+        <Suspense fallback={<Spinner label="Loading" className="py-8" />}>
+          <SecurityPanel base="/api/client/second-factor" accountName={profile.username} />
+        </Suspense>
+      </Dialog>
     </div>
   );
 }

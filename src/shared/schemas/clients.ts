@@ -41,6 +41,8 @@ export interface ClientRow {
   watermarkPreviews: boolean;
   /** Downloads open only once an item's current version is approved (issue 30). */
   downloadsAfterApproval: boolean;
+  /** The portal login has an authenticator app turned on (issue 56): staff may reset it. */
+  secondFactor: boolean;
 }
 
 /** PUT /api/clients/{id}/downloads (issue 30); GET the same answers it. */

@@ -80,4 +80,8 @@ export interface UserRow {
   isActive: boolean;
   createdAt: string;
   roles: UserRoleRef[];
+  /** An authenticator app is set up (issue 56). */
+  secondFactor: boolean;
+  /** A role of the user requires one. */
+  secondFactorRequired: boolean;
 }

@@ -178,7 +178,7 @@ export default function ClientManagement({ canEdit }: { canEdit: boolean }) {
         </ul>
       )}
 
-      <ClientDialog open={!!dialog} client={dialog?.client ?? null} onClose={() => setDialog(null)} onSubmit={submit} />
+      <ClientDialog open={!!dialog} client={dialog?.client ?? null} onClose={() => setDialog(null)} onSubmit={submit} onFactorReset={() => void load()} />
       <ConfirmDialog
         open={!!deleting}
         title="Delete Client"
