@@ -146,6 +146,13 @@ const fixtures: Record<string, () => Fixture> = {
     breaker: { published: 'yes' },
     validStatus: 200,
   }),
+  // Issue 54 item 3: the cue editor's save, on a track of its own (nothing else writes to it,
+  // so the revision it was opened at is still current when the valid body is sent).
+  'PUT /api/media/[mediaId]/captions/[trackId]/cues': () => ({
+    valid: { baseRevisionId: Number(ids.editRevisionId), cues: [{ startMs: 500, endMs: 1500, text: 'Fuzz edited', settings: '' }] },
+    breaker: { baseRevisionId: 'x' },
+    validStatus: 200,
+  }),
   // Issue 41: live review.
   'POST /api/media/[mediaId]/live': () => ({ valid: { versionId: Number(ids.versionId) }, optional: ['versionId'], breaker: { versionId: 'x' }, validStatus: 201 }),
   'POST /api/live/sessions/[id]/[action]': () => ({ valid: { connection: ids.connection }, breaker: { connection: 42 }, validStatus: 200 }),
@@ -312,6 +319,7 @@ function urlFor(route: string): string {
     }
     // Its own item, so the lock fixture's lock does not stand in the way of the visitor's decision.
     if (param === 'mediaId' && route.startsWith('/api/share/')) return ids.sharedMediaId;
+    if (param === 'trackId' && route.endsWith('/cues')) return ids.editTrackId;
     return ids[param] ?? (param === 'section' ? 'hero' : '1');
   };
   const url = route.replace(/\[([^\]]+)\]/g, (_m, p: string) => which(p)!);
@@ -335,6 +343,10 @@ beforeAll(async () => {
   const track = await uploadCaption(admin, video.id, Number(ids.versionId), '1\n00:00:00,500 --> 00:00:01,500\nFuzz line\n', { language: 'en-GB', label: 'Fuzz English' });
   expect(track.status, JSON.stringify(track.body)).toBe(201);
   ids.trackId = String(track.body.track.id);
+  const edited = await uploadCaption(admin, video.id, Number(ids.versionId), '1\n00:00:00,500 --> 00:00:01,500\nFuzz edit\n', { language: 'de', label: 'Fuzz Deutsch' });
+  expect(edited.status, JSON.stringify(edited.body)).toBe(201);
+  ids.editTrackId = String(edited.body.track.id);
+  ids.editRevisionId = String(edited.body.track.revisionId);
   const fb = await portal.json('POST', `/api/client/media/${video.id}/feedback`, { mediaId: video.id, feedbackText: 'Fuzz me', rating: 4 });
   ids.feedbackId = String(fb.body.id);
   const note = await portal.json('POST', `/api/client/media/${video.id}/timeline-notes`, { mediaId: video.id, timestampSeconds: 1, noteText: 'Fuzz note' });

@@ -267,3 +267,55 @@ test('the admin panel: a list that fails to load says so with Retry; a file is a
   await expect(page.getByTestId('toast').filter({ hasText: 'Deutsch deleted' })).toBeVisible();
   expect(await stored()).toBeUndefined();
 });
+
+test('the cue editor: reading warnings, a frame nudge and new words saved as revision 2 for every player; History shows the changes and brings revision 1 back', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  const staff = await staffSession(server.url, ADMIN.username, ADMIN.password);
+  const v2 = (await versions(staff)).find((v) => v.number === 2)!;
+  const english = async () => ((await staff.json('GET', `/api/media/${fixture.mediaId}/versions/${v2.id}/captions`)).body as { label: string; src: string; revision: number }[]).find((t) => t.label === 'English')!;
+  await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${fixture.mediaId}`);
+  const panel = page.getByRole('dialog', { name: TITLE }).getByTestId('captions-panel');
+  await panel.getByRole('button', { name: 'Edit the cues of English' }).click();
+  const editor = panel.getByTestId('caption-editor');
+  await expect(editor.getByRole('heading', { name: 'English · revision 1' })).toBeVisible();
+  // "Second line" is on screen 500 ms: under the 833 ms minimum, and 22 characters a second.
+  await expect(editor.getByTestId('reading-checks')).toContainText('1 cue with warnings.');
+  await expect(editor.getByRole('list', { name: 'Cue 2 warnings' }).getByRole('listitem')).toHaveText(['22 characters a second: at most 20', 'On screen 0.50 s: at least 0.833 s']);
+
+  await editor.getByRole('button', { name: 'Cue 2 end one frame later' }).click();
+  await expect(editor.getByRole('group', { name: 'Cue 2 end' })).toContainText('00:03.040');
+  await editor.getByLabel('Cue 1 text').fill('Hello & welcome, edited');
+  await editor.getByRole('button', { name: 'Save as revision 2' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Captions saved as revision 2' })).toBeVisible();
+  await expect(editor.getByRole('heading', { name: 'English · revision 2' })).toBeVisible();
+  const track = await english();
+  expect(track.revision).toBe(2);
+  const vtt = await (await staff.get(new URL(track.src, server.url).pathname)).text();
+  expect(vtt).toContain('Hello &amp; welcome, edited');
+  // The players' times are on the film's frames (2.500 s starts frame 63, at 2.520 s).
+  expect(vtt).toContain('00:00:02.520 --> 00:00:03.040');
+
+  // History: who saved what, and revision 1 brought back.
+  await editor.getByRole('button', { name: 'History' }).click();
+  const revs = editor.getByTestId('caption-revision');
+  await expect(revs).toHaveCount(2);
+  await expect(revs.first()).toContainText('Revision 2');
+  await expect(revs.first()).toContainText('edited by Studio Admin');
+  await revs.first().getByRole('button', { name: 'Changes' }).click();
+  await expect(revs.first().locator('[data-change="changed"]')).toHaveCount(2);
+  await expect(revs.first().getByTestId('caption-diff')).toContainText(`− 00:01.010 → 00:02.000  ${HELLO}`);
+  await revs.nth(1).getByRole('button', { name: 'Bring back' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Bring back revision 1?' });
+  await confirm.getByRole('button', { name: 'Bring back' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Revision 1 brought back' })).toBeVisible();
+  await expect(editor.getByRole('heading', { name: 'English · revision 3' })).toBeVisible();
+  await expect(editor.getByLabel('Cue 1 text')).toHaveValue(HELLO);
+  expect((await english()).revision).toBe(3);
+
+  // Unsaved edits are not dropped without a word.
+  await editor.getByLabel('Cue 1 text').fill('Not kept');
+  await editor.getByRole('button', { name: 'Tracks' }).click();
+  await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave' }).click();
+  await expect(panel.getByTestId('caption-track')).toHaveCount(2);
+  expect((await english()).revision).toBe(3);
+});

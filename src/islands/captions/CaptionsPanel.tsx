@@ -1,7 +1,7 @@
 // The admin dialog's captions of the version shown (issue 54): its tracks with how each file
 // was read (format, encoding, repairs), publish on the site, open captions, delete; upload a
 // file with its language, label and kind; carry the previous version's tracks over.
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Captions, Trash2 } from 'lucide-react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
 import { toast } from '../../shared/toast.ts';
@@ -21,6 +21,9 @@ import { inputClass } from '../ui/Field.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { captionsChanged } from './useCaptions.tsx';
 
+// The editor is staff's alone and large beside the panel: loaded when opened (issue 54 item 3).
+const CaptionEditor = lazy(() => import('./CaptionEditor.tsx'));
+
 interface Props {
   mediaId: number;
   versionId: number;
@@ -36,6 +39,7 @@ export function CaptionsPanel({ mediaId, versionId, versionNumber, canEdit }: Pr
   const [loadError, setLoadError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<CaptionTrackInfo | null>(null);
+  const [editing, setEditing] = useState<number | null>(null);
   const base = `/api/media/${mediaId}`;
   const load = useCallback(async () => {
     try {
@@ -116,7 +120,26 @@ export function CaptionsPanel({ mediaId, versionId, versionNumber, canEdit }: Pr
       <h3 id="cc-heading" className="flex items-center gap-2 text-sm font-semibold">
         <Captions size={16} aria-hidden="true" /> {`v${versionNumber} captions`}
       </h3>
-      {loadError && tracks === null ? (
+      {editing !== null ? (
+        <Suspense
+          fallback={
+            <div aria-busy="true" aria-label="Opening the captions" className="space-y-2">
+              <Skeleton className="h-5 w-1/2" />
+              <Skeleton className="h-16 w-full" />
+            </div>
+          }
+        >
+          <CaptionEditor
+            mediaId={mediaId}
+            trackId={editing}
+            canEdit={canEdit}
+            onClose={() => {
+              setEditing(null);
+              void load();
+            }}
+          />
+        </Suspense>
+      ) : loadError && tracks === null ? (
         <div role="alert" className="flex flex-wrap items-center gap-2 text-sm">
           <span>{loadError}</span>
           <Button variant="outline" size="sm" onClick={() => void load()}>
@@ -168,6 +191,9 @@ export function CaptionsPanel({ mediaId, versionId, versionNumber, canEdit }: Pr
                     </a>
                   </>
                 )}
+                <Button variant="outline" size="sm" disabled={busy} onClick={() => setEditing(t.id)} aria-label={`${canEdit ? 'Edit' : 'Read'} the cues of ${t.label}`}>
+                  {canEdit ? 'Edit cues' : 'Read cues'}
+                </Button>
                 <BurnState burns={t.burns} />
                 {canEdit && (
                   <Button variant="outline" size="sm" disabled={busy} onClick={() => void burn(t)}>
@@ -188,12 +214,12 @@ export function CaptionsPanel({ mediaId, versionId, versionNumber, canEdit }: Pr
         onConfirm={() => deleting && void remove(deleting)}
         onCancel={() => setDeleting(null)}
       />
-      {canEdit && tracks?.length === 0 && versionNumber > 1 && (
+      {editing === null && canEdit && tracks?.length === 0 && versionNumber > 1 && (
         <Button variant="outline" size="sm" disabled={busy} onClick={() => void carry()}>
           Carry the previous version’s captions over
         </Button>
       )}
-      {canEdit && (
+      {editing === null && canEdit && (
         <form onSubmit={upload} className="flex flex-wrap items-end gap-2" aria-label="Add captions">
           <label className="flex flex-col gap-1 text-xs">
             File (SRT, WebVTT, SBV)

@@ -4,8 +4,11 @@ import { HttpError } from '../http.ts';
 
 export class CaptionInputError extends HttpError {
   readonly line: number | null;
+  /** The message without its "Line N: " (the browser editor names the cue instead). */
+  readonly problem: string;
   constructor(line: number | null, problem: string, status = 400) {
     super(status, line ? `Line ${line}: ${problem}` : `${problem.charAt(0).toUpperCase()}${problem.slice(1)}`);
     this.line = line;
+    this.problem = problem;
   }
 }

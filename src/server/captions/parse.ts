@@ -174,7 +174,7 @@ export function parseCaptions(input: string, durationMs: number | null): ParsedC
 }
 
 /** Overlapping cues are allowed (two speakers at once), up to MAX_ON_SCREEN at any moment. */
-function checkOnScreen(cues: Cue[], notes: Notes): void {
+export function checkOnScreen(cues: readonly Pick<Cue, 'startMs' | 'endMs' | 'line'>[], notes: Notes): void {
   const ends: number[] = [];
   let overlaps = 0;
   for (const c of cues) {

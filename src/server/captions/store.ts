@@ -80,42 +80,58 @@ export async function storeCaptionFile(
     const trackId =
       existing?.id ??
       (await t.insert(captionTracks).values({ mediaId: version.mediaId, versionId: version.id, language, kind: fields.kind, label, published: fields.published ?? false }).returning({ id: captionTracks.id }))[0]!.id;
-    const [{ last }] = (await t.select({ last: max(captionRevisions.number) }).from(captionRevisions).where(eq(captionRevisions.trackId, trackId))) as [{ last: number | null }];
-    const [rev] = await t
-      .insert(captionRevisions)
-      .values({
-        trackId,
-        number: (last ?? 0) + 1,
-        source,
-        format: parsed.format,
-        encoding,
-        fileName: cleanName(file.name.split(/[/\\]/).pop() ?? '') || `captions.${parsed.format}`,
-        original: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
-        cueCount: parsed.cues.length,
-        notes: parsed.notes,
-        createdBy: userId,
-      })
-      .returning({ id: captionRevisions.id });
-    for (let i = 0; i < parsed.cues.length; i += CHUNK) {
-      await t.insert(captionCues).values(parsed.cues.slice(i, i + CHUNK).map((c, j) => ({ revisionId: rev!.id, seq: i + j, startMs: c.startMs, endMs: c.endMs, text: c.text, settings: c.settings })));
-    }
+    const revisionId = await insertRevision(t, trackId, {
+      source,
+      format: parsed.format,
+      encoding,
+      fileName: cleanName(file.name.split(/[/\\]/).pop() ?? '') || `captions.${parsed.format}`,
+      original: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
+      cues: parsed.cues,
+      notes: parsed.notes,
+      createdBy: userId,
+    });
     await t
       .update(captionTracks)
-      .set({ currentRevisionId: rev!.id, label, updatedAt: new Date(), ...(fields.published !== undefined ? { published: fields.published } : {}) })
+      .set({ currentRevisionId: revisionId, label, updatedAt: new Date(), ...(fields.published !== undefined ? { published: fields.published } : {}) })
       .where(eq(captionTracks.id, trackId));
-    return { trackId, revisionId: rev!.id };
+    return { trackId, revisionId };
   };
   const ids = tx ? await write(tx) : await db.transaction(write);
   if (!tx) await bumpWhenPublic(version.mediaId);
   return { ...ids, parsed, encoding };
 }
 
+export interface RevisionInput {
+  source: CaptionSource;
+  format: string;
+  encoding: string;
+  fileName: string;
+  original: Buffer | null;
+  cues: readonly { startMs: number; endMs: number; text: string; settings: string }[];
+  notes: string[];
+  createdBy: string | null;
+}
+
+/** Writes the track's next revision with its cues (in the caller's transaction); answers its id. The track's pointer is the caller's. */
+export async function insertRevision(t: Tx, trackId: number, rev: RevisionInput): Promise<number> {
+  const [{ last }] = (await t.select({ last: max(captionRevisions.number) }).from(captionRevisions).where(eq(captionRevisions.trackId, trackId))) as [{ last: number | null }];
+  const { cues, ...fields } = rev;
+  const [row] = await t
+    .insert(captionRevisions)
+    .values({ trackId, number: (last ?? 0) + 1, ...fields, cueCount: cues.length })
+    .returning({ id: captionRevisions.id });
+  for (let i = 0; i < cues.length; i += CHUNK) {
+    await t.insert(captionCues).values(cues.slice(i, i + CHUNK).map((c, j) => ({ revisionId: row!.id, seq: i + j, startMs: c.startMs, endMs: c.endMs, text: c.text, settings: c.settings })));
+  }
+  return row!.id;
+}
+
 /** Public pages show published tracks: a change to a public item's captions renews them. */
-async function bumpWhenPublic(mediaId: number): Promise<void> {
+export async function bumpWhenPublic(mediaId: number): Promise<void> {
   if ((await liveState(mediaId))?.isPublic) await bumpSiteVersion();
 }
 
-async function trackOfItem(mediaId: number, trackId: number) {
+export async function trackOfItem(mediaId: number, trackId: number) {
   const [row] = await db.select().from(captionTracks).where(and(eq(captionTracks.id, trackId), eq(captionTracks.mediaId, mediaId))).limit(1);
   if (!row) throw notFound('Caption track not found');
   return row;

@@ -117,3 +117,85 @@ export interface CaptionUploadResult {
 }
 
 export { CAPTION_CHOICE_OFF } from '../caption-choice.ts';
+
+// Editing a track in the browser (issue 54 item 3). The editor's text is the cue as people type
+// it: lines split by LF, <i>, <b> and <u> as tags, & < > as themselves (the server escapes them).
+
+/** Cue times up to a day: longer than any film, short of anything that overflows. */
+const cueTime = (name: string) =>
+  z
+    .number({ error: `${name} must be a time in milliseconds` })
+    .int({ error: `${name} must be whole milliseconds` })
+    .min(0, { error: `${name} must not be negative` })
+    .max(86_400_000, { error: `${name} must be within a day` });
+
+export const captionCueEditSchema = z
+  .object({
+    startMs: cueTime('startMs'),
+    endMs: cueTime('endMs'),
+    text: z.string({ error: 'text must be a string' }).max(2000, { error: 'text may be at most 2000 characters' }),
+    settings: z.string({ error: 'settings must be a string' }).max(120, { error: 'settings may be at most 120 characters' }).optional(),
+  })
+  .strict();
+export type CaptionCueEdit = z.infer<typeof captionCueEditSchema>;
+
+/** At most a track's cues (src/server/captions/parse.ts MAX_CUES). */
+export const CAPTION_EDIT_MAX_CUES = 10_000;
+/** A track's cues as JSON: about 100 bytes a cue. */
+export const CAPTION_EDIT_MAX_BYTES = 2 * 1024 * 1024;
+
+/** `PUT /api/media/{id}/captions/{trackId}/cues`: the whole track as edited, on the revision it was opened at. */
+export const captionEditSchema = z
+  .object({
+    baseRevisionId: z.number({ error: 'baseRevisionId must be the revision the editor opened' }).int().positive({ error: 'baseRevisionId must be the revision the editor opened' }),
+    cues: z
+      .array(captionCueEditSchema, { error: 'cues must be a list of cues' })
+      .min(1, { error: 'a track needs at least one cue (delete the track instead)' })
+      .max(CAPTION_EDIT_MAX_CUES, { error: `a track may hold at most ${CAPTION_EDIT_MAX_CUES} cues` }),
+  })
+  .strict();
+export type CaptionEdit = z.infer<typeof captionEditSchema>;
+
+/** One revision of a track, as the history lists it. */
+export interface CaptionRevisionInfo {
+  id: number;
+  number: number;
+  source: CaptionSource;
+  fileName: string;
+  cueCount: number;
+  notes: string[];
+  author: string | null;
+  createdAt: string;
+  current: boolean;
+}
+
+/** What the editor opens: the current revision's cues in the editor's form, and the film's frames. */
+export interface CaptionEditorState {
+  track: { id: number; label: string; language: string; kind: CaptionKind; revision: number; revisionId: number };
+  cues: Required<CaptionCueEdit>[];
+  /** The version's frame rate (null when unknown: nudges then move 40 ms). */
+  fps: number | null;
+  durationMs: number | null;
+  revisions: CaptionRevisionInfo[];
+}
+
+/** A cue in a diff: its times and its text in the editor's form. */
+export interface CaptionDiffCue {
+  startMs: number;
+  endMs: number;
+  text: string;
+}
+
+/** A revision against the one before it, in the order of the film. */
+export interface CaptionDiffEntry {
+  change: 'added' | 'removed' | 'changed';
+  before: CaptionDiffCue | null;
+  after: CaptionDiffCue | null;
+}
+
+export interface CaptionDiff {
+  number: number;
+  against: number | null;
+  unchanged: number;
+  entries: CaptionDiffEntry[];
+}
