@@ -264,10 +264,21 @@ test('restore refuses a media file altered after verification, before its copy, 
   // everything) take a while, so the alteration lands between the check and the copy.
   const up = await upload(admin, { title: 'Altered during restore' }, { data: await sampleImage('png', 320, 200), name: 'altered.png', type: 'image/png' });
   expect(up.status).toBe(201);
-  await server.sql.execute('CREATE TABLE test_ballast (b BLOB)');
-  for (let i = 0; i < 48; i++) await server.sql.execute({ sql: 'INSERT INTO test_ballast VALUES (randomblob(?))', args: [1024 * 1024] });
+  // The server's own writes (its worker's heartbeat, the image's follow-ups) may hold the
+  // database a moment on a loaded machine: a statement refused as busy is sent again.
+  const write = async (stmt: string | { sql: string; args: number[] }) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await (typeof stmt === 'string' ? server.sql.execute(stmt) : server.sql.execute(stmt));
+      } catch (e) {
+        if (attempt >= 5 || !/SQLITE_BUSY|database is locked/.test(String((e as Error).message))) throw e;
+      }
+    }
+  };
+  await write('CREATE TABLE test_ballast (b BLOB)');
+  for (let i = 0; i < 48; i++) await write({ sql: 'INSERT INTO test_ballast VALUES (randomblob(?))', args: [1024 * 1024] });
   const snap = await backup();
-  await server.sql.execute('DROP TABLE test_ballast');
+  await write('DROP TABLE test_ballast');
   const manifest = manifestOf(snap.dir);
   expect(manifest.database.size).toBeGreaterThan(48 * 1024 * 1024);
   // The last file restore copies whose content no other file shares (objects are stored once

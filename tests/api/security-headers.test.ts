@@ -11,10 +11,13 @@ import { startServer, ADMIN, ROOT, type TestServer } from '../helpers/server.ts'
 import { until } from '../helpers/until.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
+import { createStaffUser } from '../helpers/accounts.ts';
 
 let server: TestServer;
 let admin: Session;
 let portal: Session;
+/** A staff user whose role requires a second factor and who has none: the one the enrolment page is for (issue 56). */
+let enrolling: Session;
 
 beforeAll(async () => {
   server = await startServer({ env: { DEMO_CONTENT: 'true' } });
@@ -24,6 +27,9 @@ beforeAll(async () => {
   // The gallery pages' sample id (1): the demo's gallery (issue 42), given to the portal client.
   expect((await admin.json('GET', '/api/galleries/1')).status).toBe(200);
   expect((await admin.json('PUT', '/api/galleries/1/clients', { clientIds: [c.clientId] })).status).toBe(200);
+  const u = await createStaffUser(server, { permissions: ['view:media'] });
+  await server.sql.execute({ sql: 'UPDATE roles SET requires_second_factor = 1 WHERE id = ?', args: [u.roleId] });
+  enrolling = await staffSession(server.url, u.username, u.password);
 });
 afterAll(() => server?.stop());
 
@@ -53,7 +59,8 @@ const pages = pageUrls();
 /** The one answer each page gives its visitor (sessionFor): exact, so a change of meaning fails. */
 // /s/1 is a share link that does not exist: the plain 404 page.
 const statusFor = (url: string) => (url === '/no-such-page' || url.startsWith('/s/') ? 404 : url.startsWith('/access-denied/') ? 403 : 200);
-const sessionFor = (url: string) => (url.startsWith('/admin') ? admin : url === '/client/dashboard' || url.startsWith('/client/galleries/') ? portal : new Session(server.url));
+const sessionFor = (url: string) =>
+  url === '/auth/enrol' ? enrolling : url.startsWith('/admin') ? admin : url === '/client/dashboard' || url.startsWith('/client/galleries/') ? portal : new Session(server.url);
 
 function checkHeaders(h: Headers, what: string) {
   const csp = h.get('content-security-policy');

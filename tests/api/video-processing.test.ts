@@ -59,7 +59,9 @@ describe('each source becomes playable review proxies', () => {
   test.each(MATRIX)('%s', { timeout: 150_000 }, async (name, want) => {
     const up = await uploadFile(source(name));
     expect(up.status, JSON.stringify(up.body)).toBe(201);
-    expect(up.body.processingStatus).toBe('queued');
+    // Answered before any conversion: queued, or already claimed by the worker (on a database
+    // server the answer is read a round trip after the job was written).
+    expect(['queued', 'processing']).toContain(up.body.processingStatus);
     // Before the proxy exists: the original only when a browser can play it.
     expect(up.body.playbackUrl).toBe(want.originalPlayable ? up.body.url : null);
 

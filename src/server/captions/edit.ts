@@ -103,6 +103,8 @@ export function cleanEditedCues(input: CaptionEdit['cues'], timing: VersionTimin
   return { cues: cues.map(({ line: _line, ...c }) => c), notes: [...notes] };
 }
 
+const STALE = 'Someone saved this track after you opened it: open it again to see their changes (yours are still in the editor)';
+
 /**
  * Writes `cues` as the track's next revision and makes it current, only if the track is still
  * at `baseRevisionId` (one conditional UPDATE, in the same transaction: two saves from the same
@@ -126,7 +128,7 @@ async function writeEdited(trackId: number, baseRevisionId: number, cues: OutCue
       .set({ currentRevisionId: revisionId, updatedAt: new Date() })
       .where(and(eq(captionTracks.id, trackId), eq(captionTracks.currentRevisionId, baseRevisionId)))
       .returning({ id: captionTracks.id });
-    if (!moved.length) throw conflict('Someone saved this track after you opened it: open it again to see their changes (yours are still in the editor)');
+    if (!moved.length) throw conflict(STALE);
     return revisionId;
   });
 }
@@ -136,9 +138,8 @@ const editedName = (label: string) => `${label.replace(/[^\p{L}\p{N} _.-]+/gu, '
 /** PUT …/captions/{trackId}/cues. */
 export async function saveEdit(mediaId: number, trackId: number, input: CaptionEdit, userId: string): Promise<CaptionEditorState> {
   const { track, timing } = await trackAndTiming(mediaId, trackId);
-  if (track.currentRevisionId !== input.baseRevisionId) {
-    throw conflict('Someone saved this track after you opened it: open it again to see their changes (yours are still in the editor)');
-  }
+  // No early check of baseRevisionId here: the conditional update in writeEdited is the one
+  // check, race-free, and a stale save rolls back there.
   const { cues, notes } = cleanEditedCues(input.cues, timing);
   await writeEdited(trackId, input.baseRevisionId, cues, notes, editedName(track.label), userId);
   await bumpWhenPublic(mediaId);
