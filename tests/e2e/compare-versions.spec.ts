@@ -299,7 +299,9 @@ test('portal: the client compares from the switcher and by ?compare=; another cl
   await ready(dialog);
   // The item's own player behind stays paused (it would otherwise autoplay under the compare view).
   expect(await page.getByTestId('portal-video').evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
-  expectInStep(await playAndMeasure(page, dialog, 0, 2000), 20);
+  // As long as the admin view's measure: over 2 s, a start slowed by the other worker's ffmpeg
+  // (44 samples, median 2.6 frames, 28 Nov) outweighed the steady state (0.17 to 0.42 alone).
+  expectInStep(await playAndMeasure(page, dialog, 0, 3000), 30);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   const item = page.getByRole('dialog', { name: 'Harbour Film' });
