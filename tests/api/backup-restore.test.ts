@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createClient } from '@libsql/client';
+import { createClient, type InStatement } from '@libsql/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT, databaseOf, startServer, usesSqld, type TestServer } from '../helpers/server.ts';
 import { freePort } from '../../scripts/sqld.mjs';
@@ -266,10 +266,10 @@ test('restore refuses a media file altered after verification, before its copy, 
   expect(up.status).toBe(201);
   // The server's own writes (its worker's heartbeat, the image's follow-ups) may hold the
   // database a moment on a loaded machine: a statement refused as busy is sent again.
-  const write = async (stmt: string | { sql: string; args: number[] }) => {
+  const write = async (stmt: InStatement) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await (typeof stmt === 'string' ? server.sql.execute(stmt) : server.sql.execute(stmt));
+        return await server.sql.execute(stmt);
       } catch (e) {
         if (attempt >= 5 || !/SQLITE_BUSY|database is locked/.test(String((e as Error).message))) throw e;
       }

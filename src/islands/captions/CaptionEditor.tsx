@@ -29,7 +29,8 @@ let nextKey = 1;
 const withKeys = (cues: CaptionEditorState['cues']): EditCue[] => cues.map((c) => ({ ...c, key: nextKey++ }));
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-export function clock(ms: number): string {
+/** A cue time to the millisecond: 00:02.520 (1:00:02.520 past an hour). */
+function clock(ms: number): string {
   const h = Math.floor(ms / 3_600_000);
   return `${h ? `${h}:` : ''}${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
 }
