@@ -269,15 +269,32 @@ test.describe('client portal dashboard', () => {
 
   test('a failed submission shows no error toast and keeps the values', async ({ page, server }) => {
     const hal = await createClientWithPortalLogin(server, 'Hal');
-    await createVideo(server, { title: 'Failing cut', clientId: hal.clientId });
+    const film = await createVideo(server, { title: 'Failing cut', clientId: hal.clientId });
+    // A list load answered 401 sends the portal to sign-in, rightly. So every load the page makes
+    // by itself (on mount, on the stream's hello, on opening the dialog) is answered before the
+    // session ends; on a loaded machine one of them once came after, and the page left.
+    const answered = new Map<string, number>();
+    page.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (r.request().method() === 'GET') answered.set(path, (answered.get(path) ?? 0) + 1);
+    });
+    const loadsAnswered = (want: Record<string, number>) =>
+      expect.poll(() => Object.entries(want).every(([path, n]) => (answered.get(path) ?? 0) >= n)).toBe(true);
     await signInClient(page, hal);
+    await expect(page.locator('html')).toHaveAttribute('data-live', 'open');
+    // Mount and the hello's resync load each list once.
+    await loadsAnswered({ '/api/client/media': 2, '/api/client/media/feedback': 2, '/api/client/media/timeline-notes': 2 });
     await page.getByRole('button', { name: 'Open Failing cut' }).click();
     const dialog = page.getByRole('dialog', { name: 'Failing cut' });
+    await loadsAnswered({ '/api/client/media/timeline-notes': 3, [`/api/client/media/${film.id}/versions`]: 1 });
     await dialog.getByRole('tab', { name: 'Feedback' }).click();
     await dialog.getByRole('radio', { name: '2 stars' }).check();
     await dialog.getByRole('textbox', { name: 'Comments' }).fill('Kept after failure');
-    // The session ends on the server (e.g. signed out elsewhere), so the POST answers 401.
-    await server.sql.execute({ sql: 'DELETE FROM client_sessions WHERE client_user_id = ?', args: [hal.clientUserId] });
+    // The session ends on the server as the POST leaves (e.g. signed out elsewhere), so it answers 401.
+    await page.route('**/api/client/media/*/feedback', async (route) => {
+      if (route.request().method() === 'POST') await server.sql.execute({ sql: 'DELETE FROM client_sessions WHERE client_user_id = ?', args: [hal.clientUserId] });
+      await route.continue();
+    });
     const post = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/feedback'));
     await dialog.getByRole('button', { name: 'Submit Feedback' }).click();
     expect((await post).status()).toBe(401);
