@@ -1,4 +1,5 @@
-import { endpoint, json, readJson, clientIp } from '../../server/http.ts';
+import { endpoint, json, readJson } from '../../server/http.ts';
+import { anonymousOrigin } from '../../server/audit/origin.ts';
 import { isHttps } from '../../server/proxy.ts';
 import { staffLoginSchema } from '../../shared/schemas/auth.ts';
 import { authenticateStaff } from '../../server/auth/accounts.ts';
@@ -7,7 +8,7 @@ import { rememberDevice, trustedDeviceId } from '../../server/auth/devices.ts';
 
 export const POST = endpoint(async (ctx) => {
   const { username, password } = await readJson(ctx.request, staffLoginSchema);
-  const user = await authenticateStaff(username, password, clientIp(ctx), (id) => trustedDeviceId(ctx.cookies, 'staff', id));
+  const user = await authenticateStaff(username, password, anonymousOrigin(ctx), (id) => trustedDeviceId(ctx.cookies, 'staff', id));
   const { token, expiresAt } = await createSession('staff', user.id);
   setSessionCookie(ctx.cookies, 'staff', token, expiresAt, isHttps(ctx));
   await rememberDevice(ctx.cookies, 'staff', user.id, isHttps(ctx));
