@@ -2,10 +2,9 @@
 // object (table-driven); the chain names the first edited or deleted row (npm run audit:verify);
 // two processes writing at once keep it whole; the screen's filters page by keyset; CSV; and
 // view:audit guards it.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROOT, startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { verifyAudit as verify } from '../helpers/audit.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { ACTORS, REFUSAL, adminSession, createClientAccount, createStaff, expectStatus, matrixSessions, unique, type Actor } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
@@ -41,17 +40,6 @@ async function newest(kind: string): Promise<Row | undefined> {
   const r = await admin.json('GET', `/api/audit?kind=${kind}&limit=1`);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.rows[0];
-}
-
-/** Runs `npm run audit:verify` on the server's database. */
-export function verify(databaseUrl: string) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const p = spawn(process.execPath, [path.join(ROOT, 'scripts/audit-verify.mjs')], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
-    let out = '';
-    p.stdout.on('data', (c) => (out += c));
-    p.stderr.on('data', (c) => (out += c));
-    p.on('close', (code) => resolve({ code, out }));
-  });
 }
 
 const staffKey = () => `staff:${adminId}`;
