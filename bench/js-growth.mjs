@@ -120,7 +120,14 @@ main(async () => {
   const rev = execFileSync('git', ['rev-parse', '--short', BASE], { cwd: ROOT, encoding: 'utf8' }).trim();
   execFileSync('git', ['worktree', 'add', '--detach', wt, rev], { cwd: ROOT, stdio: 'ignore' });
   try {
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(wt, 'node_modules'));
+    // A tree of hard links (on the same disk): astro 7's build follows a symlinked node_modules
+    // out of the worktree and fails ("No cached compile metadata found"). Elsewhere, the symlink.
+    try {
+      execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(wt, 'node_modules')], { stdio: 'ignore' });
+    } catch {
+      fs.rmSync(path.join(wt, 'node_modules'), { recursive: true, force: true });
+      fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(wt, 'node_modules'));
+    }
     execFileSync('npm', ['run', 'build'], { cwd: wt, stdio: 'ignore', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
     const before = measure(path.join(wt, 'dist'));
     const now = measure(path.join(ROOT, process.env.STUDIO_OUT_DIR || 'dist'));

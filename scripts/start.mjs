@@ -7,9 +7,8 @@ import { flushCompileCache } from './compile-cache.mjs';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadRuntime, root } from './load-runtime.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
 const args = new Set(process.argv.slice(2));
 
@@ -48,24 +47,26 @@ if (args.has('--bootstrap-only')) {
 }
 
 // Everything below the Astro app comes from the build, as plain JavaScript (src/server/runtime.ts).
-const runtimeFile = path.join(outDir, 'runtime', 'runtime.mjs');
-if (!fs.existsSync(runtimeFile)) {
-  console.error(`No build in ${outDir}: run "npm run build" first.`);
-  process.exit(1);
-}
-const runtime = await import(pathToFileURL(runtimeFile).href);
+const runtime = await loadRuntime(outDir);
 const { config } = runtime;
 // With MEDIA_STORAGE=s3, refuse to start against a missing or read-only bucket.
 await runtime.checkStorageOrExit();
-const seeded = await runtime.bootstrapDatabase((line) => console.log(line), { shareLinkKey: true, migrations: path.join(root, 'src/db/migrations') }).catch((e) => {
-  // A share-link key that cannot be read (src/server/sharing/link-key.ts), or a migration that
-  // failed (src/db/migrate.ts, the database left as it was): the message says which and why.
-  if (e?.name === 'ShareLinkKeyError' || e?.name === 'MigrationError') {
-    console.error(e.message);
-    process.exit(1);
-  }
-  throw e;
-});
+const seeded = await runtime
+  .bootstrapDatabase((line) => console.log(line), {
+    shareLinkKey: true,
+    migrations: path.join(root, 'src/db/migrations'),
+    // Made by a process of their own: the image work would stay in this one's memory (issue 51).
+    demoMedia: runtime.demoMediaApart(path.join(root, 'scripts/demo-media.mjs')),
+  })
+  .catch((e) => {
+    // A share-link key that cannot be read (src/server/sharing/link-key.ts), or a migration that
+    // failed (src/db/migrate.ts, the database left as it was): the message says which and why.
+    if (e?.name === 'ShareLinkKeyError' || e?.name === 'MigrationError') {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  });
 if (args.has('--bootstrap-only')) process.exit(0);
 
 const { serve } = await import('./serve.mjs');
@@ -102,7 +103,7 @@ if (config.backupDir) {
 }
 // The video worker (WORKER_JOBS conversions at a time) runs in this process unless WORKER=off.
 if (config.WORKER) {
-  await runtime.startWorker();
+  await (await runtime.startWorker()).backfilled;
 } else {
   console.log('Video worker off (WORKER=off): run `npm run worker` for uploaded videos to be converted.');
 }

@@ -5,18 +5,11 @@
 import './lean-process.mjs';
 import { flushCompileCache } from './compile-cache.mjs';
 
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadRuntime, root } from './load-runtime.mjs';
 
 // The worker runs the build's bundle of src/server/runtime.ts (plain JavaScript), like start.mjs.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const runtimeFile = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist', 'runtime', 'runtime.mjs');
-if (!fs.existsSync(runtimeFile)) {
-  console.error(`No build at ${runtimeFile}: run "npm run build" first.`);
-  process.exit(1);
-}
-const runtime = await import(pathToFileURL(runtimeFile).href);
+const runtime = await loadRuntime();
 await runtime.checkStorageOrExit();
 await runtime.bootstrapDatabase((line) => console.log(line), { migrations: path.join(root, 'src/db/migrations') }).catch((e) => {
   // A migration that failed names itself; the database was left as it was (src/db/migrate.ts).
@@ -25,6 +18,7 @@ await runtime.bootstrapDatabase((line) => console.log(line), { migrations: path.
   process.exit(1);
 });
 const worker = await runtime.startWorker();
+await worker.backfilled;
 flushCompileCache();
 console.log('STUDIO_WORKER_READY');
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -4,7 +4,9 @@ import { databaseUnavailableResponse, errorResponse, json } from './server/http.
 import { RETRY_AFTER_SECONDS, databaseTrouble } from './db/unavailable.ts';
 import { replicaReads } from './db/read-routing.ts';
 import { allowedMethods } from './server/api-methods.ts';
-import { SESSION_COOKIE, setSessionCookie, clearSessionCookie, validateSessionToken } from './server/auth/sessions.ts';
+import { SESSION_COOKIE, setSessionCookie, clearSessionCookie, invalidateSession, validateSessionToken, type SessionKind, type SessionRow } from './server/auth/sessions.ts';
+import { sessionStanding, type Standing } from './server/auth/factors/state.ts';
+import { ENROL_FIRST, ENROL_PAGE } from './shared/schemas/second-factor.ts';
 import { loadClientPrincipal, loadRolesAndPermissions, loadStaffUser } from './server/auth/principals.ts';
 import { checkAdminRoute } from './server/auth/route-guards.ts';
 import { ADMIN_DASHBOARD, firstAdminPage } from './shared/admin-routes.ts';
@@ -31,6 +33,9 @@ const initLocals = defineMiddleware((ctx, next) => {
   ctx.locals.roles = [];
   ctx.locals.permissions = [];
   ctx.locals.clientUser = null;
+  ctx.locals.staffSession = null;
+  ctx.locals.clientSession = null;
+  ctx.locals.mustEnrol = false;
   return next();
 });
 
@@ -84,17 +89,30 @@ const apiMethodNotAllowed = defineMiddleware(async (ctx, next) => {
   return json({ message: `${ctx.request.method} is not allowed here. Allowed: ${allow.join(', ')}.` }, 405, { Allow: allow.join(', ') });
 });
 
+/**
+ * What a valid session of an active account may do (issue 56): 'void' when the account has a
+ * second factor and the session was made without one (it is deleted: it counts for nothing).
+ */
+async function standing(kind: SessionKind, session: SessionRow, required: boolean): Promise<Standing> {
+  const result = await sessionStanding({ kind, id: session.ownerId }, session.secondFactor, required);
+  if (result === 'void') await invalidateSession(kind, session.id);
+  return result;
+}
+
 const loadSessions = defineMiddleware(async (ctx, next) => {
   const secure = isHttps(ctx);
   const staffToken = ctx.cookies.get(SESSION_COOKIE.staff)?.value;
   if (staffToken) {
     const session = await validateSessionToken('staff', staffToken);
     const user = session ? await loadStaffUser(String(session.ownerId)) : null;
-    if (session && user?.isActive) {
+    const { roles, permissions } = user?.isActive ? await loadRolesAndPermissions(user.id) : { roles: [], permissions: [] };
+    const state = session && user?.isActive ? await standing('staff', session, roles.some((r) => r.requiresSecondFactor)) : 'void';
+    if (session && user && state !== 'void') {
       ctx.locals.user = user;
-      const { roles, permissions } = await loadRolesAndPermissions(user.id);
       ctx.locals.roles = roles.map((r) => r.name);
       ctx.locals.permissions = permissions.map((p) => p.name);
+      ctx.locals.staffSession = { id: session.id, secondFactor: session.secondFactor };
+      ctx.locals.mustEnrol = state === 'enrol';
       if (session.renewed) setSessionCookie(ctx.cookies, 'staff', staffToken, session.expiresAt, secure);
     } else {
       clearSessionCookie(ctx.cookies, 'staff', secure);
@@ -104,15 +122,32 @@ const loadSessions = defineMiddleware(async (ctx, next) => {
   if (clientToken) {
     const session = await validateSessionToken('client', clientToken);
     const principal = session ? await loadClientPrincipal(Number(session.ownerId)) : null;
-    if (session && principal?.isActive) {
+    const state = session && principal?.isActive ? await standing('client', session, false) : 'void';
+    if (session && principal && state !== 'void') {
       const { isActive: _active, ...clientUser } = principal;
       ctx.locals.clientUser = clientUser;
+      ctx.locals.clientSession = { id: session.id, secondFactor: session.secondFactor };
       if (session.renewed) setSessionCookie(ctx.cookies, 'client', clientToken, session.expiresAt, secure);
     } else {
       clearSessionCookie(ctx.cookies, 'client', secure);
     }
   }
   return next();
+});
+
+/** What a staff user who must set up a second factor may still reach (issue 56): enrolment and sign-out. */
+const OPEN_WHILE_ENROLLING = new Set([ENROL_PAGE, '/api/user/second-factor', '/api/user/second-factor/totp', '/api/user/second-factor/totp/confirm', '/api/logout']);
+
+/**
+ * A staff user whose role requires a second factor and who has none reaches nothing else:
+ * pages send them to the enrolment page, the API answers 403 saying so.
+ */
+const enrolFirst = defineMiddleware((ctx, next) => {
+  if (!ctx.locals.mustEnrol) return next();
+  const path = ctx.url.pathname.replace(/(.)\/$/, '$1');
+  if (OPEN_WHILE_ENROLLING.has(path)) return next();
+  if (path.startsWith('/api/')) return errorResponse(403, ENROL_FIRST);
+  return ctx.redirect(ENROL_PAGE);
 });
 
 /**
@@ -216,4 +251,4 @@ const databaseUnavailable = defineMiddleware(async (ctx, next) => {
 /** Logout answers clear the session cookie whatever else happens (issue 19 #10). */
 const logoutClearsCookie = defineMiddleware(clearCookieOnEveryLogoutAnswer);
 
-export const onRequest = sequence(initLocals, replicaForCookieless, securityHeaders, databaseUnavailable, canonicalTrailingSlash, apiMethodNotAllowed, logoutClearsCookie, rejectCrossSite, loadSessions, publicPageCache, guardAdminPages);
+export const onRequest = sequence(initLocals, replicaForCookieless, securityHeaders, databaseUnavailable, canonicalTrailingSlash, apiMethodNotAllowed, logoutClearsCookie, rejectCrossSite, loadSessions, enrolFirst, publicPageCache, guardAdminPages);

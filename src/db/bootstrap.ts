@@ -11,13 +11,25 @@ import { checkShareLinkKey } from '../server/sharing/link-key.ts';
 /**
  * `shareLinkKey`: check (and make) the share-link key: web processes need it, workers do not.
  * `migrations`: the folder of committed migrations (the bundled runtime cannot find it beside itself).
+ * `demoMedia`: how a first start with DEMO_CONTENT makes its media (default: in this process;
+ * scripts/start.mjs gives them a process of their own, src/server/media/demo-apart.ts).
  */
-export async function bootstrapDatabase(log: (line: string) => void = console.log, opts: { shareLinkKey?: boolean; migrations?: string } = {}): Promise<SeedResult> {
+export async function bootstrapDatabase(
+  log: (line: string) => void = console.log,
+  opts: { shareLinkKey?: boolean; migrations?: string; demoMedia?: typeof seedDemoMedia } = {},
+): Promise<SeedResult> {
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
   try {
     await applyMigrations(db, opts.migrations);
-    // The share-link key (issue 32): made on first start; unreadable or lost, start-up stops.
-    const key = !opts.shareLinkKey ? { created: null, warning: null } : await checkShareLinkKey(async () => Number((await client.execute('SELECT count(*) AS n FROM share_links WHERE token_enc IS NOT NULL')).rows[0]!.n));
+    // The server key (share-link key, issue 32; authenticator secrets, issue 56): made on first
+    // start; unreadable or lost, start-up stops.
+    const count = async (query: string) => Number((await client.execute(query)).rows[0]!.n);
+    const key = !opts.shareLinkKey
+      ? { created: null, warning: null }
+      : await checkShareLinkKey(async () => ({
+          addresses: await count('SELECT count(*) AS n FROM share_links WHERE token_enc IS NOT NULL'),
+          secrets: await count('SELECT count(*) AS n FROM totp_factors WHERE confirmed_at IS NOT NULL'),
+        }));
     if (key.created) log(`Share-link key created in ${key.created} (mode 0600; keep it with your backups, apart from them)`);
     if (key.warning) console.warn(key.warning);
     const result = await seed(db, {
@@ -26,7 +38,7 @@ export async function bootstrapDatabase(log: (line: string) => void = console.lo
       adminPassword: config.ADMIN_PASSWORD,
       demoContent: config.DEMO_CONTENT,
       log,
-      seedDemoMedia,
+      seedDemoMedia: opts.demoMedia ?? seedDemoMedia,
     });
     // Watch-page slugs for rows from before migration 0008 (and the demo media just added).
     await ensureSlugs(db);

@@ -2,6 +2,7 @@
 // Times are stored as integer milliseconds since the epoch (drizzle `timestamp_ms`).
 import { sql } from 'drizzle-orm';
 import {
+  blob,
   check,
   type AnySQLiteColumn,
   index,
@@ -46,6 +47,8 @@ export const roles = sqliteTable('roles', {
   description: text('description'),
   // The Client role is protected: no edit, delete or permission change.
   isProtected: bool('is_protected').notNull().default(false),
+  // Issue 56: users holding this role must sign in with a second factor (and enrol one first).
+  requiresSecondFactor: bool('requires_second_factor').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -185,6 +188,11 @@ export const media = sqliteTable(
     originalPlayable: bool('original_playable').notNull().default(false),
     // ffprobe facts of the original (see src/server/media/probe.ts), JSON.
     probe: text('probe', { mode: 'json' }).$type<Record<string, unknown>>(),
+    // The gallery a still was uploaded into (issue 53): it lives there, not in the library's
+    // lists and pickers. Cleared when it leaves that gallery (removed, or the gallery deleted),
+    // so it comes back to the library. No foreign key: SQLite's ADD COLUMN would keep no ON
+    // DELETE action, and deleteGallery clears it in the same transaction.
+    galleryId: integer('gallery_id'),
   },
   (t) => [
     index('media_created_idx').on(t.createdAt),
@@ -490,6 +498,10 @@ export const staffSessions = sqliteTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
     createdAt: createdAt(),
+    // Issue 56: the second factor this session was made with ('totp', 'recovery',
+    // 'trusted-browser'), null for a password alone. A session without one does not count for
+    // an account that holds a factor (src/server/auth/factors/state.ts).
+    secondFactor: text('second_factor'),
   },
   (t) => [index('staff_sessions_user_idx').on(t.userId)],
 );
@@ -503,6 +515,7 @@ export const clientSessions = sqliteTable(
       .references(() => clientUsers.id, { onDelete: 'cascade' }),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
     createdAt: createdAt(),
+    secondFactor: text('second_factor'),
   },
   (t) => [index('client_sessions_user_idx').on(t.clientUserId)],
 );
@@ -539,8 +552,74 @@ export const trustedDevices = sqliteTable(
     account: text('account').notNull(),
     createdAt: createdAt(),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    // Issue 56: "trust this browser for 30 days": until then a sign-in from this device asks
+    // for no second factor. Null: the device only counts for the throttle.
+    secondFactorUntil: integer('second_factor_until', { mode: 'timestamp_ms' }),
   },
   (t) => [index('trusted_devices_account_idx').on(t.account)],
+);
+
+// Second factors (issue 56). Each row belongs to a staff user or a client login (exactly one
+// of the two columns), so deleting the account deletes them.
+
+/** An authenticator app (RFC 6238). One per account; `confirmed_at` null while enrolment is under way (it counts for nothing). */
+export const totpFactors = sqliteTable(
+  'totp_factors',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'cascade' }),
+    // The secret, AES-256-GCM with a key derived from the server key (src/server/auth/factors/secret-box.ts).
+    secretEnc: text('secret_enc').notNull(),
+    confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
+    // The newest 30-second step a code was accepted for: that step and older ones are refused (no replay).
+    lastUsedStep: integer('last_used_step'),
+    lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('totp_factors_user_idx').on(t.userId),
+    uniqueIndex('totp_factors_client_user_idx').on(t.clientUserId),
+    check('totp_factors_one_owner', sql`(${t.userId} IS NULL) <> (${t.clientUserId} IS NULL)`),
+  ],
+);
+
+/** Single-use recovery codes: only their SHA-256 (80 random bits each: no salt or slow hash needed). */
+export const recoveryCodes = sqliteTable(
+  'recovery_codes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('recovery_codes_user_idx').on(t.userId),
+    index('recovery_codes_client_user_idx').on(t.clientUserId),
+    check('recovery_codes_one_owner', sql`(${t.userId} IS NULL) <> (${t.clientUserId} IS NULL)`),
+  ],
+);
+
+/**
+ * A sign-in whose password was right and whose second factor is awaited: the browser holds the
+ * token (HttpOnly cookie), only its SHA-256 is here. Ten minutes, then the password again.
+ */
+export const pendingSignIns = sqliteTable(
+  'pending_sign_ins',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('pending_sign_ins_user_idx').on(t.userId),
+    index('pending_sign_ins_client_user_idx').on(t.clientUserId),
+    check('pending_sign_ins_one_owner', sql`(${t.userId} IS NULL) <> (${t.clientUserId} IS NULL)`),
+  ],
 );
 
 export const loginAttempts = sqliteTable(
@@ -626,6 +705,8 @@ export const jobs = sqliteTable(
     versionId: integer('version_id').references(() => mediaVersions.id, { onDelete: 'cascade' }),
     // 'watermark' jobs make one share link's preview of the version (issue 17).
     linkId: integer('link_id'),
+    // 'burn' jobs make one open-captions rendition (issue 54): the caption_burns row.
+    captionBurnId: integer('caption_burn_id'),
     status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(3),
@@ -1166,6 +1247,106 @@ export const liveParticipants = sqliteTable(
     following: bool('following').notNull().default(true),
   },
   (t) => [uniqueIndex('live_participants_unique').on(t.sessionId, t.key)],
+);
+
+// Captions and subtitles (issue 54, src/server/captions). A track is one language and kind of
+// one version; what it says is its current revision, a snapshot of cues. A revision is never
+// changed once written (an upload, an edit or an extraction from the file writes a new one), so
+// a player's address naming a revision is cacheable for good and notes can pin a revision's cue.
+export const CAPTION_KINDS = ['subtitles', 'captions', 'forced'] as const;
+export const CAPTION_SOURCES = ['uploaded', 'edited', 'embedded'] as const;
+
+export const captionTracks = sqliteTable(
+  'caption_tracks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => mediaVersions.id, { onDelete: 'cascade' }),
+    // BCP 47, canonical form (src/server/captions/language.ts).
+    language: text('language').notNull(),
+    label: text('label').notNull(),
+    kind: text('kind', { enum: CAPTION_KINDS }).notNull(),
+    // Shown on the public site (watch pages, transcript, structured data) while the item is.
+    published: bool('published').notNull().default(false),
+    // The revision players show; null only while the first one is being written.
+    currentRevisionId: integer('current_revision_id'),
+    // Carried over from the previous version's track (one click, issue 54).
+    carriedFrom: integer('carried_from'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    uniqueIndex('caption_tracks_unique').on(t.versionId, t.language, t.kind),
+    index('caption_tracks_media_idx').on(t.mediaId),
+    check('caption_tracks_kind_check', sql`${t.kind} in ('subtitles', 'captions', 'forced')`),
+  ],
+);
+
+export const captionRevisions = sqliteTable(
+  'caption_revisions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    trackId: integer('track_id')
+      .notNull()
+      .references(() => captionTracks.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    source: text('source', { enum: CAPTION_SOURCES }).notNull(),
+    // The file as it came (srt, vtt, sbv, ass), its encoding as decided from its bytes, its name.
+    format: text('format').notNull(),
+    encoding: text('encoding').notNull(),
+    fileName: text('file_name').notNull().default(''),
+    original: blob('original', { mode: 'buffer' }),
+    cueCount: integer('cue_count').notNull(),
+    // JSON string[]: what was repaired on the way in (renumbered cues, overlaps, styling dropped).
+    notes: text('notes', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('caption_revisions_number_unique').on(t.trackId, t.number), check('caption_revisions_source_check', sql`${t.source} in ('uploaded', 'edited', 'embedded')`)],
+);
+
+// One row per cue of a revision, in order. Times in milliseconds as the file gave them; players
+// get them on the version's frames (src/server/captions/format.ts). `text` is the cue as
+// WebVTT can show it: plain text with only <i>, <b> and <u>, lines split by LF.
+export const captionCues = sqliteTable(
+  'caption_cues',
+  {
+    revisionId: integer('revision_id')
+      .notNull()
+      .references(() => captionRevisions.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    startMs: integer('start_ms').notNull(),
+    endMs: integer('end_ms').notNull(),
+    text: text('text').notNull(),
+    // WebVTT cue settings kept from the file (line, position, align), e.g. "line:0" for {\an8}.
+    settings: text('settings').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.revisionId, t.seq] })],
+);
+
+// An open-captions rendition (captions burnt into the picture) of a track's revision, made by
+// the job queue (kind 'burn'); its file is `oc-{id}.mp4` in the version's folder.
+export const CAPTION_BURN_STATUSES = ['queued', 'ready', 'failed'] as const;
+export const captionBurns = sqliteTable(
+  'caption_burns',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    trackId: integer('track_id')
+      .notNull()
+      .references(() => captionTracks.id, { onDelete: 'cascade' }),
+    revisionId: integer('revision_id').notNull(),
+    status: text('status', { enum: CAPTION_BURN_STATUSES }).notNull().default('queued'),
+    error: text('error'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('caption_burns_track_idx').on(t.trackId)],
 );
 
 // The audit log (issue 56): an append-only record of who did what, from where, on which object.

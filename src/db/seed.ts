@@ -19,6 +19,7 @@ import {
 } from './schema.ts';
 import { DEFAULT_COMPANY_NAME, DEFAULT_SEO, DEMO_CLIENT, PERMISSIONS, ROLES } from './seed-data.ts';
 import { hashPassword } from '../server/auth/password.ts';
+import { passwordProblem } from '../shared/passwords.ts';
 import { CONTACT_PLACEHOLDERS } from '../components/content.ts';
 
 export interface SeedOptions {
@@ -63,6 +64,10 @@ export async function seed(db: Database, opts: SeedOptions): Promise<SeedResult>
   if (userCount === 0) {
     const password = opts.adminPassword ?? randomBytes(18).toString('base64url');
     if (!opts.adminPassword) result.generatedAdminPassword = password;
+    // The staff rules apply to the first admin's password too (issue 53); only here, when it is
+    // set: an install whose admin exists starts whatever ADMIN_PASSWORD still says.
+    const problem = passwordProblem(password, 'staff', { username: opts.adminUsername, email: opts.adminEmail });
+    if (problem) throw new Error(`ADMIN_PASSWORD: ${problem}. Set another, or leave it unset for a generated one.`);
     const [admin] = await db
       .insert(users)
       .values({

@@ -1,40 +1,45 @@
+import { useState } from 'react';
 import { apiJson, errorMessage } from '../shared/api.ts';
-import { withRetries } from '../shared/forms.ts';
-import { landingFor, safeReturnPath } from '../shared/landing.ts';
 import { staffLoginSchema } from '../shared/schemas/auth.ts';
+import { ENROL_PAGE, type FactorKind, type SecondStep as SecondStepAnswer } from '../shared/schemas/second-factor.ts';
 import { toast, toastAfterNavigation } from '../shared/toast.ts';
 import { SignInForm } from './ui/SignInForm.tsx';
+import { SecondStep } from './account/SecondStep.tsx';
+import { goToStaffLanding } from './account/staff-landing.ts';
 
-/** Staff sign-in (000 §2, §5, §8): after sign-in, the roles and permissions decide the landing page. */
-export default function StaffLogin() {
+type SignedIn = { username: string; mustEnrol?: boolean };
+
+/** A signed-in staff user goes on: to the enrolment page when a role requires a factor not set up yet (issue 56), else onwards. */
+async function goOn(user: SignedIn) {
+  toastAfterNavigation({ title: 'Login successful', description: `Welcome back, ${user.username}!` });
+  if (user.mustEnrol) {
+    window.location.assign(ENROL_PAGE + window.location.search);
+    await new Promise(() => {});
+  }
+  await goToStaffLanding();
+}
+
+/**
+ * Staff sign-in (000 §2, §5, §8): after sign-in, the roles and permissions decide the landing page.
+ * With an authenticator app, a second step asks for its code (issue 56); `pendingFactors` when
+ * the page was (re)loaded during that step.
+ */
+export default function StaffLogin({ pendingFactors = null }: { pendingFactors?: FactorKind[] | null }) {
+  const [factors, setFactors] = useState<FactorKind[] | null>(pendingFactors);
+
   async function signIn(credentials: { username: string; password: string }) {
-    let user: { username: string };
+    let answer: SignedIn | SecondStepAnswer;
     try {
-      user = await apiJson<{ username: string }>('POST', '/api/login', credentials);
+      answer = await apiJson<SignedIn | SecondStepAnswer>('POST', '/api/login', credentials);
     } catch (err) {
       toast({ title: 'Login failed', description: errorMessage(err), variant: 'destructive' });
       return;
     }
-    toastAfterNavigation({ title: 'Login successful', description: `Welcome back, ${user.username}!` });
-    // Back to the screen whose session expired ("Sign in again"), when the path is same-site.
-    const next = safeReturnPath(new URLSearchParams(window.location.search).get('next'));
-    if (next) {
-      window.location.assign(next);
-      await new Promise(() => {});
-    }
-    let target = '/';
-    try {
-      const names = (path: string) => withRetries(() => apiJson<{ name: string }[]>('GET', path), 3, 1000).then((rows) => rows.map((r) => r.name));
-      const [roles, permissions] = await Promise.all([names('/api/user/roles'), names('/api/user/permissions')]);
-      target = landingFor(roles, permissions);
-    } catch (err) {
-      console.error('Could not load roles', err);
-    }
-    window.location.assign(target);
-    // Keep the button in its pending state while the browser navigates.
-    await new Promise(() => {});
+    if ('secondFactor' in answer) setFactors(answer.secondFactor.factors);
+    else await goOn(answer);
   }
 
+  if (factors) return <SecondStep<SignedIn> verifyPath="/api/login/verify" factors={factors} onSignedIn={goOn} onStartOver={() => setFactors(null)} />;
   return (
     <SignInForm
       schema={staffLoginSchema}

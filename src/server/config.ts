@@ -38,7 +38,8 @@ const schema = z.object({
   SITE_URL: z.string().url().optional(),
   ADMIN_USERNAME: z.string().min(1).default('admin'),
   ADMIN_EMAIL: z.string().email().default('admin@example.com'),
-  ADMIN_PASSWORD: z.string().min(8).optional(),
+  // Checked by the staff password rules when the first admin is made from it (src/db/seed.ts).
+  ADMIN_PASSWORD: z.string().min(1).optional(),
   DEMO_CONTENT: bool(true),
   ALLOW_REGISTRATION: bool(false),
   // Behind a reverse proxy: take the scheme and client address from its X-Forwarded-* headers.
@@ -96,6 +97,10 @@ const schema = z.object({
   // of memory) is retried with half the threads (src/server/jobs/worker.ts).
   FFMPEG_THREADS: z.coerce.number().int().min(1).max(64).default(defaultFfmpegThreads),
   WORKER_JOBS: z.coerce.number().int().min(1).max(16).default(defaultWorkerJobs),
+  // Open captions (issue 54) are drawn by libass in this font family, looked up in
+  // CAPTION_FONTS_DIR first (then the system's fonts). Debian's fonts-dejavu-core by default.
+  CAPTION_FONT: z.string().min(1).max(100).default('DejaVu Sans'),
+  CAPTION_FONTS_DIR: z.string().default('/usr/share/fonts/truetype/dejavu'),
   // Where media files live (issue 18): the local MEDIA_DIR, or an S3-compatible bucket (then
   // MEDIA_DIR is only a working folder for uploads being processed and conversions).
   MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),

@@ -44,31 +44,34 @@ export function describeZodError(error: ZodError): string {
 
 export const JSON_BODY_LIMIT = 256 * 1024;
 
+/** A request's whole body, refused with 413 (`tooLarge`) once it passes `limit` bytes, declared or sent. */
+export async function readBody(request: Request, limit: number, tooLarge = 'Request body is too large'): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) throw new HttpError(413, tooLarge);
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  const reader = request.body.getReader();
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new HttpError(413, tooLarge);
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
 /** Reads a JSON body (with a size cap) and validates it. Throws HttpError(400/413/415). */
 export async function readJson<T extends ZodType>(request: Request, schema: T, limit = JSON_BODY_LIMIT): Promise<z.infer<T>> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.toLowerCase().includes('application/json')) {
     throw new HttpError(415, 'Content-Type must be application/json');
   }
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) throw new HttpError(413, 'Request body is too large');
-  let text = '';
-  if (request.body) {
-    const reader = request.body.getReader();
-    const decoder = new TextDecoder();
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw new HttpError(413, 'Request body is too large');
-      }
-      text += decoder.decode(value, { stream: true });
-    }
-    text += decoder.decode();
-  }
+  const text = new TextDecoder().decode(await readBody(request, limit));
   let data: unknown;
   try {
     data = text.trim() === '' ? {} : JSON.parse(text);

@@ -1,7 +1,7 @@
 // Which pages the public page cache holds, and under what key. Kept apart from page-cache.ts
 // (which needs the database) so the rule can be tested on its own.
 
-export const CACHEABLE_PATHS = new Set(['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy']);
+export const CACHEABLE_PATHS = new Set(['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy', '/terms-of-service']);
 
 /** Watch pages (issue 21): slugs are lower-case ASCII, digits and dashes (media/slugs.ts). */
 export const WATCH_PATH_RE = /^\/portfolio\/[a-z0-9][a-z0-9-]{0,99}$/;

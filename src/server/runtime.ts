@@ -13,6 +13,7 @@ export { checkStorageOrExit } from './storage/startup.ts';
 export { bootstrapDatabase } from '../db/bootstrap.ts';
 export { openDatabase } from '../db/client.ts';
 export { startupAddress } from './startup-address.ts';
+export { demoMediaApart, makeDemoMedia } from './media/demo-apart.ts';
 
 export async function startWorker(...args: Parameters<typeof import('./jobs/worker.ts').startWorker>) {
   return (await import('./jobs/worker.ts')).startWorker(...args);

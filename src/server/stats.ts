@@ -1,5 +1,5 @@
 // Dashboard figures (001 §3 Stats). Each is one COUNT query; rows are never loaded.
-import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { db } from '../db/index.ts';
 import { clients, enquiries, media, permissions, roles, users } from '../db/schema.ts';
@@ -39,10 +39,11 @@ async function countOf(table: SQLiteTable, where?: SQL): Promise<number> {
 export async function getStats(): Promise<Stats> {
   // Sequential on purpose: the embedded client serialises queries anyway.
   return {
-    totalMedia: await countOf(media),
+    // The library's items: stills uploaded into galleries live there (issue 53).
+    totalMedia: await countOf(media, isNull(media.galleryId)),
     activeClients: await countOf(clients, eq(clients.isActive, true)),
     staffMembers: await countOf(users, eq(users.isActive, true)),
-    featuredMedia: await countOf(media, eq(media.isFeatured, true)),
+    featuredMedia: await countOf(media, and(eq(media.isFeatured, true), isNull(media.galleryId))),
     totalRoles: await countOf(roles),
     totalPermissions: await countOf(permissions),
     newEnquiries: await countOf(enquiries, eq(enquiries.status, 'new')),
@@ -64,6 +65,7 @@ export async function listRecentMedia(limit = 5): Promise<RecentMedia[]> {
   const rows = await db
     .select({ id: media.id, title: media.title, type: media.type, isFeatured: media.isFeatured, createdAt: media.createdAt })
     .from(media)
+    .where(isNull(media.galleryId))
     .orderBy(desc(media.createdAt), desc(media.id))
     .limit(limit);
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));

@@ -76,7 +76,9 @@ export function apiErrorFrom(status: number, statusText: string, text: string, p
 /** Sends any method to a path; throws ApiError on a non-ok answer. */
 export async function apiRequest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const init: RequestInit = { method, credentials: 'include', headers: { ...headers } };
-  if (body !== undefined) {
+  // A form (files) goes as multipart; anything else as JSON.
+  if (typeof FormData !== 'undefined' && body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
     init.body = JSON.stringify(body);
     (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
   }

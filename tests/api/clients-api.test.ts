@@ -118,8 +118,8 @@ describe('PUT /api/clients/{id}', () => {
   test.each([
     ['PUT', '/api/clients/abc', details(newClient())],
     ['PUT', '/api/clients/999999', details(newClient())],
-    ['PUT', '/api/clients/0/reset-password', { password: 'whatever1' }],
-    ['PUT', '/api/clients/999999/reset-password', { password: 'whatever1' }],
+    ['PUT', '/api/clients/0/reset-password', { password: 'whatever-pass-1' }],
+    ['PUT', '/api/clients/999999/reset-password', { password: 'whatever-pass-1' }],
     ['DELETE', '/api/clients/1.5', undefined],
     ['DELETE', '/api/clients/999999', undefined],
   ])('%s %s → 404', async (method, path, body) => {

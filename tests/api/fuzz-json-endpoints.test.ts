@@ -32,7 +32,10 @@ import {
   type MultipartFixture,
 } from '../helpers/fuzz.ts';
 import { sampleImage } from '../helpers/media-uploads.ts';
+import { openStream, type EventStream } from '../helpers/sse.ts';
+import { until } from '../helpers/until.ts';
 import { createGallery, galleryLink, uploadShots } from '../helpers/proofing.ts';
+import { uploadCaption } from '../helpers/captions.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -62,8 +65,19 @@ const STILL_SHAPES = [{ kind: 'arrow', color: 'red', points: [[0.1, 0.2], [0.5, 
 const fixtures: Record<string, () => Fixture> = {
   'POST /api/login': () => ({ valid: { username: ADMIN.username, password: ADMIN.password }, breaker: { password: 42 }, validStatus: 200, as: 'anonymous' }),
   'POST /api/client/login': () => ({ valid: { username: client.username, password: client.password }, breaker: { password: 42 }, validStatus: 200, as: 'anonymous' }),
+  // Issue 56: the second steps have no pending sign-in here (401); the account's own changes
+  // find no authenticator app (409 to confirm, 400 to remove or renew); nothing is written.
+  'POST /api/login/verify': () => ({ valid: { factor: 'totp', code: '123456' }, breaker: { code: 42 }, validStatus: 401, as: 'anonymous' }),
+  'POST /api/client/login/verify': () => ({ valid: { factor: 'recovery', code: 'abcd-efgh-jkmn-2345' }, breaker: { code: 42 }, validStatus: 401, as: 'anonymous' }),
+  'POST /api/user/second-factor/totp/confirm': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 409 }),
+  'POST /api/client/second-factor/totp/confirm': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 409 }),
+  'POST /api/user/second-factor/remove': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 400 }),
+  'POST /api/client/second-factor/remove': () => ({ valid: { code: 'abcd-efgh-jkmn-2345' }, breaker: { code: 42 }, validStatus: 400 }),
+  'POST /api/user/second-factor/recovery-codes': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 400 }),
+  'POST /api/client/second-factor/recovery-codes': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 400 }),
+  'PUT /api/roles/[roleId]/second-factor': () => ({ valid: { required: false }, breaker: { required: 'yes' }, validStatus: 200 }),
   'POST /api/register': () => ({
-    valid: { username: 'fuzz.register', email: 'register@fuzz.test', password: 'long-enough-pw' },
+    valid: { username: 'fuzz.register', email: 'register@fuzz.test', password: 'long-enough-password' },
     breaker: { password: 42 },
     validStatus: 403, // registration is closed once a user exists
     as: 'anonymous',
@@ -111,10 +125,31 @@ const fixtures: Record<string, () => Fixture> = {
     file: { field: 'file', name: 'still.jpg', type: 'image/jpeg', data: jpeg },
     validStatus: 201,
   }),
+  // Issue 54: a caption file for the fuzz video's version (a second one for the same language and
+  // kind is the track's next revision), and a track's fields.
+  'POST /api/media/[mediaId]/versions/[versionId]/captions': () => ({
+    fields: { language: 'en-GB', label: 'Fuzz English', kind: 'subtitles', published: 'false' },
+    optional: ['label', 'kind', 'published'],
+    wrong: {
+      language: ['', 'xx', 'en_GB!', 'x'.repeat(100)],
+      label: ['x'.repeat(300)],
+      kind: ['nonsense', 'SUBTITLES'],
+      published: ['yes', '2'],
+    },
+    breaker: { kind: 'nonsense' },
+    file: { field: 'file', name: 'fuzz.srt', type: 'application/x-subrip', data: new TextEncoder().encode('1\n00:00:00,500 --> 00:00:01,500\nFuzz one\n\n2\n00:00:02,000 --> 00:00:03,000\nFuzz two\n') },
+    validStatus: 201,
+  }),
+  'PATCH /api/media/[mediaId]/captions/[trackId]': () => ({
+    valid: { language: 'en-GB', label: 'Fuzz English', kind: 'subtitles', published: false },
+    optional: ['language', 'label', 'kind', 'published'],
+    breaker: { published: 'yes' },
+    validStatus: 200,
+  }),
   // Issue 41: live review.
   'POST /api/media/[mediaId]/live': () => ({ valid: { versionId: Number(ids.versionId) }, optional: ['versionId'], breaker: { versionId: 'x' }, validStatus: 201 }),
-  'POST /api/live/sessions/[id]/[action]': () => ({ valid: { connection: 'fuzz-staff-connection-01' }, breaker: { connection: 42 }, validStatus: 200 }),
-  'POST /api/share/[token]/live/[id]/[action]': () => ({ valid: { connection: 'fuzz-guest-connection-01' }, breaker: { connection: 42 }, validStatus: 200, as: 'visitor' }),
+  'POST /api/live/sessions/[id]/[action]': () => ({ valid: { connection: ids.connection }, breaker: { connection: 42 }, validStatus: 200 }),
+  'POST /api/share/[token]/live/[id]/[action]': () => ({ valid: { connection: ids.connection }, breaker: { connection: 42 }, validStatus: 200, as: 'visitor' }),
   'PATCH /api/enquiries/[id]': () => ({ valid: { status: 'read' }, breaker: { status: 42 }, validStatus: 200 }),
   'PUT /api/media/[id]': () => ({
     valid: { title: 'Fuzzed title', projectStage: 'production', notes: 'notes', clientId: client.clientId, tags: ['a', 'b'], isFeatured: false, showInPortfolio: false },
@@ -127,7 +162,7 @@ const fixtures: Record<string, () => Fixture> = {
   'POST /api/roles': () => ({ valid: { name: 'Fuzz Other', description: 'd' }, optional: ['description'], breaker: { name: 42 }, validStatus: 201 }),
   'PUT /api/roles/[roleId]': () => ({ valid: { name: 'Fuzz Role 2', description: 'd' }, optional: ['description'], breaker: { name: 42 }, validStatus: 200 }),
   'POST /api/users': () => ({
-    valid: { username: 'fuzz.other', email: 'other@fuzz.test', forename: 'F', surname: 'U', displayName: 'F U', password: 'secret-123' },
+    valid: { username: 'fuzz.other', email: 'other@fuzz.test', forename: 'F', surname: 'U', displayName: 'F U', password: 'secret-words-123' },
     breaker: { email: 42 },
     validStatus: 201,
   }),
@@ -297,6 +332,9 @@ beforeAll(async () => {
   ids.mediaId = String(video.id);
   const version = await server.sql.execute({ sql: 'SELECT id FROM media_versions WHERE media_id = ?', args: [video.id] });
   ids.versionId = String(version.rows[0]!.id);
+  const track = await uploadCaption(admin, video.id, Number(ids.versionId), '1\n00:00:00,500 --> 00:00:01,500\nFuzz line\n', { language: 'en-GB', label: 'Fuzz English' });
+  expect(track.status, JSON.stringify(track.body)).toBe(201);
+  ids.trackId = String(track.body.track.id);
   const fb = await portal.json('POST', `/api/client/media/${video.id}/feedback`, { mediaId: video.id, feedbackText: 'Fuzz me', rating: 4 });
   ids.feedbackId = String(fb.body.id);
   const note = await portal.json('POST', `/api/client/media/${video.id}/timeline-notes`, { mediaId: video.id, timestampSeconds: 1, noteText: 'Fuzz note' });
@@ -314,7 +352,7 @@ beforeAll(async () => {
     forename: 'Fuzz',
     surname: 'User',
     displayName: 'Fuzz User',
-    password: 'secret-123',
+    password: 'secret-words-123',
   });
   expect(user.status).toBe(201);
   ids.userId = String(user.body.id);
@@ -354,7 +392,21 @@ beforeAll(async () => {
   ids.selectionId = String(selections.body[0].id);
   ids.galleryToken = (await galleryLink(admin, gallery.id, { name: 'Fuzz gallery share' })).token;
 });
-afterAll(() => server?.stop());
+const opened: EventStream[] = [];
+/**
+ * Closes the live streams an earlier endpoint opened and waits until their participants have
+ * left: while a stream is open, the heartbeat renews its participant's last-seen time, a write
+ * a later endpoint's fingerprint would blame on that endpoint.
+ */
+async function leaveLiveStreams(): Promise<void> {
+  if (!opened.length) return;
+  for (const s of opened.splice(0)) s.close();
+  await until('the live participants have left', async () => Number((await server.sql.execute('SELECT count(*) AS n FROM live_participants WHERE left_at IS NULL')).rows[0]!.n) === 0);
+}
+afterAll(async () => {
+  for (const s of opened) s.close();
+  await server?.stop();
+});
 
 /**
  * A fresh visitor who opened the route's link. A gallery guest also gives a name first (marks,
@@ -469,11 +521,20 @@ function mediaFiles(): string[] {
 
 describe.each(endpoints)('$method $route', ({ method, route }) => {
   test('every hostile body is refused with a 4xx JSON message and changes nothing', async () => {
+    await leaveLiveStreams();
     const key = `${method} ${route}`;
-    const fixture = fixtures[key]!();
-    let session = fixture.as === 'anonymous' ? null : fixture.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
+    const first = fixtures[key]!();
+    let session = first.as === 'anonymous' ? null : first.as === 'client' || route.startsWith('/api/client/') ? portal : admin;
     // Opened before the fingerprint: the visit row is the visitor's, not the fuzz's doing.
-    if (fixture.as === 'visitor') session = await visitor(route);
+    if (first.as === 'visitor') session = await visitor(route);
+    // A live join names an open stream of the caller's own (issue 51): one is opened first.
+    if (route.includes('/live/')) {
+      const live = await openStream(session!, first.as === 'visitor' ? `/api/share/${ids.token}/live` : '/api/live/stream?as=staff');
+      opened.push(live);
+      ids.connection = live.hello.connection;
+    }
+    // A live fixture names the stream just opened; a const, so `upload` narrows it.
+    const fixture = route.includes('/live/') ? fixtures[key]!() : first;
     const upload = 'file' in fixture;
     const specific = upload ? multipartHostileBodies(fixture) : fieldHostileBodies(fixture);
     const bodies = [...genericHostileBodies(upload ? fixture.fields : fixture.valid), ...specific];

@@ -4,6 +4,8 @@
 // process loads sharp once it makes an image (so the check would see it), and still no S3 or mail.
 // Browser-only modules are not in the server bundle at all (issue 51: tus-js-client, rendered
 // with the admin layout, pulled in signal-exit, which killed the process when it was stopped).
+// A first start with demo content makes the demo's images in a process of its own, so the web
+// process that seeded them holds no sharp either (issue 51: it kept about 40 MB of their work).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,10 +30,10 @@ let staff: Session;
 let listFile: string;
 
 /** The URLs the server process has loaded so far. */
-async function loadedModules(): Promise<string[]> {
-  fs.rmSync(listFile, { force: true });
-  server.proc.kill('SIGUSR2');
-  return until('the module list', async () => (fs.existsSync(listFile) ? (JSON.parse(fs.readFileSync(listFile, 'utf8')) as string[]) : null));
+async function loadedModules(of = server, file = listFile): Promise<string[]> {
+  fs.rmSync(file, { force: true });
+  of.proc.kill('SIGUSR2');
+  return until('the module list', async () => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as string[]) : null));
 }
 
 beforeAll(async () => {
@@ -71,3 +73,21 @@ test('the server bundle imports no browser-only module, not even lazily', () => 
   expect(imports.some((i) => i.spec === '@libsql/client')).toBe(true);
   expect(imports.filter((i) => BROWSER_ONLY.some((p) => i.spec === p || i.spec.startsWith(`${p}/`)))).toEqual([]);
 });
+
+test('a first start with demo content: the demo media and gallery are made, and the web process holds no sharp', async () => {
+  const file = path.join(path.dirname(listFile), 'demo.json');
+  // It listens once the demo is made: a minute or more on a busy machine.
+  const demo = await startServer({ env: { DEMO_CONTENT: 'true', WORKER: 'off', NODE_OPTIONS: `--import=${HOOK}`, LOADED_MODULES_FILE: file }, startTimeoutMs: 150_000 });
+  try {
+    const images = await demo.sql.execute("SELECT count(*) AS n FROM media WHERE type = 'image' AND thumbnail_url IS NOT NULL");
+    const gallery = await demo.sql.execute('SELECT count(*) AS n FROM gallery_images');
+    expect(Number(images.rows[0]!.n)).toBeGreaterThan(8);
+    expect(Number(gallery.rows[0]!.n)).toBe(8);
+    for (const p of ['/', '/portfolio', '/services', '/about']) expect((await fetch(demo.url + p)).status).toBe(200);
+    const loaded = await loadedModules(demo, file);
+    expect(loaded.some((u) => u.includes('/node_modules/react-dom/'))).toBe(true);
+    expect(loaded.filter((u) => SHARP.test(u))).toEqual([]);
+  } finally {
+    await demo.stop();
+  }
+}, 240_000);

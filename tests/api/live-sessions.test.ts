@@ -385,15 +385,16 @@ describe('in a session', () => {
       const item = await createVideo(slow, { title: 'Rate Film', durationSeconds: 20 });
       const st = await openStream(boss, '/api/live/stream?as=staff');
       const sid = (await boss.json('POST', `/api/media/${item.id}/live`, {})).body.id;
-      expect((await boss.json('POST', `/api/live/sessions/${sid}/join?as=staff`, { connection: st.hello.connection })).status).toBe(200);
+      // The join is a message too: it takes one of the burst's two tokens.
       const t0 = performance.now();
+      expect((await boss.json('POST', `/api/live/sessions/${sid}/join?as=staff`, { connection: st.hello.connection })).status).toBe(200);
       const moves = await Promise.all(Array.from({ length: 12 }, () => boss.json('POST', `/api/live/sessions/${sid}/pointer?as=staff`, { x: 0.5, y: 0.5 })));
       const seconds = (performance.now() - t0) / 1000;
       const passed = moves.filter((m) => m.status === 200).length;
       const refused = moves.filter((m) => m.status === 429);
       expect(passed + refused.length).toBe(12);
-      expect(passed).toBeGreaterThanOrEqual(2);
-      expect(passed).toBeLessThanOrEqual(2 + Math.ceil(seconds) + 1);
+      expect(passed).toBeGreaterThanOrEqual(1);
+      expect(passed).toBeLessThanOrEqual(1 + Math.ceil(seconds) + 1);
       expect(refused.length).toBeGreaterThan(0);
       expect(refused[0]!.body.message).toMatch(/Too many live messages/);
       st.close();

@@ -8,6 +8,7 @@ import { startServer, storedNames, type TestServer } from '../helpers/server.ts'
 import { Session, staffSession } from '../helpers/http.ts';
 import { ACTORS, adminSession, createClientWithLogin, createStaffUser, matrixFromDb, type Actor } from '../helpers/accounts.ts';
 import { folderFiles, form, sampleImage, sampleVideo, upload, uploadImage } from '../helpers/media-uploads.ts';
+import { PROJECT_STAGES } from '../../src/shared/stages.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -105,6 +106,16 @@ describe('GET /api/media/featured and /portfolio (public)', () => {
 });
 
 describe('PUT /api/media/{id}', () => {
+  test('takes every stage of the one list (issue 53), in JSON and in the upload form', async () => {
+    const m = await uploadImage(admin, { title: 'Staged', projectStage: 'review' });
+    expect(m.projectStage).toBe('review');
+    for (const stage of PROJECT_STAGES) {
+      const res = await admin.json('PUT', `/api/media/${m.id}`, { projectStage: stage });
+      expect(res.status, stage).toBe(200);
+      expect(res.body.projectStage).toBe(stage);
+    }
+  });
+
   test('JSON changes only the given fields', async () => {
     const m = await uploadImage(admin, { title: 'Before', notes: 'keep me', tags: 'a, b', projectStage: 'concept' });
     const res = await admin.json('PUT', `/api/media/${m.id}`, { title: 'After' });
@@ -166,6 +177,13 @@ describe('PUT /api/media/{id}', () => {
     expect(res.body.message).toContain(field);
     const after = await one('SELECT title FROM media WHERE id = ?', [m.id]);
     expect(after!.title).toBe('Unchanged');
+  });
+
+  test('an API caller\'s "final" (the documents\' Edit tab stage) is taken and stored as "completed" (issue 53)', async () => {
+    const m = await uploadImage(admin, { title: 'Final cut' });
+    const res = await admin.json('PUT', `/api/media/${m.id}`, { projectStage: 'final' });
+    expect(res.status).toBe(200);
+    expect((await one('SELECT project_stage FROM media WHERE id = ?', [m.id]))!.project_stage).toBe('completed');
   });
 
   test('malformed JSON is 400', async () => {

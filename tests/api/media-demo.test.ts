@@ -1,6 +1,7 @@
 // Demo media seeded on a fresh database (DEMO_CONTENT on), and the clean-up of what a
 // crashed upload can leave in MEDIA_DIR.
 import fs from 'node:fs';
+import sharp from 'sharp';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -41,11 +42,8 @@ describe('demo media', () => {
     expect(images.length).toBeGreaterThanOrEqual(3);
     expect(videos.length).toBeGreaterThanOrEqual(2);
     expect(items[0].title).toBe('Coastal Communities Documentary Trailer'); // newest first
-    for (const m of images) {
-      // The proofing demo's set stills are 3:2 and 2:3, as a camera makes them; the rest 16:9.
-      const size = m.tags.includes('stills') ? (m.width > m.height ? { width: 1200, height: 800 } : { width: 800, height: 1200 }) : { width: 1280, height: 720 };
-      expect(m).toMatchObject({ ...size, thumbnailUrl: expect.stringMatching(/thumb\.jpg$/), webpUrl: expect.stringMatching(/full\.webp$/) });
-    }
+    // The library's images are 16:9 (the proofing demo's stills live in its gallery, issue 53).
+    for (const m of images) expect(m).toMatchObject({ width: 1280, height: 720, thumbnailUrl: expect.stringMatching(/thumb\.jpg$/), webpUrl: expect.stringMatching(/full\.webp$/) });
     for (const m of videos) expect(m).toMatchObject({ durationSeconds: 3, posterUrl: expect.stringMatching(/poster\.jpg$/) });
     const tags = new Set(items.flatMap((m: any) => m.tags));
     for (const t of ['corporate', 'music video', 'commercial', 'documentary']) expect(tags).toContain(t);
@@ -62,6 +60,19 @@ describe('demo media', () => {
         expect(res.status, u).toBe(200);
         await res.arrayBuffer();
       }
+    }
+  });
+
+  test('demo images fill their cards: no letterbox bars across the top or bottom (issue 53)', async () => {
+    const { body: items } = await admin.json('GET', '/api/media');
+    const images = items.filter((m: any) => m.type === 'image');
+    for (const m of images) {
+      const { data, info } = await sharp(Buffer.from(await (await admin.get(m.thumbnailUrl)).arrayBuffer())).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      // The brightest value in each of the top and bottom 5% of rows: a black bar is 0 or near it.
+      const rows = Math.ceil(info.height * 0.05);
+      const brightest = (from: number) => Math.max(...data.subarray(from * info.width * info.channels, (from + rows) * info.width * info.channels));
+      expect(brightest(0), `${m.title}: top`).toBeGreaterThan(24);
+      expect(brightest(info.height - rows), `${m.title}: bottom`).toBeGreaterThan(24);
     }
   });
 
@@ -91,11 +102,11 @@ describe('demo media', () => {
     const { body: staffView } = await admin.json('GET', `/api/galleries/${id}`);
     expect(staffView.sets.map((s: any) => s.name)).toEqual(['Dawn at the pier', 'Portraits']);
     expect(staffView.coverMediaId).toBe(staffView.images.find((i: any) => i.filename === names[0]).mediaId);
-    // Not in the public portfolio, not anyone's assigned media: a gallery shares them.
+    // The gallery's own stills (issue 53): not in the library, the portfolio or anyone's
+    // assigned media; the gallery shares them. They are 3:2 and 2:3, as a camera makes them.
     const { body: items } = await admin.json('GET', '/api/media');
-    const stills = items.filter((m: any) => m.tags.includes('stills'));
-    expect(stills).toHaveLength(8);
-    for (const m of stills) expect(m).toMatchObject({ isFeatured: false, showInPortfolio: false, assignedClients: [] });
+    expect(items.filter((m: any) => m.tags.includes('stills'))).toEqual([]);
+    for (const i of staffView.images) expect([i.width, i.height].sort((a: number, b: number) => a - b)).toEqual([800, 1200]);
     // The worker in the server makes every image's gallery sizes.
     const readyCount = async () => (await admin.json('GET', `/api/galleries/${id}`)).body.images.filter((im: any) => im.ready).length;
     await until('every gallery size made', async () => (await readyCount()) === 8, 60_000);

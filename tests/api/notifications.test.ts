@@ -295,7 +295,27 @@ describe('with SMTP_URL', () => {
       }
     });
 
+    test('a new account starts with an empty bell: what happened before it existed is neither listed nor unread (issue 53)', async () => {
+      for (let i = 0; i < 9; i++) {
+        await server.sql.execute({
+          sql: `INSERT INTO notification_events (kind, media_id, version_number, actor, summary, path, audience) VALUES ('note', NULL, 1, 'Seeder', ?, '/admin/media', 'staff')`,
+          args: [`Before the account ${i}`],
+        });
+      }
+      const fresh = await createStaffUser(server, { permissions: ['view:media'] });
+      const s = await staffSession(server.url, fresh.username, fresh.password);
+      expect((await bell(s)).body).toMatchObject({ unread: 0, events: [] });
+      // An older account still has them.
+      expect((await bell(staff.on.session)).body.events.some((e: any) => e.summary === 'Before the account 8')).toBe(true);
+      await server.sql.execute(`INSERT INTO notification_events (kind, summary, path, audience) VALUES ('note', 'After the account', '/admin/media', 'staff')`);
+      const after = (await bell(s)).body;
+      expect(after.unread).toBe(1);
+      expect(after.events.map((e: any) => e.summary)).toEqual(['After the account']);
+    });
+
     test('lists the newest 50 staff events with an unread count; seen resets it; a new event counts again', async () => {
+      const fresh = await createStaffUser(server, { permissions: ['view:media'] });
+      const s = await staffSession(server.url, fresh.username, fresh.password);
       for (let i = 0; i < 55; i++) {
         await server.sql.execute({
           sql: `INSERT INTO notification_events (kind, media_id, version_number, actor, summary, path, audience) VALUES ('note', NULL, 1, 'Seeder', ?, '/admin/media', 'staff')`,
@@ -304,9 +324,9 @@ describe('with SMTP_URL', () => {
       }
       // Client events never reach the bell.
       await server.sql.execute(`INSERT INTO notification_events (kind, summary, path, audience) VALUES ('assigned', 'Client-only event', '/client/dashboard', 'client')`);
-      const fresh = await createStaffUser(server, { permissions: ['view:media'] });
-      const s = await staffSession(server.url, fresh.username, fresh.password);
-      const staffTotal = Number((await server.sql.execute(`SELECT count(*) AS n FROM notification_events WHERE audience = 'staff'`)).rows[0]!.n);
+      const staffTotal = Number(
+        (await server.sql.execute({ sql: `SELECT count(*) AS n FROM notification_events WHERE audience = 'staff' AND created_at >= (SELECT created_at FROM users WHERE id = ?)`, args: [fresh.id] })).rows[0]!.n,
+      );
       const before = await bell(s);
       expect(before.status).toBe(200);
       expect(before.body.events).toHaveLength(50);

@@ -18,7 +18,7 @@ afterAll(async () => {
 const get = (server: TestServer, path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
 
 describe('public page cache', () => {
-  test.each(['/', '/about', '/services', '/portfolio', '/contact', '/privacy-policy'])('%s is cached for anonymous visitors with ETag and Cache-Control', async (path) => {
+  test.each(['/', '/about', '/services', '/portfolio', '/contact', '/privacy-policy', '/terms-of-service'])('%s is cached for anonymous visitors with ETag and Cache-Control', async (path) => {
     const first = await get(a, path);
     await first.text();
     const second = await get(a, path);

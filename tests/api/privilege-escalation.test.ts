@@ -22,7 +22,7 @@ const rolesOf = async (userId: string) =>
 const newUser = async () => {
   const username = unique('plain');
   return expectStatus(
-    admin.json('POST', '/api/users', { username, email: `${username}@studio.test`, password: 'secret-123', forename: 'A', surname: 'B', displayName: 'A B' }),
+    admin.json('POST', '/api/users', { username, email: `${username}@studio.test`, password: 'secret-words-123', forename: 'A', surname: 'B', displayName: 'A B' }),
     201,
   );
 };
@@ -52,7 +52,7 @@ describe('a user manager holding only edit:users', () => {
 
   test('cannot change the password of, deactivate or delete a user holding more permissions', async () => {
     const adminUser = ((await admin.json('GET', '/api/users')).body as any[]).find((u) => u.username === ADMIN.username);
-    const body = { username: adminUser.username, email: adminUser.email, forename: adminUser.forename, surname: adminUser.surname, displayName: adminUser.displayName, isActive: true, password: 'taken-over-1' };
+    const body = { username: adminUser.username, email: adminUser.email, forename: adminUser.forename, surname: adminUser.surname, displayName: adminUser.displayName, isActive: true, password: 'taken-over-password-1' };
     const put = await s.json('PUT', `/api/users/${adminUser.id}`, body);
     expect(put.status).toBe(403);
     expect(put.body.message).toMatch(/hold permissions you don't have/);

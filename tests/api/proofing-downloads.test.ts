@@ -211,6 +211,23 @@ describe('PIN and cap', () => {
     await admin.json('PATCH', `/api/galleries/${g.id}`, { downloadPin: null });
   });
 
+  test('a client\'s invitation carries the PIN (issue 53): it is theirs to download with; not when the gallery offers no downloads', async () => {
+    const before = (await admin.json('GET', `/api/galleries/${g.id}`)).body;
+    await admin.json('PATCH', `/api/galleries/${g.id}`, { downloadPin: '4821', downloadTier: 'web2048' });
+    const invitation = async (name: string) => {
+      const c = await createClientWithLogin(server, { name });
+      const clientIds = [...(await admin.json('GET', `/api/galleries/${g.id}`)).body.clients.map((x: { id: number }) => x.id), c.clientId];
+      expect((await admin.json('PUT', `/api/galleries/${g.id}/clients`, { clientIds })).status).toBe(200);
+      const rows = await server.sql.execute({ sql: `SELECT o.subject, o.body FROM notification_outbox o WHERE o.recipient_kind = 'client' AND o.recipient_id = ?`, args: [String(c.clientUserId)] });
+      expect(rows.rows.map((r) => r.subject)).toEqual(['New gallery to view: Product shoot']);
+      return String(rows.rows[0]!.body);
+    };
+    expect(await invitation('Pinned Ltd')).toContain('\n\nDownloads ask for a PIN: 4821\n');
+    await admin.json('PATCH', `/api/galleries/${g.id}`, { downloadTier: 'off' });
+    expect(await invitation('Viewing Only Ltd')).not.toContain('PIN');
+    await admin.json('PATCH', `/api/galleries/${g.id}`, { downloadPin: null, downloadTier: before.downloadTier });
+  });
+
   test('wrong PINs are throttled per address: the sixth in 15 minutes is a 429', async () => {
     await admin.json('PATCH', `/api/galleries/${g.id}`, { downloadPin: '4821' });
     const from = new Session(server.url, '127.0.0.9');

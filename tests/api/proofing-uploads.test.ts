@@ -11,7 +11,7 @@ import { createStaffUser } from '../helpers/accounts.ts';
 import { sampleVideo } from '../helpers/media-uploads.ts';
 import { createUpload, patchUpload } from '../helpers/tus.ts';
 import { until } from '../helpers/until.ts';
-import { createGallery, shotJpeg, whenSizesReady } from '../helpers/proofing.ts';
+import { createGallery, shotJpeg, uploadShots, whenSizesReady } from '../helpers/proofing.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -87,4 +87,54 @@ test('a new version of an image in a gallery gets its own gallery sizes', async 
   expect(ready.images[0]).toMatchObject({ width: 800, height: 1200 });
   const key = (await server.sql.execute({ sql: 'SELECT storage_key FROM media WHERE id = ?', args: [item.id] })).rows[0]!.storage_key as string;
   expect(await storedNames(server, key)).toEqual(expect.arrayContaining(['g2048.webp', 'g960.avif']));
+});
+
+test('a still uploaded into a gallery lives there: no library list, picker, count, item link or site setting has it until it leaves the gallery (issue 53)', async () => {
+  const g = await createGallery(admin, { title: 'Private wedding' });
+  const uploadId = await staged(admin, await shotJpeg({ name: 'IMG_9001.jpg' }), 'IMG_9001.jpg');
+  const still = (await admin.json('POST', `/api/galleries/${g.id}/uploads`, { uploadId })).body;
+  const [library] = await uploadShots(admin, [{ name: 'Library shot.jpg' }]);
+  const listed = async (s: Session) => ((await s.json('GET', '/api/media')).body as { id: number }[]).map((m) => m.id);
+  const total = async () => (await admin.json('GET', '/api/stats')).body.totalMedia;
+
+  const counted = await total();
+  expect(await listed(admin)).toContain(library);
+  expect(await listed(admin)).not.toContain(still.id);
+  // The site's pickers (edit:website alone) get the library without it, and none of its files.
+  const editor = await createStaffUser(server, { permissions: ['edit:website', 'share:media'] });
+  const site = await staffSession(server.url, editor.username, editor.password);
+  expect(await listed(site)).toEqual(expect.arrayContaining([library]));
+  expect(await listed(site)).not.toContain(still.id);
+  expect((await site.get(still.thumbnailUrl)).status).toBe(404);
+  expect((await admin.get(still.thumbnailUrl)).status).toBe(200);
+  // Nothing takes it by id either: an item link or a site setting.
+  for (const s of [admin, site]) {
+    const link = await s.json('POST', '/api/share-links', { name: 'Stills', mediaIds: [library, still.id] });
+    expect(link.status).toBe(400);
+    expect(link.body.message).toMatch(new RegExp(`^mediaIds: (Image ${still.id} belongs to a gallery|No media item ${still.id})`));
+    const setting = await s.json('PUT', '/api/website-settings/hero', { backgroundImageId: still.id });
+    expect(setting.status).toBe(400);
+    expect(setting.body.message).toBe(`backgroundImageId: no library item with id ${still.id}`);
+  }
+  expect((await admin.json('PUT', '/api/website-settings/hero', { backgroundImageId: library })).status).toBe(200);
+  // The gallery's link is the gallery's viewers' business (view:media), not the site editor's.
+  const galleryLink = await admin.json('POST', `/api/galleries/${g.id}/links`, { name: 'Guests' });
+  expect(galleryLink.status).toBe(201);
+  expect(((await site.json('GET', '/api/share-links')).body as { id: number }[]).map((l) => l.id)).not.toContain(galleryLink.body.id);
+  // An item link made before this rule that holds the still is not the site editor's either.
+  const older = Number((await server.sql.execute(`INSERT INTO share_links (token_hash, name) VALUES ('${'e'.repeat(64)}', 'Older link') RETURNING id`)).rows[0]!.id);
+  await server.sql.execute({ sql: 'INSERT INTO share_link_items (link_id, media_id) VALUES (?, ?)', args: [older, still.id] });
+  expect(((await site.json('GET', '/api/share-links')).body as { id: number }[]).map((l) => l.id)).not.toContain(older);
+  expect(((await admin.json('GET', '/api/share-links')).body as { id: number }[]).map((l) => l.id)).toContain(older);
+
+  // Taken out of the gallery it comes to the library; a deleted gallery's stills do too.
+  const image = (await admin.json('GET', `/api/galleries/${g.id}`)).body.images.find((i: { mediaId: number }) => i.mediaId === still.id);
+  expect((await admin.json('DELETE', `/api/galleries/${g.id}/images`, { imageIds: [image.id] })).status).toBe(200);
+  expect(await listed(admin)).toContain(still.id);
+  expect(await total()).toBe(counted + 1);
+  const other = await createGallery(admin, { title: 'Deleted later' });
+  const second = (await admin.json('POST', `/api/galleries/${other.id}/uploads`, { uploadId: await staged(admin, await shotJpeg({ name: 'IMG_9002.jpg' }), 'IMG_9002.jpg') })).body;
+  expect(await listed(admin)).not.toContain(second.id);
+  expect((await admin.json('DELETE', `/api/galleries/${other.id}`)).status).toBe(204);
+  expect(await listed(admin)).toContain(second.id);
 });

@@ -127,7 +127,7 @@ describe('GET /api/branding-settings', () => {
 });
 
 describe('public pages', () => {
-  test.each(['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy'])('%s: canonical from SITE_URL, robots meta, no cookie for visitors', async (path) => {
+  test.each(['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy', '/terms-of-service'])('%s: canonical from SITE_URL, robots meta, no cookie for visitors', async (path) => {
     const { res, text } = await html(path);
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toBeNull();

@@ -8,7 +8,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const newUser = { username: 'newbie', email: 'newbie@studio.test', password: 'long-enough-pw' };
+const newUser = { username: 'newbie', email: 'newbie@studio.test', password: 'long-enough-password' };
 
 test('registration is closed while users exist and ALLOW_REGISTRATION is off', async () => {
   server = await startServer();
@@ -50,6 +50,9 @@ describe('validation', () => {
   test.each([
     [{ ...newUser, email: 'not-an-email' }, 'email'],
     [{ ...newUser, password: 'short' }, 'password'],
+    // A staff account's rules (issue 53): 15 characters, not a common one.
+    [{ ...newUser, password: 'fourteen-chars' }, 'password: Password must be at least 15 characters'],
+    [{ ...newUser, password: 'qwertyqwertyqwerty' }, 'password: This password is too common'],
     [{ email: newUser.email, password: newUser.password }, 'username'],
   ])('invalid registration %j names the field %s', async (body, field) => {
     const res = await new Session(open.url).json('POST', '/api/register', body);

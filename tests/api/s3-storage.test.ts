@@ -281,7 +281,10 @@ describe('start-up and moving a library', () => {
 
   test('storage:migrate copies and verifies a local library, changes nothing, and can run again; then the app serves it from S3', { timeout: 90_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-migrate-'));
-    let local: TestServer | null = await startServer({ dir, env: { WORKER: 'off', MEDIA_STORAGE: 'local' } });
+    // The script reads the library's database file, so the servers use that file (even where
+    // this project gives each folder a sqld).
+    const databaseUrl = `file:${path.join(dir, 'studio.db')}`;
+    let local: TestServer | null = await startServer({ dir, databaseUrl, env: { WORKER: 'off', MEDIA_STORAGE: 'local' } });
     try {
       const admin = await staffSession(local.url, ADMIN.username, ADMIN.password);
       const image = await uploadImage(admin, { title: 'Old still', isFeatured: 'true' });
@@ -303,7 +306,7 @@ describe('start-up and moving a library', () => {
       const migrate = () =>
         run(process.execPath, [path.join(ROOT, 'scripts/storage-migrate.mjs')], {
           cwd: ROOT,
-          env: { ...process.env, ...env, MEDIA_STORAGE: 'local', DATABASE_URL: `file:${path.join(dir, 'studio.db')}`, MEDIA_DIR: path.join(dir, 'media') },
+          env: { ...process.env, ...env, MEDIA_STORAGE: 'local', DATABASE_URL: databaseUrl, MEDIA_DIR: path.join(dir, 'media') },
         });
       const first = await migrate();
       expect(first.stdout).toContain(`${localFiles.length} files: ${localFiles.length} copied and verified`);
@@ -316,7 +319,7 @@ describe('start-up and moving a library', () => {
 
       // The same database, now on S3 with an empty local folder.
       fs.rmSync(path.join(dir, 'media'), { recursive: true, force: true });
-      local = await startServer({ dir, env: { ...env, WORKER: 'off' } });
+      local = await startServer({ dir, databaseUrl, env: { ...env, WORKER: 'off' } });
       const s3admin = await staffSession(local.url, ADMIN.username, ADMIN.password);
       const served = await follow(await s3admin.get(video.body.url));
       expect(sha(new Uint8Array(await served.arrayBuffer()))).toBe(sha(originalBytes));

@@ -250,11 +250,11 @@ describe('sitemap', () => {
     const expected = Number((await a.sql.execute(`select count(*) as n from media where type = 'video' and show_in_portfolio = 1`)).rows[0]!.n);
     expect(expected).toBe(2);
 
-    // Issue 21: pages = the six public pages plus a watch page per portfolio or featured item.
+    // Issue 21: pages = the seven public pages (Terms of Service since issue 53) plus a watch page per portfolio or featured item.
     const watch = Number((await a.sql.execute(`select count(*) as n from media where show_in_portfolio = 1 or is_featured = 1`)).rows[0]!.n);
     const res = await admin.json('POST', '/api/generate-sitemap');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ pages: 6 + watch, watchPages: watch, videos: expected });
+    expect(res.body).toMatchObject({ pages: 7 + watch, watchPages: watch, videos: expected });
 
     const xmlRes = await fetch(b.url + '/sitemap-videos.xml');
     expect(xmlRes.headers.get('content-type')).toContain('application/xml');

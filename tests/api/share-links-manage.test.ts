@@ -461,7 +461,7 @@ describe('the key', () => {
     const again = await staffSession(server.url, ADMIN.username, ADMIN.password);
     const copied = await copyAddress(again, link.id);
     expect(copied.body.url.replace(/^https?:\/\/[^/]+/, '')).toBe(new URL(link.url).pathname);
-    sharer = await staffSession(server.url, sharerName, 'staff-pass-123');
+    sharer = await staffSession(server.url, sharerName, 'staff-password-123');
   }, 90_000);
 
   test('SHARE_LINK_KEY (hex or base64) is used instead of a file; a malformed one stops start-up naming it', async () => {

@@ -1,8 +1,12 @@
 // The start-up banner (issue 39): it printed http://localhost:PORT whatever HOST and SITE_URL
 // said. It prints SITE_URL when set (the address people use, and the only origin the
 // cross-site check accepts), with the bound address beside it, and otherwise the bound HOST.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { startServer } from '../helpers/server.ts';
+import { ADMIN, startServer } from '../helpers/server.ts';
+import { staffSession } from '../helpers/http.ts';
 
 async function banner(env: Record<string, string | undefined>): Promise<{ output: string; port: number }> {
   const server = await startServer({ env: env as Record<string, string> });
@@ -31,5 +35,25 @@ describe('start-up banner', () => {
   test('no SITE_URL and the wildcard HOST (every address): localhost', async () => {
     const { output, port } = await banner({ HOST: '0.0.0.0' });
     expect(output).toContain(`Studio is running at http://localhost:${port}\n`);
+  });
+});
+
+describe('ADMIN_PASSWORD (issue 53)', () => {
+  test('the first admin is made only from a password the staff rules take; once it exists, a start ignores it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-admin-password-'));
+    try {
+      await expect(startServer({ dir, env: { ADMIN_PASSWORD: 'short-admin-pw' } })).rejects.toThrow(/ADMIN_PASSWORD: Password must be at least 15 characters/);
+      const first = await startServer({ dir });
+      await first.stop();
+      // An install made before the rule, whose environment still says an 8-character password.
+      const again = await startServer({ dir, env: { ADMIN_PASSWORD: 'short-admin-pw' } });
+      try {
+        await staffSession(again.url, ADMIN.username, ADMIN.password);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, ADMIN, type TestServer } from '../helpers/server.ts';
-import { Session, staffSession } from '../helpers/http.ts';
-import { ACTORS, REFUSAL, adminSession, createStaff, expectStatus, matrixSessions, unique, type Actor } from '../helpers/accounts.ts';
+import { Session, clientSession, staffSession } from '../helpers/http.ts';
+import { ACTORS, REFUSAL, adminSession, createClientWithLogin, createStaff, createStaffUser, expectStatus, matrixSessions, unique, type Actor } from '../helpers/accounts.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -17,7 +17,7 @@ afterAll(() => server?.stop());
 
 const newUser = (extra: Record<string, unknown> = {}) => {
   const username = unique('user');
-  return { username, email: `${username}@studio.test`, password: 'secret-123', forename: 'Ada', surname: 'Lovelace', displayName: 'Ada Lovelace', ...extra };
+  return { username, email: `${username}@studio.test`, password: 'secret-words-123', forename: 'Ada', surname: 'Lovelace', displayName: 'Ada Lovelace', ...extra };
 };
 const createUser = async (extra: Record<string, unknown> = {}) => {
   const body = newUser(extra);
@@ -74,7 +74,7 @@ describe('GET /api/users', () => {
     expect(res.status).toBe(200);
     const me = res.body.find((u: any) => u.username === ADMIN.username);
     expect(me.roles).toEqual([{ id: await roleId('Admin'), name: 'Admin' }]);
-    expect(Object.keys(me).sort()).toEqual(['createdAt', 'displayName', 'email', 'forename', 'id', 'isActive', 'roles', 'surname', 'username']);
+    expect(Object.keys(me).sort()).toEqual(['createdAt', 'displayName', 'email', 'forename', 'id', 'isActive', 'roles', 'secondFactor', 'secondFactorRequired', 'surname', 'username']);
     expect(JSON.stringify(res.body)).not.toMatch(/password|argon2/i);
   });
 });
@@ -122,7 +122,7 @@ describe('PUT /api/users/{id}', () => {
   });
 
   test.each([
-    ['password', { password: 'abc' }, /at least 6/],
+    ['password', { password: 'abc' }, /at least 15/],
     ['isActive', { isActive: 'yes' }, /isActive/],
     ['email', { email: 'nope' }, /email/],
   ])('rejects a bad %s with 400', async (_f, extra, message) => {
@@ -153,7 +153,7 @@ describe('PUT /api/users/{id}', () => {
   // Which changes end the account's sessions (and which don't).
   test.each([
     ['deactivating', { isActive: false }, true],
-    ['changing the password', { password: 'brand-new-pass' }, true],
+    ['changing the password', { password: 'a-brand-new-password' }, true],
     ['renaming', { displayName: 'Still signed in' }, false],
   ])('%s ends sessions: %s', async (_l, change, ends) => {
     const u = await createUser();
@@ -176,16 +176,16 @@ describe('PUT /api/users/{id}', () => {
 
   test('after a password change the old password is refused and the new one works', async () => {
     const u = await createUser();
-    await expectStatus(admin.json('PUT', `/api/users/${u.id}`, editBody(u, { password: 'changed-pass' })));
+    await expectStatus(admin.json('PUT', `/api/users/${u.id}`, editBody(u, { password: 'a-changed-password' })));
     expect((await new Session(server.url).json('POST', '/api/login', { username: u.username, password: u.password })).status).toBe(401);
-    await staffSession(server.url, u.username, 'changed-pass');
+    await staffSession(server.url, u.username, 'a-changed-password');
   });
 
   test('changing your own password keeps you signed in here but ends your other sessions', async () => {
     const s = await createStaff(admin, ['edit:users']);
     const here = await staffSession(server.url, s.username, s.password);
     const elsewhere = await staffSession(server.url, s.username, s.password);
-    const res = await here.json('PUT', `/api/users/${s.user.id}`, editBody(s.user, { password: 'my-new-pass' }));
+    const res = await here.json('PUT', `/api/users/${s.user.id}`, editBody(s.user, { password: 'my-own-new-password' }));
     expect(res.status).toBe(200);
     expect((await here.json('GET', '/api/user')).status).toBe(200);
     expect((await elsewhere.json('GET', '/api/user')).status).toBe(401);
@@ -279,5 +279,54 @@ describe('the last active Admin', () => {
     // Now the second Admin may lose the role (the first remains), but then the first is last again.
     expect((await manager.json('PUT', `/api/users/${second.id}/roles`, { roleIds: [] })).status).toBe(200);
     expect((await attempts[2]![1]()).status).toBe(409);
+  });
+});
+
+describe('passwords as they are set (issue 53: NIST SP 800-63B)', () => {
+  type Setter = (password: string, names?: { username: string }) => Promise<{ status: number; body: any }>;
+  const SETTERS: [string, 'staff' | 'client', Setter][] = [
+    ['creating a staff user', 'staff', (password, names) => admin.json('POST', '/api/users', newUser({ password, ...names }))],
+    ['changing a staff password', 'staff', async (password, names) => {
+      const u = await createUser(names);
+      return admin.json('PUT', `/api/users/${u.id}`, editBody(u, { password }));
+    }],
+    ['creating a client login', 'client', (password, names) => {
+      const username = names?.username ?? unique('cl');
+      return admin.json('POST', '/api/clients', { name: 'Client', email: `${username}@clients.test`, username, password });
+    }],
+    ['resetting a client password', 'client', async (password) => {
+      const username = unique('cl');
+      const made = await expectStatus(admin.json('POST', '/api/clients', { name: 'Client', email: `${username}@clients.test`, username, password: 'first-client-pw' }), 201);
+      return admin.json('PUT', `/api/clients/${made.id}/reset-password`, { password });
+    }],
+  ];
+  const CASES = {
+    staff: { short: 'fourteen-chars', min: /at least 15 characters/, ok: 'fifteen-chars-x', common: 'abcabcabcabcabc' },
+    client: { short: 'seven-7', min: /at least 8 characters/, ok: 'eight-ch', common: 'Password1' },
+  };
+
+  test.each(SETTERS)('%s: refused under the length or common, taken at the length', async (_what, kind, set) => {
+    const c = CASES[kind];
+    for (const [password, message] of [[c.short, c.min], [c.common, /too common/]] as const) {
+      const res = await set(password);
+      expect(res.status, password).toBe(400);
+      expect(res.body.message).toMatch(/^password: /);
+      expect(res.body.message).toMatch(message);
+    }
+    expect([200, 201]).toContain((await set(c.ok)).status);
+  });
+
+  test.each(SETTERS.filter(([what]) => what.startsWith('creating')))('%s: the username as the password is refused', async (_what, _kind, set) => {
+    const username = unique('a-long-username-');
+    const res = await set(username, { username });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('password: The password must not be the username or email address');
+  });
+
+  test('accounts made before keep signing in with their shorter passwords', async () => {
+    const staff = await createStaffUser(server, { password: 'six-ch', permissions: [] });
+    await staffSession(server.url, staff.username, 'six-ch');
+    const login = await createClientWithLogin(server, { password: 'short' });
+    await clientSession(server.url, login.username, 'short');
   });
 });

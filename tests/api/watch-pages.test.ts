@@ -156,7 +156,7 @@ describe('sitemaps hold only canonical URLs', () => {
     const pages = locs(await (await get('/sitemap-0.xml')).text()).length;
     const watch = (await server.sql.execute('SELECT count(*) AS n FROM media WHERE show_in_portfolio = 1 OR is_featured = 1')).rows[0]!.n;
     expect(res.body).toMatchObject({ pages, watchPages: Number(watch), videos: 1 });
-    expect(pages).toBe(6 + Number(watch));
+    expect(pages).toBe(7 + Number(watch)); // seven public pages (Terms of Service since issue 53)
   });
 });
 

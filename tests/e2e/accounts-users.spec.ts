@@ -19,11 +19,11 @@ test.describe('User Management (/admin/users)', () => {
     await expect(create.getByLabel('Display Name')).toHaveValue('Grace Hopper');
     await create.getByLabel('Username').fill('grace');
     await create.getByLabel('Email').fill('grace@studio.test');
-    await create.getByLabel('Password', { exact: true }).fill('cobol-1959');
-    await create.getByLabel('Confirm Password').fill('cobol-1958');
+    await create.getByLabel('Password', { exact: true }).fill('cobol-and-compilers-1959');
+    await create.getByLabel('Confirm Password').fill('cobol-and-compilers-1958');
     await create.getByRole('button', { name: 'Create User' }).click();
     await expect(create.getByText("Passwords don't match")).toBeVisible();
-    await create.getByLabel('Confirm Password').fill('cobol-1959');
+    await create.getByLabel('Confirm Password').fill('cobol-and-compilers-1959');
     await create.getByRole('button', { name: 'Create User' }).click();
     await expect(toast(page)).toContainText('User created');
     await expect(toast(page)).toContainText('New user has been successfully created.');
@@ -43,7 +43,7 @@ test.describe('User Management (/admin/users)', () => {
     // Grace signs in with her own browser and lands in the admin area (Staff role).
     const theirs = await browser.newContext({ baseURL: server.url });
     const gp = await theirs.newPage();
-    await signInStaff(gp, 'grace', 'cobol-1959');
+    await signInStaff(gp, 'grace', 'cobol-and-compilers-1959');
     await expect(gp).toHaveURL(/\/admin\/dashboard$/);
 
     // Deactivated: her open session ends and a new sign-in is refused.
@@ -54,7 +54,7 @@ test.describe('User Management (/admin/users)', () => {
     await expect(row).toContainText('Inactive');
     await gp.goto('/admin/dashboard');
     await expect(gp).toHaveURL(/\/auth\?next=%2Fadmin%2Fdashboard$/);
-    await submitStaffLogin(gp, 'grace', 'cobol-1959');
+    await submitStaffLogin(gp, 'grace', 'cobol-and-compilers-1959');
     await expect(toast(gp)).toContainText('Login failed');
     await expect(gp).toHaveURL(/\/auth$/);
     await theirs.close();
@@ -62,7 +62,7 @@ test.describe('User Management (/admin/users)', () => {
 
   test('edit validates the new password; delete asks with the exact text', async ({ page, server }) => {
     const admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
-    const body = { username: 'temp.user', email: 'temp@studio.test', password: 'temp-pass', forename: 'Temp', surname: 'User', displayName: 'Temp User' };
+    const body = { username: 'temp.user', email: 'temp@studio.test', password: 'temp-user-password', forename: 'Temp', surname: 'User', displayName: 'Temp User' };
     expect((await admin.json('POST', '/api/users', body)).status).toBe(201);
     await signInStaff(page);
     await page.goto('/admin/users');
@@ -73,7 +73,7 @@ test.describe('User Management (/admin/users)', () => {
     await edit.getByLabel('New Password', { exact: true }).fill('abc');
     await edit.getByLabel('Confirm New Password').fill('abc');
     await edit.getByRole('button', { name: 'Update User' }).click();
-    await expect(edit.getByText('Password must be at least 6 characters')).toBeVisible();
+    await expect(edit.getByText('Password must be at least 15 characters')).toBeVisible();
     await edit.getByRole('button', { name: 'Cancel' }).click();
 
     await row.getByRole('button', { name: 'Delete temp.user' }).click();

@@ -3,12 +3,10 @@
 // small size when the link is throttled and climbs back when it is lifted, without stopping;
 // the quality menu still pins a size; a share link streams the same way under its own address.
 // A public watch page of the same film plays the progressive MP4 and never loads hls.js.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { CDPSession, Locator, Page } from '@playwright/test';
 import { test, expect, signInStaff } from './fixtures.ts';
-import { tempDir } from './admin-helpers.ts';
+import { ffmpegFixture } from '../helpers/fixture-cache.ts';
 import { parseMaster } from '../helpers/hls.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -18,15 +16,12 @@ const SECONDS = 80;
 const TITLE = 'Ladder Film';
 
 /** A 1280x720 film with moving grain (so the sizes differ a lot in bit rate), as MPEG-4 Part 2: converted into 720p and 360p. */
-function grainyFilm(dir: string): string {
-  const file = path.join(dir, 'ladder.avi');
-  execFileSync('ffmpeg', [
-    '-loglevel', 'error', '-y',
+function grainyFilm(): string {
+  return ffmpegFixture([
     '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=25:duration=${SECONDS}`,
     '-f', 'lavfi', '-i', `sine=frequency=330:duration=${SECONDS}`,
-    '-vf', 'noise=alls=5:allf=t', '-c:v', 'mpeg4', '-q:v', '4', '-c:a', 'pcm_s16le', file,
-  ]);
-  return file;
+    '-vf', 'noise=alls=5:allf=t', '-c:v', 'mpeg4', '-q:v', '4', '-c:a', 'pcm_s16le',
+  ], 'avi');
 }
 
 let filmId = 0;
@@ -34,19 +29,14 @@ let slug = '';
 
 async function ensureFilm(page: Page, serverUrl: string) {
   if (filmId) return;
-  const dir = tempDir();
-  try {
-    const res = await page.request.post('/api/media', {
-      headers: { Origin: serverUrl },
-      multipart: { title: TITLE, isFeatured: 'false', showInPortfolio: 'true', file: { name: 'ladder.avi', mimeType: 'video/x-msvideo', buffer: fs.readFileSync(grainyFilm(dir)) } },
-    });
-    expect(res.status(), await res.text()).toBe(201);
-    const body = await res.json();
-    filmId = body.id;
-    slug = body.slug;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const res = await page.request.post('/api/media', {
+    headers: { Origin: serverUrl },
+    multipart: { title: TITLE, isFeatured: 'false', showInPortfolio: 'true', file: { name: 'ladder.avi', mimeType: 'video/x-msvideo', buffer: fs.readFileSync(grainyFilm()) } },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const body = await res.json();
+  filmId = body.id;
+  slug = body.slug;
   await expect
     .poll(async () => (await (await page.request.get(`/api/media/${filmId}/processing`)).json()).processingStatus, { timeout: 150_000 })
     .toBe('ready');

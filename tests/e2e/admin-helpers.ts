@@ -1,12 +1,12 @@
 // Set-up helpers for the admin shell, dashboard and media browser tests: rows written straight
 // into the test server's database (the real server reads them), and generated media files.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { TestServer } from '../helpers/server.ts';
 import { hashPassword } from '../../src/server/auth/password.ts';
+import { ffmpegFixture } from '../helpers/fixture-cache.ts';
 import { scratchDir } from '../helpers/scratch.ts';
 
 let seq = 0;
@@ -109,10 +109,10 @@ export async function makeImage(dir: string, name = 'photo.jpg', size = 640): Pr
   return file;
 }
 
-/** A short real MP4 made with ffmpeg. */
+/** A short real MP4 made with ffmpeg (once per machine: tests/helpers/fixture-cache.ts), copied to `dir/name`. */
 export function makeVideo(dir: string, name = 'clip.mp4', seconds = 3): string {
   const file = path.join(dir, name);
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=320x180:rate=15:duration=${seconds}`, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', file]);
+  fs.copyFileSync(ffmpegFixture(['-f', 'lavfi', '-i', `testsrc=size=320x180:rate=15:duration=${seconds}`, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast'], 'mp4'), file);
   return file;
 }
 

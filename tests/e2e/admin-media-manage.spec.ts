@@ -135,18 +135,18 @@ test.describe('media changes', () => {
     await card(page, 'Inline Edit').getByRole('button', { name: 'Open Inline Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Inline Edit' });
     await dialog.getByRole('tab', { name: 'Edit' }).click();
-    await expect(dialog.getByLabel('Project Stage').locator('option')).toHaveText(['Not specified', 'Pre-production', 'Production', 'Post-production', 'Review', 'Final']);
+    await expect(dialog.getByLabel('Project Stage').locator('option')).toHaveText(['Not specified', 'Concept', 'Pre-production', 'Production', 'Post-production', 'Review', 'Completed', 'Delivered']);
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await expect(page.getByTestId('toast')).toContainText('No changes to save');
     await expect(page.getByTestId('toast')).toContainText('No modifications were detected');
     await dialog.getByLabel('Notes').fill('second');
-    await dialog.getByLabel('Project Stage').selectOption('final');
+    await dialog.getByLabel('Project Stage').selectOption('completed');
     const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/api/media/${id}`));
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
-    expect((await put).postDataJSON()).toEqual({ notes: 'second', projectStage: 'final' });
+    expect((await put).postDataJSON()).toEqual({ notes: 'second', projectStage: 'completed' });
     await expect(page.getByTestId('toast')).toContainText('Media updated');
     const row = (await server.sql.execute({ sql: 'SELECT notes, project_stage FROM media WHERE id = ?', args: [id] })).rows[0]!;
-    expect(row).toMatchObject({ notes: 'second', project_stage: 'final' });
+    expect(row).toMatchObject({ notes: 'second', project_stage: 'completed' });
   });
 
   test('Settings: Featured shows the item on the public home page; unchanged settings are reported', async ({ page, server }) => {

@@ -15,37 +15,13 @@ import { staffSession } from '../helpers/http.ts';
 import { createUpload, patchUpload } from '../helpers/tus.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { BITS, frameSource, readShownFrame, type FrameSourceSpec } from '../helpers/frame-fixture.ts';
-import { pauseAt, signInClient } from './review-helpers.ts';
+import { conversionsDone, pauseAt, signInClient, uploadNumbered } from './review-helpers.ts';
 
 const FPS = 25;
 const SOURCE: FrameSourceSpec = { rate: '25', seconds: 5, video: 'prores', audio: { codec: 'pcm', sampleRate: 48000 }, container: 'mov', size: '1280x720' };
 
 /** Uploads the numbered clip and waits until its whole ladder is made. */
-async function uploadNumbered(server: TestServer, title: string, fields: Record<string, string> = {}): Promise<number> {
-  const staff = await staffSession(server.url, ADMIN.username, ADMIN.password);
-  const file = frameSource(SOURCE);
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ title, isFeatured: 'false', showInPortfolio: 'false', ...fields })) form.set(k, v);
-  form.set('file', new Blob([new Uint8Array(fs.readFileSync(file))], { type: 'video/quicktime' }), path.basename(file));
-  const created = await staff.json('POST', '/api/media', form);
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const id = created.body.id as number;
-  await settled(server, id);
-  return id;
-}
-
-async function settled(server: TestServer, id: number) {
-  await expect
-    .poll(
-      async () => {
-        const open = await server.sql.execute({ sql: "SELECT count(*) AS n FROM jobs WHERE media_id = ? AND status IN ('queued', 'running')", args: [id] });
-        const v = await server.sql.execute({ sql: 'SELECT group_concat(processing_status) AS s FROM media_versions WHERE media_id = ?', args: [id] });
-        return `${v.rows[0]!.s} ${open.rows[0]!.n}`;
-      },
-      { timeout: 120_000 },
-    )
-    .toMatch(/^(ready,?)+ 0$/);
-}
+const upload = (server: TestServer, title: string, fields: Record<string, string> = {}) => uploadNumbered(server, SOURCE, title, fields);
 
 /** The number on the picture the video shows now (null until it has one). */
 const shownFrame = (page: Page, selector: string) => page.evaluate(readShownFrame, { selector, bits: BITS });
@@ -95,7 +71,7 @@ async function clickShows(page: Page, player: Locator, selector: string, target:
 
 test('admin dialog: `.` steps show frames 1, 10, 37, 100; a note saved at 37 names frame 37; its row and marker show frame 37', async ({ page, server }) => {
   test.setTimeout(240_000);
-  const id = await uploadNumbered(server, 'Numbered Cut');
+  const id = await upload(server, 'Numbered Cut');
   await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${id}`);
   const dialog = page.getByRole('dialog', { name: 'Numbered Cut' });
   const player = dialog.getByTestId('detail-video');
@@ -118,7 +94,7 @@ test('admin dialog: `.` steps show frames 1, 10, 37, 100; a note saved at 37 nam
 test('portal dialog: `.` steps show frames 1, 10, 37, 100; a client note at 37 names frame 37; its row and marker show it', async ({ page, server }) => {
   test.setTimeout(240_000);
   const login = await createClientWithPortalLogin(server, 'Numbers Co');
-  await uploadNumbered(server, 'Numbered Portal Cut', { clientId: String(login.clientId) });
+  await upload(server, 'Numbered Portal Cut', { clientId: String(login.clientId) });
   await signInClient(page, login);
   await page.getByRole('button', { name: 'Open Numbered Portal Cut' }).click();
   const dialog = page.getByRole('dialog', { name: 'Numbered Portal Cut' });
@@ -140,7 +116,7 @@ test('portal dialog: `.` steps show frames 1, 10, 37, 100; a client note at 37 n
 
 test('share page: `.` steps show frames 1, 10, 37, 100; a guest note at 37 names frame 37; its row and marker show it', async ({ page, server, browser }) => {
   test.setTimeout(240_000);
-  const id = await uploadNumbered(server, 'Numbered Link Cut');
+  const id = await upload(server, 'Numbered Link Cut');
   const staff = await staffSession(server.url, ADMIN.username, ADMIN.password);
   const link = await staff.json('POST', '/api/share-links', { name: 'Numbers link', mediaIds: [id], allowComment: true });
   expect(link.status).toBe(201);
@@ -173,13 +149,13 @@ test('share page: `.` steps show frames 1, 10, 37, 100; a guest note at 37 names
 
 test('compare view: both versions show frame k after k steps, and the same frame as each other', async ({ page, server }) => {
   test.setTimeout(300_000);
-  const id = await uploadNumbered(server, 'Numbered Versions');
+  const id = await upload(server, 'Numbered Versions');
   const staff = await staffSession(server.url, ADMIN.username, ADMIN.password);
   const data = new Uint8Array(fs.readFileSync(frameSource(SOURCE)));
   const up = await createUpload(staff, data.length, { filename: 'v2.mov' });
   expect((await patchUpload(staff, up.id!, 0, data)).status).toBe(204);
   expect((await staff.json('POST', `/api/media/${id}/versions`, { uploadId: up.id })).status).toBe(201);
-  await settled(server, id);
+  await conversionsDone(server, id);
   await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${id}&compare=1,2`);
   const dialog = page.getByRole('dialog', { name: 'Compare versions: Numbered Versions' });
   for (const side of ['left', 'right']) await expect.poll(() => dialog.getByTestId(`compare-${side}`).evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(2);
@@ -196,7 +172,7 @@ test('compare view: both versions show frame k after k steps, and the same frame
 
 test('watch page: the public player shows frame k at k/25 s (+1 ms) for k = 1, 10, 37, 100', async ({ page, server }) => {
   test.setTimeout(240_000);
-  const id = await uploadNumbered(server, 'Numbered Film', { showInPortfolio: 'true' });
+  const id = await upload(server, 'Numbered Film', { showInPortfolio: 'true' });
   const slug = String((await server.sql.execute({ sql: 'SELECT slug FROM media WHERE id = ?', args: [id] })).rows[0]!.slug);
   await page.goto(`/portfolio/${slug}`);
   await page.locator('astro-island[component-url*="WatchPlayer"]:not([ssr])').waitFor({ state: 'attached' });

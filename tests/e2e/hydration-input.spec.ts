@@ -122,8 +122,8 @@ test.describe('admin screens', () => {
     await dialog.getByLabel('Username').fill('early.bird');
     await dialog.getByLabel('Email').fill('early@bird.test');
     await dialog.getByLabel('Display Name').fill('Early Bird');
-    await dialog.getByLabel('Password', { exact: true }).fill('worm-catcher-1');
-    await dialog.getByLabel('Confirm Password').fill('worm-catcher-1');
+    await dialog.getByLabel('Password', { exact: true }).fill('worm-catcher-early-1');
+    await dialog.getByLabel('Confirm Password').fill('worm-catcher-early-1');
     await dialog.getByRole('button', { name: 'Create User' }).click();
     await expect(dialog).toBeHidden();
     const row = await server.sql.execute("SELECT email, display_name FROM users WHERE username = 'early.bird'");

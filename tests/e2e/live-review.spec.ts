@@ -3,39 +3,33 @@
 // follows on the share page. The footage carries its frame number in its picture
 // (tests/helpers/frame-fixture.ts), so "the same frame" is read from each screen's picture, and
 // the time from the presenter's picture moving to a follower's is measured on the pages.
-import fs from 'node:fs';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { test, expect, ADMIN, oncePerServer } from './fixtures.ts';
 import { islandsReady, signInAs } from './admin-helpers.ts';
 import { createClientWithPortalLogin, type ClientLogin } from '../helpers/portal-fixtures.ts';
 import { staffSession } from '../helpers/http.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { BITS, frameSource, readShownFrame, type FrameSourceSpec } from '../helpers/frame-fixture.ts';
-import { signInClient } from './review-helpers.ts';
+import { BITS, readShownFrame, type FrameSourceSpec } from '../helpers/frame-fixture.ts';
+import { copyAsNewVersion, signInClient, uploadNumbered } from './review-helpers.ts';
 
 // MPEG-4 Part 2, which browsers do not play: converted (not remuxed), so a link plays the item's
 // own proxies and needs no preview of its own (a version added here by copying files works there too).
 const SOURCE: FrameSourceSpec = { rate: '25', seconds: 6, video: 'mpeg4', audio: null, container: 'mp4', size: '320x176' };
-/** How soon a follower's picture must show the presenter's frame (the issue's bound). */
-const FOLLOW_MS = 500;
+/**
+ * How soon a follower's picture must show the presenter's frame in this test. The product's
+ * target is 500 ms (issue 41), measured by bench/live.mjs; three Chromium pages on two busy
+ * cores take longer now and then (632 ms seen in a whole run), and a test must hold there
+ * (issue 40). 2 s still fails a follower that moves only on the 500 ms drift correction's
+ * later rounds or on a reload, not on the presenter's message.
+ */
+const FOLLOW_MS = 2_000;
 
 const fixture: { mediaId: number; client: ClientLogin; linkId: number; linkPath: string } = { mediaId: 0, client: null!, linkId: 0, linkPath: '' };
 
 const setUp = oncePerServer(async (server) => {
   const staff = await staffSession(server.url, ADMIN.username, ADMIN.password);
   fixture.client = await createClientWithPortalLogin(server, 'Live Review Co');
-  const file = frameSource(SOURCE);
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ title: 'Numbered Cut', isFeatured: 'false', showInPortfolio: 'false', clientId: String(fixture.client.clientId) })) form.set(k, v);
-  form.set('file', new Blob([new Uint8Array(fs.readFileSync(file))], { type: 'video/mp4' }), path.basename(file));
-  const created = await staff.json('POST', '/api/media', form);
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  fixture.mediaId = created.body.id;
-  await expect
-    .poll(async () => (await staff.json('GET', `/api/media/${fixture.mediaId}/processing`)).body.processingStatus, { timeout: 120_000 })
-    .toBe('ready');
+  fixture.mediaId = await uploadNumbered(server, SOURCE, 'Numbered Cut', { clientId: String(fixture.client.clientId) });
   const link = await staff.json('POST', '/api/share-links', { name: 'Agency', mediaIds: [fixture.mediaId], allowComment: true });
   expect(link.status, JSON.stringify(link.body)).toBe(201);
   fixture.linkId = link.body.id;
@@ -231,21 +225,9 @@ test('three people: steps and seeks mirrored frame-exact, break away and follow 
 test('a version switch and compare mode by the presenter are followed by the client; the guest (whose link shows the current version only) is told', async ({ page, server, browser }) => {
   test.setTimeout(180_000);
   await setUp({ server });
-  // A second version: a copy of the first one's files under a new key, made current.
+  // A second version: a copy of the first one's files, made current.
   const v1 = (await server.sql.execute({ sql: 'SELECT * FROM media_versions WHERE media_id = ? ORDER BY number', args: [fixture.mediaId] })).rows;
-  if (v1.length === 1) {
-    const oldKey = String(v1[0]!.storage_key);
-    const newKey = randomBytes(16).toString('hex');
-    fs.cpSync(path.join(server.mediaDir, oldKey), path.join(server.mediaDir, newKey), { recursive: true });
-    const cols = ['url', 'poster_url', 'thumbnail_url', 'thumbnail_webp_url', 'webp_url', 'sprite_url'];
-    await server.sql.execute({
-      sql: `INSERT INTO media_versions (media_id, number, storage_key, filename, file_size, mime_type, width, height, duration_seconds, processing_status, processing_progress, renditions, original_playable, probe, ${cols.join(', ')})
-            SELECT media_id, 2, ?, filename, file_size, mime_type, width, height, duration_seconds, processing_status, processing_progress, renditions, original_playable, probe, ${cols.map((c) => `replace(${c}, ?, ?)`).join(', ')}
-            FROM media_versions WHERE id = ?`,
-      args: [newKey, ...cols.flatMap(() => [oldKey, newKey]), v1[0]!.id],
-    });
-    await server.sql.execute({ sql: 'UPDATE media SET storage_key = ?, url = replace(url, ?, ?) WHERE id = ?', args: [newKey, oldKey, newKey, fixture.mediaId] });
-  }
+  if (v1.length === 1) await copyAsNewVersion(server, fixture.mediaId);
   const p = await startSession(page, server, browser);
   try {
     const dialog = page.getByRole('dialog', { name: 'Numbered Cut' });

@@ -1,10 +1,26 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { Download, Page } from '@playwright/test';
+import type { Download, Locator, Page } from '@playwright/test';
 import { test, expect, signInStaff } from './fixtures.ts';
 import { adminSession } from '../helpers/accounts.ts';
 import { settled } from './public-helpers.ts';
 import { createClientWithPortalLogin, createImage, createVideo, sampleVideo, type ClientLogin } from '../helpers/portal-fixtures.ts';
+
+/**
+ * The paused video's time, to the millisecond, once the timestamp field shows it. A pause settles
+ * on the frame painted with a seek of its own (issue 51, src/islands/ui/paused-frame.ts), so the
+ * time read just after pause() may still move by a few milliseconds; the field follows it.
+ */
+async function settledPause(video: Locator, field: Locator): Promise<number> {
+  let now = Number.NaN;
+  await expect
+    .poll(async () => {
+      now = await video.evaluate((v: HTMLVideoElement) => (v.paused && !v.seeking ? Math.round(v.currentTime * 1000) / 1000 : Number.NaN));
+      return (await field.inputValue()) === String(now);
+    })
+    .toBe(true);
+  return now;
+}
 
 /** Waits until the island holding `selector` has hydrated (Astro drops the ssr attribute). */
 async function hydrated(page: Page, selector: string) {
@@ -155,10 +171,17 @@ test.describe('client portal dashboard', () => {
 
     // Timeline tab: playing then pausing fills the timestamp with the current time.
     await dialog.getByRole('tab', { name: 'Timeline' }).click();
-    const paused = await dialog.locator('video').evaluate(async (v: HTMLVideoElement) => {
+    const { paused, painted } = await dialog.locator('video').evaluate(async (v: HTMLVideoElement) => {
       v.pause();
       v.currentTime = 0;
       v.muted = true;
+      // The test follows the painted frames itself, as the player does (paused-frame.ts).
+      let last = Number.NaN;
+      const onFrame: VideoFrameRequestCallback = (_now, meta) => {
+        last = meta.mediaTime;
+        v.requestVideoFrameCallback(onFrame);
+      };
+      v.requestVideoFrameCallback(onFrame);
       await v.play();
       // Played time, not wall time: on a loaded machine 1.2 s of waiting may be far less playback.
       await new Promise<void>((r) => {
@@ -166,11 +189,21 @@ test.describe('client portal dashboard', () => {
         check();
       });
       v.pause();
-      return Math.round(v.currentTime * 1000) / 1000;
+      const at = Math.round(v.currentTime * 1000) / 1000;
+      // The picture a pause leaves up is reported up to a screen refresh later.
+      await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 100))));
+      return { paused: at, painted: last };
     });
     expect(paused).toBeGreaterThan(0.5);
-    // Seconds to the millisecond (issue 29), shown as mm:ss.ff beside the field.
-    await expect(ts).toHaveValue(String(paused));
+    // Seconds to the millisecond (issue 29), shown as mm:ss.ff beside the field: the time of the
+    // frame the pause left on screen (issue 51, paused-frame.ts). A busy machine's decoder can
+    // leave that picture several frames behind `currentTime` at the pause (0.15 s on CI), so the
+    // field is checked against the painted frame, and only loosely against the pause.
+    const shown = await settledPause(dialog.locator('video'), ts);
+    expect(Number.isFinite(painted)).toBe(true);
+    expect(Math.abs(shown - painted)).toBeLessThan(0.021);
+    expect(shown).toBeLessThanOrEqual(paused + 0.05);
+    expect(shown).toBeGreaterThan(paused - 0.5);
     await expect(dialog.getByTestId('formatted-time')).toHaveText(/^00:01\.\d\d$/);
 
     // An empty note is refused with the spec's message.
@@ -257,11 +290,10 @@ test.describe('client portal dashboard', () => {
     await dialog.getByRole('tab', { name: 'Timeline' }).click();
     // Paused first: the 3 s clip plays as the dialog opens, and its pause at the end would
     // put 3 in the timestamp, whenever that comes on a slow machine.
-    const at = await dialog.locator('video').evaluate(async (v: HTMLVideoElement) => {
+    await dialog.locator('video').evaluate(async (v: HTMLVideoElement) => {
       if (!v.paused) await new Promise((r) => (v.addEventListener('pause', r, { once: true }), v.pause()));
-      return Math.round(v.currentTime * 1000) / 1000;
     });
-    await expect(dialog.getByLabel('Timestamp (seconds)')).toHaveValue(String(at));
+    await settledPause(dialog.locator('video'), dialog.getByLabel('Timestamp (seconds)'));
     await dialog.getByLabel('Timestamp (seconds)').fill('1.5');
     await dialog.getByRole('textbox', { name: 'Note' }).fill('Note kept');
     await dialog.getByRole('button', { name: 'Add Note' }).click();

@@ -51,7 +51,6 @@ test('appears about a second after load, slides in, links to the privacy policy'
 const CHOICES = [
   ['Accept All', { necessary: true, analytics: true, marketing: true, preferences: true }],
   ['Reject All', { necessary: true, analytics: false, marketing: false, preferences: false }],
-  ['Manage', { necessary: true, analytics: false, marketing: false, preferences: false }],
 ] as const;
 
 for (const [button, expected] of CHOICES) {
@@ -73,6 +72,37 @@ for (const [button, expected] of CHOICES) {
     await expectBannerStaysAway(page);
   });
 }
+
+test('Manage opens the choices instead of rejecting; Save choices stores them, and Cookie settings in the footer opens them again', async ({ page }) => {
+  await watchBanner(page);
+  await page.goto('/contact');
+  const banner = page.getByTestId('cookie-banner');
+  await expect(banner).toHaveAttribute('data-state', 'shown');
+  await banner.getByRole('button', { name: 'Manage', exact: true }).click();
+  // Nothing stored and the banner stays: the choices take the summary's place, focus with them.
+  await expect(banner.getByRole('heading', { name: 'Choose your cookies' })).toBeFocused();
+  expect(await stored(page)).toBeNull();
+  await expect(banner).toContainText('Always on');
+  for (const name of ['Analytics', 'Marketing', 'Preferences']) await expect(banner.getByRole('switch', { name })).not.toBeChecked();
+  await banner.getByRole('switch', { name: 'Analytics' }).check();
+  await banner.getByRole('switch', { name: 'Preferences' }).check();
+  await banner.getByRole('button', { name: 'Save choices' }).click();
+  await expect(banner).toHaveCount(0);
+  expect(JSON.parse((await stored(page))!)).toMatchObject({ necessary: true, analytics: true, marketing: false, preferences: true });
+
+  await page.reload();
+  await hydrated(page);
+  await expectBannerStaysAway(page);
+  await page.locator('footer').getByRole('button', { name: 'Cookie settings' }).click();
+  await page.clock.runFor(BANNER_SLIDE_IN_MS);
+  await expect(banner.getByRole('switch', { name: 'Analytics' })).toBeChecked();
+  await expect(banner.getByRole('switch', { name: 'Marketing' })).not.toBeChecked();
+  await banner.getByRole('switch', { name: 'Analytics' }).uncheck();
+  await banner.getByRole('button', { name: 'Save choices' }).click();
+  await page.clock.runFor(BANNER_DELAY_MS);
+  await expect(banner).toHaveCount(0);
+  expect(JSON.parse((await stored(page))!)).toMatchObject({ analytics: false, marketing: false, preferences: true });
+});
 
 test('closing hides it without storing anything, so it shows again next time', async ({ page }) => {
   await page.goto('/services');

@@ -6,7 +6,7 @@ import { TOOLTIP_DELAY_MS } from '../../src/islands/ui/Tooltip.tsx';
 import { TOAST_DURATION_MS } from '../../src/shared/toast.ts';
 import { hydrated, seriousViolations } from './public-helpers.ts';
 
-const PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy'];
+const PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy', '/terms-of-service'];
 
 test.describe('navigation and footer', () => {
   test('top navigation: company name, links, theme toggle, Client Portal', async ({ page }) => {
@@ -21,7 +21,7 @@ test.describe('navigation and footer', () => {
     await expect(nav.getByTestId('theme-toggle')).toBeVisible();
   });
 
-  test('footer: services, quick links, placeholders, year, plain-text policy links, Staff Access', async ({ page }) => {
+  test('footer: services, quick links, placeholders, year, policy links, Staff Access', async ({ page }) => {
     await page.goto('/');
     const footer = page.locator('footer');
     await expect(footer.getByRole('link', { name: 'Corporate Video Production' })).toHaveAttribute('href', '/services');
@@ -33,9 +33,10 @@ test.describe('navigation and footer', () => {
     await expect(footer.getByTestId('contact-phone')).toHaveText('+44 (0)116 000 0000');
     await expect(footer.getByTestId('contact-address')).toHaveText('Leicestershire, United Kingdom');
     await expect(footer.getByTestId('copyright')).toContainText(`© ${new Date().getFullYear()} Studio`);
-    await expect(footer.getByText('Privacy Policy', { exact: true })).toBeVisible();
-    await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveCount(0);
-    await expect(footer.getByRole('link', { name: 'Terms of Service' })).toHaveCount(0);
+    // Issue 53: they looked like links and were not.
+    await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
+    await expect(footer.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms-of-service');
+    await expect(footer.getByRole('button', { name: 'Cookie settings' })).toBeVisible();
     await expect(footer.getByRole('link', { name: 'Staff Access' })).toHaveAttribute('href', '/auth');
     await expect(footer.getByRole('link', { name: /Instagram|Facebook|LinkedIn/ })).toHaveCount(0);
   });
@@ -115,6 +116,15 @@ test.describe('pages', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
     for (const t of ['Necessary', 'Analytics', 'Marketing', 'Preferences']) await expect(page.locator('article strong', { hasText: t })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Enquiries' })).toBeVisible();
+  });
+
+  test('terms of service: the site, the portal and links, under the law of England and Wales', async ({ page }) => {
+    await page.goto('/');
+    await page.locator('footer').getByRole('link', { name: 'Terms of Service' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeVisible();
+    for (const h of ['Our films and photographs', 'Enquiries and quotes', 'Client portal, review links and galleries']) await expect(page.getByRole('heading', { name: h })).toBeVisible();
+    await expect(page.locator('article')).toContainText('England and Wales');
+    await expect(page.locator('article').getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
   });
 });
 

@@ -272,9 +272,9 @@ test('Generate Sitemap reports the pages (watch pages included) and the videos',
   await openScreen(page, 'SEO');
   await page.getByRole('button', { name: 'Generate Sitemap' }).click();
   await expect(page.getByText('Sitemap generated successfully')).toBeVisible();
-  await expect(page.getByText(`${6 + watchPages} pages and ${videos} videos included.`)).toBeVisible();
+  await expect(page.getByText(`${7 + watchPages} pages and ${videos} videos included.`)).toBeVisible();
   await expect(page.getByTestId('sitemap-videos')).toHaveText(String(videos));
-  await expect(page.getByTestId('sitemap-pages')).toHaveText(String(6 + watchPages));
+  await expect(page.getByTestId('sitemap-pages')).toHaveText(String(7 + watchPages)); // seven public pages (Terms of Service since issue 53)
   await expect(page.getByTestId('sitemap-watch-pages')).toHaveText(String(watchPages));
 
   const xml = await (await request.get('/sitemap-videos.xml')).text();

@@ -65,7 +65,7 @@ async function storePayloads(server: TestServer): Promise<Stored> {
   await ok(new Session(server.url).json('POST', '/api/contact', { firstName: P, lastName: 'Smith', email: 'xss@enquiry.test', message: LONG }), 'enquiry');
   await ok(admin.json('POST', '/api/roles', { name: P, description: LONG }), 'role');
   await ok(
-    admin.json('POST', '/api/users', { username: 'xss.user', email: 'xss@user.test', forename: P, surname: 'User', displayName: P, password: 'xss-user-pass' }),
+    admin.json('POST', '/api/users', { username: 'xss.user', email: 'xss@user.test', forename: P, surname: 'User', displayName: P, password: 'xss-user-password' }),
     'user',
   );
   const stored = { staffCookies: admin.cookies, clientCookies: portal.cookies };

@@ -23,7 +23,7 @@ async function ok<T = any>(p: Promise<{ status: number; body: T }>, status = 200
 export { ok as expectStatus };
 
 /** Creates a staff user (through the API) with a fresh role holding exactly `permissions`. */
-export async function createStaff(admin: Session, permissions: string[], password = 'staff-pass-123') {
+export async function createStaff(admin: Session, permissions: string[], password = 'staff-password-123') {
   const username = unique('staff');
   const user = await ok(
     admin.json('POST', '/api/users', {
@@ -93,7 +93,7 @@ export async function createStaffUser(
 ): Promise<{ id: string; username: string; password: string; roleId: number }> {
   const { hashPassword } = await import('../../src/server/auth/password.ts');
   const username = opts.username ?? unique('staff');
-  const password = opts.password ?? 'staff-pass-123';
+  const password = opts.password ?? 'staff-password-123';
   const id = crypto.randomUUID();
   await server.sql.execute({
     sql: 'INSERT INTO users (id, username, email, password_hash, forename, surname, display_name) VALUES (?, ?, ?, ?, ?, ?, ?)',

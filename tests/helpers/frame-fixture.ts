@@ -3,14 +3,10 @@
 // subsampling and a watermark in a corner, so a rendition's frame k can be read back from its
 // picture: by ffmpeg here, and from a canvas in the browser (readShownFrame).
 import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { lazyScratchDir } from './scratch.ts';
+import { ffmpegFixture } from './fixture-cache.ts';
 
 export const BITS = 11;
 
-const made = new Map<string, string>();
-/** Where sources are generated; removed after each test file (scratch.ts), and forgotten with it. */
-const dir = lazyScratchDir('frame-fixture-', () => made.clear());
 
 /** ffmpeg's geq expression of the bands: frame N's bit `floor(Y * BITS / H)` as white or black. */
 const BANDS = `geq=lum='255*mod(floor(N/pow(2\\,floor(Y*${BITS}/H)))\\,2)':cb=128:cr=128`;
@@ -66,12 +62,8 @@ export function specName(s: FrameSourceSpec): string {
   return `${s.video} ${s.container} at ${s.rate} fps, ${audio}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
-/** The source file for a spec, generated once per process. */
+/** The source file for a spec, made once per machine (tests/helpers/fixture-cache.ts): read it, never change it. */
 export function frameSource(spec: FrameSourceSpec): string {
-  const key = JSON.stringify(spec);
-  const hit = made.get(key);
-  if (hit) return hit;
-  const file = path.join(dir(), `${made.size}-${specName(spec).replace(/\W+/g, '-')}.${spec.container}`);
   const [w, h] = (spec.size ?? '320x176').split('x').map(Number) as [number, number];
   const small = w > 640 ? `${Math.round(w / 8)}x${Math.round(h / 8)}` : `${w}x${h}`;
   const up = w > 640 ? `,scale=${w}:${h}:flags=neighbor` : '';
@@ -99,11 +91,8 @@ export function frameSource(spec: FrameSourceSpec): string {
     ...(spec.variable ? ['-fps_mode', 'passthrough', '-video_track_timescale', '90000'] : []),
     ...(spec.audio ? AUDIO_ARGS[spec.audio.codec] : []),
     ...(spec.timecode ? ['-timecode', spec.timecode] : []),
-    file,
   ];
-  execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  made.set(key, file);
-  return file;
+  return ffmpegFixture(args, spec.container);
 }
 
 /** Presentation times (s) of a file's video frames, in order, as ffprobe reads them. */

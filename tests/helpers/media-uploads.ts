@@ -1,10 +1,9 @@
 // Real sample files (sharp, ffmpeg) and a multipart upload helper for the media API tests.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Session } from './http.ts';
-import { scratchDir } from './scratch.ts';
+import { ffmpegFixture } from './fixture-cache.ts';
 
 const cache = new Map<string, Buffer>();
 
@@ -23,14 +22,12 @@ export async function sampleImage(format: ImageFormat, width = 1200, height = 80
 
 export type VideoFormat = 'mp4' | 'mov' | 'avi' | 'mkv' | 'webm';
 
-/** A 3-second 160x120 clip in the given container, generated once per process. */
+/** A 3-second 160x120 clip in the given container (tests/helpers/fixture-cache.ts). */
 export function sampleVideo(format: VideoFormat): Buffer {
   const hit = cache.get(format);
   if (hit) return hit;
-  const out = path.join(scratchDir('media-samples-'), `sample.${format}`);
   const codec = format === 'webm' ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '100k'] : format === 'avi' ? ['-c:v', 'mpeg4'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', '3', ...codec, out]);
-  const buf = fs.readFileSync(out);
+  const buf = fs.readFileSync(ffmpegFixture(['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', '3', ...codec], format));
   cache.set(format, buf);
   return buf;
 }

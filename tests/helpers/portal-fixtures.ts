@@ -1,36 +1,20 @@
 // Clients, client logins and client media written straight into a test server's database,
 // with real (tiny) files on disk so the delivery route can serve them.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { hashPassword } from '../../src/server/auth/password.ts';
-import { scratchDir } from './scratch.ts';
+import { ffmpegFixture } from './fixture-cache.ts';
 import { publishFixture, type TestServer } from './server.ts';
 
-let videoFile: string | undefined;
-let imageFile: string | undefined;
-
-/** A 3-second 320x180 MP4, generated once per process with ffmpeg. */
+/** A 3-second 320x180 MP4 (tests/helpers/fixture-cache.ts: read it, never change it). */
 export function sampleVideo(): string {
-  if (videoFile && fs.existsSync(videoFile)) return videoFile;
-  const dir = scratchDir('portal-video-');
-  videoFile = path.join(dir, 'sample.mp4');
-  execFileSync(
-    'ffmpeg',
-    ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25', '-t', '3', '-pix_fmt', 'yuv420p', videoFile],
-    { stdio: 'ignore' },
-  );
-  return videoFile;
+  return ffmpegFixture(['-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25', '-t', '3', '-pix_fmt', 'yuv420p'], 'mp4');
 }
 
-/** A 320x180 JPEG, generated once per process with ffmpeg. */
+/** A 320x180 JPEG (tests/helpers/fixture-cache.ts: read it, never change it). */
 export function sampleImage(): string {
-  if (imageFile && fs.existsSync(imageFile)) return imageFile;
-  const dir = scratchDir('portal-image-');
-  imageFile = path.join(dir, 'sample.jpg');
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180', '-frames:v', '1', imageFile], { stdio: 'ignore' });
-  return imageFile;
+  return ffmpegFixture(['-f', 'lavfi', '-i', 'testsrc=size=320x180', '-frames:v', '1'], 'jpg');
 }
 
 export interface ClientLogin {

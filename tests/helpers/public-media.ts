@@ -1,10 +1,10 @@
 // Test set-up for the public site: media rows inserted straight into the database, and a
 // real short video on disk when a test plays it.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@libsql/client';
+import { ffmpegFixture } from './fixture-cache.ts';
 import { publishFixture } from './server.ts';
 
 export interface MediaSeed {
@@ -22,11 +22,7 @@ const videos = new Map<number, Buffer>();
 function tinyVideo(seconds: number): Buffer {
   let v = videos.get(seconds);
   if (!v) {
-    const dir = fs.mkdtempSync('/tmp/studio-vid-');
-    const out = path.join(dir, 'out.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25', '-t', String(seconds), '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', out]);
-    v = fs.readFileSync(out);
-    fs.rmSync(dir, { recursive: true, force: true });
+    v = fs.readFileSync(ffmpegFixture(['-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25', '-t', String(seconds), '-pix_fmt', 'yuv420p', '-movflags', '+faststart'], 'mp4'));
     videos.set(seconds, v);
   }
   return v;

@@ -46,9 +46,11 @@ export interface StartOptions {
   dir?: string;
   /** A database of the test's own (e.g. a sqld it started itself) instead of the folder's. */
   databaseUrl?: string;
+  /** How long the start may take (60 s): a first start seeding the demo on a busy machine takes longer. */
+  startTimeoutMs?: number;
 }
 
-function launch(dir: string, env: Record<string, string>): Promise<{ proc: ChildProcess; port: number; output: () => string }> {
+function launch(dir: string, env: Record<string, string>, timeoutMs = 60_000): Promise<{ proc: ChildProcess; port: number; output: () => string }> {
   if (!fs.existsSync(path.join(OUT_DIR, 'server', 'entry.mjs'))) {
     throw new Error(`No build in ${OUT_DIR}: run "npm run build" first.`);
   }
@@ -77,7 +79,7 @@ function launch(dir: string, env: Record<string, string>): Promise<{ proc: Child
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
       reject(new Error(`Server did not start in time:\n${out}`));
-    }, 60_000);
+    }, timeoutMs);
     let listening = false;
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
@@ -319,7 +321,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   const env = { ...(await s3Env(dir)), DATABASE_URL: database.url, ...keyFile, ...(opts.env ?? {}) };
   let launched: Awaited<ReturnType<typeof launch>>;
   try {
-    launched = await launch(dir, env);
+    launched = await launch(dir, env, opts.startTimeoutMs);
   } catch (e) {
     try {
       await database.release();
@@ -364,7 +366,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     async restart() {
       // Never two on one database: the one replaced ends first, as a real restart does.
       await stopProcess(proc, 'SIGTERM');
-      ({ proc, port, output } = await launch(dir, env));
+      ({ proc, port, output } = await launch(dir, env, opts.startTimeoutMs));
     },
   } as TestServer;
   return server;

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ffmpegFixture } from './fixture-cache.ts';
 import { lazyScratchDir } from './scratch.ts';
 
 const made = new Map<string, string>();
@@ -57,8 +58,9 @@ export const SOURCES = {
 
 export type SourceName = keyof typeof SOURCES | 'Portrait MP4 with rotation metadata' | 'Truncated MP4';
 
-function ffmpeg(args: string[]) {
-  execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** ffmpeg's output for `args` (the output file last: only its extension counts), from the machine's fixture cache. */
+function ffmpeg(args: string[]): string {
+  return ffmpegFixture(args.slice(0, -1), path.extname(args.at(-1)!).slice(1));
 }
 
 /** The source file (generated once per process). */
@@ -69,19 +71,16 @@ export function source(name: SourceName): string {
   if (name === 'Portrait MP4 with rotation metadata') {
     // A phone's portrait clip: 320x180 coded, shown turned 90 degrees (display matrix).
     const plain = source('H.264/AAC MP4 (remux)');
-    file = path.join(dir(), 'portrait.mp4');
-    ffmpeg(['-i', plain, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', file]);
+    file = ffmpeg(['-i', plain, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', 'portrait.mp4']);
   } else if (name === 'Truncated MP4') {
     // moov at the end (no faststart), cut in the middle: no index, nothing decodable.
-    const whole = path.join(dir(), 'whole.mp4');
-    ffmpeg([...PICTURE('320x180'), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', whole]);
+    const whole = ffmpeg([...PICTURE('320x180'), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', 'whole.mp4']);
     const data = fs.readFileSync(whole);
     file = path.join(dir(), 'truncated.mp4');
     fs.writeFileSync(file, data.subarray(0, Math.floor(data.length * 0.6)));
   } else {
     const s = SOURCES[name];
-    file = path.join(dir(), `${name.replace(/\W+/g, '-')}.${s.ext}`);
-    ffmpeg([...s.args, '-t', '2', file]);
+    file = ffmpeg([...s.args, '-t', '2', `source.${s.ext}`]);
   }
   made.set(name, file);
   return file;
@@ -146,8 +145,7 @@ export function longSource(seconds = 12): string {
   const key = `long-${seconds}`;
   const hit = made.get(key);
   if (hit) return hit;
-  const file = path.join(dir(), `long-${seconds}.avi`);
-  ffmpeg([...PICTURE('640x360', seconds, 25), ...TONE(seconds), '-c:v', 'mpeg4', '-q:v', '6', '-c:a', 'pcm_s16le', file]);
+  const file = ffmpeg([...PICTURE('640x360', seconds, 25), ...TONE(seconds), '-c:v', 'mpeg4', '-q:v', '6', '-c:a', 'pcm_s16le', `long-${seconds}.avi`]);
   made.set(key, file);
   return file;
 }
@@ -184,8 +182,7 @@ export function sizedSource(size: string, kind: 'avi' | 'remux' | 'remux-bframes
     // B-frames (frames stored out of order), as cameras and editors' H.264 exports have.
     'remux-bframes': ['-c:v', 'libx264', '-preset', 'veryfast', '-bf', '2', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
   }[kind];
-  const file = path.join(dir(), `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`);
-  ffmpeg([...PICTURE(size, 1, 10), ...TONE(1), ...codecs, file]);
+  const file = ffmpeg([...PICTURE(size, 1, 10), ...TONE(1), ...codecs, `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`]);
   made.set(key, file);
   return file;
 }
@@ -199,8 +196,7 @@ export function uhdSource(seconds = 16): string {
   const key = `uhd-${seconds}`;
   const hit = made.get(key);
   if (hit) return hit;
-  const file = path.join(dir(), `${key}.mp4`);
-  ffmpeg([...PICTURE('3840x2160', seconds, 1), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+  const file = ffmpeg([...PICTURE('3840x2160', seconds, 1), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', `${key}.mp4`]);
   made.set(key, file);
   return file;
 }
@@ -216,8 +212,7 @@ export function unevenSource(kind: 'avi' | 'remux'): string {
   const hit = made.get(key);
   if (hit) return hit;
   const codecs = kind === 'avi' ? ['-c:v', 'mpeg4', '-q:v', '8', '-c:a', 'pcm_s16le'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '28', '-g', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
-  const file = path.join(dir(), `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`);
-  ffmpeg([...PICTURE('640x360', 7, 10), ...TONE(7), '-vf', "noise=alls=40:allf=t+u:enable='gte(t,4)'", ...codecs, file]);
+  const file = ffmpeg([...PICTURE('640x360', 7, 10), ...TONE(7), '-vf', "noise=alls=40:allf=t+u:enable='gte(t,4)'", ...codecs, `${key}.${kind === 'avi' ? 'avi' : 'mp4'}`]);
   made.set(key, file);
   return file;
 }

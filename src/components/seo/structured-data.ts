@@ -118,7 +118,7 @@ export function videoJsonLd(items: PublicMedia[], siteUrl: string, companyName: 
  */
 export function watchJsonLd(
   item: PublicMedia,
-  opts: { siteUrl: string; pageUrl: string; embedUrl: string; description: string; image: string | null; contentUrl: string | null; duration: string | undefined },
+  opts: { siteUrl: string; pageUrl: string; embedUrl: string; description: string; image: string | null; contentUrl: string | null; duration: string | undefined; transcript?: string | null },
 ) {
   const crumbs = {
     '@context': 'https://schema.org',
@@ -141,6 +141,8 @@ export function watchJsonLd(
     contentUrl: abs(opts.contentUrl, opts.siteUrl),
     embedUrl: opts.embedUrl,
     url: opts.pageUrl,
+    // The published captions' text (issue 54), as the page shows it under the player.
+    ...(opts.transcript ? { transcript: opts.transcript } : {}),
   };
   return [video, crumbs];
 }

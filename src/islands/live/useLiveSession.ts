@@ -16,6 +16,7 @@ import type { NoteDrawing } from '../review/DrawingLayer.tsx';
 import { SHUTTLE_EVENT } from '../review/player.tsx';
 import { $live, liveAs, listen, serverNow, sessionBase } from './channel.ts';
 import { applyState, frameAt } from './follow.ts';
+import { $captionChoice, $chosenHere, followCaptions } from '../captions/choice.ts';
 
 /** The presenter's state goes out at most this often while scrubbing (the last one always goes). */
 const STATE_EVERY_MS = 50;
@@ -121,6 +122,8 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
       try {
         adopt(await apiJson<LiveSessionView>('POST', url(id, 'join'), { connection }));
         setFollowing(true);
+        // A follower sees the presenter's captions until they pick some themselves.
+        $chosenHere.set(false);
       } catch (e) {
         toast({ title: 'Could not join the live review', description: errorMessage(e), variant: 'destructive' });
       } finally {
@@ -260,6 +263,10 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
     if (followRef.current && state) onCompare?.(state.compare ?? null);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [compareKey, following, presenting, joined]);
+  const followedCaptions = state?.captions ?? null;
+  useEffect(() => {
+    if (followRef.current && followedCaptions) followCaptions(followedCaptions);
+  }, [followedCaptions, following, presenting, joined]);
   useEffect(() => {
     if (!followRef.current || !state) return;
     if (state.versionId !== versionId) {
@@ -295,8 +302,9 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
     if (!v || !versionId) return null;
     const ms = Math.round(v.currentTime * 1000 * 10) / 10;
     const cmp = compareRef.current;
-    if (reverse.current !== null) return { versionId, playing: true, rate: -reverse.current, ms, frame: frameAt(v.currentTime, fps), compare: cmp };
-    return { versionId, playing: !v.paused && !v.ended, rate: v.playbackRate || 1, ms, frame: frameAt(v.currentTime, fps), compare: cmp };
+    const captions = $captionChoice.get();
+    if (reverse.current !== null) return { versionId, playing: true, rate: -reverse.current, ms, frame: frameAt(v.currentTime, fps), compare: cmp, captions };
+    return { versionId, playing: !v.paused && !v.ended, rate: v.playbackRate || 1, ms, frame: frameAt(v.currentTime, fps), compare: cmp, captions };
   }, [videoRef, versionId, fps]);
   const sentCompare = compare ? `${compare.left}-${compare.right}-${compare.mode}` : null;
   useEffect(() => {
@@ -319,6 +327,8 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
     };
     const events = ['play', 'pause', 'seeked', 'ratechange'];
     events.forEach((t) => document.addEventListener(t, onMedia, true));
+    // The presenter's captions go out as they change (issue 54).
+    const stopCaptions = $captionChoice.listen(push);
     document.addEventListener(SHUTTLE_EVENT, onShuttle, true);
     const beat = setInterval(() => {
       const v = videoRef.current;
@@ -328,6 +338,7 @@ export function useLiveSession({ mediaId, videoRef, fps, versionId, onVersion, s
     push();
     return () => {
       events.forEach((t) => document.removeEventListener(t, onMedia, true));
+      stopCaptions();
       document.removeEventListener(SHUTTLE_EVENT, onShuttle, true);
       clearInterval(beat);
     };

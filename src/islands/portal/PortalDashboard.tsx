@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { Bell, Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Radio, Search, Video } from 'lucide-react';
+import { Bell, Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Radio, Search, ShieldCheck, Video } from 'lucide-react';
 import { postLogout } from '../../shared/logout.ts';
 import { telHref } from '../../shared/phone.ts';
-import { PROJECT_STAGES, type ClientMedia } from '../../shared/schemas/portal.ts';
+import type { ClientMedia } from '../../shared/schemas/portal.ts';
+import { stageOptions } from '../../shared/stages.ts';
 import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
 import { Card } from '../ui/Card.tsx';
@@ -13,13 +14,18 @@ import { Skeleton } from '../ui/Skeleton.tsx';
 import { MediaCard } from './MediaCard.tsx';
 import { MediaDetailDialog } from './MediaDetailDialog.tsx';
 import { downloadAll } from './downloads.ts';
-import { isRecent, stageLabel } from './format.ts';
+import { isRecent } from './format.ts';
 import { $media, $mediaError, clearPortalCache, loadFeedback, loadMedia, loadNotes } from './store.ts';
 import { SearchInput } from '../ui/SearchInput.tsx';
 import { NotifyModeDialog } from '../notifications/NotifyModeDialog.tsx';
 import { useLiveReload } from '../live/useLive.ts';
 import { signOutLive } from '../live/channel.ts';
 import { $live } from '../live/channel.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
+
+// Loaded when opened (issue 56): most visits never change how they sign in.
+const SecurityPanel = lazy(() => import('../account/SecurityPanel.tsx'));
 
 export interface PortalProfile {
   id: number;
@@ -37,7 +43,6 @@ export interface PortalContact {
 /** Loading skeleton count for media cards (001 §9). */
 const SKELETON_CARDS = 8;
 
-const STAGE_OPTIONS = [{ value: 'all', label: 'All stages' }, ...PROJECT_STAGES.map((s) => ({ value: s, label: stageLabel(s) }))];
 
 function matches(item: ClientMedia, query: string, stage: string): boolean {
   if (stage !== 'all' && item.projectStage !== stage) return false;
@@ -72,6 +77,7 @@ export default function PortalDashboard({
   const [compareRequest, setCompareRequest] = useState<string | null>(null);
   const [loggingOut, setLoggingOut] = useState(false);
   const [notifyOpen, setNotifyOpen] = useState(false);
+  const [securityOpen, setSecurityOpen] = useState(false);
 
   useEffect(() => {
     // ?item={id} (the link in notification emails) opens that item once the list is here.
@@ -94,6 +100,7 @@ export default function PortalDashboard({
 
   const all = media ?? [];
   const filtered = useMemo(() => all.filter((m) => matches(m, query.trim(), stage)), [all, query, stage]);
+  const stageFilter = useMemo(() => [{ value: 'all', label: 'All stages' }, ...stageOptions(all.map((m) => m.projectStage))], [all]);
   const stats = useMemo(
     () => ({
       total: all.length,
@@ -164,6 +171,10 @@ export default function PortalDashboard({
               <Bell size={16} aria-hidden="true" />
               Notifications
             </Button>
+            <Button variant="outline" onClick={() => setSecurityOpen(true)}>
+              <ShieldCheck size={16} aria-hidden="true" />
+              Security
+            </Button>
             <Button variant="outline" onClick={logout} disabled={loggingOut}>
               <LogOut size={16} aria-hidden="true" />
               {loggingOut ? 'Logging out...' : 'Logout'}
@@ -217,7 +228,7 @@ export default function PortalDashboard({
 
           <div className="grid gap-3 sm:grid-cols-[1fr_14rem]">
             <SearchInput id="portal-search" label="Search media" value={query} onValueChange={setQuery} placeholder="Search media..." className="h-10" />
-            <Select label="Filter by stage" hideLabel options={STAGE_OPTIONS} value={stage} onChange={(e) => setStage(e.target.value)} />
+            <Select label="Filter by stage" hideLabel options={stageFilter} value={stage} onChange={(e) => setStage(e.target.value)} />
           </div>
 
           <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
@@ -316,6 +327,11 @@ export default function PortalDashboard({
         endpoint="/api/client/notifications"
         about="Emails when the studio shares new media with you or adds a new version."
       />
+      <Dialog open={securityOpen} onClose={() => setSecurityOpen(false)} title="Security" description="Sign in with a code from your phone as well as your password, so a stolen password alone cannot open your portal.">
+        <Suspense fallback={<Spinner label="Loading" className="py-8" />}>
+          <SecurityPanel base="/api/client/second-factor" accountName={profile.username} />
+        </Suspense>
+      </Dialog>
     </div>
   );
 }

@@ -82,6 +82,8 @@ export function Lightbox({
     onClose(img.id);
   };
   // Phones: a swipe across the picture goes to the next or previous image (not while drawing).
+  // The picture takes sideways pans itself (touch-action below): left to the browser, a swipe to
+  // the right is Chromium's "back" gesture and leaves the gallery (seen in the phone test).
   const swipe = {
     onTouchStart: (e: React.TouchEvent) => {
       const t = e.touches[0];
@@ -183,7 +185,7 @@ export function Lightbox({
           </button>
         </div>
         <div className={`flex min-h-0 flex-1 ${showNotes ? 'flex-col lg:flex-row' : ''}`}>
-          <div className="relative flex min-h-0 flex-1 items-center justify-center" {...swipe}>
+          <div className="relative flex min-h-0 flex-1 items-center justify-center [touch-action:pan-y_pinch-zoom]" {...swipe} data-testid="lightbox-stage">
             <div className="relative h-full w-full">
               <img key={img.id} src={largeUrl(fileBase, img, marked)} alt={img.name} className="h-full w-full object-contain" data-testid="lightbox-image" />
               <DrawingLayer notes={drawings} fps={null} drawing={showNotes && canComment ? drawing : null} />

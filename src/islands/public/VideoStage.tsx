@@ -11,6 +11,10 @@ import { tryAutoplay } from '../ui/autoplay.ts';
 import { useHydrated } from '../ui/hydration.ts';
 import { PreparingPreview, QualityMenu, clock, useQuality, useSeekPreview, useSprite } from '../ui/playback.tsx';
 import { VOLUME_STEP, VolumeControl } from '../ui/VolumeControl.tsx';
+import type { PlayerCaption } from '../../shared/schemas/captions.ts';
+import { CaptionTracks, folderOf, useCaptionIndex, useShownCaptions } from '../captions/useCaptions.tsx';
+import { CaptionsMenu } from '../captions/CaptionsMenu.tsx';
+import { useSettledPauses } from '../ui/paused-frame.ts';
 
 // 000 §9 player constants.
 export const SEEK_STEP = 0.1;
@@ -52,9 +56,11 @@ export interface VideoStageProps {
   /** 'metadata' on a page: the length shows before play without loading the film. */
   preload: 'auto' | 'metadata';
   testId: string;
+  /** The film's published captions, when the page knows them (a watch page renders them with the film). */
+  captions?: PlayerCaption[];
 }
 
-export function VideoStage({ item, autoplay, layout, preload, testId }: VideoStageProps) {
+export function VideoStage({ item, autoplay, layout, preload, testId, captions }: VideoStageProps) {
   const stage = useRef<HTMLDivElement>(null);
   const video = useRef<HTMLVideoElement>(null);
   const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -68,6 +74,11 @@ export function VideoStage({ item, autoplay, layout, preload, testId }: VideoSta
   const [controlsVisible, setControlsVisible] = useState(true);
   const [fullscreen, setFullscreen] = useState(false);
   const quality = useQuality(item, video);
+  // Published captions (issue 54): the page's, else the film folder's index (the portfolio dialog).
+  const { tracks } = useCaptionIndex(captions ? null : folderOf(item.playbackUrl), captions);
+  useShownCaptions(video, tracks);
+  // A pause stays on the frame painted, and the clock's time is that frame's (issue 51; no rate here).
+  const videoEl = useSettledPauses(video, null);
   const cues = useSprite(item.spriteUrl);
   const seekPreview = useSeekPreview(cues, duration);
 
@@ -150,7 +161,7 @@ export function VideoStage({ item, autoplay, layout, preload, testId }: VideoSta
       aria-label={`Video: ${item.title}. Space plays or pauses, arrow keys skip 10 seconds`}
     >
       <video
-        ref={video}
+        ref={videoEl}
         src={quality.src ?? undefined}
         poster={item.posterUrl ?? undefined}
         playsInline
@@ -171,7 +182,9 @@ export function VideoStage({ item, autoplay, layout, preload, testId }: VideoSta
           quality.onLoadedMetadata();
         }}
         onDurationChange={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
-      />
+      >
+        <CaptionTracks tracks={tracks} />
+      </video>
       {!native && (
         <div
           data-testid="player-controls"
@@ -221,6 +234,7 @@ export function VideoStage({ item, autoplay, layout, preload, testId }: VideoSta
             </Tooltip>
             <VolumeControl video={video} buttonClass={iconBtn} sliderClass="h-1 w-24 cursor-pointer accent-gold-400" />
             <span className="flex-1" />
+            <CaptionsMenu tracks={tracks} />
             <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} />
             <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} side="top" align="end">
               <button type="button" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} className={iconBtn}>

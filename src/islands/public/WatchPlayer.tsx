@@ -3,8 +3,9 @@
 // autoplaying. Rendered on the server with the browser's controls, so it plays without
 // JavaScript too.
 import type { GridMedia } from '../../shared/public-media.ts';
+import type { PlayerCaption } from '../../shared/schemas/captions.ts';
 import { VideoStage } from './VideoStage.tsx';
 
-export default function WatchPlayer({ item }: { item: GridMedia & { durationSeconds: number | null } }) {
-  return <VideoStage item={item} autoplay={false} layout="page" preload="metadata" testId="watch-video" />;
+export default function WatchPlayer({ item, captions }: { item: GridMedia & { durationSeconds: number | null }; captions: PlayerCaption[] }) {
+  return <VideoStage item={item} autoplay={false} layout="page" preload="metadata" testId="watch-video" captions={captions} />;
 }

@@ -21,8 +21,19 @@ export function readConsent(): CookieConsent | null {
   }
 }
 
-export function storeConsent(all: boolean): CookieConsent {
-  const value: CookieConsent = { necessary: true, analytics: all, marketing: all, preferences: all, timestamp: new Date().toISOString() };
+/** The optional categories, in the order the banner's choices list them. */
+export const OPTIONAL_CATEGORIES = ['analytics', 'marketing', 'preferences'] as const;
+export type OptionalCategory = (typeof OPTIONAL_CATEGORIES)[number];
+export type ConsentChoice = Record<OptionalCategory, boolean>;
+
+/** Every optional category on (Accept All) or off (Reject All). */
+export const allCategories = (on: boolean): ConsentChoice => ({ analytics: on, marketing: on, preferences: on });
+
+/** Opens the banner's choices from anywhere on the page (the footer's "Cookie settings"). */
+export const COOKIE_SETTINGS_ATTRIBUTE = 'data-cookie-settings';
+
+export function storeConsent(choice: ConsentChoice): CookieConsent {
+  const value: CookieConsent = { necessary: true, ...choice, timestamp: new Date().toISOString() };
   try {
     localStorage.setItem(CONSENT_KEY, JSON.stringify(value));
   } catch {

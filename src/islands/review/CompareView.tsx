@@ -3,14 +3,19 @@
 // wipe (one picture over the other, cut by a divider), one transport for both videos, the
 // sound from one side, and an offset in whole frames per side for a cut that moved. Images
 // compare the same way, without the transport. The arithmetic is in compare-sync.ts.
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { Minus, Pause, Play, Plus } from 'lucide-react';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
+import type { PlayerCaption } from '../../shared/schemas/captions.ts';
 import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Select } from '../ui/Select.tsx';
 import { fpsOf, formatFrameTime } from './frames.ts';
-import { clampTime, driftFrames, followerTarget, HOLD_FRAMES, formatOffset, pickPair, pictureLag, LAG_WINDOW_MS, sideTime, stepFrame, syncAction, timelineOf, wipeFromPointer, wipeKey, type ShownFrame, type Side } from './compare-sync.ts';
+import { followPaint, pausedPicture } from '../ui/paused-frame.ts';
+import { clampTime, driftFrames, followerTarget, frameMiddle, HOLD_FRAMES, formatOffset, pickPair, pictureLag, LAG_WINDOW_MS, sideTime, stepFrame, syncAction, timelineOf, wipeFromPointer, wipeKey, type ShownFrame, type Side } from './compare-sync.ts';
+import { CaptionTracks, folderOf, useCaptionIndex, useShownCaptions } from '../captions/useCaptions.tsx';
+import { CaptionsMenu } from '../captions/CaptionsMenu.tsx';
+import { choiceOf } from '../captions/choice.ts';
 
 type Mode = 'side' | 'wipe';
 type Which = 'left' | 'right';
@@ -225,9 +230,21 @@ function Stage({
 }
 
 /** Both videos and their one transport. The seek bar and frame steps count on the left video's time. */
+const NO_TRACKS: PlayerCaption[] = [];
+
 function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion; right: MediaVersion; mode: Mode; wipe: number; onWipe: (v: number) => void }) {
   const lv = useRef<HTMLVideoElement>(null);
   const rv = useRef<HTMLVideoElement>(null);
+  // The left video's painted frames are followed: a pause stays on the one on screen (issue 51).
+  const leftEl = useCallback((el: HTMLVideoElement | null) => {
+    lv.current = el;
+    if (!el) return;
+    const stop = followPaint(el);
+    return () => {
+      stop();
+      lv.current = null;
+    };
+  }, []);
   const [offsets, setOffsets] = useState({ left: 0, right: 0 });
   const [sound, setSound] = useState<Which>('right');
   const [playing, setPlaying] = useState(false);
@@ -244,6 +261,12 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
     right: { offset: offsets.right, fps: right.frameRate },
   };
   const fps = fpsOf(left.frameRate);
+  // Each side's own captions (issue 54), shown on the side heard only: a wipe lays one over the other.
+  const leftCaptions = useCaptionIndex(folderOf(left.playbackUrl));
+  const rightCaptions = useCaptionIndex(folderOf(right.playbackUrl));
+  useShownCaptions(lv, sound === 'left' ? leftCaptions.tracks : NO_TRACKS);
+  useShownCaptions(rv, sound === 'right' ? rightCaptions.tracks : NO_TRACKS);
+  const anyCaptions = [...leftCaptions.tracks, ...rightCaptions.tracks].filter((t, i, all) => all.findIndex((o) => choiceOf(o) === choiceOf(t)) === i);
 
   /** The timeline time: the left video's position less its offset. */
   const timeline = () => timelineOf(lv.current?.currentTime ?? 0, sides.current.left);
@@ -373,11 +396,17 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
     }
   };
   const pause = () => {
-    lv.current?.pause();
+    const l = lv.current;
+    l?.pause();
     rv.current?.pause();
     setPlaying(false);
-    // Paused, both show exactly the frames the offsets say.
-    place(timeline());
+    if (!l) return;
+    // Paused, both show exactly the frames the offsets say: from the frame the left one painted
+    // as it stopped (the seek bar and the time count on it), in the frame's middle as a step
+    // places it. Its time, where it was being moved as it stopped (the sync's correction).
+    void pausedPicture(l).then((picture) => {
+      if (l.paused) place(timelineOf(frameMiddle(picture ?? l.currentTime, left.frameRate), sides.current.left));
+    });
   };
   const step = (dir: 1 | -1) => {
     const l = lv.current;
@@ -430,7 +459,7 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
           const v = side === 'left' ? left : right;
           return (
             <video
-              ref={side === 'left' ? lv : rv}
+              ref={side === 'left' ? leftEl : rv}
               src={v.playbackUrl ?? undefined}
               poster={v.posterUrl ?? undefined}
               preload="auto"
@@ -450,7 +479,9 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
                     },
                   }
                 : {})}
-            />
+            >
+              <CaptionTracks tracks={side === 'left' ? leftCaptions.tracks : rightCaptions.tracks} />
+            </video>
           );
         }}
       </Stage>
@@ -473,6 +504,7 @@ function VideoCompare({ left, right, mode, wipe, onWipe }: { left: MediaVersion;
         <span className="shrink-0 text-xs tabular-nums" data-testid="compare-time">
           {formatFrameTime(Math.max(0, time) * 1000, left.frameRate)}
         </span>
+        <CaptionsMenu tracks={anyCaptions} className="shrink-0" />
       </div>
       <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
         {offsetControl('left', left)}

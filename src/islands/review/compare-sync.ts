@@ -3,7 +3,7 @@
 // the timeline's time plus its own offset in whole frames (a cut that moved). The side whose
 // sound is heard leads (its speed is never touched, so the sound never wavers); the muted one
 // is kept on the leader's time, corrected before the two drift half a frame apart.
-import { fpsOf } from './frames.ts';
+import { fpsOf, frameIndex } from './frames.ts';
 
 /** What picking versions needs of one (MediaVersion has more). */
 export interface VersionRef {
@@ -187,6 +187,11 @@ export function stepFrame(time: number, direction: 1 | -1, fps: number | null | 
   const last = duration != null && Number.isFinite(duration) && duration > 0 ? Math.max(0, Math.ceil(duration * rate - 1e-6) - 1) : Infinity;
   const next = Math.min(last, Math.max(0, frame + direction));
   return (next + 0.5) / rate;
+}
+
+/** The middle of the frame shown at `time`: where a paused compare view stands, as a step places it. */
+export function frameMiddle(time: number, fps: number | null | undefined): number {
+  return (frameIndex(time * 1000, fps) + 0.5) / fpsOf(fps);
 }
 
 /** The wipe divider's position (percent from the left) after a key, or null for other keys. */

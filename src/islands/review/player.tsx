@@ -10,6 +10,7 @@ import { Switch } from '../ui/Switch.tsx';
 import { Button } from '../ui/Button.tsx';
 import { fpsOf, formatFrameTime, frameIndex, frameSeekTime, frameTimecode, parseSecondsText, secondsText } from './frames.ts';
 import { KEY_LIST, SPEEDS, nextShuttle, playerKeyAction, speedLabel } from './keys.ts';
+import { settlingSeek } from '../ui/paused-frame.ts';
 
 /** Dispatched by the player area when J's backwards shuttle starts (detail: its speed) or stops (null). */
 export const SHUTTLE_EVENT = 'studio-shuttle';
@@ -436,6 +437,12 @@ export function useNoteClock(video: RefObject<HTMLVideoElement | null>, initial 
       },
       onSeeked: (e: SyntheticEvent<HTMLVideoElement>) => {
         if (!e.currentTarget.paused || pinned.current) return;
+        // A pause settling on the frame painted (paused-frame.ts) is still the pause: it moves
+        // what a pause moves, not a moment held since writing began.
+        if (settlingSeek(e.currentTarget)) {
+          if (!held.current) take(e.currentTarget);
+          return;
+        }
         held.current = false;
         take(e.currentTarget);
       },

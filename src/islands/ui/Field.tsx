@@ -41,8 +41,8 @@ export function Field({ label, error, hint, id, className = '', ...rest }: Field
   );
 }
 
-/** Password input with a show/hide toggle. */
-export function PasswordField({ label, error, id, ...rest }: FieldProps) {
+/** Password input with a show/hide toggle; `hint` (the rules, issue 53) is read with the field. */
+export function PasswordField({ label, error, hint, id, ...rest }: FieldProps) {
   const auto = useId();
   const inputId = id ?? auto;
   const [shown, setShown] = useState(false);
@@ -59,7 +59,7 @@ export function PasswordField({ label, error, id, ...rest }: FieldProps) {
           id={inputId}
           type={shown ? 'text' : 'password'}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${inputId}-error` : undefined}
+          aria-describedby={error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined}
           className={inputClass(!!error, 'pr-10')}
           {...rest}
         />
@@ -74,6 +74,11 @@ export function PasswordField({ label, error, id, ...rest }: FieldProps) {
           {shown ? <EyeOff size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
         </button>
       </div>
+      {hint && !error && (
+        <p id={`${inputId}-hint`} className="text-xs text-fg-muted">
+          {hint}
+        </p>
+      )}
       {error && (
         <p id={`${inputId}-error`} className="text-sm text-danger">
           {error}

@@ -9,6 +9,8 @@ import { Maximize, Minimize, Pause, Play } from 'lucide-react';
 import { AUTO, QualityMenu, clock, useQuality, useSeekPreview, useSprite, type PlayableItem } from './playback.tsx';
 import { Tooltip } from './Tooltip.tsx';
 import { VolumeControl } from './VolumeControl.tsx';
+import { CaptionDownloads, CaptionsMenu } from '../captions/CaptionsMenu.tsx';
+import type { CaptionIndex } from '../../shared/schemas/captions.ts';
 
 /** The element that goes fullscreen: PlayerArea marks itself with this attribute. */
 export const PLAYER_AREA_ATTR = 'data-player-area';
@@ -29,11 +31,14 @@ export function ReviewTransport({
   video,
   item,
   quality,
+  captions,
   markers,
 }: {
   video: RefObject<HTMLVideoElement | null>;
   item: PlayableItem;
   quality: ReturnType<typeof useQuality>;
+  /** The version's caption tracks (issue 54): the CC menu and the files to download. */
+  captions?: CaptionIndex;
   /** Drawn under the seek bar, at its width (the review players' note markers). */
   markers?: (duration: number) => ReactNode;
 }) {
@@ -110,6 +115,8 @@ export function ReviewTransport({
         <span className="flex-1 @lg:hidden" aria-hidden="true" />
         {/* The slider only where there is room: phones have their own volume buttons. */}
         <VolumeControl video={video} buttonClass={iconBtn} sliderClass="hidden h-1 w-16 cursor-pointer accent-gold-400 @lg:block" />
+        {captions && <CaptionsMenu tracks={captions.tracks} className="shrink-0" />}
+        {captions && <CaptionDownloads index={captions} buttonClass={iconBtn} />}
         <QualityMenu value={quality.quality} options={quality.options} onChange={quality.setQuality} playing={quality.quality === AUTO ? quality.level : null} className="shrink-0" />
         <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} side="top" align="end">
           <button type="button" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} className={iconBtn}>

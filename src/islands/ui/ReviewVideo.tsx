@@ -10,6 +10,8 @@ import { ReviewTransport, togglePlay } from './ReviewTransport.tsx';
 import { PlayerArea, markDraggedRange, seekToNote, type NoteClock } from '../review/player.tsx';
 import { NoteMarkers, type MarkerNote } from '../review/NoteMarkers.tsx';
 import { PictureFrame } from '../review/DrawingLayer.tsx';
+import { CaptionTracks, folderOf, useCaptionIndex, useShownCaptions } from '../captions/useCaptions.tsx';
+import { useSettledPauses } from './paused-frame.ts';
 
 interface Props<T extends PlayableItem> {
   item: T & { id: number; title: string; posterUrl: string | null };
@@ -40,6 +42,12 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl = 
   useEffect(() => setLive(item), [item]);
   useProcessingPoll(live, pollUrl, setLive);
   const quality = useQuality(live, videoRef, { stream: true });
+  // The version's captions (issue 54), from the folder its file plays from (/media/… or a link's).
+  const captions = useCaptionIndex(folderOf(live.playbackUrl));
+  const native = quality.via === 'native';
+  useShownCaptions(videoRef, captions.tracks, native);
+  // A pause stays on the frame painted, and the time says so (issue 51).
+  const videoEl = useSettledPauses(videoRef, frameRate);
   const retry = canRetry
     ? () => {
         retryProcessing(item.id).then(
@@ -53,7 +61,7 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl = 
     <PlayerArea videoRef={videoRef} fps={frameRate} label={`Player: ${item.title}`} clock={clock}>
       <PictureFrame overlay={overlay}>
         <video
-          ref={videoRef}
+          ref={videoEl}
           // No src prop: useQuality sets the source (a stream or a file).
           data-stream={quality.via}
           poster={item.posterUrl ?? undefined}
@@ -69,12 +77,15 @@ export function ReviewVideo<T extends PlayableItem>({ item, videoRef, pollUrl = 
           onSeeked={onSeeked}
           aria-label={`Video: ${item.title}`}
           className={`w-full rounded-lg bg-black object-contain ${className} [:fullscreen_&]:h-full`}
-        />
+        >
+          <CaptionTracks tracks={captions.tracks} native={native} />
+        </video>
       </PictureFrame>
       <ReviewTransport
         video={videoRef}
         item={live}
         quality={quality}
+        captions={captions}
         markers={
           markers?.length || (clock && canMark)
             ? (duration) => (

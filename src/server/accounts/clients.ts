@@ -9,6 +9,7 @@ import { invalidateAllSessions } from '../auth/sessions.ts';
 import type { ClientDetails, ClientDownloads, CreateClient } from '../../shared/schemas/clients.ts';
 import { setClientGate } from '../sharing/client-gate.ts';
 import { auditIn, type AuditOrigin } from '../audit/record.ts';
+import { resetSecondFactors } from '../auth/factors/manage.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = typeof db | Tx;
@@ -29,6 +30,8 @@ const clientColumns = {
   // The client sees only watermarked previews (issue 17, src/server/sharing/client-watermark.ts).
   downloadsAfterApproval: clients.downloadsAfterApproval,
   watermarkPreviews: sql<boolean>`EXISTS (SELECT 1 FROM share_links l WHERE l.client_id = "clients"."id" AND l.revoked_at IS NULL)`.mapWith(Boolean),
+  // The portal login turned on an authenticator app (issue 56): staff may reset it.
+  secondFactor: sql<boolean>`EXISTS (SELECT 1 FROM totp_factors t WHERE t.client_user_id = "client_users"."id" AND t.confirmed_at IS NOT NULL)`.mapWith(Boolean),
 };
 
 // An erased client (issue 56) is gone from every list and answers 404, as a deleted one does.
@@ -107,6 +110,16 @@ export async function resetClientPassword(id: number, password: string, origin: 
     return rows;
   });
   for (const { id: loginId } of logins) await invalidateAllSessions('client', loginId);
+}
+
+/** Resets the second factor of the client's portal logins (a lost phone, issue 56); they are signed out everywhere. */
+export async function resetClientSecondFactors(id: number): Promise<void> {
+  await getClient(id);
+  const logins = await db.select({ id: clientUsers.id }).from(clientUsers).where(eq(clientUsers.clientId, id));
+  if (!logins.length) throw notFound('This client has no portal login');
+  let had = false;
+  for (const login of logins) had = (await resetSecondFactors({ kind: 'client', id: login.id })) || had;
+  if (!had) throw new HttpError(409, 'This client has no authenticator app to reset.');
 }
 
 export async function deleteClient(id: number, origin: AuditOrigin) {

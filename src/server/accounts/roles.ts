@@ -20,7 +20,7 @@ const permissionColumns = { id: permissions.id, name: permissions.name, descript
 
 export async function listRoles(r: Reader = db): Promise<RoleRow[]> {
   const roleRows = await r
-    .select({ id: roles.id, name: roles.name, description: roles.description, isProtected: roles.isProtected })
+    .select({ id: roles.id, name: roles.name, description: roles.description, isProtected: roles.isProtected, requiresSecondFactor: roles.requiresSecondFactor })
     .from(roles)
     .orderBy(asc(roles.id));
   const links = await r
@@ -108,6 +108,19 @@ export async function deleteRole(id: number, origin: AuditOrigin) {
     await tx.delete(roles).where(eq(roles.id, id));
     await auditIn(tx, origin, { kind: 'role.deleted', object: { type: 'role', id, name: role.name } });
   });
+}
+
+/**
+ * The role's second-factor policy (issue 56). Like its permissions, changed only by someone
+ * holding every permission the role holds: loosening it for a stronger role is theirs to decide.
+ */
+export async function setRoleSecondFactorPolicy(id: number, required: boolean, actor: Actor): Promise<RoleRow> {
+  const role = await getRole(id);
+  assertEditable(role, 'have its sign-in policy changed');
+  const beyond = beyondActor(actor, role.permissions.map((p) => p.name));
+  if (beyond.length) throw new HttpError(403, `You can't change the sign-in policy of "${role.name}": it holds permissions you don't have (${beyond.join(', ')}).`);
+  await db.update(roles).set({ requiresSecondFactor: required }).where(eq(roles.id, id));
+  return getRole(id);
 }
 
 export async function listPermissions(): Promise<PermissionRow[]> {

@@ -10,6 +10,7 @@ import { publicUserColumns } from '../auth/principals.ts';
 import type { Actor } from '../auth/guard.ts';
 import type { CreateUser, UpdateUser, UserRoleRef } from '../../shared/schemas/users.ts';
 import { auditIn } from '../audit/record.ts';
+import { resetSecondFactors, staffWithSecondFactor } from '../auth/factors/manage.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = typeof db | Tx;
@@ -26,33 +27,44 @@ export function parseUserId(value: string | undefined): string {
   return value.toLowerCase();
 }
 
-async function rolesByUser(r: Reader, userIds?: string[]): Promise<Map<string, UserRoleRef[]>> {
+async function rolesByUser(r: Reader, userIds?: string[]): Promise<Map<string, (UserRoleRef & { requiresSecondFactor: boolean })[]>> {
   const rows = await r
-    .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
+    .select({ userId: userRoles.userId, id: roles.id, name: roles.name, requiresSecondFactor: roles.requiresSecondFactor })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
     .where(userIds ? inArray(userRoles.userId, userIds) : undefined)
     .orderBy(asc(roles.name));
-  const map = new Map<string, UserRoleRef[]>();
-  for (const { userId, id, name } of rows) {
+  const map = new Map<string, (UserRoleRef & { requiresSecondFactor: boolean })[]>();
+  for (const { userId, id, name, requiresSecondFactor } of rows) {
     const list = map.get(userId) ?? [];
-    list.push({ id, name });
+    list.push({ id, name, requiresSecondFactor });
     map.set(userId, list);
   }
   return map;
 }
 
+/** A user's row as the users screen shows it: roles, and whether a second factor is set up and required (issue 56). */
+function userRow<T extends { id: string }>(u: T, held: (UserRoleRef & { requiresSecondFactor: boolean })[], withFactor: Set<string>) {
+  return {
+    ...u,
+    roles: held.map(({ id, name }) => ({ id, name })),
+    secondFactor: withFactor.has(u.id),
+    secondFactorRequired: held.some((r) => r.requiresSecondFactor),
+  };
+}
+
 export async function listUsers() {
   const rows = await db.select(publicUserColumns).from(users).orderBy(asc(users.createdAt), asc(users.username));
   const byUser = await rolesByUser(db);
-  return rows.map((u) => ({ ...u, roles: byUser.get(u.id) ?? [] }));
+  const withFactor = await staffWithSecondFactor();
+  return rows.map((u) => userRow(u, byUser.get(u.id) ?? [], withFactor));
 }
 
 export async function getUser(id: string, r: Reader = db) {
   const [row] = await r.select(publicUserColumns).from(users).where(eq(users.id, id)).limit(1);
   if (!row) throw notFound('User not found');
   const byUser = await rolesByUser(r, [id]);
-  return { ...row, roles: byUser.get(id) ?? [] };
+  return userRow(row, byUser.get(id) ?? [], await staffWithSecondFactor());
 }
 
 /** 409 naming whichever of username or email another account already uses (case-insensitive). */
@@ -272,4 +284,19 @@ export async function deleteUser(id: string, actor: Actor) {
     await tx.delete(users).where(eq(users.id, id));
     await auditIn(tx, actor.origin, { kind: 'user.deleted', object: { type: 'user', id, name: userName(exists) }, detail: { email: exists.email } });
   });
+}
+
+/**
+ * An administrator's reset of another user's second factors (issue 56): the app and the
+ * recovery codes go, and the user is signed out everywhere. Never one's own here: that takes
+ * a code on one's own Security page, so a stolen session alone cannot drop the factor.
+ */
+export async function resetUserSecondFactors(id: string, actor: Actor): Promise<void> {
+  if (id === actor.id) {
+    throw new HttpError(403, "You can't reset your own second factor here. Remove it on your Security page with a code from your app or a recovery code.");
+  }
+  const [exists] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+  if (!exists) throw notFound('User not found');
+  await assertWithinActor(db, actor, id);
+  if (!(await resetSecondFactors({ kind: 'staff', id }))) throw new HttpError(409, 'This user has no second factor to reset.');
 }

@@ -38,9 +38,11 @@ export async function loadStaffUser(id: string): Promise<StaffUser | null> {
   return row ?? null;
 }
 
-export async function loadRolesAndPermissions(userId: string): Promise<{ roles: { id: number; name: string }[]; permissions: { id: number; name: string }[] }> {
+export async function loadRolesAndPermissions(
+  userId: string,
+): Promise<{ roles: { id: number; name: string; requiresSecondFactor: boolean }[]; permissions: { id: number; name: string }[] }> {
   const roleRows = await db
-    .select({ id: roles.id, name: roles.name })
+    .select({ id: roles.id, name: roles.name, requiresSecondFactor: roles.requiresSecondFactor })
     .from(userRoles)
     .innerJoin(roles, eq(userRoles.roleId, roles.id))
     .where(eq(userRoles.userId, userId))

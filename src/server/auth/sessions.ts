@@ -1,5 +1,5 @@
 // Staff and client sessions share one lifecycle, each kind with its own table and cookie.
-import { eq, lt, or } from 'drizzle-orm';
+import { and, eq, lt, ne, or } from 'drizzle-orm';
 import type { AstroCookies } from 'astro';
 import { db } from '../../db/index.ts';
 import { clientSessions, staffSessions } from '../../db/schema.ts';
@@ -22,6 +22,8 @@ export interface SessionRow {
   ownerId: string | number;
   expiresAt: Date;
   createdAt: Date;
+  /** The second factor the session was made with (issue 56), null for a password alone. */
+  secondFactor: string | null;
   /** True when this lookup slid the expiry forward (the cookie must be re-sent). */
   renewed: boolean;
 }
@@ -32,15 +34,19 @@ function ownerColumn(kind: SessionKind) {
   return kind === 'staff' ? staffSessions.userId : clientSessions.clientUserId;
 }
 
-export async function createSession(kind: SessionKind, ownerId: string | number): Promise<{ token: string; expiresAt: Date }> {
+/**
+ * A new session. `secondFactor`: the factor the sign-in was finished with ('totp', 'recovery',
+ * 'trusted-browser'), null for a password alone; never claimed, always what was checked.
+ */
+export async function createSession(kind: SessionKind, ownerId: string | number, secondFactor: string | null): Promise<{ token: string; expiresAt: Date }> {
   const token = generateSessionToken();
   const now = Date.now();
   const expiresAt = new Date(now + SESSION_TTL_MS);
   const id = sessionIdFromToken(token);
   if (kind === 'staff') {
-    await db.insert(staffSessions).values({ id, userId: String(ownerId), expiresAt, createdAt: new Date(now) });
+    await db.insert(staffSessions).values({ id, userId: String(ownerId), expiresAt, createdAt: new Date(now), secondFactor });
   } else {
-    await db.insert(clientSessions).values({ id, clientUserId: Number(ownerId), expiresAt, createdAt: new Date(now) });
+    await db.insert(clientSessions).values({ id, clientUserId: Number(ownerId), expiresAt, createdAt: new Date(now), secondFactor });
   }
   return { token, expiresAt };
 }
@@ -69,7 +75,7 @@ export async function validateSessionToken(kind: SessionKind, token: string): Pr
     renewed = true;
   }
   const ownerId = 'userId' in row ? row.userId : row.clientUserId;
-  return { id, ownerId, expiresAt, createdAt: row.createdAt, renewed };
+  return { id, ownerId, expiresAt, createdAt: row.createdAt, secondFactor: row.secondFactor, renewed };
 }
 
 export async function invalidateSession(kind: SessionKind, sessionId: string): Promise<void> {
@@ -81,6 +87,18 @@ export async function invalidateSession(kind: SessionKind, sessionId: string): P
 export async function invalidateAllSessions(kind: SessionKind, ownerId: string | number): Promise<void> {
   const t = table[kind];
   await db.delete(t).where(eq(ownerColumn(kind), kind === 'staff' ? String(ownerId) : Number(ownerId)));
+}
+
+type Writer = Pick<typeof db, 'update' | 'delete'>;
+
+/**
+ * The account's other sessions end and this one is marked as made with `secondFactor` (an
+ * authenticator app just set up from it: sessions a stolen password may have made before go).
+ */
+export async function keepOnlySession(kind: SessionKind, ownerId: string | number, sessionId: string, secondFactor: string, tx: Writer = db): Promise<void> {
+  const t = table[kind];
+  await tx.delete(t).where(and(eq(ownerColumn(kind), kind === 'staff' ? String(ownerId) : Number(ownerId)), ne(t.id, sessionId)));
+  await tx.update(t).set({ secondFactor }).where(eq(t.id, sessionId));
 }
 
 export async function purgeExpiredSessions(): Promise<void> {

@@ -39,6 +39,8 @@ export interface ClaimedJob {
   kind: string;
   /** Watermark jobs: the link whose preview is made. */
   linkId: number | null;
+  /** Open-captions jobs (issue 54): the caption_burns row. */
+  captionBurnId: number | null;
   attempts: number;
   maxAttempts: number;
   /** Threads this attempt's ffmpeg may use; null: FFMPEG_THREADS (lowered after an out-of-memory kill). */
@@ -141,7 +143,7 @@ export async function claim(owner: string, onlyKinds?: readonly string[]): Promi
     for (const d of dead.filter((j) => j.kind === TRANSCODE)) {
       await updateVersionColumns(tx, d.version_id, { processingStatus: 'failed', processingError: 'The conversion stopped unexpectedly several times.' });
     }
-    const [row] = await tx.all<{ id: number; media_id: number; version_id: number; kind: string; link_id: number | null; attempts: number; max_attempts: number; ffmpeg_threads: number | null }>(sql`
+    const [row] = await tx.all<{ id: number; media_id: number; version_id: number; kind: string; link_id: number | null; caption_burn_id: number | null; attempts: number; max_attempts: number; ffmpeg_threads: number | null }>(sql`
       UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${leaseUntil(now)},
         attempts = attempts + 1, progress = 0
       WHERE id = (
@@ -150,10 +152,10 @@ export async function claim(owner: string, onlyKinds?: readonly string[]): Promi
           AND ((status = 'queued' AND run_after <= ${now}) OR (status = 'running' AND lease_expires_at < ${now}))
           ${kinds}
         ORDER BY run_after, id LIMIT 1)
-      RETURNING id, media_id, version_id, kind, link_id, attempts, max_attempts, ffmpeg_threads`);
+      RETURNING id, media_id, version_id, kind, link_id, caption_burn_id, attempts, max_attempts, ffmpeg_threads`);
     if (!row) return null;
     if (row.kind === TRANSCODE) await updateVersionColumns(tx, row.version_id, { processingStatus: 'processing', processingProgress: 0 });
-    return { id: row.id, mediaId: row.media_id, versionId: row.version_id, kind: row.kind, linkId: row.link_id, attempts: row.attempts, maxAttempts: row.max_attempts, ffmpegThreads: row.ffmpeg_threads };
+    return { id: row.id, mediaId: row.media_id, versionId: row.version_id, kind: row.kind, linkId: row.link_id, captionBurnId: row.caption_burn_id, attempts: row.attempts, maxAttempts: row.max_attempts, ffmpegThreads: row.ffmpeg_threads };
   });
 }
 

@@ -27,11 +27,20 @@ import type { StoredRendition } from '../../db/schema.ts';
 import { backfillStills, makeStills, markStillsFailed, STILLS } from '../proofing/stills.ts';
 import { databaseTrouble } from '../../db/unavailable.ts';
 import { conversionFinished, conversionsCounted } from '../metrics/signals.ts';
+import { BURN, makeBurn, markBurnFailed } from '../captions/burn.ts';
+import { extractEmbedded } from '../captions/embedded.ts';
+import { withoutPaths } from './failure-text.ts';
 
 const FFMPEG_RECHECK_MS = 15_000;
 
 export interface Worker {
   stop: () => Promise<void>;
+  /**
+   * Settles once the library existing at start is queued (backfill). A process says it is ready
+   * only after this: rows written by someone else just after "ready" are then never swept up by
+   * a start-up backfill that happened to run late.
+   */
+  backfilled: Promise<void>;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -150,8 +159,33 @@ async function runStillsJob(job: ClaimedJob, owner: string, log: (line: string) 
   }
 }
 
+/** An open-captions rendition (issue 54): captions burnt into the picture. */
+async function runBurnJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
+  const cancel = new AbortController();
+  let progress = 0;
+  const stopBeat = keepLease(job, owner, cancel, () => progress);
+  let storageKey: string | null = null;
+  const burnId = job.captionBurnId!;
+  try {
+    await makeBurn(burnId, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, (key) => (storageKey = key), threadsOf(job));
+    await stopBeat();
+    if (cancel.signal.aborted || !(await record(`job ${job.id}`, () => complete(job, owner, null), log))) return;
+    log(`video ${job.mediaId}: open captions ${burnId} ready`);
+  } catch (e) {
+    await stopBeat();
+    if (e instanceof FfmpegError && e.cancelled) return;
+    const { message, tail, threads } = failureOf(e, job);
+    log(`video ${job.mediaId}: open captions ${burnId}, attempt ${job.attempts} failed: ${message}${tail ? `\n${tail}` : ''}`);
+    await record(`job ${job.id}`, () => fail(job, owner, message, tail, true, threads), log).catch(() => {});
+    if (job.attempts >= job.maxAttempts) await markBurnFailed(burnId, withoutPaths(message)).catch(() => {});
+  } finally {
+    if (storageKey) await storage.releaseLocal(storageKey).catch(() => {});
+  }
+}
+
 async function runJob(job: ClaimedJob, owner: string, log: (line: string) => void): Promise<void> {
   if (job.kind === WATERMARK) return runWatermarkJob(job, owner, log);
+  if (job.kind === BURN) return runBurnJob(job, owner, log);
   if (job.kind === STILLS) return runStillsJob(job, owner, log);
   const [row] = await db.select().from(mediaVersions).where(eq(mediaVersions.id, job.versionId)).limit(1);
   if (!row) return; // deleted meanwhile; its job went with it (cascade)
@@ -201,6 +235,13 @@ async function runJob(job: ClaimedJob, owner: string, log: (line: string) => voi
       return;
     }
     const result = await transcode(row.storageKey, { variant: originalVariant, mimeType: row.mimeType }, probe, job.id, (f) => (progress = Math.min(99, Math.floor(f * 100))), cancel.signal, full, threadsOf(job));
+    // A first conversion reads the file's own subtitle streams into tracks (issue 54), before the
+    // version turns ready, so its players offer them from the start; never failing the job.
+    if (!full) {
+      const original = { path: await storage.localPath(row.storageKey, originalVariant), mimeType: row.mimeType };
+      const version = { ...row, probe: probe as unknown as Record<string, unknown> };
+      await extractEmbedded(version, original, log).catch((e) => log(`video ${job.mediaId}: subtitle streams not read: ${e instanceof Error ? e.message : e}`));
+    }
     await stopBeat();
     if (cancel.signal.aborted || !(await record(`job ${job.id}`, () => complete(job, owner, { ...result, version: job.id }), log))) {
       log(`video ${job.mediaId}: job ${job.id} was taken away while converting; result dropped`);
@@ -277,6 +318,8 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
       if (conversionsCounted()) conversionFinished(job.kind, await jobOutcome(job.id), (performance.now() - started) / 1000);
     }
   };
+  let backfillDone!: () => void;
+  const backfilled = new Promise<void>((resolve) => (backfillDone = resolve));
   const loop = (async () => {
     // Health hears of this worker before the backfill's transaction.
     await lookForTools();
@@ -290,10 +333,12 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
     } catch (e) {
       log(`backfill failed: ${e instanceof Error ? e.message : e}`);
     }
+    backfillDone();
     await Promise.all(Array.from({ length: config.WORKER_JOBS }, lane));
   })();
   log(`started (${owner}; ${config.WORKER_JOBS} job${config.WORKER_JOBS === 1 ? '' : 's'} at a time, ffmpeg threads ${config.FFMPEG_THREADS})`);
   return {
+    backfilled,
     async stop() {
       stopping.abort();
       clearInterval(aliveTimer);

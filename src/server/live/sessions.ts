@@ -135,7 +135,7 @@ export async function startSession(p: LivePrincipal, mediaId: number, versionId:
     const [cur] = await db.select({ id: mediaVersions.id }).from(mediaVersions).where(eq(mediaVersions.storageKey, item.storageKey)).limit(1);
     vid = cur!.id;
   } else await checkVersion(mediaId, vid);
-  const state: LiveState = { versionId: vid, playing: false, rate: 1, ms: 0, frame: 0, compare: null, at: Date.now(), seq: 1 };
+  const state: LiveState = { versionId: vid, playing: false, rate: 1, ms: 0, frame: 0, compare: null, captions: null, at: Date.now(), seq: 1 };
   const created = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(liveSessions)

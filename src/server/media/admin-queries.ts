@@ -15,7 +15,15 @@ import { playbackFields, type PlaybackColumns } from './playback.ts';
 import type { MediaRow } from './queries.ts';
 import { safeTimestampMs } from '../portal/timeline-notes.ts';
 
-export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], feedbackCount: number, noteCount: number, versions: VersionSummary): AdminMedia {
+/** Feedback and notes of an item: on its current version, and on earlier ones. */
+interface ReviewCounts {
+  feedbackCount: number;
+  noteCount: number;
+  earlierFeedbackCount: number;
+  earlierNoteCount: number;
+}
+
+export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], counts: ReviewCounts, versions: VersionSummary): AdminMedia {
   return {
     id: row.id,
     title: row.title,
@@ -42,8 +50,10 @@ export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], f
     createdAt: row.createdAt.toISOString(),
     uploadedAt: row.uploadedAt.toISOString(),
     assignedClients,
-    feedbackCount,
-    noteCount,
+    feedbackCount: counts.feedbackCount,
+    noteCount: counts.noteCount,
+    earlierFeedbackCount: counts.earlierFeedbackCount,
+    earlierNoteCount: counts.earlierNoteCount,
     version: versions.version,
     versionCount: versions.versionCount,
     approvalStatus: versions.approvalStatus,
@@ -52,13 +62,13 @@ export function toAdminMedia(row: MediaRow, assignedClients: AssignedClient[], f
   };
 }
 
-/** Feedback or notes per item, counting only those on the item's current version (issue 16). */
-function currentVersionCounts(table: typeof clientFeedback | typeof timelineNotes, onlyIds?: number[]) {
+/** Feedback or notes per item: on the item's current version (issue 16), and on all of them. */
+function versionCounts(table: typeof clientFeedback | typeof timelineNotes, onlyIds?: number[]) {
   return db
-    .select({ mediaId: table.mediaId, n: count() })
+    .select({ mediaId: table.mediaId, current: sql<number>`sum(${media.storageKey} = ${mediaVersions.storageKey})`.mapWith(Number), all: count() })
     .from(table)
     .innerJoin(mediaVersions, eq(mediaVersions.id, table.versionId))
-    .innerJoin(media, and(eq(media.id, table.mediaId), eq(media.storageKey, mediaVersions.storageKey)))
+    .innerJoin(media, eq(media.id, table.mediaId))
     .where(onlyIds ? inArray(table.mediaId, onlyIds) : undefined)
     .groupBy(table.mediaId);
 }
@@ -72,8 +82,8 @@ async function decorate(rows: MediaRow[], onlyIds?: number[]): Promise<AdminMedi
       .innerJoin(clients, eq(clients.id, mediaClients.clientId))
       .where(filter(mediaClients.mediaId))
       .orderBy(asc(clients.name), asc(clients.id)),
-    currentVersionCounts(clientFeedback, onlyIds),
-    currentVersionCounts(timelineNotes, onlyIds),
+    versionCounts(clientFeedback, onlyIds),
+    versionCounts(timelineNotes, onlyIds),
   ]);
   const summaries = await versionSummaries(onlyIds);
   const byMedia = new Map<number, AssignedClient[]>();
@@ -82,9 +92,14 @@ async function decorate(rows: MediaRow[], onlyIds?: number[]): Promise<AdminMedi
     if (!list) byMedia.set(l.mediaId, (list = []));
     list.push({ id: l.id, name: l.name, email: l.email });
   }
-  const fb = new Map(feedback.map((f) => [f.mediaId, f.n]));
-  const nt = new Map(notes.map((n) => [n.mediaId, n.n]));
-  return rows.map((r) => toAdminMedia(r, byMedia.get(r.id) ?? [], fb.get(r.id) ?? 0, nt.get(r.id) ?? 0, summaries.get(r.id) ?? NO_VERSIONS));
+  const fb = new Map(feedback.map((f) => [f.mediaId, f]));
+  const nt = new Map(notes.map((n) => [n.mediaId, n]));
+  return rows.map((r) => {
+    const f = fb.get(r.id) ?? { current: 0, all: 0 };
+    const n = nt.get(r.id) ?? { current: 0, all: 0 };
+    const counts = { feedbackCount: f.current, noteCount: n.current, earlierFeedbackCount: f.all - f.current, earlierNoteCount: n.all - n.current };
+    return toAdminMedia(r, byMedia.get(r.id) ?? [], counts, summaries.get(r.id) ?? NO_VERSIONS);
+  });
 }
 
 const NO_VERSIONS: VersionSummary = { version: 1, versionCount: 1, approvalStatus: 'in_review', approvalLocked: false };
@@ -157,13 +172,16 @@ const LINKS = `(SELECT json_group_array(json_object('id', id, 'name', name, 'ema
 const CHUNK = 2000;
 /** Items older than the previous chunk's last: ?1 created_at, ?2 id. */
 const AFTER = `(m.created_at < ?1 OR (m.created_at = ?1 AND m.id < ?2))`;
+/** The library's items: a still uploaded into a gallery lives in the gallery (issue 53, media.gallery_id). */
+const LIBRARY = `m.gallery_id IS NULL`;
+const where = (after: boolean) => `WHERE ${LIBRARY}${after ? ` AND ${AFTER}` : ''}`;
 const ORDER = `ORDER BY m.created_at DESC, m.id DESC`;
 const listChunkSql = (after: boolean) => `WITH
   cur AS (SELECT m2.id AS media_id, v.id AS version_id, v.number, v.approval_status, v.approval_locked,
     (SELECT count(*) FROM media_versions c WHERE c.media_id = m2.id) AS n
     FROM media m2 JOIN media_versions v ON v.storage_key = m2.storage_key),
-  fb AS (SELECT f.media_id, count(*) AS n FROM client_feedback f JOIN cur ON cur.version_id = f.version_id GROUP BY f.media_id),
-  nt AS (SELECT t.media_id, count(*) AS n FROM timeline_notes t JOIN cur ON cur.version_id = t.version_id GROUP BY t.media_id)
+  fb AS (SELECT f.media_id, sum(f.version_id = cur.version_id) AS n, count(f.version_id) AS n_all FROM client_feedback f JOIN cur ON cur.media_id = f.media_id GROUP BY f.media_id),
+  nt AS (SELECT t.media_id, sum(t.version_id = cur.version_id) AS n, count(t.version_id) AS n_all FROM timeline_notes t JOIN cur ON cur.media_id = t.media_id GROUP BY t.media_id)
 SELECT json_group_array(json_object(
   'id', m.id, 'title', m.title, 'slug', m.slug, 'type', m.type, 'url', m.url, 'posterUrl', m.poster_url,
   'thumbnailUrl', m.thumbnail_url, 'thumbnailWebpUrl', m.thumbnail_webp_url, 'webpUrl', m.webp_url,
@@ -172,25 +190,26 @@ SELECT json_group_array(json_object(
   'tags', json(m.tags), 'projectStage', m.project_stage, 'notes', m.notes, 'clientId', m.client_id,
   'uploadedBy', m.uploaded_by, 'createdAt', ${iso('created_at')}, 'uploadedAt', ${iso('uploaded_at')},
   'assignedClients', json(coalesce(m.links_j, '[]')), 'feedbackCount', coalesce(m.fb_n, 0), 'noteCount', coalesce(m.nt_n, 0),
+  'earlierFeedbackCount', coalesce(m.fb_all - m.fb_n, 0), 'earlierNoteCount', coalesce(m.nt_all - m.nt_n, 0),
   'version', coalesce(m.cur_number, 1), 'versionCount', coalesce(m.cur_n, 1), 'approvalStatus', coalesce(m.cur_approval_status, 'in_review'),
   'approvalLocked', json(iif(m.cur_approval_locked, 'true', 'false')),
   ${PLAYBACK_JSON})) AS j
-FROM (SELECT m.*, ${LINKS} AS links_j, fb.n AS fb_n, nt.n AS nt_n, cur.number AS cur_number, cur.n AS cur_n,
+FROM (SELECT m.*, ${LINKS} AS links_j, fb.n AS fb_n, fb.n_all AS fb_all, nt.n AS nt_n, nt.n_all AS nt_all, cur.number AS cur_number, cur.n AS cur_n,
     cur.approval_status AS cur_approval_status, cur.approval_locked AS cur_approval_locked
   FROM media m
   LEFT JOIN cur ON cur.media_id = m.id
   LEFT JOIN fb ON fb.media_id = m.id
   LEFT JOIN nt ON nt.media_id = m.id
-  ${after ? `WHERE ${AFTER}` : ''}
+  ${where(after)}
   ${ORDER} LIMIT ${CHUNK}) m`;
 const FIRST_CHUNK = listChunkSql(false);
 const NEXT_CHUNK = listChunkSql(true);
 /** The last item of a chunk: where the next one starts. */
-const chunkEnd = (after: boolean) => `SELECT m.created_at, m.id FROM media m ${after ? `WHERE ${AFTER}` : ''} ${ORDER} LIMIT 1 OFFSET ${CHUNK - 1}`;
+const chunkEnd = (after: boolean) => `SELECT m.created_at, m.id FROM media m ${where(after)} ${ORDER} LIMIT 1 OFFSET ${CHUNK - 1}`;
 const FIRST_END = chunkEnd(false);
 const NEXT_END = chunkEnd(true);
 
-/** The JSON text of every item (AdminMedia[]), newest first, with assigned clients and review/note counts. */
+/** The JSON text of every library item (AdminMedia[]), newest first, with assigned clients and review/note counts. */
 export async function listAdminMediaJson(): Promise<string> {
   // One read transaction: every chunk from the same snapshot.
   const tx = await client.transaction('read');

@@ -9,12 +9,13 @@ import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { media, mediaClients, mediaVersions } from '../../db/schema.ts';
 import { errorResponse } from '../http.ts';
-import { isPublicSql, seesWholeLibrary } from './visibility.ts';
-import { contentTypeForVariant, LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
+import { isPublicSql, seesGalleryStills, seesWholeLibrary } from './visibility.ts';
+import { CAPTION_BURN_RE, contentTypeForVariant, LINK_PREVIEW_RE, linkPreviewVariant, mediaFilePath, STORAGE_KEY_RE, VARIANT_RE, VARIANTS } from '../storage/paths.ts';
 import { clientWatermarkLink } from '../sharing/client-watermark.ts';
 import { clientGateLink } from '../sharing/client-gate.ts';
 import { allowedVariant } from '../sharing/link-files.ts';
-import { filterMaster } from './hls.ts';
+import { filterMaster, withSubtitles } from './hls.ts';
+import { subtitleRenditions } from '../captions/read.ts';
 import { clientDownloadsClosed, DOWNLOADS_AFTER_APPROVAL_MESSAGE } from '../review/download-gate.ts';
 import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
@@ -38,9 +39,11 @@ export interface Target {
    * may fetch. Their master playlist is then made to name only those sizes (issue 40).
    */
   only?: (variant: string) => boolean;
+  /** Which caption tracks its master playlist names as subtitle renditions (issue 54). */
+  captions?: 'all' | 'published';
 }
 
-const targetColumns = { id: media.id, type: media.type, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, isPublic: isPublicSql };
+const targetColumns = { id: media.id, type: media.type, mimeType: media.mimeType, filename: media.filename, title: media.title, clientId: media.clientId, galleryId: media.galleryId, isPublic: isPublicSql };
 
 async function findCurrent(storageKey: string) {
   const [row] = await db.select(targetColumns).from(media).where(eq(media.storageKey, storageKey)).limit(1);
@@ -75,7 +78,7 @@ export function isClientDownload(variant: string, url: URL): boolean {
 
 /**
  * Who may fetch: the public for public items; staff who see the whole library (view:media, or
- * edit:website for its media pickers); an assigned client. A share link's preview (lp-…) is
+ * edit:website for its media pickers; a gallery's stills only with view:media); an assigned client. A share link's preview (lp-…) is
  * never public: only staff and the client whose watermark or gate (issue 40) made it fetch it
  * here (a link's visitors fetch theirs under /s/).
  */
@@ -84,18 +87,11 @@ async function findVisible(ctx: APIContext, storageKey: string, variant: string)
   if (!row) return null;
   const linkPreview = LINK_PREVIEW_RE.test(variant);
   const target = { id: row.id, mimeType: row.mimeType, filename: row.filename, title: row.title, isPublic: !!row.isPublic && !linkPreview };
-  if (ctx.locals.user && seesWholeLibrary(ctx.locals.permissions)) return target;
-  if (target.isPublic) return target;
+  const staff = ctx.locals.user ? ctx.locals.permissions : null;
+  if (staff && (seesGalleryStills(staff) || (row.galleryId == null && seesWholeLibrary(staff)))) return { ...target, captions: 'all' };
+  if (target.isPublic) return { ...target, captions: 'published' };
   const client = ctx.locals.clientUser;
-  if (!client) return null;
-  if (row.clientId !== client.clientId) {
-    const [link] = await db
-      .select({ id: mediaClients.id })
-      .from(mediaClients)
-      .where(sql`${mediaClients.mediaId} = ${row.id} AND ${mediaClients.clientId} = ${client.clientId}`)
-      .limit(1);
-    if (!link) return null;
-  }
+  if (!client || !(await isClientsItem(row, client.clientId))) return null;
   // A client set to watermarked previews gets its preview and nothing clean (issue 17).
   const watermark = await clientWatermarkLink(client.clientId);
   if (watermark && variant !== linkPreviewVariant(watermark, row.type)) return null;
@@ -103,7 +99,7 @@ async function findVisible(ctx: APIContext, storageKey: string, variant: string)
   // item until its current version is approved. Public items never reach here (anyone fetches them).
   const closed = await clientDownloadsClosed(client.clientId, row.id);
   if (closed && isClientDownload(variant, ctx.url)) return DOWNLOAD_WAITS;
-  if (watermark) return target;
+  if (watermark) return { ...target, captions: 'all' };
   // Meanwhile such a client sees what a "No downloads" link shows (issue 40): its own row's
   // previews of images and remuxed videos, encodes up to 1080p, no full-size WebP. Every other
   // client gets the item's own files and no link's preview.
@@ -112,9 +108,55 @@ async function findVisible(ctx: APIContext, storageKey: string, variant: string)
     const [version] = await db.select().from(mediaVersions).where(eq(mediaVersions.storageKey, storageKey)).limit(1);
     if (!gate || !version) return null;
     const only = (v: string) => allowedVariant(gate, { item: row, version }, v, false);
-    return only(variant) ? { ...target, only } : null;
+    return only(variant) ? { ...target, only, captions: 'all' } : null;
   }
-  return linkPreview ? null : target;
+  return linkPreview ? null : { ...target, captions: 'all' };
+}
+
+/** Whether the item is the client's: its own, or assigned to it (portal/assigned.ts says the same in SQL). */
+async function isClientsItem(row: { id: number; clientId: number | null }, clientId: number): Promise<boolean> {
+  if (row.clientId === clientId) return true;
+  const [link] = await db
+    .select({ id: mediaClients.id })
+    .from(mediaClients)
+    .where(sql`${mediaClients.mediaId} = ${row.id} AND ${mediaClients.clientId} = ${clientId}`)
+    .limit(1);
+  return !!link;
+}
+
+/**
+ * Who watches a version's captions (issue 54), by the rules of the folder they sit in: exactly
+ * those who may watch the version. Staff who see the whole library and the item's clients read
+ * every track (a client whose downloads wait for approval may not yet download them; a client
+ * on watermarked previews gets no clean picture, so no open-captions file); anyone else reads
+ * the published tracks of a public item's current version. null: nobody here.
+ */
+export interface CaptionViewer {
+  target: Target;
+  versionId: number;
+  sees: 'all' | 'published';
+  /** Caption downloads: 'open', 'wait' (for approval, 403 with the reason) or 'none' (404). */
+  downloads: 'open' | 'wait' | 'none';
+  /** Whether open-captions renditions (a clean picture) may be downloaded. */
+  clean: boolean;
+}
+
+export async function captionViewerOf(ctx: APIContext, storageKey: string): Promise<CaptionViewer | null> {
+  if (!STORAGE_KEY_RE.test(storageKey)) return null;
+  const row = (await findCurrent(storageKey)) ?? (await findOlderVersion(storageKey));
+  if (!row) return null;
+  const [version] = await db.select({ id: mediaVersions.id }).from(mediaVersions).where(eq(mediaVersions.storageKey, storageKey)).limit(1);
+  if (!version) return null;
+  const target: Target = { id: row.id, mimeType: row.mimeType, filename: row.filename, title: row.title, isPublic: false };
+  const viewer = (sees: CaptionViewer['sees'], downloads: CaptionViewer['downloads'], clean: boolean): CaptionViewer => ({ target, versionId: version.id, sees, downloads, clean });
+  if (ctx.locals.user && seesWholeLibrary(ctx.locals.permissions)) return viewer('all', 'open', true);
+  const client = ctx.locals.clientUser;
+  if (client && (await isClientsItem(row, client.clientId))) {
+    const closed = await clientDownloadsClosed(client.clientId, row.id);
+    return viewer('all', closed ? 'wait' : 'open', !(await clientWatermarkLink(client.clientId)));
+  }
+  if (row.isPublic) return { ...viewer('published', 'none', false), target: { ...target, isPublic: true } };
+  return null;
 }
 
 export type RangeResult = { start: number; end: number } | 'unsatisfiable' | null;
@@ -224,7 +266,8 @@ function cacheControlFor(isPublic: boolean, derivative: boolean): string {
 }
 
 export async function serveMediaFile(ctx: APIContext, storageKey: string | undefined, variant: string | undefined): Promise<Response> {
-  if (!storageKey || !variant || !STORAGE_KEY_RE.test(storageKey) || !VARIANT_RE.test(variant)) return errorResponse(404, 'Not found');
+  // Open-captions files follow the captions' rules (captions/files.ts), never the folder's alone.
+  if (!storageKey || !variant || !STORAGE_KEY_RE.test(storageKey) || !VARIANT_RE.test(variant) || CAPTION_BURN_RE.test(variant)) return errorResponse(404, 'Not found');
   const target = await findVisible(ctx, storageKey, variant);
   if (!target) return errorResponse(404, 'Not found');
   if (target === DOWNLOAD_WAITS) return errorResponse(403, DOWNLOADS_AFTER_APPROVAL_MESSAGE);
@@ -260,7 +303,10 @@ export interface ServeHooks {
  * above, or a share link's own route): ranges, validators, downloads, S3 redirect or stream.
  */
 export async function serveStoredFile(ctx: APIContext, storageKey: string, variant: string, target: Target, hooks: ServeHooks = {}): Promise<Response> {
-  if (variant === VARIANTS.master && target.only) return serveMasterFor(ctx, storageKey, target.only);
+  if (variant === VARIANTS.master && (target.only || target.captions)) {
+    const subtitles = target.captions ? await subtitleRenditions(storageKey, target.captions) : [];
+    if (target.only || subtitles.length) return serveMasterFor(ctx, storageKey, target.only ?? (() => true), subtitles, target.isPublic);
+  }
   const derivative = !variant.startsWith('original.');
   const contentType = contentTypeForVariant(variant, target.mimeType);
   const disposition = ctx.url.searchParams.get('download') === '1' ? contentDisposition(target.downloadAs ?? downloadName(target, variant)) : null;
@@ -324,21 +370,22 @@ async function storedSource(storageKey: string, variant: string): Promise<FileSo
 }
 
 /**
- * A version's master playlist for a viewer who may fetch only some sizes (issue 40): the stored
- * one without the others, made here (a few hundred bytes) rather than sent by nginx or the
- * bucket, with a validator of its own text. Never public: Target.only is set only for limited
- * viewers of private files.
+ * A version's master playlist for a viewer who may fetch only some sizes (issue 40), or one with
+ * caption tracks (issue 54): the stored one without the other sizes and with the viewer's
+ * subtitle renditions, made here (a few hundred bytes) rather than sent by nginx or the bucket,
+ * with a validator of its own text.
  */
-async function serveMasterFor(ctx: APIContext, storageKey: string, only: (variant: string) => boolean): Promise<Response> {
+async function serveMasterFor(ctx: APIContext, storageKey: string, only: (variant: string) => boolean, subtitles: string[], isPublic: boolean): Promise<Response> {
   const source = await storedSource(storageKey, VARIANTS.master);
   if (!source || source.size === 0) return errorResponse(404, 'Not found');
-  const text = filterMaster(await new Response(await source.open(0, source.size - 1)).text(), only);
+  const text = withSubtitles(filterMaster(await new Response(await source.open(0, source.size - 1)).text(), only), subtitles);
   const headers: Record<string, string> = {
     'Content-Type': contentTypeForVariant(VARIANTS.master, ''),
     ETag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`,
-    'Cache-Control': cacheControlFor(false, true),
-    Vary: 'Cookie',
+    // Its subtitle renditions change with the tracks, under the same address: asked again each time.
+    'Cache-Control': isPublic ? 'public, max-age=0, must-revalidate' : cacheControlFor(false, true),
   };
+  if (!isPublic) headers.Vary = 'Cookie';
   const inm = ctx.request.headers.get('if-none-match');
   if (inm && etagMatches(inm, headers.ETag!)) return new Response(null, { status: 304, headers });
   headers['Content-Length'] = String(Buffer.byteLength(text));

@@ -59,8 +59,11 @@ const GALLERY = {
   ] as { name: string; stills: [string, string, string][] }[],
 };
 
-/** A generated picture; `frameGrab` adds a film frame's letterbox bars (the gallery's photographs have none). */
-function still([bg, mid, accent]: [string, string, string], seed: number, w = 1280, h = 720, frameGrab = true): Buffer {
+/**
+ * A generated picture filling its frame: no letterbox bars, which in a 16:9 card read as an
+ * image that does not fit (issue 53).
+ */
+function still([bg, mid, accent]: [string, string, string], seed: number, w = 1280, h = 720): Buffer {
   const circles = Array.from({ length: 6 }, (_, i) => {
     const x = (seed * 173 + i * 271) % w;
     const y = (seed * 97 + i * 149) % h;
@@ -70,7 +73,6 @@ function still([bg, mid, accent]: [string, string, string], seed: number, w = 12
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${bg}"/><stop offset="1" stop-color="${mid}"/></linearGradient></defs>
     <rect width="100%" height="100%" fill="url(#g)"/>${circles}
-    ${frameGrab ? `<rect x="0" y="0" width="${w}" height="90" fill="#000"/><rect x="0" y="${h - 90}" width="${w}" height="90" fill="#000"/>` : ''}
   </svg>`;
   return Buffer.from(svg);
 }
@@ -94,13 +96,13 @@ async function insert(db: Database, item: DemoItem, row: FileFacts, clientId: nu
   if (item.assign && clientId != null) await db.insert(mediaClients).values({ mediaId: created!.id, clientId });
 }
 
-async function prepareImage(item: Pick<DemoImage, 'title' | 'colours'>, seed: number, size: { w: number; h: number; filename?: string; frameGrab?: boolean } = { w: 1280, h: 720 }): Promise<FileFacts> {
+async function prepareImage(item: Pick<DemoImage, 'title' | 'colours'>, seed: number, size: { w: number; h: number; filename?: string } = { w: 1280, h: 720 }): Promise<FileFacts> {
   const key = newStorageKey();
   await fs.mkdir(mediaFolder(key), { recursive: true });
   try {
     const variant = originalVariant('jpg');
     const original = mediaFilePath(key, variant);
-    await (await sharpLib())(still(item.colours, seed, size.w, size.h, size.frameGrab ?? true)).jpeg({ quality: 85 }).toFile(original);
+    await (await sharpLib())(still(item.colours, seed, size.w, size.h)).jpeg({ quality: 85 }).toFile(original);
     const facts = await makeImageDerivatives(key, original, 'image/jpeg');
     const { size: bytes } = await fs.stat(original);
     const filename = size.filename ?? `${item.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.jpg`;
@@ -155,14 +157,14 @@ function prepareGalleryStills(): Promise<FileFacts[][]> {
           n += 1;
           const portrait = n % 3 === 0;
           const filename = `DSC_${String(4100 + n * 7).padStart(4, '0')}.jpg`;
-          return prepareImage({ title: filename, colours }, 20 + n, { w: portrait ? 800 : 1200, h: portrait ? 1200 : 800, filename, frameGrab: false });
+          return prepareImage({ title: filename, colours }, 20 + n, { w: portrait ? 800 : 1200, h: portrait ? 1200 : 800, filename });
         }),
       ),
     ),
   );
 }
 
-/** The gallery's stills as library images (in no portfolio), the gallery, its sets and list. */
+/** The gallery's stills (uploaded into it: not in the library), the gallery, its sets and list. */
 async function insertGallery(db: Database, sets: FileFacts[][], clientId: number | null): Promise<void> {
   await db.transaction(async (tx) => {
     const [gallery] = await tx.insert(galleries).values({ title: GALLERY.title, sortOrder: 'filename' }).returning({ id: galleries.id });
@@ -173,7 +175,8 @@ async function insertGallery(db: Database, sets: FileFacts[][], clientId: number
       const [set] = await tx.insert(gallerySets).values({ galleryId, name: GALLERY.sets[i]!.name, position: i }).returning({ id: gallerySets.id });
       for (const facts of stills) {
         const title = facts.filename!.replace(/\.jpg$/, '');
-        const [row] = await tx.insert(media).values({ ...facts, title, tags: ['documentary', 'stills'], projectStage: 'post-production', notes: 'Set still for the proofing demo.' }).returning({ id: media.id });
+        // The gallery's own stills (issue 53): they live in the gallery, not in the library.
+        const [row] = await tx.insert(media).values({ ...facts, title, tags: ['documentary', 'stills'], projectStage: 'post-production', notes: 'Set still for the proofing demo.', galleryId }).returning({ id: media.id });
         // The media_ai_version trigger made the row's v1.
         const [version] = await tx.select({ id: mediaVersions.id }).from(mediaVersions).where(eq(mediaVersions.storageKey, facts.storageKey));
         await tx.insert(galleryImages).values({ galleryId, mediaId: row!.id, setId: set!.id, position: position++ });

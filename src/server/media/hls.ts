@@ -215,3 +215,24 @@ export function filterMaster(text: string, keep: (variant: string) => boolean): 
   }
   return out.join('\n');
 }
+
+/**
+ * A master playlist with subtitle renditions (issue 54): `media` are EXT-X-MEDIA lines of the
+ * group "cc", and every size names the group, so Safari's own player (and any HLS client) offers
+ * the captions. Without any the text is unchanged.
+ */
+export const SUBTITLE_GROUP = 'cc';
+export function withSubtitles(text: string, media: string[]): string {
+  if (!media.length) return text;
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let placed = false;
+  for (const line of lines) {
+    if (line.startsWith('#EXT-X-STREAM-INF:')) {
+      if (!placed) out.push(...media);
+      placed = true;
+      out.push(`${line},SUBTITLES="${SUBTITLE_GROUP}"`);
+    } else out.push(line);
+  }
+  return out.join('\n');
+}

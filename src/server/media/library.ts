@@ -102,6 +102,8 @@ export async function ingestOriginal(
   posterPath: string | null,
   fields: MediaUploadFields,
   uploadedBy: string,
+  /** The gallery it is uploaded into (issue 53): it lives there, not in the library. */
+  galleryId: number | null = null,
 ): Promise<AdminMedia> {
   const folder = mediaFolder(storageKey);
   try {
@@ -125,6 +127,7 @@ export async function ingestOriginal(
           notes: fields.notes,
           clientId: fields.clientId,
           uploadedBy,
+          galleryId,
         })
         .returning({ id: media.id });
       await applyTitleSlug(tx, { id: row!.id, title: fields.title, type: file.type.kind, slug: null });

@@ -24,6 +24,18 @@ export function seesWholeLibrary(permissions: readonly string[]): boolean {
   return permissions.includes('view:media') || permissions.includes('edit:website');
 }
 
+/**
+ * Staff who see the stills uploaded into galleries (issue 53): view:media, as the galleries
+ * themselves. Such a still is not a library item: no list or picker of the library names it,
+ * and edit:website alone (the site's pickers) does not reach it.
+ */
+export function seesGalleryStills(permissions: readonly string[]): boolean {
+  return permissions.includes('view:media');
+}
+
+/** SQL: the item is a library item, not a still uploaded into a gallery (media.gallery_id). */
+export const inLibrarySql = sql<number>`("media"."gallery_id" IS NULL)`;
+
 /** SQL: the item is assigned to a client (its own client, or through media_clients). */
 export const isAssignedSql = sql<number>`("media"."client_id" IS NOT NULL OR EXISTS (SELECT 1 FROM media_clients mc WHERE mc.media_id = "media"."id"))`;
 

@@ -1,6 +1,6 @@
 // The staff bell: the newest staff events and how many this user has not seen. Every staff
 // user with view:media sees them, whatever their email mode.
-import { and, count, desc, eq, gt, max } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, max } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { notificationEvents, users } from '../../db/schema.ts';
 import type { BellAnswer } from '../../shared/schemas/notifications.ts';
@@ -9,12 +9,13 @@ export const BELL_SIZE = 50;
 
 async function bellState(userId: string) {
   const [u] = await db
-    .select({ seen: users.bellSeenId, mode: users.notifyMode, askSince: users.notifyAskSince, prompted: users.notifyPromptedAt })
+    .select({ seen: users.bellSeenId, since: users.createdAt, mode: users.notifyMode, askSince: users.notifyAskSince, prompted: users.notifyPromptedAt })
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
   return {
     seen: u?.seen ?? 0,
+    since: u?.since ?? new Date(0),
     // Asked once (issue 32): after their first upload or assignment, while emails are off and
     // they have not answered (choosing any mode, "No thanks" included, is the answer).
     askEmail: !!u && u.askSince != null && u.prompted == null && u.mode === 'off',
@@ -22,8 +23,9 @@ async function bellState(userId: string) {
 }
 
 export async function bellFor(userId: string): Promise<BellAnswer> {
-  const { seen, askEmail } = await bellState(userId);
-  const staff = eq(notificationEvents.audience, 'staff');
+  const { seen, since, askEmail } = await bellState(userId);
+  // A new account's bell starts empty (issue 53): what happened before it existed is not news to it.
+  const staff = and(eq(notificationEvents.audience, 'staff'), gte(notificationEvents.createdAt, since));
   const rows = await db.select().from(notificationEvents).where(staff).orderBy(desc(notificationEvents.id)).limit(BELL_SIZE);
   const [unread] = await db.select({ n: count() }).from(notificationEvents).where(and(staff, gt(notificationEvents.id, seen)));
   return {

@@ -353,10 +353,25 @@ export async function updateGallery(id: number, input: GallerySettingsInput): Pr
   return galleryDetail(id);
 }
 
+/**
+ * Stills uploaded into the gallery that leave it go to the library (issue 53): `mediaIds` of
+ * them, or all of them when the gallery is deleted.
+ */
+export async function releaseStills(galleryId: number, mediaIds: number[] | 'all', tx: Pick<typeof db, 'update'> = db): Promise<void> {
+  const parts = mediaIds === 'all' ? [undefined] : chunks(mediaIds);
+  for (const part of parts) {
+    await tx
+      .update(media)
+      .set({ galleryId: null })
+      .where(and(eq(media.galleryId, galleryId), part ? inArray(media.id, part) : undefined));
+  }
+}
+
 /** Deletes the gallery; its links are revoked (kept for their log) and let go of it first. */
 export async function deleteGallery(id: number): Promise<void> {
   await galleryRow(id);
   await db.transaction(async (tx) => {
+    await releaseStills(id, 'all', tx);
     await tx
       .update(shareLinks)
       .set({
@@ -414,7 +429,7 @@ export async function moveImages(galleryId: number, imageIds: number[], setId: n
   });
 }
 
-/** Takes images out of the gallery (the library keeps them); their picks and marks go with them. */
+/** Takes images out of the gallery (the library keeps them, or gets them: releaseStills); their picks and marks go with them. */
 export async function removeImages(galleryId: number, imageIds: number[]): Promise<void> {
   await galleryRow(galleryId);
   await assertImageIds(galleryId, imageIds);
@@ -434,6 +449,7 @@ export async function removeImages(galleryId: number, imageIds: number[]): Promi
       .update(galleries)
       .set({ coverMediaId: null })
       .where(and(eq(galleries.id, galleryId), inArray(galleries.coverMediaId, gone.length ? gone : [-1])));
+    await releaseStills(galleryId, gone, tx);
   });
 }
 

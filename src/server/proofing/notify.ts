@@ -15,6 +15,8 @@ interface GalleryRef {
   id: number;
   title: string;
   expiresOn?: string | null;
+  downloadPin?: string | null;
+  downloadTier?: string;
 }
 
 export interface GuestRecipient {
@@ -85,13 +87,16 @@ const lastDay = (on: string) => formatDate(`${on}T12:00:00Z`);
 export async function recordGalleryShared(g: GalleryRef, clientIds: number[]): Promise<void> {
   for (const clientId of clientIds) {
     const until = g.expiresOn ? ` You can view it until the end of ${lastDay(g.expiresOn)} (UK time).` : '';
+    // The PIN is for the client (issue 53, docs/proofing.md): it keeps a link's guests from
+    // downloading, not the client the gallery is shared with, so their invitation carries it.
+    const pin = g.downloadPin && g.downloadTier !== 'off' ? ['', `Downloads ask for a PIN: ${g.downloadPin}`] : [];
     await write({
       kind: 'gallery_shared',
       audience: 'client',
       clientId,
       summary: `The gallery ${title(g)} was shared with you`,
       subject: `New gallery to view: ${oneLine(g.title, 120)}`,
-      core: [`The studio has shared the gallery ${title(g)} with you: heart the images you like and pick your selection.${until}`, '', `Open it in your client portal: ${config.siteUrl}${portalGalleryPath(g.id)}`].join('\n'),
+      core: [`The studio has shared the gallery ${title(g)} with you: heart the images you like and pick your selection.${until}`, ...pin, '', `Open it in your client portal: ${config.siteUrl}${portalGalleryPath(g.id)}`].join('\n'),
       path: portalGalleryPath(g.id),
       recipients: await clientRecipients([clientId]),
     });

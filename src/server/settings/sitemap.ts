@@ -8,7 +8,7 @@ import { embedPath, watchPath, watchSource } from '../media/watch.ts';
 import { config } from '../config.ts';
 
 /** The public pages, canonical form (no trailing slash). */
-export const SITEMAP_PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy'];
+export const SITEMAP_PAGES = ['/', '/portfolio', '/about', '/services', '/contact', '/privacy-policy', '/terms-of-service'];
 export const VIDEO_SITEMAP_PATH = '/sitemap-videos.xml';
 export const PAGE_SITEMAP_PATH = '/sitemap-0.xml';
 export const SITEMAP_INDEX_PATH = '/sitemap-index.xml';

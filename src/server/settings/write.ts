@@ -1,6 +1,6 @@
 // Write side of the site settings. Every save bumps the site version in the same
 // transaction, so the page cache of every process re-renders on the next request.
-import { inArray } from 'drizzle-orm';
+import { and, inArray, isNull } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { brandingSettings, contactInfo, media, seoSettings, WEBSITE_SECTIONS, websiteSettings, type WebsiteSection } from '../../db/schema.ts';
 import { DEFAULT_COMPANY_NAME } from '../../db/seed-data.ts';
@@ -17,19 +17,20 @@ export function isWebsiteSection(value: string): value is WebsiteSection {
 }
 
 /**
- * Checks that each given id names media of the wanted type; a wrong type or a missing
- * item is a 400 naming the field. Runs inside the write transaction so a concurrent
+ * Checks that each given id names a library item of the wanted type; a wrong type or a missing
+ * item is a 400 naming the field. A still uploaded into a gallery is the gallery's, not the
+ * site's (issue 53): the pickers do not list it, and it counts as missing here. Runs inside the write transaction so a concurrent
  * delete cannot slip between the check and the write.
  */
 async function assertMediaTypes(tx: Tx, wanted: { field: string; id: number | null | undefined; type: 'image' | 'video' }[]): Promise<void> {
   const ids = wanted.flatMap((w) => (typeof w.id === 'number' ? [w.id] : []));
   if (!ids.length) return;
-  const rows = await tx.select({ id: media.id, type: media.type }).from(media).where(inArray(media.id, ids));
+  const rows = await tx.select({ id: media.id, type: media.type }).from(media).where(and(inArray(media.id, ids), isNull(media.galleryId)));
   const typeOf = new Map(rows.map((r) => [r.id, r.type]));
   for (const w of wanted) {
     if (typeof w.id !== 'number') continue;
     const type = typeOf.get(w.id);
-    if (!type) throw badRequest(`${w.field}: no media item with id ${w.id}`);
+    if (!type) throw badRequest(`${w.field}: no library item with id ${w.id}`);
     if (type !== w.type) throw badRequest(`${w.field}: media ${w.id} is ${type === 'image' ? 'an image' : 'a video'}, not ${w.type === 'image' ? 'an image' : 'a video'}`);
   }
 }

@@ -69,20 +69,21 @@ function openModeProblem(file: string): string | null {
 
 /**
  * Start-up (scripts/start.mjs): the key must be there, readable, and readable by this user
- * alone. A missing key file is made, unless the database already holds addresses encrypted
- * with a key (then the file was lost: a new key could not open them, so start-up stops and
- * says how to go on). `warning` is for the start-up log (an open file allowed by
- * ALLOW_OPEN_KEY_FILE).
+ * alone. A missing key file is made, unless the database already holds addresses or
+ * authenticator secrets (issue 56) encrypted with a key (then the file was lost: a new key could
+ * not open them, so start-up stops and says how to go on). `warning` is for the start-up log
+ * (an open file allowed by ALLOW_OPEN_KEY_FILE).
  */
-export async function checkShareLinkKey(encryptedAddresses: () => Promise<number>): Promise<{ created: string | null; warning: string | null }> {
+export async function checkShareLinkKey(encrypted: () => Promise<{ addresses: number; secrets: number }>): Promise<{ created: string | null; warning: string | null }> {
   if (config.shareLinkKey) return { created: null, warning: null };
   const file = config.shareLinkKeyFile;
   if (!fs.existsSync(file)) {
-    const n = await encryptedAddresses();
-    if (n > 0) {
+    const { addresses, secrets } = await encrypted();
+    if (addresses + secrets > 0) {
+      const held = [addresses && `${addresses} share link address(es)`, secrets && `${secrets} authenticator app secret(s)`].filter(Boolean).join(' and ');
       throw new ShareLinkKeyError(
-        `SHARE_LINK_KEY_FILE: the share-link key file ${file} is missing, but ${n} share link address(es) in the database were encrypted with it. ` +
-          `Put the file back (or set SHARE_LINK_KEY), or, to give those addresses up (staff then make each link a new address), create a new key: ` +
+        `SHARE_LINK_KEY_FILE: the share-link key file ${file} is missing, but ${held} in the database were encrypted with it. ` +
+          `Put the file back (or set SHARE_LINK_KEY), or, to give those up (staff then make each link a new address; people with an authenticator app sign in with a recovery code and set it up again, or an administrator resets it), create a new key: ` +
           `openssl rand -hex 32 > ${file} && chmod 600 ${file}`,
       );
     }
@@ -99,27 +100,37 @@ export async function checkShareLinkKey(encryptedAddresses: () => Promise<number
   return { created: null, warning: open && `Warning: ${open} (started anyway: ALLOW_OPEN_KEY_FILE=true).` };
 }
 
-/** `v1:` + base64(IV 12 bytes | ciphertext | tag 16 bytes). */
-export function encryptToken(token: string, tokenHash: string): string {
+/** `v1:` + base64(IV 12 bytes | ciphertext | tag 16 bytes): AES-256-GCM with `aad` as associated data. */
+export function seal(key: Buffer, plain: Uint8Array, aad: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', shareLinkKey(), iv);
-  cipher.setAAD(Buffer.from(tokenHash));
-  const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(aad));
+  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
   return `${FORMAT}:${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64')}`;
 }
 
-/** The token, or null when it was not encrypted with this key for this row. */
-export function decryptToken(stored: string, tokenHash: string): string | null {
+/** What `seal` sealed, or null when it was not sealed with this key and `aad`. */
+export function unseal(key: Buffer, stored: string, aad: string): Buffer | null {
   const [format, data] = stored.split(':');
   if (format !== FORMAT || !data) return null;
   const raw = Buffer.from(data, 'base64');
   if (raw.length < 12 + 16 + 1) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', shareLinkKey(), raw.subarray(0, 12));
-    decipher.setAAD(Buffer.from(tokenHash));
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(aad));
     decipher.setAuthTag(raw.subarray(raw.length - 16));
-    return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
   } catch {
     return null;
   }
+}
+
+/** A share link's address, bound to its row by the token hash (a ciphertext moved to another row does not open). */
+export function encryptToken(token: string, tokenHash: string): string {
+  return seal(shareLinkKey(), Buffer.from(token, 'utf8'), tokenHash);
+}
+
+/** The token, or null when it was not encrypted with this key for this row. */
+export function decryptToken(stored: string, tokenHash: string): string | null {
+  return unseal(shareLinkKey(), stored, tokenHash)?.toString('utf8') ?? null;
 }

@@ -3,7 +3,7 @@
 // access log. Links are looked up by the token's SHA-256 (as sessions are); the token itself is
 // kept only encrypted with the server's key (link-key.ts), and given out only by the explicit
 // "copy address" call, which is written to the link's log. It is in no list answer.
-import { and, asc, count, desc, eq, inArray, isNull, lt, max, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, max, sql, type SQL } from 'drizzle-orm';
 import type { APIContext } from 'astro';
 import { db } from '../../db/index.ts';
 import { galleries, galleryImages, media, mediaVersions, shareAccessLog, shareLinkItems, shareLinks, shareVisits, users, type WATERMARK_POSITIONS } from '../../db/schema.ts';
@@ -19,7 +19,7 @@ import { decryptToken, encryptToken } from './link-key.ts';
 import { enqueueLinkPreviews, renewLinkPreviews } from './watermark-jobs.ts';
 import { linkPreviewVariant, newFileKey } from '../storage/paths.ts';
 import { storage } from '../storage/index.ts';
-import { isPublicSql, seesWholeLibrary } from '../media/visibility.ts';
+import { inLibrarySql, isPublicSql, seesGalleryStills, seesWholeLibrary } from '../media/visibility.ts';
 import { requireStaff } from '../auth/guard.ts';
 import { staffOrigin } from '../audit/origin.ts';
 import { auditIn, type AuditOrigin } from '../audit/record.ts';
@@ -54,17 +54,20 @@ export function linkState(link: Pick<LinkRow, 'revokedAt' | 'expiresAt'>, now = 
 
 /**
  * The items a member of staff may put on a link: those they may see (issue 31: share:media
- * alone does not open the library). An id that names nothing and one they may not see get the
+ * alone does not open the library), and library items only: a gallery's still is shared with
+ * its gallery's link (issue 53). An id that names nothing and one they may not see get the
  * same answer, so the answer tells nothing about which ids exist.
  */
 async function assertShareable(mediaIds: number[], permissions: readonly string[]): Promise<void> {
   const whole = seesWholeLibrary(permissions);
   const found = await db
-    .select({ id: media.id })
+    .select({ id: media.id, inLibrary: inLibrarySql })
     .from(media)
     .where(and(inArray(media.id, mediaIds), whole ? undefined : sql`${isPublicSql} = 1`));
   const missing = mediaIds.find((id) => !found.some((f) => f.id === id));
   if (missing !== undefined) throw badRequest(`mediaIds: No media item ${missing}`);
+  const still = found.find((f) => !f.inLibrary);
+  if (still) throw badRequest(`mediaIds: Image ${still.id} belongs to a gallery: share it with a link to the gallery`);
 }
 
 /**
@@ -79,14 +82,13 @@ async function assertShareable(mediaIds: number[], permissions: readonly string[
  * a single-table select, where drizzle leaves columns unqualified.
  */
 function readableBy(permissions: readonly string[]) {
-  if (permissions.includes('view:media')) return undefined;
+  if (seesGalleryStills(permissions)) return undefined;
   const itemLinksOnly = sql`"share_links"."gallery_id" IS NULL`;
-  if (seesWholeLibrary(permissions)) return itemLinksOnly;
-  return and(
-    itemLinksOnly,
-    sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
-    WHERE sli.link_id = "share_links"."id" AND NOT ${isPublicSql})`,
-  );
+  const holdsOnly = (allowed: SQL) => sql`NOT EXISTS (SELECT 1 FROM share_link_items sli JOIN media ON media.id = sli.media_id
+    WHERE sli.link_id = "share_links"."id" AND NOT ${allowed})`;
+  // edit:website without view:media: the library, but no gallery's uploaded still (issue 53).
+  if (seesWholeLibrary(permissions)) return and(itemLinksOnly, holdsOnly(inLibrarySql));
+  return and(itemLinksOnly, holdsOnly(isPublicSql));
 }
 
 /** An expiry as making or editing a link takes it: in the future, at most a year away. */

@@ -13,6 +13,7 @@ import { readShapes, safeMs } from '../review/note-fields.ts';
 import { MAX_TIMELINE_SECONDS } from '../../shared/schemas/notes.ts';
 import { errorResponse } from '../http.ts';
 import { linkDownloadName, serveStoredFile } from '../media/delivery.ts';
+import { isCaptionFile, serveCaptionFile } from '../captions/files.ts';
 import { playbackFields, progressive } from '../media/playback.ts';
 import { linkPreviewVariant, VARIANT_RE } from '../storage/paths.ts';
 import type { ShareComment, ShareItem, ShareView } from '../../shared/schemas/share.ts';
@@ -248,6 +249,7 @@ export async function serveLinkFile(ctx: APIContext): Promise<Response> {
   const { token, mediaId, file } = ctx.params;
   const { link, visit } = await requireVisit(ctx, token);
   const id = /^[1-9]\d{0,15}$/.test(mediaId ?? '') ? Number(mediaId) : null;
+  if (id && file && isCaptionFile(file)) return serveLinkCaptions(ctx, link, visit, id, file);
   if (!id || !file || !VARIANT_RE.test(file)) return errorResponse(404, 'Not found');
   const cur = await linkItem(link, id);
   const download = ctx.url.searchParams.get('download') === '1';
@@ -276,4 +278,24 @@ export async function serveLinkFile(ctx: APIContext): Promise<Response> {
   // the master playlist names only the sizes the link plays.
   const only = (variant: string) => allowedVariant(link, cur, variant, false);
   return serveStoredFile(ctx, version.storageKey, file, { ...target, downloadAs: linkDownloadName(target, file), only }, { onTransfer });
+}
+
+/**
+ * A link's caption files (issue 54): every track of the version the link shows, as its visitors
+ * watch it; downloads (text and open captions) as the link's downloads allow, logged like the
+ * others. A watermarked link's visitors read the captions but get no clean open-captions picture.
+ */
+async function serveLinkCaptions(ctx: APIContext, link: LinkRow, visit: { guestName: string | null }, id: number, file: string): Promise<Response> {
+  const cur = await linkItem(link, id);
+  if (!cur) return errorResponse(404, 'Not found');
+  const { item, version } = cur;
+  return serveCaptionFile(ctx, version.storageKey, file, {
+    target: { id: item.id, mimeType: version.mimeType, filename: version.filename, title: item.title, isPublic: false },
+    versionId: version.id,
+    sees: 'all',
+    downloads: link.download === 'none' ? 'none' : downloadsWait(link, cur) ? 'wait' : 'open',
+    clean: !link.watermark,
+    base: `/s/${ctx.params.token}/m/${id}/`,
+    onDownload: (detail) => logAccess(ctx, link, 'download', { mediaId: id, guestName: visit.guestName ?? undefined, detail }),
+  });
 }

@@ -2,3 +2,5 @@
 export const JOB_SCRATCH = '.job';
 /** Marks a watermark job's scratch files (followed by the link id), apart from conversions'. */
 export const WATERMARK_SCRATCH = '.wm';
+/** Marks an open-captions job's scratch files (followed by the burn id, issue 54). */
+export const BURN_SCRATCH = '.oc';

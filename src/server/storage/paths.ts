@@ -44,7 +44,14 @@ export function playlistVariant(renditionVariant: string): string {
 }
 
 export const STORAGE_KEY_RE = /^[a-f0-9]{32}$/;
-export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(360|720|1080|2160)p\.(mp4|m3u8)|master\.m3u8|sprite\.jpg|sprite\.vtt|lp-[a-f0-9]{24}\.(mp4|jpg)|preview\.jpg|g(480|960|2048)\.(avif|webp)|dl[1-9]\d{3}\.jpg)$/;
+export const VARIANT_RE = /^(original\.[a-z0-9]{2,5}|thumb\.jpg|thumb\.webp|full\.webp|poster\.jpg|poster\.webp|(360|720|1080|2160)p\.(mp4|m3u8)|master\.m3u8|sprite\.jpg|sprite\.vtt|lp-[a-f0-9]{24}\.(mp4|jpg)|preview\.jpg|g(480|960|2048)\.(avif|webp)|dl[1-9]\d{3}\.jpg|oc-[1-9]\d{0,11}\.mp4)$/;
+
+/**
+ * An open-captions rendition (issue 54): captions burnt into the picture, one file per burn
+ * (caption_burns row). Served only through the captions' own access rules (captions/files.ts).
+ */
+export const captionBurnVariant = (burnId: number) => `oc-${burnId}.mp4`;
+export const CAPTION_BURN_RE = /^oc-([1-9]\d{0,11})\.mp4$/;
 
 /** A link preview's file name: never one of the item's own files (see previewOwnerKey). */
 export const LINK_PREVIEW_RE = /^lp-([a-f0-9]{24})\.(mp4|jpg)$/;

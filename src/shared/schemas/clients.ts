@@ -2,7 +2,11 @@
 import { z } from '../zod.ts';
 import { DEFAULT_WATERMARK_POSITION, WATERMARK_POSITIONS } from './share.ts';
 import { multilineText, nameText, plainText } from './text.ts';
-import { email, password, username } from './users.ts';
+import { email, username } from './users.ts';
+import { checkAccountPassword, newPassword } from '../passwords.ts';
+
+/** A client login's password as it is set (issue 53, src/shared/passwords.ts). */
+const password = newPassword('client');
 
 
 export const clientDetailsSchema = z.object({
@@ -15,7 +19,7 @@ export const clientDetailsSchema = z.object({
 export type ClientDetails = z.infer<typeof clientDetailsSchema>;
 
 /** Creating a client also creates its portal login. */
-export const createClientSchema = clientDetailsSchema.extend({ username, password });
+export const createClientSchema = clientDetailsSchema.extend({ username, password }).superRefine(checkAccountPassword('client'));
 export type CreateClient = z.infer<typeof createClientSchema>;
 
 export const resetClientPasswordSchema = z.object({ password });
@@ -49,6 +53,8 @@ export interface ClientRow {
   watermarkPreviews: boolean;
   /** Downloads open only once an item's current version is approved (issue 30). */
   downloadsAfterApproval: boolean;
+  /** The portal login has an authenticator app turned on (issue 56): staff may reset it. */
+  secondFactor: boolean;
 }
 
 /** PUT /api/clients/{id}/downloads (issue 30); GET the same answers it. */

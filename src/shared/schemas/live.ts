@@ -71,6 +71,12 @@ export const liveStateSchema = z
       .strict()
       .nullable()
       .default(null),
+    /** The presenter's captions (issue 54): "off" or "{language}/{kind}"; followers show it until they choose. */
+    captions: z
+      .string()
+      .regex(/^(off|[A-Za-z0-9-]{1,35}\/(subtitles|captions|forced))$/, 'captions must be "off" or a language and kind')
+      .nullable()
+      .default(null),
   })
   .strict();
 export type LiveStateInput = z.input<typeof liveStateSchema>;

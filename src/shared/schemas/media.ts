@@ -10,11 +10,7 @@ import type { NoteTime } from './notes.ts';
 export { UPLOAD_ID_PATTERN } from './uploads.ts';
 export { PROCESSING_STATUSES, playbackSchema, renditionSchema, type Playback, type ProcessingStatus, type Rendition } from './playback.ts';
 
-/** Stages offered by the upload and edit dialogs (001 §4). */
-export const PROJECT_STAGES = ['concept', 'pre-production', 'production', 'post-production', 'completed', 'delivered'] as const;
-/** The in-detail Edit tab offers these (001 §4); the server accepts both lists. */
-export const DETAIL_STAGES = ['pre-production', 'production', 'post-production', 'review', 'final'] as const;
-export const ALL_STAGES = [...new Set([...PROJECT_STAGES, ...DETAIL_STAGES])] as [string, ...string[]];
+import { PROJECT_STAGES } from '../stages.ts';
 
 export const MAX_UPLOAD_MB = 2500;
 export const TITLE_MAX = 200;
@@ -41,7 +37,12 @@ export function normaliseTags(tags: string[]): string[] {
 
 const title = plainText('Title', TITLE_MAX, { required: true });
 const notes = multilineText('Notes', NOTES_MAX);
-const stage = z.enum(ALL_STAGES, { error: 'Unknown project stage' });
+// Typed as a string: the dialogs send what their select holds, and the server checks it here.
+// 'final', the detail Edit tab's stage in the documents (001), is still taken from API callers
+// and stored as 'completed', its name in the one list (issue 53, docs/media-and-video.md).
+const stage = z.union([z.literal('final').transform((): string => 'completed'), z.enum(PROJECT_STAGES as readonly string[] as [string, ...string[]], { error: 'Unknown project stage' })], {
+  error: 'Unknown project stage',
+});
 const tagList = z
   .array(plainText('Each tag', TAG_MAX))
   .transform(normaliseTags)
@@ -158,8 +159,12 @@ export interface AdminMedia extends Playback, VersionSummary {
   createdAt: string;
   uploadedAt: string;
   assignedClients: AssignedClient[];
+  /** Clients' feedback and timeline notes on the current version (issue 16). */
   feedbackCount: number;
   noteCount: number;
+  /** The same on earlier versions (issue 53): a v2 with no notes yet is not a v1 without any. */
+  earlierFeedbackCount: number;
+  earlierNoteCount: number;
 }
 
 export interface AdminFeedback {

@@ -13,8 +13,6 @@ export const RECENT_DAYS = 7;
 /** Multiple downloads are staggered this far apart (001 §9). */
 export const DOWNLOAD_STAGGER_MS = 100;
 
-export const PROJECT_STAGES = ['concept', 'pre-production', 'production', 'post-production', 'completed', 'delivered'] as const;
-
 const mediaId = z.number({ error: 'mediaId must be a number' }).int('mediaId must be a whole number').positive('mediaId must be positive');
 
 /** Required free text of the portal and of share links (trimmed, at most MAX_PORTAL_TEXT). */

@@ -33,5 +33,7 @@ export interface RoleRow {
   name: string;
   description: string | null;
   isProtected: boolean;
+  /** Users holding it must sign in with a second factor (issue 56). */
+  requiresSecondFactor: boolean;
   permissions: PermissionRow[];
 }

@@ -55,11 +55,21 @@ export function textProblem(value: string, multiline: boolean, name = false): st
 
 /** What is wrong with `value` as a name beyond the rules of all text, or null. */
 function nameProblem(value: string): string | null {
+  const unseen = unseenProblem(value);
+  if (unseen) return unseen;
+  if (value !== '' && !LETTER_OR_DIGIT.test(value)) return 'must contain a letter or a digit';
+  return null;
+}
+
+/**
+ * Invisible, unassigned or private-use characters (the rules names follow): captions too, which
+ * are shown to other people on their own (issue 54), may hold none.
+ */
+export function unseenProblem(value: string): string | null {
   const invisible = INVISIBLE.exec(value.replace(KEPT_INVISIBLE, ''));
   if (invisible) return `must not contain invisible characters (found ${codePoint(invisible[0])})`;
   const unassigned = UNASSIGNED.exec(value);
   if (unassigned) return `must not contain unassigned or private-use characters (found ${codePoint(unassigned[0])})`;
-  if (value !== '' && !LETTER_OR_DIGIT.test(value)) return 'must contain a letter or a digit';
   return null;
 }
 

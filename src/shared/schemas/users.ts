@@ -1,10 +1,8 @@
 // Staff user payloads (001 §5, §7), shared by /api/users and the User Management screen.
 import { z } from '../zod.ts';
 import { nameText } from './text.ts';
+import { checkAccountPassword, newPassword, passwordProblem } from '../passwords.ts';
 
-/** Minimum length whenever an admin sets a staff password (001 §9). */
-export const USER_PASSWORD_MIN = 6;
-export const PASSWORD_TOO_SHORT = `Password must be at least ${USER_PASSWORD_MIN} characters`;
 export const PASSWORDS_DONT_MATCH = "Passwords don't match";
 
 const required = (label: string, max: number) => nameText(label, max, { required: true });
@@ -16,10 +14,8 @@ export const username = z
   .max(64, 'Username must be at most 64 characters')
   .regex(/^[A-Za-z0-9._-]+$/, 'Username may only use letters, digits, dots, dashes and underscores');
 export const email = z.string({ error: 'Email is required' }).trim().pipe(z.email('Enter a valid email address').max(254));
-export const password = z
-  .string({ error: 'Password is required' })
-  .min(USER_PASSWORD_MIN, PASSWORD_TOO_SHORT)
-  .max(1024, 'Password must be at most 1024 characters');
+/** A staff password as it is set (issue 53: NIST SP 800-63B, src/shared/passwords.ts). */
+const password = newPassword('staff');
 
 const details = {
   username,
@@ -29,15 +25,17 @@ const details = {
   displayName: required('Display name', 200),
 };
 
-export const createUserSchema = z.object({ ...details, password });
+const createUserFields = z.object({ ...details, password });
+export const createUserSchema = createUserFields.superRefine(checkAccountPassword('staff'));
 export type CreateUser = z.infer<typeof createUserSchema>;
 
-export const updateUserSchema = z.object({
+const updateUserFields = z.object({
   ...details,
   isActive: z.boolean({ error: 'isActive must be true or false' }),
   // Sent only when the admin typed a new one.
   password: password.optional(),
 });
+export const updateUserSchema = updateUserFields.superRefine(checkAccountPassword('staff'));
 export type UpdateUser = z.infer<typeof updateUserSchema>;
 
 export const userRolesSchema = z.object({
@@ -47,22 +45,22 @@ export const userRolesSchema = z.object({
 });
 
 /** The Create New User form: the confirmation is checked here and never sent. */
-export const createUserFormSchema = createUserSchema
+export const createUserFormSchema = createUserFields
   .extend({ confirmPassword: z.string().min(1, 'Please confirm password') })
+  .superRefine(checkAccountPassword('staff'))
   // `when` checks the match even while other fields are still invalid.
   .refine((v) => v.password === v.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ['confirmPassword'], when: () => true });
 
 /** The Edit User form: an empty new password keeps the current one. */
-export const editUserFormSchema = updateUserSchema
+export const editUserFormSchema = updateUserFields
   .omit({ password: true })
   .extend({
     newPassword: z.string().max(1024),
     confirmPassword: z.string().max(1024),
   })
-  .refine((v) => v.newPassword === '' || v.newPassword.length >= USER_PASSWORD_MIN, {
-    message: PASSWORD_TOO_SHORT,
-    path: ['newPassword'],
-    when: () => true,
+  .superRefine((v, ctx) => {
+    const problem = v.newPassword === '' ? null : passwordProblem(v.newPassword, 'staff', v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['newPassword'] });
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ['confirmPassword'], when: () => true });
 
@@ -82,4 +80,8 @@ export interface UserRow {
   isActive: boolean;
   createdAt: string;
   roles: UserRoleRef[];
+  /** An authenticator app is set up (issue 56). */
+  secondFactor: boolean;
+  /** A role of the user requires one. */
+  secondFactorRequired: boolean;
 }

@@ -1,10 +1,14 @@
 // The one dialog for 'Add New Client' and 'Edit Client' (001 §2, §4, §5).
 import { useEffect, useState, type FormEvent } from 'react';
+import { ShieldCheck } from 'lucide-react';
+import { apiJson, errorMessage } from '../../../shared/api.ts';
+import { toast } from '../../../shared/toast.ts';
 import { fieldErrors } from '../../../shared/forms.ts';
 import { clientDetailsSchema, createClientSchema, resetClientPasswordSchema, type ClientRow } from '../../../shared/schemas/clients.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field, PasswordField } from '../../ui/Field.tsx';
+import { PASSWORD_HINT } from '../../../shared/passwords.ts';
 import { Textarea } from '../../ui/Textarea.tsx';
 
 const EMPTY = { name: '', email: '', phone: '', company: '', notes: '', username: '', password: '' };
@@ -20,12 +24,15 @@ export function ClientDialog({
   client,
   onClose,
   onSubmit,
+  onFactorReset,
 }: {
   open: boolean;
   /** null while adding. */
   client: ClientRow | null;
   onClose: () => void;
   onSubmit: (action: ClientSubmit) => Promise<boolean>;
+  /** After the login's authenticator app was reset (issue 56). */
+  onFactorReset?: () => void;
 }) {
   const [values, setValues] = useState<Values>(EMPTY);
   const [resetting, setResetting] = useState(false);
@@ -88,7 +95,7 @@ export function ClientDialog({
             <legend className="px-1 text-sm font-medium">Login Credentials</legend>
             <div className="grid gap-4 sm:grid-cols-2">
               <Field label="Username" name="username" autoComplete="off" value={values.username} onChange={set('username')} error={errors.username} />
-              <PasswordField label="Password" name="password" autoComplete="new-password" value={values.password} onChange={set('password')} error={errors.password} />
+              <PasswordField label="Password" name="password" autoComplete="new-password" hint={PASSWORD_HINT.client} value={values.password} onChange={set('password')} error={errors.password} />
             </div>
           </fieldset>
         ) : (
@@ -107,8 +114,9 @@ export function ClientDialog({
               Reset client password
             </label>
             {client.username && <p className="text-xs text-fg-muted">Portal login: {client.username}</p>}
+            {client.secondFactor && <FactorReset client={client} onDone={() => onFactorReset?.()} />}
             {resetting && (
-              <PasswordField label="New Password" name="password" autoComplete="new-password" value={values.password} onChange={set('password')} error={errors.password} />
+              <PasswordField label="New Password" name="password" autoComplete="new-password" hint={PASSWORD_HINT.client} value={values.password} onChange={set('password')} error={errors.password} />
             )}
           </div>
         )}
@@ -122,5 +130,44 @@ export function ClientDialog({
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** The portal login turned on an authenticator app (issue 56); staff reset it when the client lost their phone and codes. */
+function FactorReset({ client, onDone }: { client: ClientRow; onDone: () => void }) {
+  const [state, setState] = useState<'idle' | 'confirm' | 'pending' | 'done'>('idle');
+  async function reset() {
+    setState('pending');
+    try {
+      await apiJson('DELETE', `/api/clients/${client.id}/second-factor`);
+      toast({ title: 'Authenticator app reset', description: `${client.name} was signed out and signs in next with the password alone.` });
+      setState('done');
+      onDone();
+    } catch (e) {
+      toast({ title: 'Failed to reset the authenticator app', description: errorMessage(e), variant: 'destructive' });
+      setState('idle');
+    }
+  }
+  if (state === 'done') return <p className="text-xs text-fg-muted">Authenticator app reset.</p>;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 border-t border-line pt-3 text-sm">
+      <span className="flex items-center gap-1.5">
+        <ShieldCheck size={16} aria-hidden="true" className="text-accent" /> Signs in with an authenticator app
+      </span>
+      {state === 'idle' ? (
+        <Button variant="outline" size="sm" onClick={() => setState('confirm')}>
+          Reset app
+        </Button>
+      ) : (
+        <span className="flex gap-2">
+          <Button variant="ghost" size="sm" onClick={() => setState('idle')} disabled={state === 'pending'}>
+            Keep
+          </Button>
+          <Button variant="destructive" size="sm" onClick={() => void reset()} disabled={state === 'pending'}>
+            {state === 'pending' ? 'Resetting...' : 'Reset and sign out'}
+          </Button>
+        </span>
+      )}
+    </div>
   );
 }

@@ -180,7 +180,7 @@ export default function ClientManagement({ canEdit }: { canEdit: boolean }) {
         </ul>
       )}
 
-      <ClientDialog open={!!dialog} client={dialog?.client ?? null} onClose={() => setDialog(null)} onSubmit={submit} />
+      <ClientDialog open={!!dialog} client={dialog?.client ?? null} onClose={() => setDialog(null)} onSubmit={submit} onFactorReset={() => void load()} />
       <EraseClientDialog
         client={erasing}
         onClose={() => setErasing(null)}

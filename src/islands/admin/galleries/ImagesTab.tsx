@@ -32,6 +32,8 @@ export function ImagesTab({ g, reload, can }: EditorProps) {
   const shown = useMemo(() => g.images.filter((i) => setView === 'all' || (setView === 'none' ? i.setId == null : i.setId === setView)), [g.images, setView]);
   const ratios = useMemo(() => shown.map((i) => i.width / i.height), [shown]);
   const manual = g.sortOrder === 'manual';
+  // Tiles name their set where the view mixes sets (issue 53).
+  const setNames = useMemo(() => new Map(setView === 'all' ? g.sets.map((s) => [s.id, s.name]) : []), [g.sets, setView]);
 
   async function call(method: string, path: string, body: unknown, done: string) {
     try {
@@ -153,6 +155,7 @@ export function ImagesTab({ g, reload, can }: EditorProps) {
               <StaffTile
                 img={img}
                 isCover={g.coverMediaId === img.mediaId}
+                setName={img.setId == null ? undefined : setNames.get(img.setId)}
                 selected={selected.has(img.id)}
                 canEdit={can.edit}
                 manual={manual && can.edit}
@@ -199,6 +202,7 @@ export function ImagesTab({ g, reload, can }: EditorProps) {
 function StaffTile({
   img,
   isCover,
+  setName,
   selected,
   canEdit,
   manual,
@@ -209,6 +213,7 @@ function StaffTile({
 }: {
   img: StaffGalleryImage;
   isCover: boolean;
+  setName?: string;
   selected: boolean;
   canEdit: boolean;
   manual: boolean;
@@ -244,6 +249,11 @@ function StaffTile({
           <span />
         )}
         <span className="flex flex-wrap justify-end gap-1">
+          {setName && (
+            <Badge tone="outline" className="max-w-32 bg-raised">
+              <span className="min-w-0 truncate">{setName}</span>
+            </Badge>
+          )}
           {isCover && <Badge tone="accent">Cover</Badge>}
           {img.raw && <Badge>RAW</Badge>}
           {!img.ready && <Badge tone="outline" className="bg-raised">Making sizes</Badge>}

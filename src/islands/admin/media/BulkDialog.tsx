@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { PROJECT_STAGES, parseTagText, type AdminMedia, type MediaUpdate } from '../../../shared/schemas/media.ts';
+import { parseTagText, type AdminMedia, type MediaUpdate } from '../../../shared/schemas/media.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { applyTagAction, type TagMode } from './filtering.ts';
-import { stageLabel } from './format.ts';
+import { stageOptions } from '../../../shared/stages.ts';
 import { putMedia, runBulk, type ClientOption } from './media-api.ts';
 
 const KEEP = '';
@@ -96,7 +96,7 @@ export function BulkDialog({
               label="Project Stage"
               value={stage}
               onChange={(e) => setStage(e.target.value)}
-              options={[{ value: KEEP, label: 'No change' }, { value: 'none', label: 'None' }, ...PROJECT_STAGES.map((s) => ({ value: s, label: stageLabel(s) }))]}
+              options={[{ value: KEEP, label: 'No change' }, { value: 'none', label: 'None' }, ...stageOptions()]}
             />
             <Select label="Featured" value={featured} onChange={(e) => setFeatured(e.target.value)} options={FLAG_OPTIONS} />
             <Select label="Show in Portfolio" value={portfolio} onChange={(e) => setPortfolio(e.target.value)} options={FLAG_OPTIONS} />

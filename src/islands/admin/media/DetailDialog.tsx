@@ -1,7 +1,7 @@
 import { Badge } from '../../ui/Badge.tsx';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Lock, Star, Trash2, Unlock, Upload, X } from 'lucide-react';
-import { DETAIL_STAGES, parseTagText, type AdminFeedback, type AdminMedia, type AdminTimelineNote, type MediaUpdate } from '../../../shared/schemas/media.ts';
+import { parseTagText, type AdminFeedback, type AdminMedia, type AdminTimelineNote, type MediaUpdate } from '../../../shared/schemas/media.ts';
 import { toast } from '../../../shared/toast.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -10,7 +10,8 @@ import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { Textarea } from '../../ui/Textarea.tsx';
-import { formatDate, formatTimestamp, stageLabel } from './format.ts';
+import { formatDate, formatTimestamp } from './format.ts';
+import { stageOptions } from '../../../shared/stages.ts';
 import { assignClient, removeClient, updateMedia, type ClientOption } from './media-api.ts';
 import { SearchInput } from '../../ui/SearchInput.tsx';
 import { ReviewVideo } from '../../ui/ReviewVideo.tsx';
@@ -31,6 +32,7 @@ import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, n
 import { useLiveReload } from '../../live/useLive.ts';
 import { useReviewLive } from '../../live/useReviewLive.ts';
 import { LivePanel } from '../../live/LivePanel.tsx';
+import { CaptionsPanel } from '../../captions/CaptionsPanel.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -253,6 +255,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           )}
         </section>
       )}
+      {item.type === 'video' && shown && <CaptionsPanel mediaId={item.id} versionId={shown.id} versionNumber={shown.number} canEdit={canEdit} />}
       <section aria-labelledby="fb-heading" className="space-y-2">
         <h3 id="fb-heading" className="text-sm font-semibold">
           Client Feedback
@@ -456,11 +459,7 @@ function EditTab({ item, onChanged }: { item: AdminMedia; onChanged: () => void 
   const [v, setV] = useState(start);
   const [error, setError] = useState('');
   const [pending, setPending] = useState(false);
-  const stageOptions = [
-    { value: '', label: 'Not specified' },
-    ...DETAIL_STAGES.map((s) => ({ value: s, label: stageLabel(s) })),
-    ...(start.projectStage && !(DETAIL_STAGES as readonly string[]).includes(start.projectStage) ? [{ value: start.projectStage, label: stageLabel(start.projectStage) }] : []),
-  ];
+  const stages = [{ value: '', label: 'Not specified' }, ...stageOptions([start.projectStage])];
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -487,7 +486,7 @@ function EditTab({ item, onChanged }: { item: AdminMedia; onChanged: () => void 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Edit media details">
       <Field label="Title" value={v.title} onChange={(e) => set('title', e.target.value)} error={error} maxLength={200} />
-      <Select label="Project Stage" value={v.projectStage} onChange={(e) => set('projectStage', e.target.value)} options={stageOptions} />
+      <Select label="Project Stage" value={v.projectStage} onChange={(e) => set('projectStage', e.target.value)} options={stages} />
       <Textarea label="Notes" rows={4} value={v.notes} onChange={(e) => set('notes', e.target.value)} />
       <Field label="Tags" hint="Separate tags with commas" value={v.tags} onChange={(e) => set('tags', e.target.value)} />
       <Button type="submit" disabled={pending}>

@@ -1,12 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { PROJECT_STAGES, parseTagText, type AdminMedia, type MediaUpdate } from '../../../shared/schemas/media.ts';
+import { parseTagText, type AdminMedia, type MediaUpdate } from '../../../shared/schemas/media.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { Textarea } from '../../ui/Textarea.tsx';
-import { stageLabel } from './format.ts';
+import { stageOptions } from '../../../shared/stages.ts';
 import { updateMedia, type ClientOption } from './media-api.ts';
 import { checkPosterFile } from './upload.ts';
 
@@ -96,10 +96,7 @@ export function EditDialog({ item, clients, onClose, onSaved }: { item: AdminMed
               onChange={(e) => set('projectStage', e.target.value)}
               options={[
                 { value: 'none', label: 'None' },
-                ...PROJECT_STAGES.map((s) => ({ value: s, label: stageLabel(s) })),
-                ...(values.projectStage !== 'none' && !(PROJECT_STAGES as readonly string[]).includes(values.projectStage)
-                  ? [{ value: values.projectStage, label: stageLabel(values.projectStage) }]
-                  : []),
+                ...stageOptions([values.projectStage === 'none' ? null : values.projectStage]),
               ]}
             />
             <Select label="Client" value={values.clientId} onChange={(e) => set('clientId', e.target.value)} options={clientOptions} />

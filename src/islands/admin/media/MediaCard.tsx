@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Calendar, Clock, MessageSquare, MoreVertical, Settings, Star, Trash2, Users, Eye, Pencil, UserPlus, Film, Image as ImageIcon, Upload, Layers, Link2 } from 'lucide-react';
 import { ApprovalBadge } from '../../review/ApprovalBadge.tsx';
 import { awaitingApproval } from './filtering.ts';
@@ -23,6 +23,25 @@ interface Props {
 }
 
 const VISIBLE_TAGS = 3;
+
+/**
+ * Reviews or notes of the current version, and (issue 53) those left on earlier versions, so a
+ * fresh v2 does not read as an item nobody has commented on: "0 · 5 earlier", read out as
+ * "0 notes on v2 · 5 on earlier versions".
+ */
+function ReviewCount({ icon, what, title, current, earlier, version }: { icon: ReactNode; what: string; title: string; current: number; earlier: number; version: number }) {
+  const full = earlier > 0 ? `${current} ${what} on v${version} · ${earlier} on earlier versions` : `${current} ${what}`;
+  return (
+    <span className="inline-flex items-center gap-1 text-xs text-fg-muted" title={earlier > 0 ? `${title}: ${current} on v${version} · ${earlier} on earlier versions` : title} data-testid={`card-${what}`}>
+      {icon}
+      <span aria-hidden="true">
+        {current}
+        {earlier > 0 && ` · ${earlier} earlier`}
+      </span>
+      <span className="sr-only">{full}</span>
+    </span>
+  );
+}
 
 /** One media card with every element of 001 §2; memoised so selection and filtering stay cheap. */
 export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canAssign, canUpload = false, canShare = false, onToggleSelect, onAction }: Props) {
@@ -93,14 +112,8 @@ export const MediaCard = memo(function MediaCard({ item, selected, canEdit, canA
             <Users size={12} aria-hidden="true" /> {item.assignedClients.length}
             <span className="sr-only">assigned clients</span>
           </span>
-          <span className="inline-flex items-center gap-1 text-xs text-fg-muted" title="Client reviews">
-            <MessageSquare size={12} aria-hidden="true" /> {item.feedbackCount}
-            <span className="sr-only">reviews</span>
-          </span>
-          <span className="inline-flex items-center gap-1 text-xs text-fg-muted" title="Timeline notes">
-            <Clock size={12} aria-hidden="true" /> {item.noteCount}
-            <span className="sr-only">notes</span>
-          </span>
+          <ReviewCount icon={<MessageSquare size={12} aria-hidden="true" />} what="reviews" title="Client reviews" current={item.feedbackCount} earlier={item.earlierFeedbackCount} version={item.version} />
+          <ReviewCount icon={<Clock size={12} aria-hidden="true" />} what="notes" title="Timeline notes" current={item.noteCount} earlier={item.earlierNoteCount} version={item.version} />
         </div>
         {item.notes && <p className="line-clamp-2 text-xs text-fg-muted">{item.notes}</p>}
         <p className="mt-auto flex items-center gap-1 text-xs text-fg-muted">

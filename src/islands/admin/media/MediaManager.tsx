@@ -13,8 +13,8 @@ import { DetailDialog, type DetailTab } from './DetailDialog.tsx';
 import { VersionUploadDialog } from './VersionUploadDialog.tsx';
 import { APPROVAL_FILTERS } from '../../../shared/schemas/review.ts';
 import { EditDialog } from './EditDialog.tsx';
-import { EMPTY_FILTERS, buildSearchIndex, clientsWithMedia, filterMedia, isFiltered, stagesInUse, tagsInUse, type MediaFilters } from './filtering.ts';
-import { stageLabel } from './format.ts';
+import { EMPTY_FILTERS, buildSearchIndex, clientsWithMedia, filterMedia, isFiltered, tagsInUse, type MediaFilters } from './filtering.ts';
+import { stageOptions } from '../../../shared/stages.ts';
 import { MediaCard, type CardAction } from './MediaCard.tsx';
 import { deleteMedia, fetchClients, fetchFeedback, fetchMedia, fetchTimelineNotes, type ClientOption } from './media-api.ts';
 import { UploadDialog } from './UploadDialog.tsx';
@@ -169,7 +169,7 @@ export default function MediaManager({ permissions, userId }: { permissions: str
   const clientNames = useMemo(() => new Map(clients.map((c) => [c.id, c.name])), [clients]);
   const clientFilterOptions = useMemo(() => clientsWithMedia(items ?? [], clientNames), [items, clientNames]);
   const tagOptions = useMemo(() => tagsInUse(items ?? []), [items]);
-  const stageOptions = useMemo(() => stagesInUse(items ?? []), [items]);
+  const stageFilter = useMemo(() => stageOptions((items ?? []).map((m) => m.projectStage)), [items]);
 
   const sentinel = useRef<HTMLDivElement>(null);
   const hasMore = filtered.length > limit;
@@ -277,7 +277,7 @@ export default function MediaManager({ permissions, userId }: { permissions: str
             hideLabel
             value={filters.stage}
             onChange={(e) => setFilter('stage', e.target.value)}
-            options={[{ value: 'all', label: 'All stages' }, { value: 'none', label: 'No stage' }, ...stageOptions.map((s) => ({ value: s, label: stageLabel(s) }))]}
+            options={[{ value: 'all', label: 'All stages' }, { value: 'none', label: 'No stage' }, ...stageFilter]}
           />
           <Select
             label="Approval"

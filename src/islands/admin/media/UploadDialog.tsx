@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useClearFixedErrors } from '../../ui/useLiveErrors.ts';
-import { PROJECT_STAGES } from '../../../shared/schemas/media.ts';
+import { stageOptions } from '../../../shared/stages.ts';
 import { toast } from '../../../shared/toast.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -8,7 +8,7 @@ import { Field } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { Textarea } from '../../ui/Textarea.tsx';
-import { formatBytes, stageLabel } from './format.ts';
+import { formatBytes } from './format.ts';
 import type { ClientOption } from './media-api.ts';
 import { ACCEPT_ATTR, checkPosterFile, checkUploadFile } from './upload.ts';
 import { findResumable, type ResumeInfo } from './resumable.ts';
@@ -221,7 +221,7 @@ export function UploadDialog({
               label="Project Stage"
               value={values.projectStage}
               onChange={(e) => set('projectStage', e.target.value)}
-              options={[{ value: '', label: 'No stage' }, ...PROJECT_STAGES.map((s) => ({ value: s, label: stageLabel(s) }))]}
+              options={[{ value: '', label: 'No stage' }, ...stageOptions()]}
             />
             <Select
               label="Client"

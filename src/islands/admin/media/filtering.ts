@@ -1,7 +1,6 @@
 // Search and filters of the media screen (001 §2), kept pure so they stay fast on
 // thousands of items: each item's search text is built once per list, not per keystroke.
 import type { AdminMedia } from '../../../shared/schemas/media.ts';
-import { ALL_STAGES } from '../../../shared/schemas/media.ts';
 
 export type TypeFilter = 'all' | 'featured' | 'portfolio' | 'image' | 'video';
 
@@ -88,14 +87,6 @@ export function tagsInUse(items: AdminMedia[]): string[] {
   const tags = new Set<string>();
   for (const m of items) for (const t of m.tags) tags.add(t);
   return [...tags].sort((a, b) => a.localeCompare(b));
-}
-
-/** Stages present in the list, in the documents' order, then any unknown ones. */
-export function stagesInUse(items: AdminMedia[]): string[] {
-  const used = new Set(items.map((m) => m.projectStage).filter((s): s is string => !!s));
-  const known = ALL_STAGES.filter((s) => used.has(s));
-  const other = [...used].filter((s) => !ALL_STAGES.includes(s)).sort();
-  return [...known, ...other];
 }
 
 /** Bulk tag actions (001 §4): add as a union, replace, or remove (case-insensitive). */

@@ -1,10 +1,14 @@
 // One role as a drop zone: its permissions (each removable) and its edit/delete buttons.
 import { useDroppable } from '@dnd-kit/core';
-import { Lock, Pencil, Shield, Trash2 } from 'lucide-react';
+import { Lock, Pencil, Shield, ShieldCheck, Trash2 } from 'lucide-react';
 import type { RoleRow } from '../../../shared/schemas/roles.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Card, CardBody } from '../../ui/Card.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+
+/** Roles a stolen password would open most to (issue 56): a second factor is suggested for them. */
+const SENSITIVE = ['share:media', 'edit:users', 'edit:roles'];
 
 export function RoleZone({
   role,
@@ -12,13 +16,19 @@ export function RoleZone({
   onEdit,
   onDelete,
   onRemove,
+  onPolicy,
+  policyPending = false,
 }: {
   role: RoleRow;
   dragging: boolean;
   onEdit: () => void;
   onDelete: () => void;
   onRemove: (permissionId: number) => void;
+  /** Require a second factor of the role's users, or not (issue 56). */
+  onPolicy: (required: boolean) => void;
+  policyPending?: boolean;
 }) {
+  const sensitive = role.name === 'Admin' || role.permissions.some((p) => SENSITIVE.includes(p.name));
   const locked = role.isProtected;
   // The protected role is not a drop target at all.
   const { setNodeRef, isOver } = useDroppable({ id: `role-${role.id}`, data: { role }, disabled: locked });
@@ -33,6 +43,11 @@ export function RoleZone({
               {locked ? <Lock size={16} aria-hidden="true" className="text-fg-muted" /> : <Shield size={16} aria-hidden="true" className="text-accent" />}
               {role.name}
               {locked && <Badge tone="outline">Read Only</Badge>}
+              {role.requiresSecondFactor && (
+                <Badge tone="success">
+                  <ShieldCheck size={12} aria-hidden="true" /> 2-step
+                </Badge>
+              )}
             </h3>
             {role.description && <p className="mt-1 text-sm text-fg-muted">{role.description}</p>}
           </div>
@@ -71,6 +86,21 @@ export function RoleZone({
           )}
           {locked && role.permissions.length > 0 && <p className="mt-2 px-2 text-xs text-fg-muted">Role is read-only</p>}
         </div>
+        {!locked && (
+          <Switch
+            label="Require a second factor"
+            description={
+              role.requiresSecondFactor
+                ? 'Its users sign in with a code from an authenticator app, and set one up at their next sign-in.'
+                : sensitive
+                  ? `Recommended: ${role.name === 'Admin' ? 'administrators' : 'this role'} can ${role.permissions.some((p) => p.name === 'share:media') ? 'share media outside the studio' : 'manage accounts'}.`
+                  : 'Its users would sign in with a code from an authenticator app too.'
+            }
+            checked={role.requiresSecondFactor}
+            disabled={policyPending}
+            onChange={onPolicy}
+          />
+        )}
       </CardBody>
     </Card>
     </div>

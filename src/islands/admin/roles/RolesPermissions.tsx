@@ -36,6 +36,7 @@ export default function RolesPermissions() {
   const [dragged, setDragged] = useState<PermissionRow | null>(null);
   const [roleDialog, setRoleDialog] = useState<RoleDialogState>(null);
   const [permissionDialog, setPermissionDialog] = useState(false);
+  const [policyPending, setPolicyPending] = useState<number | null>(null);
   const sensors = useRoleSensors();
 
   const loadRoles = useCallback(async () => {
@@ -79,6 +80,22 @@ export default function RolesPermissions() {
       failed('Failed to remove permission', e);
     }
     await loadRoles();
+  }
+
+  // Issue 56: whether the role's users must sign in with a second factor.
+  async function setPolicy(role: RoleRow, required: boolean) {
+    setPolicyPending(role.id);
+    try {
+      await apiJson('PUT', `/api/roles/${role.id}/second-factor`, { required });
+      toast({
+        title: required ? 'Second factor required' : 'Second factor no longer required',
+        description: required ? `Users holding ${role.name} set up an authenticator app before they go on.` : `Users holding ${role.name} may sign in with a password alone.`,
+      });
+    } catch (e) {
+      failed('Failed to change the sign-in policy', e);
+    }
+    await loadRoles();
+    setPolicyPending(null);
   }
 
   async function deleteRole(role: RoleRow) {
@@ -170,6 +187,7 @@ export default function RolesPermissions() {
           <li>Drag permissions from the Available Permissions panel onto a role to assign them (with the keyboard: focus a permission, press Space, move with the arrow keys, press Space to drop).</li>
           <li>Use the trash icon beside a permission in a role to remove it.</li>
           <li>The Client role is read-only and protected: it cannot be edited, deleted or given permissions.</li>
+          <li>"Require a second factor" makes the role's users sign in with a code from an authenticator app after their password; those without one set it up at their next sign-in, before anything else.</li>
         </ul>
       </details>
 
@@ -200,6 +218,8 @@ export default function RolesPermissions() {
                   onEdit={() => setRoleDialog({ mode: 'edit', role })}
                   onDelete={() => void deleteRole(role)}
                   onRemove={(pid) => void removePermission(role, pid)}
+                  onPolicy={(required) => void setPolicy(role, required)}
+                  policyPending={policyPending === role.id}
                 />
               ))
             )}

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Bell, ExternalLink, LogOut, Menu as MenuIcon, X } from 'lucide-react';
+import { Bell, ExternalLink, LogOut, Menu as MenuIcon, ShieldCheck, X } from 'lucide-react';
 import { logoutStaff } from '../../../shared/logout.ts';
 import { signOutLive } from '../../live/channel.ts';
 import { useHydrated } from '../../ui/hydration.ts';
@@ -11,7 +11,7 @@ interface Link {
   active: boolean;
 }
 
-/** Slide-out menu for small screens: every admin link, Public Site, Notifications (issue 17) and Logout (001 §2). */
+/** Slide-out menu for small screens: every admin link, Public Site, Notifications (issue 17), Security (issue 56) and Logout (001 §2). */
 export default function MobileMenu({ links, signedIn }: { links: Link[]; signedIn: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [pending, setPending] = useState(false);
@@ -76,6 +76,11 @@ export default function MobileMenu({ links, signedIn }: { links: Link[]; signedI
               >
                 <Bell size={16} aria-hidden="true" /> Notifications
               </button>
+            )}
+            {signedIn && (
+              <a href="/admin/security" className="flex items-center gap-2 rounded-md px-3 py-2.5 text-sm hover:bg-muted">
+                <ShieldCheck size={16} aria-hidden="true" /> Security
+              </a>
             )}
             {signedIn ? (
               <button

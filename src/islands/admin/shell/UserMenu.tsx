@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Bell, ChevronDown, ExternalLink, LogOut } from 'lucide-react';
+import { Bell, ChevronDown, ExternalLink, LogOut, ShieldCheck } from 'lucide-react';
 import { logoutStaff } from '../../../shared/logout.ts';
 import { signOutLive } from '../../live/channel.ts';
 import { Menu } from '../../ui/Menu.tsx';
 import { NotifyModeDialog, STAFF_NOTIFY_ABOUT } from '../../notifications/NotifyModeDialog.tsx';
 
-/** The signed-in user's menu: name, email, Notifications (issue 17), Public Site, Logout (001 §2). */
+/** The signed-in user's menu: name, email, Notifications (issue 17), Security (issue 56), Public Site, Logout (001 §2). */
 export default function UserMenu({ name, email }: { name: string; email: string }) {
   const [pending, setPending] = useState(false);
   const [notifyOpen, setNotifyOpen] = useState(false);
@@ -32,6 +32,7 @@ export default function UserMenu({ name, email }: { name: string; email: string 
       items={[
         { label: 'Public Site', href: '/', icon: <ExternalLink size={16} aria-hidden="true" /> },
         { label: 'Notifications', icon: <Bell size={16} aria-hidden="true" />, onSelect: () => setNotifyOpen(true) },
+        { label: 'Security', href: '/admin/security', icon: <ShieldCheck size={16} aria-hidden="true" /> },
         {
           label: 'Logout',
           icon: <LogOut size={16} aria-hidden="true" />,

@@ -5,6 +5,7 @@ import { createUserFormSchema, editUserFormSchema, type UserRow } from '../../..
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field, PasswordField } from '../../ui/Field.tsx';
+import { PASSWORD_HINT } from '../../../shared/passwords.ts';
 
 export interface RoleOption {
   id: number;
@@ -83,7 +84,7 @@ export function CreateUserDialog({
     <Dialog open={open} onClose={onClose} title="Create New User" description="Add a new staff account. Assign roles after creating it.">
       <form id="create-user-form" onSubmit={submit} noValidate className="space-y-4">
         <NameFields values={values} errors={errors} set={set} />
-        <PasswordField label="Password" name="password" autoComplete="new-password" value={values.password} onChange={(e) => set('password', e.target.value)} error={errors.password} />
+        <PasswordField label="Password" name="password" autoComplete="new-password" hint={PASSWORD_HINT.staff} value={values.password} onChange={(e) => set('password', e.target.value)} error={errors.password} />
         <PasswordField
           label="Confirm Password"
           name="confirmPassword"
@@ -185,6 +186,7 @@ export function EditUserDialog({
             name="newPassword"
             autoComplete="new-password"
             placeholder="Leave empty to keep current"
+            hint={PASSWORD_HINT.staff}
             value={values.newPassword}
             onChange={(e) => set('newPassword', e.target.value)}
             error={errors.newPassword}

@@ -1,7 +1,7 @@
 // User Management (001 §2 'User Management', §5, §8): the 'All Users' table and its dialogs.
 import { formatDate } from '../../../shared/format.ts';
 import { useCallback, useEffect, useState } from 'react';
-import { Pencil, Plus, Trash2, Users } from 'lucide-react';
+import { KeyRound, Pencil, Plus, ShieldAlert, ShieldCheck, Trash2, Users } from 'lucide-react';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 import type { UserRow } from '../../../shared/schemas/users.ts';
@@ -22,6 +22,8 @@ export default function UserManagement({ currentUserId, canEdit }: { currentUser
   const [editing, setEditing] = useState<UserRow | null>(null);
   const [deleting, setDeleting] = useState<UserRow | null>(null);
   const [deletePending, setDeletePending] = useState(false);
+  const [resetting, setResetting] = useState<UserRow | null>(null);
+  const [resetPending, setResetPending] = useState(false);
 
   const loadUsers = useCallback(async () => {
     try {
@@ -89,6 +91,22 @@ export default function UserManagement({ currentUserId, canEdit }: { currentUser
     }
   }
 
+  // Issue 56: a lost phone and lost recovery codes; the user is signed out everywhere.
+  async function resetFactor() {
+    if (!resetting) return;
+    setResetPending(true);
+    try {
+      await apiJson('DELETE', `/api/users/${resetting.id}/second-factor`);
+      toast({ title: 'Second factor reset', description: `${resetting.username} was signed out everywhere and signs in next with the password${resetting.secondFactorRequired ? ', then sets up an app again' : ''}.` });
+      setResetting(null);
+      await loadUsers();
+    } catch (e) {
+      failed('Failed to reset the second factor', e);
+    } finally {
+      setResetPending(false);
+    }
+  }
+
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -118,12 +136,13 @@ export default function UserManagement({ currentUserId, canEdit }: { currentUser
             />
           ) : (
             <div className="-mx-5 overflow-x-auto">
-              <table className="w-full min-w-[40rem] text-left text-sm">
+              <table className="w-full min-w-[46rem] text-left text-sm">
                 <thead className="border-b border-line text-xs uppercase tracking-wide text-fg-muted">
                   <tr>
                     <th scope="col" className="px-5 py-2 font-medium">User</th>
                     <th scope="col" className="px-3 py-2 font-medium">Roles</th>
                     <th scope="col" className="px-3 py-2 font-medium">Status</th>
+                    <th scope="col" className="px-3 py-2 font-medium">Sign-in</th>
                     <th scope="col" className="px-3 py-2 font-medium">Created</th>
                     <th scope="col" className="px-5 py-2 text-right font-medium">Actions</th>
                   </tr>
@@ -160,6 +179,19 @@ export default function UserManagement({ currentUserId, canEdit }: { currentUser
                         <td className="px-3 py-3">
                           <Badge tone={u.isActive ? 'success' : 'default'}>{u.isActive ? 'Active' : 'Inactive'}</Badge>
                         </td>
+                        <td className="px-3 py-3" data-testid="user-sign-in">
+                          {u.secondFactor ? (
+                            <Badge tone="success">
+                              <ShieldCheck size={12} aria-hidden="true" /> Authenticator
+                            </Badge>
+                          ) : u.secondFactorRequired ? (
+                            <Badge tone="warning">
+                              <ShieldAlert size={12} aria-hidden="true" /> Must set up
+                            </Badge>
+                          ) : (
+                            <span className="text-fg-muted">Password only</span>
+                          )}
+                        </td>
                         <td className="px-3 py-3 whitespace-nowrap">{formatDate(u.createdAt)}</td>
                         <td className="px-5 py-3">
                           {canEdit && (
@@ -167,6 +199,11 @@ export default function UserManagement({ currentUserId, canEdit }: { currentUser
                               <Button variant="ghost" size="icon" aria-label={`Edit ${u.username}`} onClick={() => openEdit(u)}>
                                 <Pencil size={16} aria-hidden="true" />
                               </Button>
+                              {u.secondFactor && u.id !== currentUserId && (
+                                <Button variant="ghost" size="icon" aria-label={`Reset ${u.username}'s second factor`} title="Reset second factor" onClick={() => setResetting(u)}>
+                                  <KeyRound size={16} aria-hidden="true" />
+                                </Button>
+                              )}
                               <Button
                                 variant="ghost"
                                 size="icon"
@@ -201,6 +238,19 @@ export default function UserManagement({ currentUserId, canEdit }: { currentUser
         pending={deletePending}
         onConfirm={remove}
         onCancel={() => setDeleting(null)}
+      />
+      <ConfirmDialog
+        open={!!resetting}
+        title="Reset second factor"
+        message={
+          resetting
+            ? `Remove ${resetting.username}'s authenticator app and recovery codes, and sign them out everywhere? Do this only when you are sure it is them asking (a lost phone). They sign in next with their password${resetting.secondFactorRequired ? ' and must set up an app again before anything else' : ''}.`
+            : ''
+        }
+        confirmLabel={resetPending ? 'Resetting...' : 'Reset'}
+        pending={resetPending}
+        onConfirm={resetFactor}
+        onCancel={() => setResetting(null)}
       />
     </div>
   );

@@ -15,7 +15,7 @@ export const PATCH = endpoint(async (ctx) => {
   return json(await updateGallery(id, await readJson(ctx.request, gallerySettingsSchema)));
 });
 
-/** The gallery goes (its images stay in the library); its links are revoked. */
+/** The gallery goes (its images stay in, or come to, the library); its links are revoked. */
 export const DELETE = endpoint(async (ctx) => {
   requirePermission(ctx, 'edit:media');
   await deleteGallery(parseId(ctx.params.id, 'Gallery'));

@@ -10,9 +10,10 @@ export const PUT = endpoint(async (ctx) => {
   const id = parseUserId(ctx.params.id);
   const input = await readJson(ctx.request, updateUserSchema);
   const { user, endedSessions } = await updateUser(id, input, actorOf(ctx));
-  // Changing your own password ends your other sessions but keeps you signed in here.
+  // Changing your own password ends your other sessions but keeps you signed in here, with
+  // the second factor this session was made with (issue 56).
   if (endedSessions && id === actor.id) {
-    const { token, expiresAt } = await createSession('staff', id);
+    const { token, expiresAt } = await createSession('staff', id, ctx.locals.staffSession?.secondFactor ?? null);
     setSessionCookie(ctx.cookies, 'staff', token, expiresAt, isHttps(ctx));
   }
   return json(user);

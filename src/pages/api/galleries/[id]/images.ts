@@ -20,7 +20,7 @@ export const PATCH = endpoint(async (ctx) => {
   return json({ moved: imageIds.length });
 });
 
-/** Takes images out of the gallery; the library keeps them. */
+/** Takes images out of the gallery; the library keeps them (and gets the stills uploaded into it, issue 53). */
 export const DELETE = endpoint(async (ctx) => {
   requirePermission(ctx, 'edit:media');
   const id = parseId(ctx.params.id, 'Gallery');

@@ -1,0 +1,98 @@
+// Signing in, after the password was right (accounts.ts): a session at once when the account
+// has no second factor (or this browser is trusted to skip it), else a pending sign-in that the
+// second step finishes with one of the account's factors. Every sign-in path that makes a
+// session goes through `startSession`, which records the factor the session was made with.
+//
+// The second step is one endpoint per session kind taking `{ factor, …that factor's proof }`:
+// each factor kind has a verifier in VERIFIERS, so another kind (a passkey) is one more entry
+// (and, for a challenge-response factor, a GET that issues its challenge for the pending sign-in).
+import type { APIContext } from 'astro';
+import { HttpError, clientIp } from '../../http.ts';
+import { isHttps } from '../../proxy.ts';
+import { createSession, setSessionCookie } from '../sessions.ts';
+import { browserTrusted, rememberDevice, trustBrowser, trustedDeviceId } from '../devices.ts';
+import { release, reserveAttempt } from '../throttle.ts';
+import type { FactorKind, SecondStep, VerifySecondFactor } from '../../../shared/schemas/second-factor.ts';
+import type { FactorAccount } from './account.ts';
+import { PENDING_EXPIRED, beginPendingSignIn, endPendingSignIn, pendingAccount } from './pending.ts';
+import { accountFactors } from './state.ts';
+import { verifyTotp } from './totp.ts';
+import { useRecoveryCode } from './recovery.ts';
+
+type Ctx = APIContext;
+
+/** How a session came to be: the factor checked, 'trusted-browser', or null (a password alone). */
+export type SessionFactor = FactorKind | 'trusted-browser' | null;
+
+/** The session cookie, and the device cookie (the throttle's, and "trust this browser" when asked). */
+export async function startSession(ctx: Ctx, account: FactorAccount, secondFactor: SessionFactor, trust = false): Promise<void> {
+  const secure = isHttps(ctx);
+  const { token, expiresAt } = await createSession(account.kind, account.id, secondFactor);
+  setSessionCookie(ctx.cookies, account.kind, token, expiresAt, secure);
+  const device = await rememberDevice(ctx.cookies, account.kind, account.id, secure);
+  if (trust) await trustBrowser(device);
+}
+
+/** The 202 answer: the password was right, a factor is awaited. */
+export function secondStepAnswer(factors: FactorKind[]): SecondStep {
+  return { message: 'Enter the code from your authenticator app.', secondFactor: { factors } };
+}
+
+/**
+ * After a right password: signs in and answers null, or begins a pending sign-in and answers
+ * the factors it awaits. A new password sign-in replaces this browser's earlier pending one.
+ */
+export async function afterPassword(ctx: Ctx, account: FactorAccount): Promise<FactorKind[] | null> {
+  const secure = isHttps(ctx);
+  await endPendingSignIn(ctx.cookies, account.kind, secure);
+  const factors = await accountFactors(account);
+  if (!factors.length) {
+    await startSession(ctx, account, null);
+    return null;
+  }
+  if (await browserTrusted(ctx.cookies, account.kind, account.id)) {
+    await startSession(ctx, account, 'trusted-browser');
+    return null;
+  }
+  await beginPendingSignIn(ctx.cookies, account, secure);
+  return factors;
+}
+
+/** One verifier per factor kind: throws a 4xx naming what is wrong, or returns when the proof holds. */
+const VERIFIERS: { [K in FactorKind]: (account: FactorAccount, input: Extract<VerifySecondFactor, { factor: K }>) => Promise<void> } = {
+  totp: (account, input) => verifyTotp(account, input.code),
+  recovery: (account, input) => useRecoveryCode(account, input.code),
+};
+
+/**
+ * A proof of one of the account's factors, counted by the sign-in throttle before it is checked
+ * (its own counters, `{kind}-code`: a right password clears the password's counters, and must
+ * not clear the codes'). Used by the second step and by the account's own changes.
+ */
+export async function checkFactor(ctx: Ctx, account: FactorAccount, input: VerifySecondFactor): Promise<void> {
+  const factors = await accountFactors(account);
+  if (!factors.includes(input.factor)) {
+    throw new HttpError(400, input.factor === 'recovery' ? 'No recovery codes are left on this account: use your authenticator app.' : 'This account has no authenticator app set up.');
+  }
+  const device = await trustedDeviceId(ctx.cookies, account.kind, account.id);
+  const reservation = await reserveAttempt(`${account.kind}-code`, String(account.id), account.id, clientIp(ctx), device);
+  await (VERIFIERS[input.factor] as (a: FactorAccount, i: VerifySecondFactor) => Promise<void>)(account, input);
+  await release(reservation);
+}
+
+/** The second step: the pending sign-in's account, once its factor is proven, signs in. */
+export async function finishSignIn(ctx: Ctx, kind: FactorAccount['kind'], input: VerifySecondFactor): Promise<FactorAccount> {
+  const account = await pendingAccount(ctx.cookies, kind);
+  if (!account) throw new HttpError(401, PENDING_EXPIRED);
+  await checkFactor(ctx, account, input);
+  await endPendingSignIn(ctx.cookies, kind, isHttps(ctx));
+  await startSession(ctx, account, input.factor, input.trustBrowser);
+  return account;
+}
+
+/** The factors this browser's pending sign-in awaits, or null: the sign-in page reloaded during the second step shows it again. */
+export async function pendingFactors(ctx: Pick<APIContext, 'cookies'>, kind: FactorAccount['kind']): Promise<FactorKind[] | null> {
+  const account = await pendingAccount(ctx.cookies, kind);
+  const factors = account ? await accountFactors(account) : [];
+  return factors.length ? factors : null;
+}
