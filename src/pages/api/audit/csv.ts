@@ -6,5 +6,6 @@ import { staffOrigin } from '../../../server/audit/origin.ts';
 import { auditQueryFrom } from '../../../shared/schemas/audit.ts';
 
 export const GET = endpoint(async (ctx) => {
+  requirePermission(ctx, 'view:audit');
   return auditCsvResponse(auditQueryFrom(ctx.url.searchParams), staffOrigin(ctx));
 });
