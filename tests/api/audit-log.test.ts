@@ -9,6 +9,7 @@ import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { ACTORS, REFUSAL, adminSession, createClientAccount, createStaff, expectStatus, matrixSessions, unique, type Actor } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
 import { enterLink, galleryLink, createGallery } from '../helpers/proofing.ts';
+import { enrolTotp, nextCode } from '../helpers/second-factor.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -89,6 +90,18 @@ const CASES: Case[] = [
   ['user.roles_changed', async () => {
     const s = await createStaff(admin, []);
     return { actorKey: staffKey(), objectType: 'user', objectId: s.user.id };
+  }],
+  ['user.second_factor_reset', async () => {
+    const s = await createStaff(admin, []);
+    await enrolTotp(await staffSession(server.url, s.username, s.password));
+    await expectStatus(admin.json('DELETE', `/api/users/${s.user.id}/second-factor`));
+    return { actorKey: staffKey(), objectType: 'user', objectId: s.user.id, nameHas: s.username };
+  }],
+  ['client.second_factor_reset', async () => {
+    const c = await createClientAccount(admin);
+    await enrolTotp(await clientSession(server.url, c.username, c.password), '/api/client/second-factor');
+    await expectStatus(admin.json('DELETE', `/api/clients/${c.client.id}/second-factor`));
+    return { actorKey: staffKey(), objectType: 'client', objectId: String(c.client.id), nameHas: c.client.name };
   }],
   ['user.deleted', async () => {
     const s = await createStaff(admin, []);
@@ -239,6 +252,45 @@ describe('each audited kind writes its row', () => {
     // From where: the address and a summary of the agent (Node's fetch says "node").
     expect(row!.ip).toBeTruthy();
   }, 60_000);
+});
+
+describe('second factors (issue 56)', () => {
+  test('a code at the second step is a sign_in.succeeded row of its own, naming the factor, after the password row', async () => {
+    const s = await createStaff(admin, []);
+    const { secret, recoveryCodes } = await enrolTotp(await staffSession(server.url, s.username, s.password));
+    for (const [factor, code] of [['totp', await nextCode(secret)], ['recovery', recoveryCodes[0]!]] as const) {
+      const before = (await newest('sign_in.succeeded'))!.id;
+      const browser = new Session(server.url);
+      expect((await browser.json('POST', '/api/login', { username: s.username, password: s.password })).status).toBe(202);
+      const password = (await newest('sign_in.succeeded'))!;
+      expect(password).toMatchObject({ actorKey: `staff:${s.user.id}`, factor: 'password' });
+      expect(password.id).toBeGreaterThan(before);
+      await expectStatus(browser.json('POST', '/api/login/verify', { factor, code, trustBrowser: false }));
+      const row = (await newest('sign_in.succeeded'))!;
+      expect(row.id).toBeGreaterThan(password.id);
+      expect(row).toMatchObject({ actorKey: `staff:${s.user.id}`, actorType: 'staff', objectType: 'user', objectId: s.user.id, factor });
+      expect(row.ip).toBeTruthy();
+    }
+  }, 120_000);
+
+  test('a client login’s code sign-in is the client’s row', async () => {
+    const c = await createClientAccount(admin);
+    const { secret } = await enrolTotp(await clientSession(server.url, c.username, c.password), '/api/client/second-factor');
+    const browser = new Session(server.url);
+    expect((await browser.json('POST', '/api/client/login', { username: c.username, password: c.password })).status).toBe(202);
+    await expectStatus(browser.json('POST', '/api/client/login/verify', { factor: 'totp', code: await nextCode(secret) }));
+    expect(await newest('sign_in.succeeded')).toMatchObject({ actorKey: `client:${c.client.id}`, actorType: 'client', objectType: 'client', objectId: String(c.client.id), factor: 'totp' });
+  }, 120_000);
+
+  test('a role’s second-factor policy changed is a role.updated row saying so; setting it again writes none', async () => {
+    const role = await expectStatus(admin.json('POST', '/api/roles', { name: unique('Editors '), description: '' }), 201);
+    await expectStatus(admin.json('PUT', `/api/roles/${role.id}/second-factor`, { required: true }));
+    const row = (await newest('role.updated'))!;
+    expect(row).toMatchObject({ actorKey: staffKey(), objectType: 'role', objectId: String(role.id) });
+    expect(JSON.parse(row.detail)).toEqual({ changed: ['requires_second_factor'], requiresSecondFactor: true });
+    await expectStatus(admin.json('PUT', `/api/roles/${role.id}/second-factor`, { required: true }));
+    expect((await newest('role.updated'))!.id).toBe(row.id);
+  });
 });
 
 test('a client sign-in is the client’s row, and a guest’s row names the link', async () => {

@@ -8,7 +8,7 @@ import { hashPassword } from '../auth/password.ts';
 import { invalidateAllSessions } from '../auth/sessions.ts';
 import type { ClientDetails, ClientDownloads, CreateClient } from '../../shared/schemas/clients.ts';
 import { setClientGate } from '../sharing/client-gate.ts';
-import { auditIn, type AuditOrigin } from '../audit/record.ts';
+import { audit, auditIn, type AuditOrigin } from '../audit/record.ts';
 import { resetSecondFactors } from '../auth/factors/manage.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
@@ -113,13 +113,14 @@ export async function resetClientPassword(id: number, password: string, origin: 
 }
 
 /** Resets the second factor of the client's portal logins (a lost phone, issue 56); they are signed out everywhere. */
-export async function resetClientSecondFactors(id: number): Promise<void> {
-  await getClient(id);
+export async function resetClientSecondFactors(id: number, origin: AuditOrigin): Promise<void> {
+  const client = await getClient(id);
   const logins = await db.select({ id: clientUsers.id }).from(clientUsers).where(eq(clientUsers.clientId, id));
   if (!logins.length) throw notFound('This client has no portal login');
   let had = false;
   for (const login of logins) had = (await resetSecondFactors({ kind: 'client', id: login.id })) || had;
   if (!had) throw new HttpError(409, 'This client has no authenticator app to reset.');
+  await audit(db, origin, { kind: 'client.second_factor_reset', object: { type: 'client', id, name: client.name } });
 }
 
 export async function deleteClient(id: number, origin: AuditOrigin) {

@@ -119,7 +119,10 @@ export async function setRoleSecondFactorPolicy(id: number, required: boolean, a
   assertEditable(role, 'have its sign-in policy changed');
   const beyond = beyondActor(actor, role.permissions.map((p) => p.name));
   if (beyond.length) throw new HttpError(403, `You can't change the sign-in policy of "${role.name}": it holds permissions you don't have (${beyond.join(', ')}).`);
-  await db.update(roles).set({ requiresSecondFactor: required }).where(eq(roles.id, id));
+  await db.transaction(async (tx) => {
+    await tx.update(roles).set({ requiresSecondFactor: required }).where(eq(roles.id, id));
+    if (role.requiresSecondFactor !== required) await auditIn(tx, actor.origin, { kind: 'role.updated', object: { type: 'role', id, name: role.name }, detail: { changed: ['requires_second_factor'], requiresSecondFactor: required } });
+  });
   return getRole(id);
 }
 

@@ -9,7 +9,7 @@ import { invalidateAllSessions } from '../auth/sessions.ts';
 import { publicUserColumns } from '../auth/principals.ts';
 import type { Actor } from '../auth/guard.ts';
 import type { CreateUser, UpdateUser, UserRoleRef } from '../../shared/schemas/users.ts';
-import { auditIn } from '../audit/record.ts';
+import { audit, auditIn } from '../audit/record.ts';
 import { resetSecondFactors, staffWithSecondFactor } from '../auth/factors/manage.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
@@ -295,8 +295,9 @@ export async function resetUserSecondFactors(id: string, actor: Actor): Promise<
   if (id === actor.id) {
     throw new HttpError(403, "You can't reset your own second factor here. Remove it on your Security page with a code from your app or a recovery code.");
   }
-  const [exists] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+  const [exists] = await db.select({ id: users.id, displayName: users.displayName, username: users.username }).from(users).where(eq(users.id, id)).limit(1);
   if (!exists) throw notFound('User not found');
   await assertWithinActor(db, actor, id);
   if (!(await resetSecondFactors({ kind: 'staff', id }))) throw new HttpError(409, 'This user has no second factor to reset.');
+  await audit(db, actor.origin, { kind: 'user.second_factor_reset', object: { type: 'user', id, name: userName(exists) } });
 }

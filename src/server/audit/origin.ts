@@ -47,16 +47,14 @@ function where(ctx: Ctx): Pick<AuditOrigin, 'ip' | 'agent'> {
 
 const staffName = (u: NonNullable<App.Locals['user']>) => u.displayName || [u.forename, u.surname].filter(Boolean).join(' ') || u.username;
 
-/** The signed-in staff user (endpoints that required one). */
-export function staffOrigin(ctx: Ctx): AuditOrigin {
-  const user = ctx.locals.user;
+/** The signed-in staff user (endpoints that required one), or `user` signing in now. */
+export function staffOrigin(ctx: Ctx, user = ctx.locals.user): AuditOrigin {
   if (!user) return anonymousOrigin(ctx);
   return { actor: { type: 'staff', key: `staff:${user.id}`, name: `${staffName(user)} (${user.username})` }, ...where(ctx) };
 }
 
-/** The signed-in client login, counted as its client (all of a client's logins are one person). */
-export function clientOrigin(ctx: Ctx): AuditOrigin {
-  const c = ctx.locals.clientUser;
+/** The signed-in client login (or `c` signing in now), counted as its client (all of a client's logins are one person). */
+export function clientOrigin(ctx: Ctx, c = ctx.locals.clientUser): AuditOrigin {
   if (!c) return anonymousOrigin(ctx);
   return { actor: { type: 'client', key: `client:${c.clientId}`, name: `${c.name} (${c.username})` }, ...where(ctx) };
 }
