@@ -11,6 +11,7 @@ import { Session, clientSession } from '../helpers/http.ts';
 import { ACTORS, REFUSAL, adminSession, createClientAccount, expectStatus, matrixSessions, type Actor } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
 import { scratchDir } from '../helpers/scratch.ts';
+import { enrolTotp } from '../helpers/second-factor.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -156,4 +157,15 @@ test('erase: logins and personal data go, answered threads stay as "Former clien
   const audit = await expectStatus(admin.json('GET', `/api/audit?kind=client.erased&objectType=client&objectId=${c.client.id}`));
   expect(audit.rows).toEqual([expect.objectContaining({ objectName: 'Former client' })]);
   expect(audit.rows[0].detail).not.toContain(c.client.name);
+});
+
+test('erase: a login’s second factors go too (authenticator app, recovery codes)', async () => {
+  const c = await createClientAccount(admin);
+  await enrolTotp(await clientSession(server.url, c.username, c.password), '/api/client/second-factor');
+  const held = (table: string) => count(`SELECT count(*) AS n FROM ${table} t JOIN client_users u ON u.id = t.client_user_id WHERE u.client_id = ?`, [c.client.id]);
+  expect(await held('totp_factors')).toBe(1);
+  expect(await held('recovery_codes')).toBeGreaterThan(0);
+  await expectStatus(admin.json('POST', `/api/clients/${c.client.id}/erase`, { confirmName: c.client.name }));
+  expect(await held('totp_factors')).toBe(0);
+  expect(await held('recovery_codes')).toBe(0);
 });

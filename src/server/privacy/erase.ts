@@ -1,7 +1,8 @@
 // Erasing a client (issue 56, the right to erasure), in one transaction with its audit row: a
 // failure anywhere leaves everything as it was.
-//  - Logins: sessions, trusted devices, throttle rows and queued or sent emails go; the login row
-//    stays only as an author, renamed "Former client (id)", no email, no usable password, off.
+//  - Logins: sessions, trusted devices, second factors, throttle rows and queued or sent emails
+//    go; the login row stays only as an author, renamed "Former client (id)", no email, no
+//    usable password, off.
 //  - The client row keeps its id and nothing else: "Former client", no contact details, off,
 //    erased_at set (gone from every list, 404 for every call, as a deleted client is).
 //  - Review threads the studio needs stay: feedback and timeline notes with replies, under
@@ -40,9 +41,14 @@ export async function eraseClient(clientId: number, origin: AuditOrigin): Promis
     // Logins: how they sign in and what they are sent.
     await run(sql`DELETE FROM client_sessions WHERE client_user_id IN (${ids})`);
     await run(sql`DELETE FROM trusted_devices WHERE account IN (${accounts})`);
+    // Second factors (issue 56): the authenticator app, recovery codes and pending sign-ins.
+    await run(sql`DELETE FROM totp_factors WHERE client_user_id IN (${ids})`);
+    await run(sql`DELETE FROM recovery_codes WHERE client_user_id IN (${ids})`);
+    await run(sql`DELETE FROM pending_sign_ins WHERE client_user_id IN (${ids})`);
     for (const l of logins) {
       await run(sql`DELETE FROM login_attempts WHERE key LIKE ${`client:%:id:${l.id}@%`} OR key = ${`client:account:id:${l.id}`}
-        OR key LIKE ${`client:%:name:${l.username.toLowerCase()}%`} OR key LIKE ${`client:%:name:${l.email.toLowerCase()}%`}`);
+        OR key LIKE ${`client:%:name:${l.username.toLowerCase()}%`} OR key LIKE ${`client:%:name:${l.email.toLowerCase()}%`}
+        OR key LIKE ${`client-code:%:id:${l.id}@%`} OR key = ${`client-code:account:id:${l.id}`}`);
     }
     await run(sql`DELETE FROM notification_outbox WHERE recipient_kind = 'client' AND recipient_id IN (${idTexts})`);
 
