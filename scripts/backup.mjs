@@ -2,6 +2,7 @@
 // `npm run backup -- --to DIR [--keep N]`: a consistent backup of the database and every media
 // file while the app keeps serving (see src/server/backup/snapshot.ts). Reads DATABASE_URL
 // and MEDIA_DIR like the app; --to defaults to BACKUP_DIR. Exit code 0 on success, 1 otherwise.
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 
 const usage = 'Usage: npm run backup -- --to DIR [--keep N]';
@@ -32,7 +33,7 @@ const { openDatabase } = await import('../src/db/client.ts');
 const { runBackup } = await import('../src/server/backup/run.ts');
 const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
 const started = Date.now();
-const outcome = await runBackup({ db, client, databaseUrl: config.DATABASE_URL, authToken: config.DATABASE_AUTH_TOKEN, mediaDir: config.mediaDir, to, keep, trigger: 'command' });
+const outcome = await runBackup({ db, client, databaseUrl: config.DATABASE_URL, authToken: config.DATABASE_AUTH_TOKEN, mediaDir: config.mediaDir, to, keep, trigger: 'command', by: `npm run backup (${os.userInfo().username})` });
 client.close();
 if (!outcome.ok) {
   console.error(`Backup failed: ${outcome.error}`);

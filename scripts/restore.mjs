@@ -3,6 +3,7 @@
 // backup and restores it (see src/server/backup/restore.ts). With --to, the database goes to
 // DATA_DIR/studio.db and the media to DATA_DIR/media; without it, to DATABASE_URL (its file,
 // or an empty libSQL server) and MEDIA_DIR. Stop the app first when restoring over its own data.
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -47,7 +48,7 @@ if (values.to) {
 }
 
 try {
-  const r = await restoreBackup({ from: values.from, snapshot: values.snapshot, database, mediaDir, force: values.force });
+  const r = await restoreBackup({ from: values.from, snapshot: values.snapshot, database, mediaDir, force: values.force, by: `npm run restore (${os.userInfo().username})` });
   const where = database.file ?? database.url;
   console.log(`Restored snapshot ${r.snapshot}: database ${where}, ${r.files} media files (${r.bytes} bytes) into ${mediaDir}`);
   for (const t of r.tables ?? []) console.log(`  ${t.table}: ${t.rows} rows`);

@@ -22,6 +22,21 @@ const STOP_GRACE_MS = 3000;
 // wait for 'drain' (Astro's writeResponse does not); see src/server/media/node-response.ts.
 const responses = (globalThis[Symbol.for('studio.nodeResponse')] ??= new AsyncLocalStorage());
 
+// With METRICS_TOKEN set, src/server/metrics/registry.ts puts its observer here: every request is
+// counted once it has been answered (or dropped), by route class, method and status (issue 56).
+const REQUEST_OBSERVER = Symbol.for('studio.metrics.request');
+
+function observe(req, res) {
+  const observer = globalThis[REQUEST_OBSERVER];
+  if (!observer) return;
+  const started = process.hrtime.bigint();
+  res.once('close', () => {
+    // 499: the client went away before the answer was complete (nginx's name for it).
+    const status = res.writableFinished ? res.statusCode : 499;
+    observer(req.method ?? 'GET', req.url ?? '/', status, Number(process.hrtime.bigint() - started) / 1e9);
+  });
+}
+
 // Cached public pages are answered before Astro's pipeline (src/server/page-cache.ts
 // registers the function once the bundle has loaded it).
 const PAGE_CACHE_FAST_PATH = Symbol.for('studio.pageCacheFastPath');
@@ -86,6 +101,7 @@ export async function serve({ outDir, port, host }) {
   );
   server.on('clientError', onClientError);
   function dispatch(req, res) {
+    observe(req, res);
     // TRACE, CONNECT and made-up methods: Astro cannot build a Request for some of them and
     // answers a bare-text 500; none of them means anything here.
     if (!KNOWN_METHODS.has(req.method ?? '')) {

@@ -116,6 +116,8 @@ if (config.WORKER) {
 // Live review sessions (issue 41): every process ends sessions whose presenter has gone and
 // prunes old event rows; both are idempotent across processes.
 await runtime.startLiveSweeper();
+// The audit log's retention (issue 56): idempotent across processes, like the sweeper.
+await runtime.startAuditRetention();
 flushCompileCache();
 // Machine-readable line for tests and process managers.
 console.log(`STUDIO_LISTENING ${port}`);

@@ -17,6 +17,8 @@ import { SECURITY_HEADERS, privateCacheControl } from './server/security-headers
 import { HSTS, isHttps, visibleOrigin } from './server/proxy.ts';
 import { clearCookieOnEveryLogoutAnswer } from './server/auth/logout.ts';
 import { bucketOrigin } from './server/storage/s3-origin.ts';
+// Loads the metrics when METRICS_TOKEN is set (issue 56).
+import './server/metrics/enable.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Methods that change nothing: the only ones whose reads may come from a read replica. */

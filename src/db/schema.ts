@@ -103,6 +103,9 @@ export const clients = sqliteTable('clients', {
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
     .notNull()
     .default(sql`(unixepoch('subsec') * 1000)`),
+  // Erased (issue 56, src/server/privacy/erase.ts): the row stays, named "Former client" with
+  // nothing personal left, only so the review threads the studio keeps still have an author.
+  erasedAt: integer('erased_at', { mode: 'timestamp_ms' }),
 });
 
 export const clientUsers = sqliteTable(
@@ -1345,3 +1348,58 @@ export const captionBurns = sqliteTable(
   },
   (t) => [index('caption_burns_track_idx').on(t.trackId)],
 );
+
+// The audit log (issue 56): an append-only record of who did what, from where, on which object.
+// Rows are chained by hash (src/server/audit/chain.ts): each row's `hash` covers its fields and
+// the row before's hash, and `id` is always the row before's id + 1, so an edited, inserted or
+// deleted row breaks the chain at that point (npm run audit:verify). Written only through
+// src/server/audit/record.ts, inside the write transaction of the change it records.
+export const AUDIT_ACTOR_TYPES = ['staff', 'client', 'guest', 'system', 'anonymous'] as const;
+
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    // Given by the writer (the head's id + 1), never AUTOINCREMENT: the primary key then refuses a
+    // second row after the same head, so two writers can never fork the chain.
+    id: integer('id').primaryKey(),
+    // Never earlier than the row before (the writer takes the later of the clock and the head's),
+    // so a date range is an id range.
+    at: integer('at', { mode: 'timestamp_ms' }).notNull(),
+    actorType: text('actor_type', { enum: AUDIT_ACTOR_TYPES }).notNull(),
+    // 'staff:<user id>', 'client:<client id>', 'link:<link id>', 'system' or 'anonymous'.
+    actorKey: text('actor_key').notNull(),
+    // The name as it was then (a deleted user or an erased client keeps their rows readable).
+    actorName: text('actor_name').notNull().default(''),
+    ip: text('ip'),
+    // A summary of the user agent ("Firefox 141 on Linux"), not the whole header.
+    agent: text('agent').notNull().default(''),
+    kind: text('kind').notNull(),
+    objectType: text('object_type'),
+    objectId: text('object_id'),
+    objectName: text('object_name').notNull().default(''),
+    // The sign-in factor a sign-in row is about ('password'; the second factors add theirs).
+    factor: text('factor'),
+    // JSON, or '' when there is nothing more to say.
+    detail: text('detail').notNull().default(''),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    index('audit_log_kind_idx').on(t.kind, t.id),
+    index('audit_log_actor_idx').on(t.actorKey, t.id),
+    index('audit_log_object_idx').on(t.objectType, t.objectId, t.id),
+    index('audit_log_at_idx').on(t.at),
+  ],
+);
+
+// One row (id 1): the chain's head (the last row written) and its anchor (the last row pruned
+// by retention, or the genesis hash), so verifying starts from the anchor and ends at the head.
+export const auditState = sqliteTable('audit_state', {
+  id: integer('id').primaryKey(),
+  headId: integer('head_id').notNull().default(0),
+  headHash: text('head_hash').notNull(),
+  headAt: integer('head_at').notNull().default(0),
+  anchorId: integer('anchor_id').notNull().default(0),
+  anchorHash: text('anchor_hash').notNull(),
+  prunedAt: integer('pruned_at', { mode: 'timestamp_ms' }),
+});

@@ -13,6 +13,7 @@ export const PERMISSIONS: { name: string; description: string }[] = [
   { name: 'edit:website', description: 'Change backgrounds, branding, SEO and contact details' },
   { name: 'view:enquiries', description: 'Read and archive enquiries from the contact form' },
   { name: 'share:media', description: 'Make and revoke share links for people without an account' },
+  { name: 'view:audit', description: 'Read and export the audit log' },
 ];
 
 export const ROLES: { name: string; description: string; isProtected: boolean; permissions: string[] | 'all' }[] = [

@@ -70,6 +70,18 @@ const schema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /^[\x21-\x7e]{32,}$/.test(v), 'must be at least 32 printable ASCII characters without spaces (openssl rand -hex 32)'),
+  // GET /metrics (issue 56): Prometheus text for a scraper sending `Authorization: Bearer <this>`.
+  // Unset: /metrics answers 404, as if it did not exist. Not HEALTH_TOKEN: metrics say more
+  // (traffic, queue, disk), and a monitor set up for health should not switch them on.
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^[\x21-\x7e]{32,}$/.test(v), 'must be at least 32 printable ASCII characters without spaces (openssl rand -hex 32)'),
+  // The audit log (issue 56) keeps rows this many days (2 years); older ones are pruned, checked
+  // every AUDIT_PRUNE_INTERVAL_MS (a day; short values are for tests). Fractions of a day are allowed.
+  AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(36_500).default(730),
+  AUDIT_PRUNE_INTERVAL_MS: z.coerce.number().int().min(100).max(7 * 24 * 3600_000).default(24 * 3600_000),
   // Bytes the public page cache may hold (each page's HTML and its br/gzip copies), per process.
   PAGE_CACHE_BYTES: z.coerce.number().int().min(0).default(16 * 1024 * 1024),
   // Video processing (src/server/jobs): the worker runs inside `npm start` unless WORKER=off.

@@ -27,6 +27,17 @@ export async function startBackupSchedule(opts: ScheduleOptions) {
   return (await import('./backup/schedule.ts')).startBackupSchedule(opts);
 }
 
+/** `npm run audit:verify`: checks the audit log's chain on its own connection (issue 56). */
+export async function verifyAuditChain(...args: Parameters<typeof import('./audit/verify.ts').verifyChain>) {
+  return (await import('./audit/verify.ts')).verifyChain(...args);
+}
+
+/** Prunes the audit log to its retention (issue 56), now and every AUDIT_PRUNE_INTERVAL_MS. */
+export async function startAuditRetention() {
+  const [{ db }, { config: c }, { startAuditRetention: start }] = await Promise.all([import('../db/index.ts'), import('./config.ts'), import('./audit/retention.ts')]);
+  return start(db, c.AUDIT_RETENTION_DAYS, c.AUDIT_PRUNE_INTERVAL_MS);
+}
+
 export async function startLiveSweeper(...args: Parameters<typeof import('./live/sweeper.ts').startLiveSweeper>) {
   return (await import('./live/sweeper.ts')).startLiveSweeper(...args);
 }

@@ -21,6 +21,7 @@ export const ADMIN_ROUTE_RULES: RouteRule[] = [
   { prefix: '/admin/website-customization', permission: 'edit:website' },
   { prefix: '/admin/roles', permission: 'edit:roles' },
   { prefix: '/admin/users', permission: 'view:users' },
+  { prefix: '/admin/audit', permission: 'view:audit' },
 ];
 
 export const ADMIN_DASHBOARD = '/admin/dashboard';

@@ -15,6 +15,7 @@ import { Session, clientSession } from '../helpers/http.ts';
 import { adminSession } from '../helpers/accounts.ts';
 import { createClientWithPortalLogin, createVideo, type MediaFixture } from '../helpers/portal-fixtures.ts';
 import { sampleImage, upload } from '../helpers/media-uploads.ts';
+import { verifyAudit } from '../helpers/audit.ts';
 
 interface Manifest {
   name: string;
@@ -179,6 +180,26 @@ describe('backup under load, then restore', () => {
     const media = await restored.sql.execute('SELECT url FROM media');
     for (const row of media.rows) expect((await restoredAdmin.get(String(row.url))).status, String(row.url)).toBe(200);
   }, 120_000);
+
+  test('the audit log survives: the rows and chain of the backup, then the backup and the restore as rows of their own (issue 56)', async () => {
+    const rows = async (t: TestServer) => (await t.sql.execute('SELECT id, kind, actor_name FROM audit_log ORDER BY id')).rows.map((r) => ({ id: Number(r.id), kind: String(r.kind), by: String(r.actor_name) }));
+    const restoredRows = await rows(restored);
+    // Every row the backup held, in order, then the restore.
+    const sourceRows = await rows(server);
+    const made = sourceRows.find((r) => r.kind === 'backup.made');
+    expect(made, 'the backup is a row of the source').toBeTruthy();
+    expect(made!.by).toMatch(/^npm run backup \(/);
+    // The restored server has written its own rows since (the test above downloads originals).
+    const at = restoredRows.findIndex((r) => r.kind === 'backup.restored');
+    expect(at).toBeGreaterThan(0);
+    expect(restoredRows[at]!.by).toMatch(/^npm run restore \(/);
+    const kept = restoredRows.slice(0, at);
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+    expect(sourceRows.slice(0, kept.length)).toEqual(kept);
+    expect(kept.map((r) => r.kind)).toContain('sign_in.succeeded');
+    const r = await verifyAudit(restored.databaseUrl);
+    expect(r.code, r.out).toBe(0);
+  });
 
   test('restore refuses a non-empty data folder unless --force', async () => {
     const target = path.join(tmp, 'occupied');

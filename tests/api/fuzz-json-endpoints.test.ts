@@ -110,6 +110,8 @@ const fixtures: Record<string, () => Fixture> = {
   // Issue 30: downloads that wait for approval.
   'PUT /api/clients/[id]/downloads': () => ({ valid: { downloadsAfterApproval: true }, breaker: { downloadsAfterApproval: 'x' }, validStatus: 200 }),
   'PUT /api/clients/[id]/reset-password': () => ({ valid: { password: 'new-client-pass' }, breaker: { password: 42 }, validStatus: 200 }),
+  // Issue 56: a client of its own (the valid body erases it), its name typed again.
+  'POST /api/clients/[id]/erase': () => ({ valid: { confirmName: ids.erasableName! }, breaker: { confirmName: 42 }, validStatus: 200 }),
   'POST /api/media': () => ({
     fields: { title: 'Fuzz upload', projectStage: 'production', notes: 'n', clientId: String(client.clientId), tags: 'a, b', isFeatured: 'false', showInPortfolio: 'true' },
     optional: ['projectStage', 'notes', 'clientId', 'tags', 'isFeatured', 'showInPortfolio'],
@@ -309,6 +311,7 @@ function urlFor(route: string): string {
       if (param === 'token') return ids.galleryToken;
     }
     if (param === 'id') {
+      if (route === '/api/clients/[id]/erase') return ids.erasableClientId;
       if (route.startsWith('/api/clients/')) return ids.clientId;
       if (route.startsWith('/api/enquiries/')) return ids.enquiryId;
       if (route.startsWith('/api/media/')) return ids.mediaId;
@@ -337,6 +340,9 @@ beforeAll(async () => {
   portal = await clientSession(server.url, client.username, client.password);
   const video = await createVideo(server, { title: 'Fuzz video', clientId: client.clientId });
   ids.clientId = String(client.clientId);
+  const erasable = await createClientWithPortalLogin(server, 'Fuzz Erasable');
+  ids.erasableClientId = String(erasable.clientId);
+  ids.erasableName = erasable.name;
   ids.mediaId = String(video.id);
   const version = await server.sql.execute({ sql: 'SELECT id FROM media_versions WHERE media_id = ?', args: [video.id] });
   ids.versionId = String(version.rows[0]!.id);

@@ -3,7 +3,7 @@ import { count, createStaffUser, insertMedia, islandsReady, signInAs } from './a
 
 const signInStaff = (page: import('@playwright/test').Page, u = ADMIN.username, p = ADMIN.password) => signInAs(page, u, p);
 
-const ALL_LINKS = ['Dashboard', 'Media', 'Galleries', 'Clients', 'Share links', 'Enquiries', 'Website', 'Roles', 'Users'];
+const ALL_LINKS = ['Dashboard', 'Media', 'Galleries', 'Clients', 'Share links', 'Enquiries', 'Website', 'Roles', 'Users', 'Audit log'];
 
 test.describe('admin navigation bar', () => {
   test('admin sees every link, the company name with the Admin tag, and the user menu', async ({ page }) => {

@@ -16,6 +16,7 @@ export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { href: '/admin/website-customization', label: 'Website', permission: 'edit:website' },
   { href: '/admin/roles', label: 'Roles', permission: 'edit:roles' },
   { href: '/admin/users', label: 'Users', permission: 'edit:users' },
+  { href: '/admin/audit', label: 'Audit log', permission: 'view:audit' },
 ];
 
 export function visibleLinks(permissions: string[]): AdminNavLink[] {

@@ -4,6 +4,7 @@ import { requirePermission } from '../../server/auth/guard.ts';
 import { updateBranding } from '../../server/settings/write.ts';
 import { brandingSchema } from '../../shared/schemas/settings.ts';
 import { getBrandingSettings } from '../../server/settings/read.ts';
+import { staffOrigin } from '../../server/audit/origin.ts';
 
 export const GET = endpoint(async () => json(await getBrandingSettings()));
 
@@ -11,5 +12,5 @@ export const GET = endpoint(async () => json(await getBrandingSettings()));
 export const PUT = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'edit:website');
   const input = await readJson(ctx.request, brandingSchema);
-  return json(await updateBranding(input, user.id));
+  return json(await updateBranding(input, user.id, staffOrigin(ctx)));
 });

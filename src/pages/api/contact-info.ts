@@ -4,6 +4,7 @@ import { requirePermission } from '../../server/auth/guard.ts';
 import { updateContactInfo } from '../../server/settings/write.ts';
 import { contactInfoSchema } from '../../shared/schemas/settings.ts';
 import { getContactInfo } from '../../server/settings/read.ts';
+import { staffOrigin } from '../../server/audit/origin.ts';
 
 export const GET = endpoint(async () => json(await getContactInfo()));
 
@@ -11,5 +12,5 @@ export const GET = endpoint(async () => json(await getContactInfo()));
 export const PUT = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'edit:website');
   const input = await readJson(ctx.request, contactInfoSchema.partial());
-  return json(await updateContactInfo(input, user.id));
+  return json(await updateContactInfo(input, user.id, staffOrigin(ctx)));
 });

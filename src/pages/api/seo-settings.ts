@@ -4,6 +4,7 @@ import { requirePermission } from '../../server/auth/guard.ts';
 import { updateSeo } from '../../server/settings/write.ts';
 import { seoSchema } from '../../shared/schemas/settings.ts';
 import { getSeoSettings } from '../../server/settings/read.ts';
+import { staffOrigin } from '../../server/audit/origin.ts';
 
 export const GET = endpoint(async () => json(await getSeoSettings()));
 
@@ -11,5 +12,5 @@ export const GET = endpoint(async () => json(await getSeoSettings()));
 export const PUT = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'edit:website');
   const input = await readJson(ctx.request, seoSchema.partial());
-  return json(await updateSeo(input, user.id));
+  return json(await updateSeo(input, user.id, staffOrigin(ctx)));
 });

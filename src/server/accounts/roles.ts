@@ -8,6 +8,7 @@ import { ADMIN_ROLE, beyondActor } from './users.ts';
 import { looksTheSame } from './name-key.ts';
 import type { Actor } from '../auth/guard.ts';
 import { PERMISSIONS } from '../../db/seed-data.ts';
+import { auditIn, type AuditOrigin } from '../audit/record.ts';
 
 /** The permissions the app itself checks; only ones created on /admin/roles can be deleted. */
 const BUILT_IN_PERMISSIONS = new Set(PERMISSIONS.map((p) => p.name));
@@ -65,16 +66,17 @@ async function assertRoleNameFree(tx: Tx, name: string, exceptId?: number) {
   throw new HttpError(409, `A role named "${name}" already exists${alike}`);
 }
 
-export async function createRole(input: RoleInput) {
+export async function createRole(input: RoleInput, origin: AuditOrigin) {
   const id = await db.transaction(async (tx) => {
     await assertRoleNameFree(tx, input.name);
     const [row] = await tx.insert(roles).values({ name: input.name, description: input.description }).returning({ id: roles.id });
+    await auditIn(tx, origin, { kind: 'role.created', object: { type: 'role', id: row!.id, name: input.name } });
     return row!.id;
   });
   return getRole(id);
 }
 
-export async function updateRole(id: number, input: RoleInput) {
+export async function updateRole(id: number, input: RoleInput, origin: AuditOrigin) {
   await db.transaction(async (tx) => {
     const role = await findRole(tx, id);
     assertEditable(role, 'be edited');
@@ -84,11 +86,13 @@ export async function updateRole(id: number, input: RoleInput) {
     }
     await assertRoleNameFree(tx, input.name, id);
     await tx.update(roles).set({ name: input.name, description: input.description }).where(eq(roles.id, id));
+    const changed = [role.name !== input.name && 'name', (role.description ?? '') !== (input.description ?? '') && 'description'].filter(Boolean);
+    if (changed.length) await auditIn(tx, origin, { kind: 'role.updated', object: { type: 'role', id, name: input.name }, detail: { changed, ...(role.name !== input.name ? { was: role.name } : {}) } });
   });
   return getRole(id);
 }
 
-export async function deleteRole(id: number) {
+export async function deleteRole(id: number, origin: AuditOrigin) {
   await db.transaction(async (tx) => {
     const role = await findRole(tx, id);
     assertEditable(role, 'be deleted');
@@ -102,6 +106,7 @@ export async function deleteRole(id: number) {
       if (holders.length) throw new HttpError(409, `The ${ADMIN_ROLE} role can't be deleted while active users hold it.`);
     }
     await tx.delete(roles).where(eq(roles.id, id));
+    await auditIn(tx, origin, { kind: 'role.deleted', object: { type: 'role', id, name: role.name } });
   });
 }
 
@@ -114,7 +119,10 @@ export async function setRoleSecondFactorPolicy(id: number, required: boolean, a
   assertEditable(role, 'have its sign-in policy changed');
   const beyond = beyondActor(actor, role.permissions.map((p) => p.name));
   if (beyond.length) throw new HttpError(403, `You can't change the sign-in policy of "${role.name}": it holds permissions you don't have (${beyond.join(', ')}).`);
-  await db.update(roles).set({ requiresSecondFactor: required }).where(eq(roles.id, id));
+  await db.transaction(async (tx) => {
+    await tx.update(roles).set({ requiresSecondFactor: required }).where(eq(roles.id, id));
+    if (role.requiresSecondFactor !== required) await auditIn(tx, actor.origin, { kind: 'role.updated', object: { type: 'role', id, name: role.name }, detail: { changed: ['requires_second_factor'], requiresSecondFactor: required } });
+  });
   return getRole(id);
 }
 
@@ -127,13 +135,14 @@ export async function listPermissions(): Promise<PermissionRow[]> {
  * Creates a permission and gives it to the Admin role at once: Admin holds every permission,
  * which is what lets Admins hand it on (nobody grants a permission they don't hold).
  */
-export async function createPermission(input: PermissionInput): Promise<PermissionRow> {
+export async function createPermission(input: PermissionInput, origin: AuditOrigin): Promise<PermissionRow> {
   return db.transaction(async (tx) => {
     const [clash] = await tx.select({ id: permissions.id }).from(permissions).where(eq(permissions.name, input.name)).limit(1);
     if (clash) throw new HttpError(409, `A permission named "${input.name}" already exists`);
     const [row] = await tx.insert(permissions).values({ name: input.name, description: input.description }).returning(permissionColumns);
     const [admin] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, ADMIN_ROLE)).limit(1);
     if (admin) await tx.insert(rolePermissions).values({ roleId: admin.id, permissionId: row!.id }).onConflictDoNothing();
+    await auditIn(tx, origin, { kind: 'permission.created', object: { type: 'permission', id: row!.id, name: input.name } });
     return row!;
   });
 }
@@ -142,7 +151,7 @@ export async function createPermission(input: PermissionInput): Promise<Permissi
  * Deletes a custom permission (issue 19 #17): built-in ones are refused (403), and one that a
  * role still holds answers 409 naming those roles.
  */
-export async function deletePermission(id: number): Promise<void> {
+export async function deletePermission(id: number, origin: AuditOrigin): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx.select(permissionColumns).from(permissions).where(eq(permissions.id, id)).limit(1);
     if (!row) throw notFound('Permission not found');
@@ -159,6 +168,7 @@ export async function deletePermission(id: number): Promise<void> {
       throw new HttpError(409, `"${row.name}" is held by ${holders.length === 1 ? 'the role' : 'the roles'} ${names}. Remove it from ${holders.length === 1 ? 'that role' : 'those roles'} first.`);
     }
     await tx.delete(permissions).where(eq(permissions.id, id));
+    await auditIn(tx, origin, { kind: 'permission.deleted', object: { type: 'permission', id, name: row.name } });
   });
 }
 
@@ -180,18 +190,23 @@ export async function assignPermission(roleId: number, permissionId: number, act
     if (beyondActor(actor, [permission.name]).length) {
       throw new HttpError(403, `You can't give the permission ${permission.name}: you don't hold it yourself.`);
     }
-    await tx.insert(rolePermissions).values({ roleId, permissionId }).onConflictDoNothing();
+    const added = await tx.insert(rolePermissions).values({ roleId, permissionId }).onConflictDoNothing().returning({ roleId: rolePermissions.roleId });
+    if (added.length) await auditIn(tx, actor.origin, { kind: 'permission.granted', object: { type: 'role', id: roleId, name: role.name }, detail: { permission: permission.name } });
   });
   return getRole(roleId);
 }
 
 /** Takes a permission from a role (idempotent). Returns the role with its permissions. */
-export async function removePermission(roleId: number, permissionId: number) {
+export async function removePermission(roleId: number, permissionId: number, origin: AuditOrigin) {
   await db.transaction(async (tx) => {
     const role = await findRole(tx, roleId);
-    await findPermission(tx, permissionId);
+    const permission = await findPermission(tx, permissionId);
     assertEditable(role, 'lose permissions');
-    await tx.delete(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, permissionId)));
+    const removed = await tx
+      .delete(rolePermissions)
+      .where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, permissionId)))
+      .returning({ roleId: rolePermissions.roleId });
+    if (removed.length) await auditIn(tx, origin, { kind: 'permission.revoked', object: { type: 'role', id: roleId, name: role.name }, detail: { permission: permission.name } });
   });
   return getRole(roleId);
 }

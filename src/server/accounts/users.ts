@@ -9,6 +9,7 @@ import { invalidateAllSessions } from '../auth/sessions.ts';
 import { publicUserColumns } from '../auth/principals.ts';
 import type { Actor } from '../auth/guard.ts';
 import type { CreateUser, UpdateUser, UserRoleRef } from '../../shared/schemas/users.ts';
+import { audit, auditIn } from '../audit/record.ts';
 import { resetSecondFactors, staffWithSecondFactor } from '../auth/factors/manage.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
@@ -157,7 +158,9 @@ async function assertWithinActor(r: Reader, actor: Actor, userId: string) {
   }
 }
 
-export async function createUser(input: CreateUser) {
+const userName = (u: { displayName: string; username: string }) => `${u.displayName || u.username} (${u.username})`;
+
+export async function createUser(input: CreateUser, actor: Actor) {
   const passwordHash = await hashPassword(input.password);
   const id = await db.transaction(async (tx) => {
     await assertUnique(tx, input);
@@ -172,6 +175,7 @@ export async function createUser(input: CreateUser) {
         displayName: input.displayName,
       })
       .returning({ id: users.id });
+    await auditIn(tx, actor.origin, { kind: 'user.created', object: { type: 'user', id: row!.id, name: userName(input) }, detail: { email: input.email } });
     return row!.id;
   });
   return getUser(id);
@@ -185,7 +189,11 @@ export async function updateUser(id: string, input: UpdateUser, actor: Actor) {
   const actorId = actor.id;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const { endedSessions } = await db.transaction(async (tx) => {
-    const [current] = await tx.select({ isActive: users.isActive }).from(users).where(eq(users.id, id)).limit(1);
+    const [current] = await tx
+      .select({ isActive: users.isActive, username: users.username, email: users.email, forename: users.forename, surname: users.surname, displayName: users.displayName })
+      .from(users)
+      .where(eq(users.id, id))
+      .limit(1);
     if (!current) throw notFound('User not found');
     await assertWithinActor(tx, actor, id);
     await assertUnique(tx, input, id);
@@ -206,6 +214,15 @@ export async function updateUser(id: string, input: UpdateUser, actor: Actor) {
         ...(passwordHash ? { passwordHash } : {}),
       })
       .where(eq(users.id, id));
+    const changed: string[] = (['username', 'email', 'forename', 'surname', 'displayName', 'isActive'] as const).filter((k) => current[k] !== input[k]);
+    if (passwordHash) changed.push('password');
+    if (changed.length) {
+      await auditIn(tx, actor.origin, {
+        kind: 'user.updated',
+        object: { type: 'user', id, name: userName(input) },
+        detail: { changed, ...(deactivating ? { deactivated: true } : !current.isActive && input.isActive ? { reactivated: true } : {}) },
+      });
+    }
     return { endedSessions: deactivating || !!passwordHash };
   });
   // Old sessions must not outlive a deactivation or a password change.
@@ -244,6 +261,14 @@ export async function setUserRoles(id: string, roleIds: number[], actor: Actor) 
     if (!found.some((r) => r.name === ADMIN_ROLE)) await assertNotLastAdmin(tx, id);
     await tx.delete(userRoles).where(eq(userRoles.userId, id));
     if (wanted.length) await tx.insert(userRoles).values(wanted.map((roleId) => ({ userId: id, roleId })));
+    const names = await permissionsOfRoles(tx, changed);
+    const roleName = (r: number) => names.get(r)?.name ?? String(r);
+    const [who] = await tx.select({ username: users.username, displayName: users.displayName }).from(users).where(eq(users.id, id));
+    await auditIn(tx, actor.origin, {
+      kind: 'user.roles_changed',
+      object: { type: 'user', id, name: userName(who!) },
+      detail: { added: wanted.filter((r) => !current.includes(r)).map(roleName), removed: current.filter((r) => !wanted.includes(r)).map(roleName) },
+    });
   });
   return getUser(id);
 }
@@ -252,11 +277,12 @@ export async function setUserRoles(id: string, roleIds: number[], actor: Actor) 
 export async function deleteUser(id: string, actor: Actor) {
   if (id === actor.id) throw new HttpError(403, "You can't delete your own account");
   await db.transaction(async (tx) => {
-    const [exists] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+    const [exists] = await tx.select({ id: users.id, username: users.username, displayName: users.displayName, email: users.email }).from(users).where(eq(users.id, id)).limit(1);
     if (!exists) throw notFound('User not found');
     await assertWithinActor(tx, actor, id);
     await assertNotLastAdmin(tx, id);
     await tx.delete(users).where(eq(users.id, id));
+    await auditIn(tx, actor.origin, { kind: 'user.deleted', object: { type: 'user', id, name: userName(exists) }, detail: { email: exists.email } });
   });
 }
 
@@ -269,8 +295,9 @@ export async function resetUserSecondFactors(id: string, actor: Actor): Promise<
   if (id === actor.id) {
     throw new HttpError(403, "You can't reset your own second factor here. Remove it on your Security page with a code from your app or a recovery code.");
   }
-  const [exists] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+  const [exists] = await db.select({ id: users.id, displayName: users.displayName, username: users.username }).from(users).where(eq(users.id, id)).limit(1);
   if (!exists) throw notFound('User not found');
   await assertWithinActor(db, actor, id);
   if (!(await resetSecondFactors({ kind: 'staff', id }))) throw new HttpError(409, 'This user has no second factor to reset.');
+  await audit(db, actor.origin, { kind: 'user.second_factor_reset', object: { type: 'user', id, name: userName(exists) } });
 }

@@ -6,6 +6,7 @@ import { HttpError } from '../http.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
 import { release, reserveAttempt } from './throttle.ts';
 import { loadStaffUser, type StaffUser } from './principals.ts';
+import { audit, auditIn, type AuditOrigin } from '../audit/record.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 
@@ -16,27 +17,74 @@ export const INVALID_CREDENTIALS = 'Invalid username or password';
 type TrustedDevice = (accountId: string | number) => Promise<string | null>;
 const noDevice: TrustedDevice = async () => null;
 
-export async function authenticateStaff(login: string, password: string, ip: string | null, trusted: TrustedDevice = noDevice): Promise<StaffUser> {
+/** A sign-in attempt's account, when the login named one, for its audit row. */
+interface Attempt {
+  side: 'staff' | 'client';
+  login: string;
+  account: { key: string; name: string; objectType: 'user' | 'client'; objectId: string | number } | null;
+}
+
+/**
+ * Runs a sign-in with its audit rows (issue 56): throttled, failed (with the reason, which only
+ * the audit log tells), or succeeded with the factor checked ('password'). Each row is written
+ * before the answer goes.
+ */
+async function audited<T>(origin: AuditOrigin, a: Attempt, check: () => Promise<{ ok: true; value: T } | { ok: false; reason: string }>): Promise<T> {
+  const who: AuditOrigin = a.account ? { ...origin, actor: { type: a.side, key: a.account.key, name: a.account.name } } : { ...origin, actor: { type: 'anonymous', key: 'anonymous', name: a.login.slice(0, 100) } };
+  const object = a.account ? { type: a.account.objectType, id: a.account.objectId, name: a.account.name } : null;
+  const detail = { as: a.side, login: a.login.slice(0, 100) };
+  let outcome: Awaited<ReturnType<typeof check>>;
+  try {
+    outcome = await check();
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 429) await audit(db, who, { kind: 'sign_in.throttled', object, factor: 'password', detail });
+    throw e;
+  }
+  if (!outcome.ok) {
+    await audit(db, who, { kind: 'sign_in.failed', object, factor: 'password', detail: { ...detail, reason: outcome.reason } });
+    throw new HttpError(401, INVALID_CREDENTIALS);
+  }
+  await audit(db, who, { kind: 'sign_in.succeeded', object, factor: 'password', detail });
+  return outcome.value;
+}
+
+/**
+ * The second step's row (issue 56): the factor ('totp', 'recovery') that finished a sign-in,
+ * written after the password's row. `origin` is the account signing in (staffOrigin/clientOrigin
+ * with its principal), and the row is about that account.
+ */
+export async function auditFactorSignIn(origin: AuditOrigin, a: { side: 'staff' | 'client'; object: { type: 'user' | 'client'; id: string | number }; login: string }, factor: string, trustBrowser: boolean): Promise<void> {
+  await audit(db, origin, { kind: 'sign_in.succeeded', object: { ...a.object, name: origin.actor.name }, factor, detail: { as: a.side, login: a.login, trustBrowser } });
+}
+
+/** `origin`: where the attempt comes from (its actor is filled in here, from the login). */
+export async function authenticateStaff(login: string, password: string, origin: AuditOrigin, trusted: TrustedDevice = noDevice): Promise<StaffUser> {
   const needle = login.trim();
   const [row] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash, isActive: users.isActive })
+    .select({ id: users.id, username: users.username, displayName: users.displayName, passwordHash: users.passwordHash, isActive: users.isActive })
     .from(users)
     .where(or(sql`lower(${users.username}) = lower(${needle})`, sql`lower(${users.email}) = lower(${needle})`))
     .limit(1);
-  // Counted before the (slow) password check, so parallel guesses cannot outrun the throttle.
-  const reservation = await reserveAttempt('staff', needle, row?.id ?? null, ip, row ? await trusted(row.id) : null);
-  const ok = row ? await verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
-  // An inactive account gets the same answer as a wrong password: no enumeration.
-  if (!row || !ok || !row.isActive) throw new HttpError(401, INVALID_CREDENTIALS);
-  await release(reservation);
-  return (await loadStaffUser(row.id))!;
+  const name = row ? `${row.displayName || row.username} (${row.username})` : '';
+  const account = row ? { key: `staff:${row.id}`, name, objectType: 'user' as const, objectId: row.id } : null;
+  return audited(origin, { side: 'staff', login: needle, account }, async () => {
+    // Counted before the (slow) password check, so parallel guesses cannot outrun the throttle.
+    const reservation = await reserveAttempt('staff', needle, row?.id ?? null, origin.ip, row ? await trusted(row.id) : null);
+    const ok = row ? await verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
+    // An inactive account gets the same answer as a wrong password: no enumeration.
+    if (!row || !ok || !row.isActive) return { ok: false, reason: !row ? 'unknown login' : !ok ? 'wrong password' : 'account inactive' };
+    await release(reservation);
+    return { ok: true, value: (await loadStaffUser(row.id))! };
+  });
 }
 
-export async function authenticateClient(username: string, password: string, ip: string | null, trusted: TrustedDevice = noDevice) {
+export async function authenticateClient(username: string, password: string, origin: AuditOrigin, trusted: TrustedDevice = noDevice) {
   const needle = username.trim();
   const [row] = await db
     .select({
       id: clientUsers.id,
+      clientId: clientUsers.clientId,
+      name: clients.name,
       username: clientUsers.username,
       passwordHash: clientUsers.passwordHash,
       isActive: clientUsers.isActive,
@@ -46,12 +94,15 @@ export async function authenticateClient(username: string, password: string, ip:
     .innerJoin(clients, eq(clients.id, clientUsers.clientId))
     .where(or(sql`lower(${clientUsers.username}) = lower(${needle})`, sql`lower(${clientUsers.email}) = lower(${needle})`))
     .limit(1);
-  const reservation = await reserveAttempt('client', needle, row?.id ?? null, ip, row ? await trusted(row.id) : null);
-  const ok = row ? await verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
-  if (!row || !ok || !row.isActive || !row.clientActive) throw new HttpError(401, INVALID_CREDENTIALS);
-  await release(reservation);
-  await db.update(clientUsers).set({ lastLoginAt: new Date() }).where(eq(clientUsers.id, row.id));
-  return { id: row.id, username: row.username };
+  const account = row ? { key: `client:${row.clientId}`, name: `${row.name} (${row.username})`, objectType: 'client' as const, objectId: row.clientId } : null;
+  return audited(origin, { side: 'client', login: needle, account }, async () => {
+    const reservation = await reserveAttempt('client', needle, row?.id ?? null, origin.ip, row ? await trusted(row.id) : null);
+    const ok = row ? await verifyPassword(row.passwordHash, password) : (await burnPasswordCheck(password), false);
+    if (!row || !ok || !row.isActive || !row.clientActive) return { ok: false, reason: !row ? 'unknown login' : !ok ? 'wrong password' : 'account inactive' };
+    await release(reservation);
+    await db.update(clientUsers).set({ lastLoginAt: new Date() }).where(eq(clientUsers.id, row.id));
+    return { ok: true, value: { id: row.id, username: row.username } };
+  });
 }
 
 export interface RegistrationInput {
@@ -67,7 +118,7 @@ export interface RegistrationInput {
  * Registration is open only while no user exists (that first user becomes Admin) or when
  * ALLOW_REGISTRATION is on (new users get no roles).
  */
-export async function registerStaff(input: RegistrationInput, allowRegistration: boolean): Promise<StaffUser> {
+export async function registerStaff(input: RegistrationInput, allowRegistration: boolean, origin: AuditOrigin): Promise<StaffUser> {
   const passwordHash = await hashPassword(input.password);
   const id = await db.transaction(async (tx) => {
     const [{ n }] = await tx.select({ n: count() }).from(users);
@@ -98,6 +149,12 @@ export async function registerStaff(input: RegistrationInput, allowRegistration:
       const [admin] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, 'Admin')).limit(1);
       if (admin) await tx.insert(userRoles).values({ userId: created!.id, roleId: admin.id });
     }
+    const name = `${input.displayName || `${forename} ${surname}`.trim() || input.username} (${input.username})`;
+    await auditIn(tx, { ...origin, actor: { type: 'staff', key: `staff:${created!.id}`, name } }, {
+      kind: 'user.created',
+      object: { type: 'user', id: created!.id, name },
+      detail: { via: 'registration', roles: first ? ['Admin'] : [] },
+    });
     return created!.id;
   });
   return (await loadStaffUser(id))!;

@@ -2,8 +2,11 @@
 import type { APIContext } from 'astro';
 import { HttpError } from '../http.ts';
 import { NOT_SIGNED_IN } from '../../shared/landing.ts';
+import { staffOrigin } from '../audit/origin.ts';
+import type { AuditOrigin } from '../audit/record.ts';
 
 type Ctx = Pick<APIContext, 'locals'>;
+type RequestCtx = Pick<APIContext, 'locals' | 'request'> & Partial<Pick<APIContext, 'clientAddress'>>;
 
 export { NOT_SIGNED_IN };
 
@@ -51,9 +54,11 @@ export interface Actor {
   id: string;
   roles: string[];
   permissions: string[];
+  /** Who and from where, for the audit rows of what they change (issue 56). */
+  origin: AuditOrigin;
 }
 
-export function actorOf(ctx: Ctx): Actor {
+export function actorOf(ctx: RequestCtx): Actor {
   const user = requireStaff(ctx);
-  return { id: user.id, roles: ctx.locals.roles, permissions: ctx.locals.permissions };
+  return { id: user.id, roles: ctx.locals.roles, permissions: ctx.locals.permissions, origin: staffOrigin(ctx) };
 }

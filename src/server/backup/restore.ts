@@ -14,6 +14,10 @@ import { connect } from '../../db/connect.ts';
 import { copyDatabase, userTables, type TableCount } from './database-copy.ts';
 import { DATABASE_FILE, MANIFEST, copyHashing, exists, isEmptyOrMissing, objectPath, sha256File, type Manifest } from './files.ts';
 import { listSnapshots, readManifest } from './snapshot.ts';
+import { drizzle } from 'drizzle-orm/libsql';
+import * as schema from '../../db/schema.ts';
+import type { Database } from '../../db/client.ts';
+import { audit, systemOrigin } from '../audit/record.ts';
 
 export class RestoreError extends Error {
   readonly problems: string[];
@@ -77,6 +81,8 @@ export interface RestoreOptions {
   database: { file: string } | { url: string; authToken?: string };
   mediaDir: string;
   force?: boolean;
+  /** Who restored, for the audit log ("npm run restore (alice)"). */
+  by?: string;
 }
 
 export interface RestoreResult {
@@ -148,7 +154,26 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
   } finally {
     if (!dbFile) await removeDatabase(newDb);
   }
-  return { snapshot: manifest.name, files: manifest.files.length, bytes, warnings: manifest.warnings ?? [], tables };
+  const warnings = [...(manifest.warnings ?? [])];
+  // The restore is a row of the restored log (issue 56), after the backup's own rows: the chain
+  // goes on from the backup's head. A backup older than the audit log has none to add it to.
+  try {
+    // Numbers as numbers here (withClient reads bigints, for copying).
+    const target = server ?? { url: `file:${dbFile}` };
+    const c = connect({ url: target.url, authToken: 'authToken' in target ? target.authToken : undefined });
+    try {
+      await audit(drizzle(c, { schema }) as unknown as Database, systemOrigin(opts.by ?? 'npm run restore'), {
+        kind: 'backup.restored',
+        object: { type: 'backup', id: manifest.name },
+        detail: { files: manifest.files.length, into: server ? 'server' : 'file' },
+      });
+    } finally {
+      c.close();
+    }
+  } catch (e) {
+    warnings.push(`the restore could not be written to the audit log (${String((e as Error).message ?? e).split('\n')[0]}); a backup made before the audit log has none until the app has migrated it`);
+  }
+  return { snapshot: manifest.name, files: manifest.files.length, bytes, warnings, tables };
 }
 
 async function withClient<T>(database: { url: string; authToken?: string }, fn: (c: Client) => Promise<T>): Promise<T> {

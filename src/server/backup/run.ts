@@ -5,6 +5,7 @@ import { desc } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { backupRuns } from '../../db/schema.ts';
 import { takeBackup, type BackupResult } from './snapshot.ts';
+import { auditIn, systemOrigin } from '../audit/record.ts';
 
 export interface RunOptions {
   db: Database;
@@ -15,6 +16,8 @@ export interface RunOptions {
   to: string;
   keep?: number;
   trigger: 'schedule' | 'command';
+  /** Who ran it, for the audit log: the schedule, or the command's user. */
+  by?: string;
 }
 
 export type RunOutcome = { ok: true; result: BackupResult } | { ok: false; error: string };
@@ -29,16 +32,24 @@ export async function runBackup(opts: RunOptions): Promise<RunOutcome> {
     outcome = { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
   try {
-    await opts.db.insert(backupRuns).values({
-      startedAt,
-      finishedAt: new Date(),
-      ok: outcome.ok,
-      trigger: opts.trigger,
-      snapshot: outcome.ok ? outcome.result.name : null,
-      files: outcome.ok ? outcome.result.files : 0,
-      bytes: outcome.ok ? outcome.result.bytes : 0,
-      newFiles: outcome.ok ? outcome.result.newFiles : 0,
-      message: outcome.ok ? (outcome.result.warnings.join('\n') || null) : outcome.error,
+    // The run's record and its audit row together (issue 56).
+    await opts.db.transaction(async (tx) => {
+      await tx.insert(backupRuns).values({
+        startedAt,
+        finishedAt: new Date(),
+        ok: outcome.ok,
+        trigger: opts.trigger,
+        snapshot: outcome.ok ? outcome.result.name : null,
+        files: outcome.ok ? outcome.result.files : 0,
+        bytes: outcome.ok ? outcome.result.bytes : 0,
+        newFiles: outcome.ok ? outcome.result.newFiles : 0,
+        message: outcome.ok ? (outcome.result.warnings.join('\n') || null) : outcome.error,
+      });
+      await auditIn(tx, systemOrigin(opts.by ?? (opts.trigger === 'schedule' ? 'Backup schedule' : 'npm run backup')), {
+        kind: outcome.ok ? 'backup.made' : 'backup.failed',
+        object: { type: 'backup', id: outcome.ok ? outcome.result.name : 'failed' },
+        detail: outcome.ok ? { trigger: opts.trigger, files: outcome.result.files, bytes: outcome.result.bytes } : { trigger: opts.trigger, error: outcome.error },
+      });
     });
   } catch (e) {
     // The backup itself stands; only its record is lost (e.g. a database not migrated yet).

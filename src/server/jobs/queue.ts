@@ -263,6 +263,13 @@ export async function fail(job: ClaimedJob, owner: string, message: string, stde
 }
 
 /** The job row, for the reprocess answer and tests. */
+/** How a run ended, for the metrics: done, retry (queued again), failed, or gone (deleted meanwhile). */
+export async function jobOutcome(id: number): Promise<'done' | 'retry' | 'failed' | 'gone'> {
+  const [row] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, id)).limit(1);
+  if (!row) return 'gone';
+  return row.status === 'done' ? 'done' : row.status === 'failed' ? 'failed' : 'retry';
+}
+
 export async function latestJob(mediaId: number) {
   const [row] = await db.select().from(jobs).where(and(eq(jobs.mediaId, mediaId), eq(jobs.kind, TRANSCODE))).orderBy(desc(jobs.id)).limit(1);
   return row ?? null;

@@ -14,7 +14,7 @@ import { hasTool } from '../media/ffmpeg.ts';
 import { browserPlayable, probeFile } from '../media/probe.ts';
 import { storage } from '../storage/index.ts';
 import { FfmpegError } from './ffmpeg-run.ts';
-import { backfill, claim, complete, fail, heartbeat, REPAIR, UPGRADE, WATERMARK, type ClaimedJob } from './queue.ts';
+import { backfill, claim, complete, fail, heartbeat, jobOutcome, REPAIR, UPGRADE, WATERMARK, type ClaimedJob } from './queue.ts';
 import { makeWatermark } from './watermark.ts';
 import { beat, forget, HEARTBEAT_MS } from './heartbeat.ts';
 import { ensureClientGates } from '../sharing/client-gate.ts';
@@ -26,6 +26,7 @@ import type { VideoProbe } from '../media/probe.ts';
 import type { StoredRendition } from '../../db/schema.ts';
 import { backfillStills, makeStills, markStillsFailed, STILLS } from '../proofing/stills.ts';
 import { databaseTrouble } from '../../db/unavailable.ts';
+import { conversionFinished, conversionsCounted } from '../metrics/signals.ts';
 import { BURN, makeBurn, markBurnFailed } from '../captions/burn.ts';
 import { extractEmbedded } from '../captions/embedded.ts';
 import { withoutPaths } from './failure-text.ts';
@@ -312,7 +313,9 @@ export function startWorker(log: (line: string) => void = (l) => console.log(`[w
         await sleep(ready ? config.JOB_POLL_MS : Math.min(FFMPEG_RECHECK_MS, config.JOB_POLL_MS * 5), stopping.signal);
         continue;
       }
+      const started = performance.now();
       await runJob(job, owner, log);
+      if (conversionsCounted()) conversionFinished(job.kind, await jobOutcome(job.id), (performance.now() - started) / 1000);
     }
   };
   let backfillDone!: () => void;

@@ -12,6 +12,7 @@ import { HttpError, notFound } from '../http.ts';
 import type { LiveParticipant, LiveSessionInfo, LiveSessionRecord, LiveSessionView, LiveState, LiveSummary } from '../../shared/schemas/live.ts';
 import { FactsCache, seesLive } from './audience.ts';
 import { appendEvent } from './log.ts';
+import { auditIn, type AuditOrigin } from '../audit/record.ts';
 import { guestKeyPrefix, participantKind, principalKey, type LivePrincipal } from './principal.ts';
 
 export type SessionRow = typeof liveSessions.$inferSelect;
@@ -125,7 +126,7 @@ export async function checkVersion(mediaId: number, versionId: number): Promise<
 }
 
 /** Starts a session (201), or answers the one already open on the item (200). Staff only. */
-export async function startSession(p: LivePrincipal, mediaId: number, versionId?: number): Promise<{ created: boolean; view: LiveSessionView }> {
+export async function startSession(p: LivePrincipal, mediaId: number, versionId: number | undefined, origin: AuditOrigin): Promise<{ created: boolean; view: LiveSessionView }> {
   if (p.kind !== 'staff') throw new HttpError(403, 'Only staff can start a live session.');
   const [item] = await db.select({ id: media.id, storageKey: media.storageKey }).from(media).where(eq(media.id, mediaId)).limit(1);
   if (!item) throw notFound('Media not found');
@@ -135,11 +136,15 @@ export async function startSession(p: LivePrincipal, mediaId: number, versionId?
     vid = cur!.id;
   } else await checkVersion(mediaId, vid);
   const state: LiveState = { versionId: vid, playing: false, rate: 1, ms: 0, frame: 0, compare: null, captions: null, at: Date.now(), seq: 1 };
-  const [created] = await db
-    .insert(liveSessions)
-    .values({ mediaId, startedBy: p.userId, startedByName: p.name, presenter: principalKey(p), state: JSON.stringify(state) })
-    .onConflictDoNothing()
-    .returning();
+  const created = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(liveSessions)
+      .values({ mediaId, startedBy: p.userId, startedByName: p.name, presenter: principalKey(p), state: JSON.stringify(state) })
+      .onConflictDoNothing()
+      .returning();
+    if (row) await auditIn(tx, origin, { kind: 'live.started', object: { type: 'media', id: mediaId }, detail: { sessionId: row.id, versionId: vid } });
+    return row;
+  });
   if (!created) {
     const [open] = await db.select().from(liveSessions).where(and(eq(liveSessions.mediaId, mediaId), isNull(liveSessions.endedAt))).limit(1);
     if (!open) throw new HttpError(409, 'A live session on this item was just ending. Please try again.');

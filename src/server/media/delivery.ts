@@ -21,6 +21,8 @@ import { currentNodeResponse } from './node-response.ts';
 import { CHUNK, pacedStream } from './paced-stream.ts';
 import { config } from '../config.ts';
 import type { FileSource } from './file-source.ts';
+import { audit } from '../audit/record.ts';
+import { clientOrigin, staffOrigin } from '../audit/origin.ts';
 
 const YEAR = 31_536_000;
 
@@ -269,7 +271,14 @@ export async function serveMediaFile(ctx: APIContext, storageKey: string | undef
   const target = await findVisible(ctx, storageKey, variant);
   if (!target) return errorResponse(404, 'Not found');
   if (target === DOWNLOAD_WAITS) return errorResponse(403, DOWNLOADS_AFTER_APPROVAL_MESSAGE);
-  return serveStoredFile(ctx, storageKey, variant, target);
+  // A private original fetched from its first byte is a download the audit log keeps (issue 56):
+  // by staff or an assigned client (a player's later ranges are not).
+  const auditOriginal = variant.startsWith('original.') && !target.isPublic;
+  const onTransfer = async (fromStart: boolean) => {
+    if (!auditOriginal || !fromStart) return;
+    await audit(db, ctx.locals.user ? staffOrigin(ctx) : clientOrigin(ctx), { kind: 'download.original', object: { type: 'media', id: target.id, name: target.title }, detail: { file: variant } });
+  };
+  return serveStoredFile(ctx, storageKey, variant, target, { onTransfer });
 }
 
 /**

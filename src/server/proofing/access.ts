@@ -14,6 +14,8 @@ import type { LinkRow } from '../sharing/links.ts';
 import type { ClientPrincipal } from '../auth/principals.ts';
 import { expiredMessage, isExpired } from './expiry.ts';
 import { linkPreviewVariant } from '../storage/paths.ts';
+import { clientOrigin, guestOrigin } from '../audit/origin.ts';
+import type { AuditOrigin } from '../audit/record.ts';
 
 export type GalleryRow = typeof galleries.$inferSelect;
 export type ViewerRow = typeof proofViewers.$inferSelect;
@@ -147,6 +149,9 @@ export async function setGuestViewer(v: Viewing, name: string, email: string): P
 export const markedVariant = (v: Viewing): string | null => (v.kind === 'link' && v.link.watermark ? linkPreviewVariant(v.link, 'image') : null);
 
 /** How the viewer is named to staff and in logs. */
+/** The viewer as the audit log names them: the client, or the link's guest by name. */
+export const viewerOrigin = (v: Viewing): AuditOrigin => (v.kind === 'client' ? clientOrigin(v.ctx) : guestOrigin(v.ctx, v.link, v.visit.guestName));
+
 export const viewerName = (v: Viewing) => (v.kind === 'client' ? v.client.name : v.visit.guestName);
 
 /** A line in the link's access log (links only: a client's downloads are in the gallery's own log). */

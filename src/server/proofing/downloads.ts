@@ -9,7 +9,8 @@ import { db } from '../../db/index.ts';
 import { galleryDownloads } from '../../db/schema.ts';
 import { HttpError } from '../http.ts';
 import { CAPPED_SIZES, PIN_NEEDED, tierSizes, type DownloadTier } from '../../shared/schemas/proofing.ts';
-import { addressOf, logLinkAccess, viewerName, type Viewing } from './access.ts';
+import { addressOf, logLinkAccess, viewerName, viewerOrigin, type Viewing } from './access.ts';
+import { auditIn } from '../audit/record.ts';
 import { pinOk } from './pin.ts';
 
 export type Size = Exclude<DownloadTier, 'off'>;
@@ -100,6 +101,15 @@ export async function reserveDownloads(v: Viewing, items: DownloadItem[], size: 
           ip,
         })),
       );
+    }
+    // High-res and original files are what the audit log keeps (issue 56): one row per download
+    // or ZIP, in the transaction that logs it.
+    if (CAPPED_SIZES.includes(size)) {
+      await auditIn(tx, viewerOrigin(v), {
+        kind: 'download.gallery',
+        object: { type: 'gallery', id: v.gallery.id, name: v.gallery.title },
+        detail: { size, files: items.length, ...(zipId ? { zip: true } : { file: items[0]!.fileName }) },
+      });
     }
   });
   if (checkOnly) return;

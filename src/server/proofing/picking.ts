@@ -7,7 +7,8 @@ import { galleryImages, proofMarks, selectionItems, selectionLists, selections }
 import { conflict, notFound } from '../http.ts';
 import { formatDate } from '../../shared/format.ts';
 import type { ViewerList } from '../../shared/schemas/proofing.ts';
-import { viewerName, viewerOf, type Viewing } from './access.ts';
+import { viewerName, viewerOf, viewerOrigin, type Viewing } from './access.ts';
+import { auditIn } from '../audit/record.ts';
 import { viewerLists } from './view.ts';
 import { recordSelectionSubmitted } from './notify.ts';
 
@@ -83,6 +84,7 @@ export async function submit(v: Viewing, listId: number): Promise<ViewerList> {
     // Staff may have lowered the maximum after these picks were made.
     if (list.maxCount != null && picked > list.maxCount) throw conflict(`“${list.name}” allows ${list.maxCount}; remove ${picked - list.maxCount} before you submit.`);
     await tx.update(selections).set({ submittedAt: new Date() }).where(eq(selections.id, sel!.id));
+    await auditIn(tx, viewerOrigin(v), { kind: 'selection.submitted', object: { type: 'gallery', id: v.gallery.id, name: v.gallery.title }, detail: { list: list.name, listId, picked } });
     return picked;
   });
   await recordSelectionSubmitted(v.gallery, list, `${viewerName(v)}${v.kind === 'link' ? ` (link “${v.link.name}”)` : ''}`, n);

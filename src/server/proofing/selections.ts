@@ -9,6 +9,7 @@ import type { SelectionSummary } from '../../shared/schemas/proofing.ts';
 import { galleryImageRows, galleryRow } from './galleries.ts';
 import { fileStem, sortImages } from './order.ts';
 import { recordSelectionReopened } from './notify.ts';
+import { csvCell } from '../csv.ts';
 
 export async function listSelections(galleryId: number): Promise<SelectionSummary[]> {
   await galleryRow(galleryId);
@@ -80,13 +81,6 @@ async function pickedRows(galleryId: number, selectionId: number) {
   return { g, s, list, viewer, rows, marks: new Map(marks.map((m) => [m.imageId, m])) };
 }
 
-/** A CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
-export function csvCell(value: string | number | null): string {
-  let text = value == null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export async function exportSelection(galleryId: number, selectionId: number, format: 'csv' | 'lightroom'): Promise<{ body: string; type: string; filename: string }> {
   const { g, list, viewer, rows, marks } = await pickedRows(galleryId, selectionId);
   const base = `${g.title} - ${list.name} - ${viewer.name || 'Guest'}`.replace(/[^\p{L}\p{N} ._()-]+/gu, ' ').trim();
@@ -99,7 +93,7 @@ export async function exportSelection(galleryId: number, selectionId: number, fo
   const lines = rows.map((r) => {
     const m = marks.get(r.id);
     return [r.filename, fileStem(r.filename), r.title, r.setId != null ? (sets.get(r.setId) ?? '') : '', m?.stars ?? 0, m?.heart ? 'yes' : 'no', r.capturedAt?.toISOString() ?? '', r.camera ?? '', r.lens ?? '']
-      .map(csvCell)
+      .map((v) => csvCell(v))
       .join(',');
   });
   return { body: [header.join(','), ...lines].join('\r\n') + '\r\n', type: 'text/csv; charset=utf-8', filename: `${base}.csv` };

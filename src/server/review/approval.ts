@@ -12,6 +12,7 @@ import { currentVersion, listVersions } from './versions.ts';
 import { APPROVAL_LABELS } from '../../shared/schemas/review.ts';
 import { recordEvent } from '../notifications/index.ts';
 import { clientActor } from '../notifications/actors.ts';
+import { auditIn, type AuditOrigin } from '../audit/record.ts';
 
 export const LOCKED_MESSAGE = 'The studio has locked this decision. Contact them if it needs to change.';
 export const staleVersionMessage = (current: number) => `A newer version (v${current}) has been added since you opened this one: review it first.`;
@@ -29,6 +30,7 @@ export async function writeDecision(
   by: Decider,
   actor: string,
   via: 'client' | 'link',
+  origin: AuditOrigin,
 ): Promise<void> {
   // The version they looked at must still be the current one.
   if (input.version !== version.number) throw conflict(staleVersionMessage(version.number));
@@ -36,12 +38,15 @@ export async function writeDecision(
     'clientUserId' in by
       ? { approvalBy: by.clientUserId, approvalGuest: null, approvalLinkId: null }
       : { approvalBy: null, approvalGuest: by.guestName, approvalLinkId: by.linkId };
-  const changed = await db
-    .update(mediaVersions)
-    .set({ approvalStatus: input.status, approvalNote: input.note || null, approvalAt: new Date(), ...who })
-    .where(and(eq(mediaVersions.id, version.id), eq(mediaVersions.approvalLocked, false)))
-    .returning({ id: mediaVersions.id });
-  if (!changed.length) throw conflict(LOCKED_MESSAGE);
+  await db.transaction(async (tx) => {
+    const changed = await tx
+      .update(mediaVersions)
+      .set({ approvalStatus: input.status, approvalNote: input.note || null, approvalAt: new Date(), ...who })
+      .where(and(eq(mediaVersions.id, version.id), eq(mediaVersions.approvalLocked, false)))
+      .returning({ id: mediaVersions.id });
+    if (!changed.length) throw conflict(LOCKED_MESSAGE);
+    await auditIn(tx, origin, { kind: 'approval.decided', object: { type: 'media', id: version.mediaId }, detail: { status: input.status, version: version.number, via } });
+  });
   await recordEvent({
     kind: 'approval',
     mediaId: version.mediaId,
@@ -52,9 +57,9 @@ export async function writeDecision(
   });
 }
 
-export async function setApproval(user: ClientPrincipal, mediaId: number, input: ApprovalInput): Promise<MediaVersion> {
+export async function setApproval(user: ClientPrincipal, mediaId: number, input: ApprovalInput, origin: AuditOrigin): Promise<MediaVersion> {
   const item = await getAssignedMedia(user.clientId, mediaId);
   const current = await currentVersion(item);
-  await writeDecision({ id: current.id, mediaId, number: current.number }, input, { clientUserId: user.id }, clientActor(user), 'client');
+  await writeDecision({ id: current.id, mediaId, number: current.number }, input, { clientUserId: user.id }, clientActor(user), 'client', origin);
   return (await listVersions(item, user.id)).find((v) => v.id === current.id)!;
 }

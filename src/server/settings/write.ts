@@ -7,6 +7,7 @@ import { DEFAULT_COMPANY_NAME } from '../../db/seed-data.ts';
 import type { BrandingInput, ContactInfoInput, PortfolioCategoriesInput, SectionBackgroundInput, SeoInput } from '../../shared/schemas/settings.ts';
 import { badRequest } from '../http.ts';
 import { bumpSiteVersion } from '../site-version.ts';
+import { auditIn, type AuditOrigin } from '../audit/record.ts';
 import { getBrandingSettings, getContactInfo, getPortfolioCategories, getSeoSettings, getWebsiteSettings, type WebsiteSectionEntry } from './read.ts';
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
@@ -34,12 +35,17 @@ async function assertMediaTypes(tx: Tx, wanted: { field: string; id: number | nu
   }
 }
 
+/** The audit row of a settings save (issue 56): which settings and which of their fields. */
+function settingsChanged(tx: Tx, origin: AuditOrigin, section: string, fields: string[]) {
+  return auditIn(tx, origin, { kind: 'settings.changed', object: { type: 'settings', id: section, name: section }, detail: { fields } });
+}
+
 /** Drops keys whose value is undefined (absent in the request: keep the stored value). */
 function given<T extends object>(input: T): Partial<T> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export async function updateSectionBackground(section: string, input: SectionBackgroundInput, userId: string): Promise<WebsiteSectionEntry> {
+export async function updateSectionBackground(section: string, input: SectionBackgroundInput, userId: string, origin: AuditOrigin): Promise<WebsiteSectionEntry> {
   if (!isWebsiteSection(section)) throw badRequest(`section: unknown section "${section}"`);
   await db.transaction(async (tx) => {
     await assertMediaTypes(tx, [
@@ -51,13 +57,14 @@ export async function updateSectionBackground(section: string, input: SectionBac
       .insert(websiteSettings)
       .values({ section, ...values })
       .onConflictDoUpdate({ target: websiteSettings.section, set: values });
+    await settingsChanged(tx, origin, `website:${section}`, Object.keys(given(input)));
     await bumpSiteVersion(tx);
   });
   const entry = (await getWebsiteSettings()).find((e) => e.section === section);
   return entry!;
 }
 
-export async function updateBranding(input: BrandingInput, userId: string) {
+export async function updateBranding(input: BrandingInput, userId: string, origin: AuditOrigin) {
   await db.transaction(async (tx) => {
     await assertMediaTypes(tx, [
       { field: 'logoLightImageId', id: input.logoLightImageId, type: 'image' },
@@ -70,6 +77,7 @@ export async function updateBranding(input: BrandingInput, userId: string) {
       .insert(brandingSettings)
       .values({ id: 1, companyName: DEFAULT_COMPANY_NAME, ...values })
       .onConflictDoUpdate({ target: brandingSettings.id, set: values });
+    await settingsChanged(tx, origin, 'branding', Object.keys(given(input)));
     await bumpSiteVersion(tx);
   });
   return getBrandingSettings();
@@ -79,19 +87,20 @@ export async function updateBranding(input: BrandingInput, userId: string) {
  * Saves the portfolio's categories (issue 32). Items keep their tags: a renamed category
  * shows the items tagged with its new name.
  */
-export async function updatePortfolioCategories(input: PortfolioCategoriesInput, userId: string): Promise<string[]> {
+export async function updatePortfolioCategories(input: PortfolioCategoriesInput, userId: string, origin: AuditOrigin): Promise<string[]> {
   await db.transaction(async (tx) => {
     const values = { portfolioCategories: input.categories, updatedBy: userId, updatedAt: new Date() };
     await tx
       .insert(brandingSettings)
       .values({ id: 1, companyName: DEFAULT_COMPANY_NAME, ...values })
       .onConflictDoUpdate({ target: brandingSettings.id, set: values });
+    await settingsChanged(tx, origin, 'portfolio-categories', ['categories']);
     await bumpSiteVersion(tx);
   });
   return getPortfolioCategories();
 }
 
-export async function updateSeo(input: Partial<SeoInput>, userId: string) {
+export async function updateSeo(input: Partial<SeoInput>, userId: string, origin: AuditOrigin) {
   await db.transaction(async (tx) => {
     await assertMediaTypes(tx, [
       { field: 'openGraphImageId', id: input.openGraphImageId, type: 'image' },
@@ -102,18 +111,20 @@ export async function updateSeo(input: Partial<SeoInput>, userId: string) {
       .insert(seoSettings)
       .values({ id: 1, ...values })
       .onConflictDoUpdate({ target: seoSettings.id, set: values });
+    await settingsChanged(tx, origin, 'seo', Object.keys(given(input)));
     await bumpSiteVersion(tx);
   });
   return getSeoSettings();
 }
 
-export async function updateContactInfo(input: Partial<ContactInfoInput>, userId: string) {
+export async function updateContactInfo(input: Partial<ContactInfoInput>, userId: string, origin: AuditOrigin) {
   await db.transaction(async (tx) => {
     const values = { ...given(input), updatedBy: userId, updatedAt: new Date() };
     await tx
       .insert(contactInfo)
       .values({ id: 1, ...values })
       .onConflictDoUpdate({ target: contactInfo.id, set: values });
+    await settingsChanged(tx, origin, 'contact', Object.keys(given(input)));
     await bumpSiteVersion(tx);
   });
   return getContactInfo();

@@ -16,6 +16,7 @@ import type { LinkRow } from './links.ts';
 import { linkComments, linkItem } from './viewer.ts';
 import { checkAgainstDuration, checkNoteTarget, storeShapes } from '../review/note-fields.ts';
 import { resolveNoteTime } from '../../shared/schemas/notes.ts';
+import { guestOrigin } from '../audit/origin.ts';
 
 export const NO_COMMENTS = 'This link does not allow comments.';
 export const NO_APPROVAL = 'This link does not allow approving.';
@@ -82,7 +83,7 @@ export async function addGuestNote(ctx: APIContext, mediaId: number, input: z.ou
 export async function setGuestApproval(ctx: APIContext, mediaId: number, input: z.output<typeof shareApprovalSchema>) {
   const { link, visit, cur } = await target(ctx, mediaId, 'approve');
   const guestName = await guestNameFor(visit, input.name);
-  await writeDecision({ id: cur.version.id, mediaId, number: cur.version.number }, input, { guestName, linkId: link.id }, guestName, 'link');
+  await writeDecision({ id: cur.version.id, mediaId, number: cur.version.number }, input, { guestName, linkId: link.id }, guestName, 'link', guestOrigin(ctx, link, guestName));
   await logAccess(ctx, link, input.status === 'approved' ? 'approved' : 'changes requested', { mediaId, guestName, detail: input.note });
   return { status: input.status, version: cur.version.number, by: guestName };
 }

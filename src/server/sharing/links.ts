@@ -20,16 +20,29 @@ import { enqueueLinkPreviews, renewLinkPreviews } from './watermark-jobs.ts';
 import { linkPreviewVariant, newFileKey } from '../storage/paths.ts';
 import { storage } from '../storage/index.ts';
 import { inLibrarySql, isPublicSql, seesGalleryStills, seesWholeLibrary } from '../media/visibility.ts';
+import { requireStaff } from '../auth/guard.ts';
+import { staffOrigin } from '../audit/origin.ts';
+import { auditIn, type AuditOrigin } from '../audit/record.ts';
 
 export type LinkRow = typeof shareLinks.$inferSelect;
 type CreateInput = z.output<typeof shareLinkCreateSchema>;
 type UpdateInput = z.output<typeof shareLinkUpdateSchema>;
-/** Who acts: their id and permissions (which items they may put on a link), and a name for the log. */
+/** Who acts: their id and permissions (which items they may put on a link), a name for the log, and the audit's origin. */
 export interface Editor {
   id: string;
   permissions: readonly string[];
   name: string;
+  audit: AuditOrigin;
 }
+
+/** The signed-in staff member as an Editor (the endpoint has checked share:media). */
+export function editorOf(ctx: Pick<APIContext, 'locals' | 'request'> & Partial<Pick<APIContext, 'clientAddress'>>): Editor {
+  const user = requireStaff(ctx);
+  return { id: user.id, permissions: ctx.locals.permissions, name: user.displayName || user.username, audit: staffOrigin(ctx) };
+}
+
+/** The audit log's name for a link: "Harbour cut" (#12). */
+const linkObject = (link: { id: number; name: string }) => ({ type: 'share_link', id: link.id, name: link.name });
 
 export const sharePath = (token: string) => `/s/${token}`;
 
@@ -106,7 +119,7 @@ type LinkFields = Omit<typeof shareLinks.$inferInsert, 'id' | 'tokenHash' | 'tok
 async function insertLink(
   fields: LinkFields & { password: string; expiresAt: string | null },
   mediaIds: number[],
-  staff: { id: string; permissions: readonly string[] },
+  staff: Editor,
   origin: string,
 ): Promise<ShareLinkCreated> {
   const { password, expiresAt: expiry, ...row } = fields;
@@ -121,13 +134,18 @@ async function insertLink(
     if (mediaIds.length) await tx.insert(shareLinkItems).values(mediaIds.map((mediaId, position) => ({ linkId: link!.id, mediaId, position })));
     // A watermarked link shows its own marked copy of every item (the job queue).
     await enqueueLinkPreviews(tx, link!);
+    await auditIn(tx, staff.audit, {
+      kind: 'share_link.created',
+      object: linkObject({ id: link!.id, name: row.name }),
+      detail: { items: mediaIds.length, galleryId: row.galleryId ?? null, download: row.download, password: !!passwordHash, expiresAt: expiresAt?.toISOString() ?? null },
+    });
     return link!.id;
   });
   const [summary] = await listShareLinks(staff.permissions, [id]);
   return { ...summary!, url: `${origin}${sharePath(token)}` };
 }
 
-export async function createShareLink(input: CreateInput, staff: { id: string; permissions: readonly string[] }, origin: string): Promise<ShareLinkCreated> {
+export async function createShareLink(input: CreateInput, staff: Editor, origin: string): Promise<ShareLinkCreated> {
   await assertShareable(input.mediaIds, staff.permissions);
   const { mediaIds, ...fields } = input;
   return insertLink(fields, mediaIds, staff, origin);
@@ -140,7 +158,7 @@ export async function createShareLink(input: CreateInput, staff: { id: string; p
 export async function createGalleryLink(
   galleryId: number,
   input: { name: string; password: string; expiresAt: string | null; allowComment: boolean; watermark: boolean; watermarkText: string; watermarkPosition: (typeof WATERMARK_POSITIONS)[number]; watermarkOpacity: number },
-  staff: { id: string; permissions: readonly string[] },
+  staff: Editor,
   origin: string,
 ): Promise<ShareLinkCreated> {
   return insertLink({ ...input, download: 'none', downloadsAfterApproval: false, galleryId }, [], staff, origin);
@@ -222,10 +240,15 @@ export async function listShareLinks(permissions: readonly string[], onlyIds?: n
 }
 
 /** Takes effect on the visitor's next request: every request looks the link up again. */
-export async function revokeShareLink(id: number, permissions: readonly string[]): Promise<ShareLinkSummary> {
-  const link = await staffLink(id, permissions);
-  if (!link.revokedAt) await db.update(shareLinks).set({ revokedAt: new Date() }).where(and(eq(shareLinks.id, id), isNull(shareLinks.revokedAt)));
-  const [summary] = await listShareLinks(permissions, [id]);
+export async function revokeShareLink(id: number, staff: Editor): Promise<ShareLinkSummary> {
+  const link = await staffLink(id, staff.permissions);
+  if (!link.revokedAt) {
+    await db.transaction(async (tx) => {
+      const done = await tx.update(shareLinks).set({ revokedAt: new Date() }).where(and(eq(shareLinks.id, id), isNull(shareLinks.revokedAt))).returning({ id: shareLinks.id });
+      if (done.length) await auditIn(tx, staff.audit, { kind: 'share_link.revoked', object: linkObject(link) });
+    });
+  }
+  const [summary] = await listShareLinks(staff.permissions, [id]);
   return summary!;
 }
 
@@ -245,9 +268,11 @@ async function staffLink(id: number, permissions: readonly string[]): Promise<Li
 
 type LogCtx = Pick<APIContext, 'request'> & Partial<Pick<APIContext, 'clientAddress'>>;
 
-async function logStaffAction(ctx: LogCtx, linkId: number, action: string, detail: string): Promise<void> {
+type Executor = Pick<typeof db, 'insert'>;
+
+async function logStaffAction(ctx: LogCtx, linkId: number, action: string, detail: string, r: Executor = db): Promise<void> {
   const ip = ctx.clientAddress === undefined ? null : clientIp(ctx as APIContext);
-  await db.insert(shareAccessLog).values({ linkId, action, ip, guestName: '', detail: detail.slice(0, 500) });
+  await r.insert(shareAccessLog).values({ linkId, action, ip, guestName: '', detail: detail.slice(0, 500) });
 }
 
 export const ADDRESS_NOT_KEPT =
@@ -268,7 +293,10 @@ export async function shareLinkAddress(ctx: LogCtx, id: number, staff: Editor, o
   if (link.tokenEnc === null) throw conflict(ADDRESS_NOT_KEPT);
   const token = decryptToken(link.tokenEnc, link.tokenHash);
   if (token === null) throw conflict(ADDRESS_UNREADABLE);
-  await logStaffAction(ctx, link.id, 'address copied', `by ${staff.name}`);
+  await db.transaction(async (tx) => {
+    await logStaffAction(ctx, link.id, 'address copied', `by ${staff.name}`, tx);
+    await auditIn(tx, staff.audit, { kind: 'share_link.address_copied', object: linkObject(link) });
+  });
   return { id: link.id, url: `${origin}${sharePath(token)}` };
 }
 
@@ -285,8 +313,9 @@ export async function newShareLinkAddress(ctx: LogCtx, id: number, staff: Editor
   await db.transaction(async (tx) => {
     await tx.update(shareLinks).set({ tokenHash, tokenEnc }).where(eq(shareLinks.id, link.id));
     await tx.delete(shareVisits).where(eq(shareVisits.linkId, link.id));
+    await logStaffAction(ctx, link.id, 'new address', `by ${staff.name}; the old address no longer opens`, tx);
+    await auditIn(tx, staff.audit, { kind: 'share_link.new_address', object: linkObject(link) });
   });
-  await logStaffAction(ctx, link.id, 'new address', `by ${staff.name}; the old address no longer opens`);
   return { id: link.id, url: `${origin}${sharePath(token)}` };
 }
 
@@ -386,8 +415,9 @@ export async function updateShareLink(ctx: LogCtx, id: number, input: UpdateInpu
       const needs = { id: link.id, watermark: merged.watermark, download: merged.download, downloadsAfterApproval: merged.downloadsAfterApproval, galleryId: link.galleryId };
       if (lookChanged) await renewLinkPreviews(tx, needs);
       else if (previewsChanged) await enqueueLinkPreviews(tx, needs);
+      await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`, tx);
+      await auditIn(tx, staff.audit, { kind: 'share_link.edited', object: linkObject({ id: link.id, name: merged.name }), detail: { changed } });
     });
-    await logStaffAction(ctx, link.id, 'edited', `by ${staff.name}: ${changed.join(', ')}`);
     if (lookChanged) await dropPreviews(link.fileKey, [...new Set([...heldBefore, ...(input.mediaIds ?? [])])]);
   }
   const [summary] = await listShareLinks(staff.permissions, [link.id]);

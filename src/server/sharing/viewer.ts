@@ -23,6 +23,8 @@ import { previewStates } from './watermark-jobs.ts';
 import { allowedVariant, downloadsWait, linkRenditions, previewDownloadVariant, variantOf, viaPreview } from './link-files.ts';
 import { probeFacts } from '../review/versions.ts';
 import { DOWNLOADS_AFTER_APPROVAL_MESSAGE } from '../../shared/schemas/review.ts';
+import { audit } from '../audit/record.ts';
+import { guestOrigin } from '../audit/origin.ts';
 
 type Row = { item: typeof media.$inferSelect; version: typeof mediaVersions.$inferSelect };
 
@@ -268,6 +270,7 @@ export async function serveLinkFile(ctx: APIContext): Promise<Response> {
     if (!downloadable || !fromStart) return;
     const kind = file.startsWith('original.') ? 'original' : 'preview';
     await logAccess(ctx, link, 'download', { mediaId: id, guestName: visit.guestName, detail: download ? kind : `${kind} (played or fetched without ?download=1)` });
+    if (kind === 'original') await audit(db, guestOrigin(ctx, link, visit.guestName), { kind: 'download.original', object: { type: 'media', id, name: cur.item.title }, detail: { file, linkId: link.id } });
   };
   const { item, version } = cur;
   const target = { id: item.id, mimeType: version.mimeType, filename: version.filename, title: item.title, isPublic: false };

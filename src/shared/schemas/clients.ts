@@ -24,6 +24,18 @@ export type CreateClient = z.infer<typeof createClientSchema>;
 
 export const resetClientPasswordSchema = z.object({ password });
 
+/** Erasing a client (issue 56): the client's name, typed again. */
+export const eraseClientSchema = z.object({ confirmName: z.string().max(300) });
+export const ERASE_NAME_MISMATCH = 'confirmName: Type the client’s name exactly to erase them.';
+
+/** What an erase did. */
+export interface EraseSummary {
+  clientId: number;
+  logins: number;
+  keptThreads: number;
+  removedNotes: number;
+}
+
 /** A client as GET /api/clients lists it, with its portal login name. */
 export interface ClientRow {
   id: number;

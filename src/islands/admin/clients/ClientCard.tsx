@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Building2, Calendar, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
+import { Building2, Calendar, Download, Eraser, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
 import { formatDate } from '../../../shared/format.ts';
 import type { ClientRow } from '../../../shared/schemas/clients.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { Button } from '../../ui/Button.tsx';
+import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Card, CardBody } from '../../ui/Card.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Switch } from '../../ui/Switch.tsx';
@@ -11,7 +11,7 @@ import { ClientWatermarkSettings } from './ClientWatermarkSettings.tsx';
 import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 
-export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: ClientRow; canEdit: boolean; onEdit: () => void; onDelete: () => void }) {
+export function ClientCard({ client, canEdit, onEdit, onDelete, onErase }: { client: ClientRow; canEdit: boolean; onEdit: () => void; onDelete: () => void; onErase: () => void }) {
   const [watermark, setWatermark] = useState(client.watermarkPreviews);
   const [saving, setSaving] = useState(false);
   useEffect(() => setWatermark(client.watermarkPreviews), [client.watermarkPreviews]);
@@ -110,6 +110,19 @@ export function ClientCard({ client, canEdit, onEdit, onDelete }: { client: Clie
             <Button variant="outline" size="sm" className="flex-1 text-danger" onClick={onDelete} aria-label={`Delete ${client.name}`}>
               <Trash2 size={14} aria-hidden="true" />
               Delete
+            </Button>
+          </div>
+        )}
+        {canEdit && (
+          <div className="flex gap-2">
+            {/* A plain link: the ZIP streams straight to the browser's downloads. */}
+            <a href={`/api/clients/${client.id}/export`} download className={buttonClass('ghost', 'sm', 'flex-1')} aria-label={`Export ${client.name}'s data`}>
+              <Download size={14} aria-hidden="true" />
+              Export data
+            </a>
+            <Button variant="ghost" size="sm" className="flex-1 text-danger" onClick={onErase} aria-label={`Erase ${client.name}`}>
+              <Eraser size={14} aria-hidden="true" />
+              Erase
             </Button>
           </div>
         )}

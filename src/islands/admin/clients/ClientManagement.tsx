@@ -12,6 +12,7 @@ import { ClientCard, ClientCardSkeleton } from './ClientCard.tsx';
 import { ClientDialog, type ClientSubmit } from './ClientDialog.tsx';
 import { COMPANY_FILTERS, DEFAULT_SORT, SORTS, filterClients, type ClientFilters, type CompanyFilter, type SortOrder } from './filtering.ts';
 import { SearchInput } from '../../ui/SearchInput.tsx';
+import { EraseClientDialog } from './EraseClientDialog.tsx';
 
 const SKELETONS = 6;
 const NO_FILTERS: ClientFilters = { search: '', company: 'all', sort: DEFAULT_SORT };
@@ -28,6 +29,7 @@ export default function ClientManagement({ canEdit }: { canEdit: boolean }) {
   const [dialog, setDialog] = useState<{ client: ClientRow | null } | null>(null);
   const [deleting, setDeleting] = useState<ClientRow | null>(null);
   const [deletePending, setDeletePending] = useState(false);
+  const [erasing, setErasing] = useState<ClientRow | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -172,13 +174,21 @@ export default function ClientManagement({ canEdit }: { canEdit: boolean }) {
         <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3" aria-label="Clients">
           {shown.map((c) => (
             <li key={c.id} className="flex">
-              <ClientCard client={c} canEdit={canEdit} onEdit={() => setDialog({ client: c })} onDelete={() => setDeleting(c)} />
+              <ClientCard client={c} canEdit={canEdit} onEdit={() => setDialog({ client: c })} onDelete={() => setDeleting(c)} onErase={() => setErasing(c)} />
             </li>
           ))}
         </ul>
       )}
 
       <ClientDialog open={!!dialog} client={dialog?.client ?? null} onClose={() => setDialog(null)} onSubmit={submit} onFactorReset={() => void load()} />
+      <EraseClientDialog
+        client={erasing}
+        onClose={() => setErasing(null)}
+        onErased={() => {
+          setErasing(null);
+          void load();
+        }}
+      />
       <ConfirmDialog
         open={!!deleting}
         title="Delete Client"

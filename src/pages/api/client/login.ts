@@ -1,4 +1,5 @@
-import { endpoint, json, readJson, clientIp } from '../../../server/http.ts';
+import { endpoint, json, readJson } from '../../../server/http.ts';
+import { anonymousOrigin } from '../../../server/audit/origin.ts';
 import { clientLoginSchema } from '../../../shared/schemas/auth.ts';
 import { authenticateClient } from '../../../server/auth/accounts.ts';
 import { trustedDeviceId } from '../../../server/auth/devices.ts';
@@ -8,7 +9,7 @@ import { afterPassword, secondStepAnswer } from '../../../server/auth/factors/si
 // (POST /api/client/login/verify).
 export const POST = endpoint(async (ctx) => {
   const { username, password } = await readJson(ctx.request, clientLoginSchema);
-  const clientUser = await authenticateClient(username, password, clientIp(ctx), (id) => trustedDeviceId(ctx.cookies, 'client', id));
+  const clientUser = await authenticateClient(username, password, anonymousOrigin(ctx), (id) => trustedDeviceId(ctx.cookies, 'client', id));
   const factors = await afterPassword(ctx, { kind: 'client', id: clientUser.id });
   if (factors) return json(secondStepAnswer(factors), 202);
   return json({ clientUser });

@@ -2,6 +2,7 @@ import { endpoint, json, readJson } from '../../../server/http.ts';
 import { requirePermission } from '../../../server/auth/guard.ts';
 import { createClient, listClients } from '../../../server/accounts/clients.ts';
 import { createClientSchema } from '../../../shared/schemas/clients.ts';
+import { staffOrigin } from '../../../server/audit/origin.ts';
 
 export const GET = endpoint(async (ctx) => {
   requirePermission(ctx, 'view:clients');
@@ -11,5 +12,5 @@ export const GET = endpoint(async (ctx) => {
 export const POST = endpoint(async (ctx) => {
   const actor = requirePermission(ctx, 'edit:clients');
   const input = await readJson(ctx.request, createClientSchema);
-  return json(await createClient(input, actor.id), 201);
+  return json(await createClient(input, actor.id, staffOrigin(ctx)), 201);
 });

@@ -2,6 +2,7 @@ import { endpoint, json, readJson } from '../../../server/http.ts';
 import { requirePermission } from '../../../server/auth/guard.ts';
 import { createPermission, listPermissions } from '../../../server/accounts/roles.ts';
 import { permissionSchema } from '../../../shared/schemas/roles.ts';
+import { staffOrigin } from '../../../server/audit/origin.ts';
 
 export const GET = endpoint(async (ctx) => {
   requirePermission(ctx, 'edit:roles');
@@ -11,5 +12,5 @@ export const GET = endpoint(async (ctx) => {
 export const POST = endpoint(async (ctx) => {
   requirePermission(ctx, 'edit:roles');
   const input = await readJson(ctx.request, permissionSchema);
-  return json(await createPermission(input), 201);
+  return json(await createPermission(input, staffOrigin(ctx)), 201);
 });

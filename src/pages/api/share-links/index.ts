@@ -1,7 +1,7 @@
 import { endpoint, json, readJson } from '../../../server/http.ts';
 import { requirePermission } from '../../../server/auth/guard.ts';
 import { publicOrigin } from '../../../server/proxy.ts';
-import { createShareLink, listShareLinks } from '../../../server/sharing/links.ts';
+import { createShareLink, editorOf, listShareLinks } from '../../../server/sharing/links.ts';
 import { shareLinkCreateSchema } from '../../../shared/schemas/share.ts';
 
 /** Every share link with its items and use (share:media), but only links holding nothing the reader may not see. */
@@ -12,7 +12,7 @@ export const GET = endpoint(async (ctx) => {
 
 /** A new link; the answer carries its address, which is never shown again. */
 export const POST = endpoint(async (ctx) => {
-  const user = requirePermission(ctx, 'share:media');
+  requirePermission(ctx, 'share:media');
   const input = await readJson(ctx.request, shareLinkCreateSchema);
-  return json(await createShareLink(input, { id: user.id, permissions: ctx.locals.permissions }, publicOrigin(ctx)), 201);
+  return json(await createShareLink(input, editorOf(ctx), publicOrigin(ctx)), 201);
 });

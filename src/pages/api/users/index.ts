@@ -1,5 +1,5 @@
 import { endpoint, json, readJson } from '../../../server/http.ts';
-import { requirePermission } from '../../../server/auth/guard.ts';
+import { actorOf, requirePermission } from '../../../server/auth/guard.ts';
 import { createUser, listUsers } from '../../../server/accounts/users.ts';
 import { createUserSchema } from '../../../shared/schemas/users.ts';
 
@@ -11,5 +11,5 @@ export const GET = endpoint(async (ctx) => {
 export const POST = endpoint(async (ctx) => {
   requirePermission(ctx, 'edit:users');
   const input = await readJson(ctx.request, createUserSchema);
-  return json(await createUser(input), 201);
+  return json(await createUser(input, actorOf(ctx)), 201);
 });

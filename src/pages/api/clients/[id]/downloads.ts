@@ -2,6 +2,7 @@ import { endpoint, json, parseId, readJson } from '../../../../server/http.ts';
 import { requirePermission } from '../../../../server/auth/guard.ts';
 import { getClientDownloads, setClientDownloads } from '../../../../server/accounts/clients.ts';
 import { clientDownloadsSchema } from '../../../../shared/schemas/clients.ts';
+import { staffOrigin } from '../../../../server/audit/origin.ts';
 
 /** Whether the client's downloads wait for approval of each item's current version (issue 30). */
 export const GET = endpoint(async (ctx) => {
@@ -13,5 +14,5 @@ export const GET = endpoint(async (ctx) => {
 export const PUT = endpoint(async (ctx) => {
   const user = requirePermission(ctx, 'edit:clients');
   const input = await readJson(ctx.request, clientDownloadsSchema);
-  return json(await setClientDownloads(parseId(ctx.params.id, 'Client'), input, user.id));
+  return json(await setClientDownloads(parseId(ctx.params.id, 'Client'), input, user.id, staffOrigin(ctx)));
 });

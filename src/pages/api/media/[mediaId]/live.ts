@@ -3,6 +3,7 @@ import { requirePermission } from '../../../../server/auth/guard.ts';
 import { sessionsOf, startSession } from '../../../../server/live/sessions.ts';
 import { staffPrincipal } from '../../../../server/live/principal.ts';
 import { liveStartSchema } from '../../../../shared/schemas/live.ts';
+import { staffOrigin } from '../../../../server/audit/origin.ts';
 
 /** The item's live sessions: the open one and the summaries of ended ones (view:media). */
 export const GET = endpoint(async (ctx) => {
@@ -14,6 +15,6 @@ export const GET = endpoint(async (ctx) => {
 export const POST = endpoint(async (ctx) => {
   requirePermission(ctx, 'view:media');
   const { versionId } = await readJson(ctx.request, liveStartSchema);
-  const { created, view } = await startSession(staffPrincipal(ctx), parseId(ctx.params.mediaId, 'Media'), versionId);
+  const { created, view } = await startSession(staffPrincipal(ctx), parseId(ctx.params.mediaId, 'Media'), versionId, staffOrigin(ctx));
   return json(view, created ? 201 : 200);
 });
