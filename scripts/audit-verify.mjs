@@ -29,3 +29,5 @@ if (!r.ok) {
 const span = r.rows ? `rows ${r.firstId} to ${r.headId}` : 'no rows';
 console.log(`Audit log whole: ${r.rows} rows checked (${span}); head hash ${r.headHash}`);
 console.log(`STUDIO_AUDIT_VERIFY ${JSON.stringify({ ok: true, rows: r.rows, headId: r.headId, headHash: r.headHash })}`);
+// On a libSQL server the closed client's socket could still hold the process open.
+process.exit(0);

@@ -9,6 +9,11 @@ export function verifyAudit(databaseUrl: string) {
     let out = '';
     p.stdout.on('data', (c) => (out += c));
     p.stderr.on('data', (c) => (out += c));
-    p.on('close', (code) => resolve({ code, out }));
+    // A command that hangs fails the test with what it printed, not a bare timeout.
+    const timer = setTimeout(() => p.kill('SIGKILL'), 20_000);
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out: code === null ? `${out}\n(killed after 20 s)` : out });
+    });
   });
 }

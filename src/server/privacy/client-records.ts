@@ -73,7 +73,9 @@ export async function clientRecords(clientId: number, logins: number[]): Promise
   const texts = logins.length ? logins.map((l) => `'${l}'`).join(', ') : 'NULL';
   const out: Dataset[] = [];
   for (const q of QUERIES) {
-    const result = await db.$client.execute({ sql: q.sql.replaceAll('(LT)', `(${texts})`).replaceAll('(L)', `(${list})`), args: [BigInt(clientId)] });
+    // Only to queries that name it: a libSQL server refuses arguments a statement does not take.
+    const args = q.sql.includes('?1') ? [BigInt(clientId)] : [];
+    const result = await db.$client.execute({ sql: q.sql.replaceAll('(LT)', `(${texts})`).replaceAll('(L)', `(${list})`), args });
     const rows = result.rows.map((r) =>
       Object.fromEntries(result.columns.map((c) => [c, isTime(c) && typeof r[c] === 'number' ? new Date(r[c] as number).toISOString() : r[c]])),
     );
