@@ -6,6 +6,10 @@ export const AUDIT_KINDS = {
   'sign_in.succeeded': 'Signed in',
   'sign_in.failed': 'Sign-in failed',
   'sign_in.throttled': 'Sign-in throttled',
+  'factor.added': 'Second factor added',
+  'factor.removed': 'Second factor removed',
+  'factor.recovery_codes_renewed': 'Recovery codes renewed',
+  'factor.browsers_forgotten': 'Trusted browsers forgotten',
   'user.created': 'User created',
   'user.updated': 'User changed',
   'user.deleted': 'User deleted',
@@ -50,6 +54,7 @@ export const isAuditKind = (value: string): value is AuditKind => Object.hasOwn(
 /** The groups of the kind filter, by the part before the dot. */
 export const AUDIT_GROUPS: Record<string, string> = {
   sign_in: 'Sign-ins',
+  factor: 'Second factors',
   user: 'Users',
   role: 'Roles',
   permission: 'Permissions',

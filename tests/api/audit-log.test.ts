@@ -9,7 +9,7 @@ import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { ACTORS, REFUSAL, adminSession, createClientAccount, createStaff, expectStatus, matrixSessions, unique, type Actor } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
 import { enterLink, galleryLink, createGallery } from '../helpers/proofing.ts';
-import { enrolTotp, nextCode } from '../helpers/second-factor.ts';
+import { enrolTotp, nextCode, totpCode } from '../helpers/second-factor.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -280,6 +280,59 @@ describe('second factors (issue 56)', () => {
     expect((await browser.json('POST', '/api/client/login', { username: c.username, password: c.password })).status).toBe(202);
     await expectStatus(browser.json('POST', '/api/client/login/verify', { factor: 'totp', code: await nextCode(secret) }));
     expect(await newest('sign_in.succeeded')).toMatchObject({ actorKey: `client:${c.client.id}`, actorType: 'client', objectType: 'client', objectId: String(c.client.id), factor: 'totp' });
+  }, 120_000);
+
+  /** A six-digit code no step near now gives for `secret`: always wrong. */
+  function wrongCode(secret: string): string {
+    const near = new Set([-2, -1, 0, 1, 2].map((o) => totpCode(secret, o)));
+    for (let n = 0; ; n++) {
+      const code = String(n).padStart(6, '0');
+      if (!near.has(code)) return code;
+    }
+  }
+
+  test('a wrong code at the second step is a sign_in.failed row naming the factor and the reason; past the limit, sign_in.throttled', async () => {
+    const s = await createStaff(admin, []);
+    const { secret } = await enrolTotp(await staffSession(server.url, s.username, s.password));
+    const browser = new Session(server.url);
+    expect((await browser.json('POST', '/api/login', { username: s.username, password: s.password })).status).toBe(202);
+    const wrong = await browser.json('POST', '/api/login/verify', { factor: 'totp', code: wrongCode(secret), trustBrowser: false });
+    expect(wrong.status).toBe(401);
+    const failed = (await newest('sign_in.failed'))!;
+    expect(failed).toMatchObject({ actorKey: `staff:${s.user.id}`, actorType: 'staff', objectType: 'user', objectId: s.user.id, factor: 'totp' });
+    expect(JSON.parse(failed.detail)).toMatchObject({ as: 'staff', login: s.username, reason: wrong.body.message });
+    let last = wrong;
+    for (let i = 0; i < 10 && last.status !== 429; i++) last = await browser.json('POST', '/api/login/verify', { factor: 'totp', code: wrongCode(secret), trustBrowser: false });
+    expect(last.status).toBe(429);
+    expect(await newest('sign_in.throttled')).toMatchObject({ actorKey: `staff:${s.user.id}`, objectType: 'user', objectId: s.user.id, factor: 'totp' });
+  }, 60_000);
+
+  test('a browser trusted to skip the code signs in with a sign_in.succeeded row whose factor is trusted-browser', async () => {
+    const c = await createClientAccount(admin);
+    const { secret } = await enrolTotp(await clientSession(server.url, c.username, c.password), '/api/client/second-factor');
+    const browser = new Session(server.url);
+    expect((await browser.json('POST', '/api/client/login', { username: c.username, password: c.password })).status).toBe(202);
+    await expectStatus(browser.json('POST', '/api/client/login/verify', { factor: 'totp', code: await nextCode(secret), trustBrowser: true }));
+    expect(await newest('sign_in.succeeded')).toMatchObject({ actorKey: `client:${c.client.id}`, factor: 'totp' });
+    expect((await browser.json('POST', '/api/client/login', { username: c.username, password: c.password })).status).toBe(200);
+    const row = (await newest('sign_in.succeeded'))!;
+    expect(row).toMatchObject({ actorKey: `client:${c.client.id}`, actorType: 'client', objectType: 'client', objectId: String(c.client.id), factor: 'trusted-browser' });
+  }, 60_000);
+
+  test('an account’s own factor changes are rows: added, recovery codes renewed, browsers forgotten, removed', async () => {
+    const s = await createStaff(admin, []);
+    const own = await staffSession(server.url, s.username, s.password);
+    const { secret } = await enrolTotp(own);
+    const expectRow = async (kind: string, factor: string) =>
+      expect(await newest(kind)).toMatchObject({ actorKey: `staff:${s.user.id}`, actorType: 'staff', objectType: 'user', objectId: s.user.id, factor });
+    await expectRow('factor.added', 'totp');
+    const renewed = await expectStatus(own.json('POST', '/api/user/second-factor/recovery-codes', { code: await nextCode(secret) }));
+    await expectRow('factor.recovery_codes_renewed', 'recovery');
+    await expectStatus(own.json('DELETE', '/api/user/second-factor/trusted-browsers'));
+    await expectRow('factor.browsers_forgotten', 'trusted-browser');
+    // A recovery code proves it too (a third code from the app could wait for the next step).
+    await expectStatus(own.json('POST', '/api/user/second-factor/remove', { code: renewed.recoveryCodes[0] }));
+    await expectRow('factor.removed', 'totp');
   }, 120_000);
 
   test('a role’s second-factor policy changed is a role.updated row saying so; setting it again writes none', async () => {

@@ -11,7 +11,7 @@ import { Session, clientSession } from '../helpers/http.ts';
 import { ACTORS, REFUSAL, adminSession, createClientAccount, expectStatus, matrixSessions, type Actor } from '../helpers/accounts.ts';
 import { uploadImage } from '../helpers/media-uploads.ts';
 import { scratchDir } from '../helpers/scratch.ts';
-import { enrolTotp } from '../helpers/second-factor.ts';
+import { enrolTotp, nextCode } from '../helpers/second-factor.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -64,12 +64,17 @@ describe('edit:clients guards export and erase', () => {
 
 test('the export is a ZIP of JSON and CSV holding the profile, logins, assignments, feedback, emails and audit rows', async () => {
   const c = await clientWithHistory();
+  // The login protects itself with an authenticator app and trusts a browser (issue 56).
+  const { secret } = await enrolTotp(c.portal, '/api/client/second-factor');
+  const browser = new Session(server.url);
+  expect((await browser.json('POST', '/api/client/login', { username: c.username, password: c.password })).status).toBe(202);
+  await expectStatus(browser.json('POST', '/api/client/login/verify', { factor: 'totp', code: await nextCode(secret), trustBrowser: true }));
   const res = await admin.get(`/api/clients/${c.client.id}/export`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('application/zip');
   expect(res.headers.get('content-disposition')).toContain('.zip');
   const zip = unzip(Buffer.from(await res.arrayBuffer()));
-  const tables = ['profile', 'logins', 'sessions', 'assignments', 'feedback', 'timeline_notes', 'replies', 'approvals', 'galleries', 'picks', 'selections', 'downloads', 'emails', 'audit_log'];
+  const tables = ['profile', 'logins', 'sessions', 'second_factors', 'assignments', 'feedback', 'timeline_notes', 'replies', 'approvals', 'galleries', 'picks', 'selections', 'downloads', 'emails', 'audit_log'];
   expect(zip.names.sort()).toEqual(['README.txt', ...tables.flatMap((t) => [`${t}.json`, `${t}.csv`])].sort());
   expect(zip.json('profile.json')[0]).toMatchObject({ id: c.client.id, name: c.client.name, email: c.client.email });
   const logins = zip.json('logins.json');
@@ -79,7 +84,13 @@ test('the export is a ZIP of JSON and CSV holding the profile, logins, assignmen
   expect(zip.json('feedback.json').map((f) => f.feedback_text).sort()).toEqual(['Could be warmer', 'Love the light here']);
   expect(zip.json('sessions.json').length).toBeGreaterThanOrEqual(1);
   expect(zip.json('emails.json').length).toBeGreaterThanOrEqual(1);
-  expect(zip.json('audit_log.json').map((r) => r.kind)).toEqual(expect.arrayContaining(['client.created', 'sign_in.succeeded']));
+  expect(zip.json('audit_log.json').map((r) => r.kind)).toEqual(expect.arrayContaining(['client.created', 'sign_in.succeeded', 'factor.added']));
+  // Second factors: when the app was added and last used, codes left, browsers trusted; never a secret or a hash.
+  expect(zip.json('second_factors.json')).toEqual([
+    expect.objectContaining({ login_id: logins[0]!.id, authenticator_added_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), authenticator_last_used_at: expect.stringMatching(/^\d{4}-/), recovery_codes_left: 10, trusted_browsers: 1 }),
+  ]);
+  expect(zip.read('second_factors.json')).not.toContain(secret);
+  expect(zip.read('second_factors.json')).not.toMatch(/secret|hash/i);
   // The CSV has the same rows under a header.
   const csv = zip.read('feedback.csv').trim().split('\r\n');
   expect(csv[0]).toBe('id,media_id,title,login_id,rating,feedback_text,created_at');

@@ -48,15 +48,6 @@ async function audited<T>(origin: AuditOrigin, a: Attempt, check: () => Promise<
   return outcome.value;
 }
 
-/**
- * The second step's row (issue 56): the factor ('totp', 'recovery') that finished a sign-in,
- * written after the password's row. `origin` is the account signing in (staffOrigin/clientOrigin
- * with its principal), and the row is about that account.
- */
-export async function auditFactorSignIn(origin: AuditOrigin, a: { side: 'staff' | 'client'; object: { type: 'user' | 'client'; id: string | number }; login: string }, factor: string, trustBrowser: boolean): Promise<void> {
-  await audit(db, origin, { kind: 'sign_in.succeeded', object: { ...a.object, name: origin.actor.name }, factor, detail: { as: a.side, login: a.login, trustBrowser } });
-}
-
 /** `origin`: where the attempt comes from (its actor is filled in here, from the login). */
 export async function authenticateStaff(login: string, password: string, origin: AuditOrigin, trusted: TrustedDevice = noDevice): Promise<StaffUser> {
   const needle = login.trim();

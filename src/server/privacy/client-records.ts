@@ -24,6 +24,14 @@ const QUERIES: Query[] = [
     sql: `SELECT m.id AS media_id, m.title, 'assigned' AS how, mc.created_at AS since FROM media_clients mc JOIN media m ON m.id = mc.media_id WHERE mc.client_id = ?1
           UNION ALL SELECT m.id, m.title, 'own client', m.created_at FROM media m WHERE m.client_id = ?1`,
   },
+  {
+    name: 'second_factors',
+    about: 'Each login’s sign-in protection: the authenticator app (never its secret), recovery codes left, browsers trusted to skip the code',
+    sql: `SELECT cu.id AS login_id, t.confirmed_at AS authenticator_added_at, t.last_used_at AS authenticator_last_used_at,
+          (SELECT count(*) FROM recovery_codes r WHERE r.client_user_id = cu.id AND r.used_at IS NULL) AS recovery_codes_left,
+          (SELECT count(*) FROM trusted_devices d WHERE d.account = 'client:' || cu.id AND d.second_factor_until > CAST(strftime('%s', 'now') AS INTEGER) * 1000) AS trusted_browsers
+          FROM client_users cu LEFT JOIN totp_factors t ON t.client_user_id = cu.id AND t.confirmed_at IS NOT NULL WHERE cu.id IN (L)`,
+  },
   { name: 'feedback', about: 'Feedback given in the portal', sql: 'SELECT f.id, f.media_id, m.title, f.client_user_id AS login_id, f.rating, f.feedback_text, f.created_at FROM client_feedback f JOIN media m ON m.id = f.media_id WHERE f.client_user_id IN (L)' },
   {
     name: 'timeline_notes',

@@ -12,6 +12,8 @@ import { endPendingSignInsOf } from './pending.ts';
 import { recoveryCodesLeft, replaceRecoveryCodes } from './recovery.ts';
 import { checkFactor } from './sign-in.ts';
 import { confirmTotp, confirmedTotp, startTotpEnrolment } from './totp.ts';
+import type { OwnAccount } from './own.ts';
+import { auditIn } from '../../audit/record.ts';
 
 export async function secondFactorStatus(ctx: APIContext, account: FactorAccount, required: boolean): Promise<SecondFactorStatus> {
   const totp = await confirmedTotp(account);
@@ -33,15 +35,17 @@ export async function beginTotpEnrolment(account: FactorAccount, accountName: st
 /**
  * Enrolment's last step: the app is confirmed, ten recovery codes are made (answered once), the
  * account's other sessions end (one a stolen password made before must not outlive the factor)
- * and this one counts as made with the app; no browser skips the new factor yet.
+ * and this one counts as made with the app; no browser skips the new factor yet. Audited.
  */
-export async function finishTotpEnrolment(account: FactorAccount, sessionId: string, code: string): Promise<string[]> {
+export async function finishTotpEnrolment(own: OwnAccount, code: string): Promise<string[]> {
+  const { account, sessionId, who } = own;
   return db.transaction(async (tx) => {
     await confirmTotp(tx, account, code);
     const codes = await replaceRecoveryCodes(tx, account);
     await keepOnlySession(account.kind, account.id, sessionId, 'totp', tx);
     await endPendingSignInsOf(account, tx);
     await forgetTrustedBrowsers(account.kind, account.id, tx);
+    await auditIn(tx, who.origin, { kind: 'factor.added', object: who.object, factor: 'totp', detail: { recoveryCodes: codes.length } });
     return codes;
   });
 }
@@ -60,21 +64,31 @@ async function deleteFactors(tx: Tx, account: FactorAccount): Promise<void> {
   await forgetTrustedBrowsers(account.kind, account.id, tx);
 }
 
-/** The account's own removal: only with proof of the factor (a stolen session alone cannot). Sessions stay. */
-export async function removeOwnFactors(ctx: APIContext, account: FactorAccount, code: string): Promise<void> {
-  await checkFactor(ctx, account, asProof(code));
-  await db.transaction((tx) => deleteFactors(tx, account));
+/** The account's own removal: only with proof of the factor (a stolen session alone cannot). Sessions stay. Audited. */
+export async function removeOwnFactors(ctx: APIContext, own: OwnAccount, code: string): Promise<void> {
+  await checkFactor(ctx, own.account, asProof(code));
+  await db.transaction(async (tx) => {
+    await deleteFactors(tx, own.account);
+    await auditIn(tx, own.who.origin, { kind: 'factor.removed', object: own.who.object, factor: 'totp' });
+  });
 }
 
-/** New recovery codes (the old ones stop working), with proof of the factor. */
-export async function renewRecoveryCodes(ctx: APIContext, account: FactorAccount, code: string): Promise<string[]> {
-  await checkFactor(ctx, account, asProof(code));
-  return db.transaction((tx) => replaceRecoveryCodes(tx, account));
+/** New recovery codes (the old ones stop working), with proof of the factor. Audited. */
+export async function renewRecoveryCodes(ctx: APIContext, own: OwnAccount, code: string): Promise<string[]> {
+  await checkFactor(ctx, own.account, asProof(code));
+  return db.transaction(async (tx) => {
+    const codes = await replaceRecoveryCodes(tx, own.account);
+    await auditIn(tx, own.who.origin, { kind: 'factor.recovery_codes_renewed', object: own.who.object, factor: 'recovery', detail: { recoveryCodes: codes.length } });
+    return codes;
+  });
 }
 
-/** No browser of the account skips the second factor any more. */
-export async function forgetBrowsers(account: FactorAccount): Promise<void> {
-  await forgetTrustedBrowsers(account.kind, account.id);
+/** No browser of the account skips the second factor any more. Audited. */
+export async function forgetBrowsers(own: OwnAccount): Promise<void> {
+  await db.transaction(async (tx) => {
+    await forgetTrustedBrowsers(own.account.kind, own.account.id, tx);
+    await auditIn(tx, own.who.origin, { kind: 'factor.browsers_forgotten', object: own.who.object, factor: 'trusted-browser' });
+  });
 }
 
 /**

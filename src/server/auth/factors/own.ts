@@ -4,19 +4,25 @@ import type { APIContext } from 'astro';
 import { requireClient, requireStaff } from '../guard.ts';
 import type { SessionKind } from '../sessions.ts';
 import type { FactorAccount } from './account.ts';
+import { clientOrigin, staffOrigin } from '../../audit/origin.ts';
+import type { AuditObject, AuditOrigin } from '../../audit/record.ts';
 
 export interface OwnAccount {
   account: FactorAccount;
   /** The name an authenticator app lists the account under. */
   name: string;
   sessionId: string;
+  /** The account as the audit log names its own factor changes (issue 56), as audit-rows.ts does. */
+  who: { origin: AuditOrigin; object: AuditObject };
 }
 
 export function ownAccount(ctx: APIContext, kind: SessionKind): OwnAccount {
   if (kind === 'staff') {
     const user = requireStaff(ctx);
-    return { account: { kind, id: user.id }, name: user.username, sessionId: ctx.locals.staffSession!.id };
+    const origin = staffOrigin(ctx, user);
+    return { account: { kind, id: user.id }, name: user.username, sessionId: ctx.locals.staffSession!.id, who: { origin, object: { type: 'user', id: user.id, name: origin.actor.name } } };
   }
   const client = requireClient(ctx);
-  return { account: { kind, id: client.id }, name: client.username, sessionId: ctx.locals.clientSession!.id };
+  const origin = clientOrigin(ctx, client);
+  return { account: { kind, id: client.id }, name: client.username, sessionId: ctx.locals.clientSession!.id, who: { origin, object: { type: 'client', id: client.clientId, name: origin.actor.name } } };
 }

@@ -18,6 +18,7 @@ import { PENDING_EXPIRED, beginPendingSignIn, endPendingSignIn, pendingAccount }
 import { accountFactors } from './state.ts';
 import { verifyTotp } from './totp.ts';
 import { useRecoveryCode } from './recovery.ts';
+import { auditFactorRefused, auditFactorSignIn } from './audit-rows.ts';
 
 type Ctx = APIContext;
 
@@ -52,6 +53,7 @@ export async function afterPassword(ctx: Ctx, account: FactorAccount): Promise<F
   }
   if (await browserTrusted(ctx.cookies, account.kind, account.id)) {
     await startSession(ctx, account, 'trusted-browser');
+    await auditFactorSignIn(ctx, account, 'trusted-browser');
     return null;
   }
   await beginPendingSignIn(ctx.cookies, account, secure);
@@ -80,13 +82,22 @@ export async function checkFactor(ctx: Ctx, account: FactorAccount, input: Verif
   await release(reservation);
 }
 
-/** The second step: the pending sign-in's account, once its factor is proven, signs in. */
+/**
+ * The second step: the pending sign-in's account, once its factor is proven, signs in. Each
+ * outcome is a row of the audit log (audit-rows.ts), written before the answer goes.
+ */
 export async function finishSignIn(ctx: Ctx, kind: FactorAccount['kind'], input: VerifySecondFactor): Promise<FactorAccount> {
   const account = await pendingAccount(ctx.cookies, kind);
   if (!account) throw new HttpError(401, PENDING_EXPIRED);
-  await checkFactor(ctx, account, input);
+  try {
+    await checkFactor(ctx, account, input);
+  } catch (e) {
+    if (e instanceof HttpError) await auditFactorRefused(ctx, account, input.factor, e);
+    throw e;
+  }
   await endPendingSignIn(ctx.cookies, kind, isHttps(ctx));
   await startSession(ctx, account, input.factor, input.trustBrowser);
+  await auditFactorSignIn(ctx, account, input.factor, { trustBrowser: input.trustBrowser });
   return account;
 }
 

@@ -4,6 +4,6 @@ import { forgetBrowsers } from '../../../../server/auth/factors/manage.ts';
 
 /** Every browser trusted to skip the second factor asks for it again. */
 export const DELETE = endpoint(async (ctx) => {
-  await forgetBrowsers(ownAccount(ctx, 'client').account);
+  await forgetBrowsers(ownAccount(ctx, 'client'));
   return json({ message: 'Trusted browsers forgotten' });
 });

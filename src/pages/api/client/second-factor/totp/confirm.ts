@@ -6,6 +6,5 @@ import { finishTotpEnrolment } from '../../../../../server/auth/factors/manage.t
 /** Enrolment's last step: a code from the new secret; answers the ten recovery codes, once. */
 export const POST = endpoint(async (ctx) => {
   const { code } = await readJson(ctx.request, confirmTotpSchema);
-  const { account, sessionId } = ownAccount(ctx, 'client');
-  return json({ recoveryCodes: await finishTotpEnrolment(account, sessionId, code) });
+  return json({ recoveryCodes: await finishTotpEnrolment(ownAccount(ctx, 'client'), code) });
 });
