@@ -273,15 +273,6 @@ describe('second factors (issue 56)', () => {
     }
   }, 120_000);
 
-  test('a client login’s code sign-in is the client’s row', async () => {
-    const c = await createClientAccount(admin);
-    const { secret } = await enrolTotp(await clientSession(server.url, c.username, c.password), '/api/client/second-factor');
-    const browser = new Session(server.url);
-    expect((await browser.json('POST', '/api/client/login', { username: c.username, password: c.password })).status).toBe(202);
-    await expectStatus(browser.json('POST', '/api/client/login/verify', { factor: 'totp', code: await nextCode(secret) }));
-    expect(await newest('sign_in.succeeded')).toMatchObject({ actorKey: `client:${c.client.id}`, actorType: 'client', objectType: 'client', objectId: String(c.client.id), factor: 'totp' });
-  }, 120_000);
-
   /** A six-digit code no step near now gives for `secret`: always wrong. */
   function wrongCode(secret: string): string {
     const near = new Set([-2, -1, 0, 1, 2].map((o) => totpCode(secret, o)));
@@ -307,13 +298,13 @@ describe('second factors (issue 56)', () => {
     expect(await newest('sign_in.throttled')).toMatchObject({ actorKey: `staff:${s.user.id}`, objectType: 'user', objectId: s.user.id, factor: 'totp' });
   }, 60_000);
 
-  test('a browser trusted to skip the code signs in with a sign_in.succeeded row whose factor is trusted-browser', async () => {
+  test('a client login’s code sign-in is the client’s row; a browser trusted then skips the code with a row whose factor is trusted-browser', async () => {
     const c = await createClientAccount(admin);
     const { secret } = await enrolTotp(await clientSession(server.url, c.username, c.password), '/api/client/second-factor');
     const browser = new Session(server.url);
     expect((await browser.json('POST', '/api/client/login', { username: c.username, password: c.password })).status).toBe(202);
     await expectStatus(browser.json('POST', '/api/client/login/verify', { factor: 'totp', code: await nextCode(secret), trustBrowser: true }));
-    expect(await newest('sign_in.succeeded')).toMatchObject({ actorKey: `client:${c.client.id}`, factor: 'totp' });
+    expect(await newest('sign_in.succeeded')).toMatchObject({ actorKey: `client:${c.client.id}`, actorType: 'client', objectType: 'client', objectId: String(c.client.id), factor: 'totp' });
     expect((await browser.json('POST', '/api/client/login', { username: c.username, password: c.password })).status).toBe(200);
     const row = (await newest('sign_in.succeeded'))!;
     expect(row).toMatchObject({ actorKey: `client:${c.client.id}`, actorType: 'client', objectType: 'client', objectId: String(c.client.id), factor: 'trusted-browser' });
