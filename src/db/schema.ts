@@ -1403,3 +1403,26 @@ export const auditState = sqliteTable('audit_state', {
   anchorHash: text('anchor_hash').notNull(),
   prunedAt: integer('pruned_at', { mode: 'timestamp_ms' }),
 });
+
+// Search (issue 54, src/server/search): one row per thing a search can find, the current
+// revision's caption cues and the timeline notes, kept by triggers (migration 0029) so every
+// writer, old or new, keeps it whole. The words are indexed by the FTS5 table `search_fts`
+// (unicode61, accents folded; external content: this table's `text`), which drizzle does not
+// model; queries go through src/server/search/query.ts. `text` is what is shown: a cue without
+// its <i>, <b> and <u> tags, a note as written.
+export const SEARCH_DOC_KINDS = ['cue', 'note'] as const;
+
+export const searchDocs = sqliteTable(
+  'search_docs',
+  {
+    id: integer('id').primaryKey(),
+    kind: text('kind', { enum: SEARCH_DOC_KINDS }).notNull(),
+    mediaId: integer('media_id').notNull(),
+    versionId: integer('version_id'),
+    trackId: integer('track_id'),
+    noteId: integer('note_id'),
+    atMs: integer('at_ms').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [index('search_docs_track_idx').on(t.trackId), index('search_docs_note_idx').on(t.noteId), index('search_docs_media_idx').on(t.mediaId)],
+);

@@ -43,9 +43,12 @@ const plain = (v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof 
 /** Every row of every table, by table and primary key (rowid where there is none). */
 export async function allRows(sql: Client): Promise<Map<string, Map<string, Record<string, unknown>>>> {
   const out = new Map<string, Map<string, Record<string, unknown>>>();
-  const tables = await sql.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+  const tables = await sql.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+  // A full-text index (search, issue 54) is its content table's rows again, in its own layout.
+  const virtual = tables.rows.filter((t) => /^CREATE\s+VIRTUAL\s+TABLE/i.test(String(t.sql))).map((t) => String(t.name));
   for (const { name } of tables.rows) {
     const table = String(name);
+    if (virtual.some((v) => table === v || table.startsWith(`${v}_`))) continue;
     const keys = (await sql.execute(`PRAGMA table_info("${table}")`)).rows
       .filter((c) => Number(c.pk) > 0)
       .sort((a, b) => Number(a.pk) - Number(b.pk))

@@ -9,6 +9,10 @@
 // are filled in any order), so it ends complete or unchanged. Indexes and triggers are made
 // after the rows, so no trigger fires on copied rows (they already hold what the triggers
 // wrote). Each table's row count is checked on the target after the commit.
+//
+// A full-text index (FTS5, the search of issue 54) is a virtual table with shadow tables of its
+// own: it is made afresh on the target after the rows and rebuilt from its content table, never
+// copied page by page (its shadow tables hold the index's own layout).
 import type { Client, InValue, Transaction } from '@libsql/client';
 
 export interface TableCount {
@@ -39,6 +43,16 @@ async function readSchema(tx: Transaction): Promise<SchemaEntry[]> {
   return rows.rows.map((r) => ({ type: String(r.type), name: String(r.name), sql: String(r.sql) }));
 }
 
+/** A virtual table's own storage: `<name>_data`, `_idx`, `_docsize`, `_config`, `_content` for FTS5. */
+const SHADOW_SUFFIXES = ['_data', '_idx', '_docsize', '_config', '_content'];
+
+/** The virtual tables among `schema`, and the shadow tables they keep. */
+function virtualTables(schema: SchemaEntry[]): { virtual: Set<string>; shadow: Set<string> } {
+  const virtual = new Set(schema.filter((s) => s.type === 'table' && /^CREATE\s+VIRTUAL\s+TABLE/i.test(s.sql)).map((s) => s.name));
+  const shadow = new Set(schema.filter((s) => s.type === 'table' && [...virtual].some((v) => SHADOW_SUFFIXES.some((x) => s.name === v + x))).map((s) => s.name));
+  return { virtual, shadow };
+}
+
 /** Names of the user tables of a database (empty for a new one). */
 export async function userTables(client: Client): Promise<string[]> {
   const r = await client.execute(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`);
@@ -47,7 +61,10 @@ export async function userTables(client: Client): Promise<string[]> {
 
 /** Every user table's row count, by name. */
 export async function countRows(client: Client | Transaction): Promise<TableCount[]> {
-  const names = (await client.execute(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`)).rows.map((r) => String(r.name));
+  const tables = (await client.execute(`SELECT type, name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`)).rows.map((r) => ({ type: String(r.type), name: String(r.name), sql: String(r.sql) }));
+  // Full-text indexes are rebuilt, not copied: their rows are their content table's.
+  const { virtual, shadow } = virtualTables(tables);
+  const names = tables.map((t) => t.name).filter((n) => !virtual.has(n) && !shadow.has(n));
   const out: TableCount[] = [];
   for (const table of names) {
     const r = await client.execute(`SELECT count(*) AS n FROM ${quote(table)}`);
@@ -73,9 +90,15 @@ export async function copyDatabase(from: Client, to: Client): Promise<TableCount
     try {
       await dst.execute('PRAGMA defer_foreign_keys = ON');
       // Every table before any row: a row's foreign key needs its parent table to exist.
-      const tables = schema.filter((s) => s.type === 'table');
+      const { virtual, shadow } = virtualTables(schema);
+      const tables = schema.filter((s) => s.type === 'table' && !virtual.has(s.name) && !shadow.has(s.name));
       for (const t of tables) await dst.execute(t.sql);
       for (const t of tables) await copyRows(src, dst, t.name);
+      // Full-text indexes: made (with their shadow tables) and filled from their content table.
+      for (const v of schema.filter((s) => virtual.has(s.name))) {
+        await dst.execute(v.sql);
+        await dst.execute(`INSERT INTO ${quote(v.name)} (${quote(v.name)}) VALUES ('rebuild')`);
+      }
       // There is a sqlite_sequence table only when some table uses AUTOINCREMENT.
       const hasSeq = (await src.execute(`SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_sequence'`)).rows.length > 0;
       const seq = hasSeq ? await src.execute('SELECT name, seq FROM sqlite_sequence') : null;

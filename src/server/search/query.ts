@@ -1,0 +1,44 @@
+// Searching the library's captions and notes (issue 54, item 5) through the FTS5 index kept by
+// the triggers of migration 0029 (search_docs, search_fts): the best matches first (bm25), each
+// with the item, the version, the track or note, the time the player opens at, and a snippet
+// whose matched words are marked. Works the same on the embedded file and on sqld (both ship
+// FTS5 with the unicode61 tokenizer; accents are folded by `remove_diacritics 2`).
+import { db } from '../../db/index.ts';
+import type { SearchHit } from '../../shared/schemas/search.ts';
+import { badRequest } from '../http.ts';
+import { ftsMatch } from './fts-query.ts';
+import { CLOSE, OPEN, snippetParts } from './snippet.ts';
+
+/** Who is searching, and so which items their hits may come from. */
+export type SearchScope = { kind: 'staff' };
+
+export async function searchLibrary(q: string, _scope: SearchScope, limit: number): Promise<SearchHit[]> {
+  const match = ftsMatch(q);
+  if (!match) throw badRequest('Type a word to search for');
+  const r = await db.$client.execute({
+    sql: `SELECT d.kind, d.media_id, m.title, d.version_id, v.number AS version_number, d.track_id, t.language, t.label, d.note_id, d.at_ms,
+            snippet(search_fts, 0, ?, ?, '…', 16) AS snippet
+          FROM search_fts
+          JOIN search_docs d ON d.id = search_fts.rowid
+          JOIN media m ON m.id = d.media_id
+          LEFT JOIN media_versions v ON v.id = d.version_id
+          LEFT JOIN caption_tracks t ON t.id = d.track_id
+          WHERE search_fts MATCH ?
+          ORDER BY rank, d.id
+          LIMIT ?`,
+    args: [OPEN, CLOSE, match, limit],
+  });
+  return r.rows.map((row) => ({
+    kind: row.kind === 'note' ? 'note' : 'cue',
+    mediaId: Number(row.media_id),
+    title: String(row.title),
+    versionId: row.version_id === null ? null : Number(row.version_id),
+    versionNumber: row.version_number === null ? null : Number(row.version_number),
+    trackId: row.track_id === null ? null : Number(row.track_id),
+    language: row.language === null ? null : String(row.language),
+    label: row.label === null ? null : String(row.label),
+    noteId: row.note_id === null ? null : Number(row.note_id),
+    atMs: Number(row.at_ms),
+    snippet: snippetParts(String(row.snippet ?? '')),
+  }));
+}

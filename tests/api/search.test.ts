@@ -1,0 +1,146 @@
+// Search across captions and notes (issue 54, item 5): words and "phrases", accents and case
+// folded, the last word as you type; each hit names the item, version, track or note, the time
+// the player opens at, and a snippet with the matched words marked (never HTML). The index
+// follows every change by itself: a new revision, a revert, a deleted track or item, a note
+// written, edited or deleted. What people type is only ever words (FTS5 syntax is plain text).
+// GET /api/search needs view:media. Runs on the embedded file and on sqld.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { Session, staffSession } from '../helpers/http.ts';
+import { ACTORS, REFUSAL, matrixFromDb, type Actor } from '../helpers/accounts.ts';
+import { createVideo } from '../helpers/portal-fixtures.ts';
+import { srt, uploadCaption } from '../helpers/captions.ts';
+
+let server: TestServer;
+let admin: Session;
+let film: { mediaId: number; versionId: number };
+
+const search = async (q: string, s: Session = admin) => {
+  const r = await s.json('GET', `/api/search?q=${encodeURIComponent(q)}`);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.hits as any[];
+};
+const texts = (hits: any[]) => hits.map((h) => h.snippet.map((p: any) => p.text).join(''));
+
+async function newFilm(title: string) {
+  const video = await createVideo(server, { title, durationSeconds: 60 });
+  const versionId = Number((await server.sql.execute({ sql: 'SELECT id FROM media_versions WHERE media_id = ?', args: [video.id] })).rows[0]!.id);
+  return { mediaId: video.id, versionId };
+}
+
+async function track(f: { mediaId: number; versionId: number }, language: string, cues: [number, number, string][]) {
+  const up = await uploadCaption(admin, f.mediaId, f.versionId, srt(cues), { language, kind: 'subtitles' });
+  expect(up.status, JSON.stringify(up.body)).toBe(201);
+  return up.body.track.id as number;
+}
+
+async function note(mediaId: number, versionId: number, ms: number, text: string) {
+  const r = await server.sql.execute({
+    sql: `INSERT INTO timeline_notes (media_id, version_id, timestamp_seconds, timestamp_ms, note_text, by_staff, author_name) VALUES (?, ?, ?, ?, ?, 1, 'Studio') RETURNING id`,
+    args: [mediaId, versionId, Math.floor(ms / 1000), ms, text],
+  });
+  return Number(r.rows[0]!.id);
+}
+
+beforeAll(async () => {
+  server = await startServer({ env: { WORKER: 'off' } });
+  admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
+  film = await newFilm('Harbour film');
+  await track(film, 'fr', [
+    [1000, 2000, 'Un café au lait, s’il vous plaît.'],
+    [2500, 4000, 'Le <i>phare</i> de Zürich brille.'],
+  ]);
+}, 60_000);
+afterAll(() => server?.stop());
+
+describe('finding words', () => {
+  test('accents and case are folded both ways; the hit names the item, version, track and the cue’s start', async () => {
+    for (const q of ['CAFE', 'café', 'zurich']) expect((await search(q)).length, q).toBe(1);
+    const [hit] = await search('cafe');
+    expect(hit).toMatchObject({ kind: 'cue', mediaId: film.mediaId, title: 'Harbour film', versionId: film.versionId, versionNumber: 1, language: 'fr', atMs: 1000, noteId: null });
+    expect(hit.snippet).toEqual([{ text: 'Un ', hit: false }, { text: 'café', hit: true }, { text: ' au lait, s’il vous plaît.', hit: false }]);
+  });
+
+  test('a cue is found by its words without its tags, and shown without them', async () => {
+    const [hit] = await search('phare');
+    expect(texts([hit])).toEqual(['Le phare de Zürich brille.']);
+    expect(await search('i')).toEqual([]);
+  });
+
+  test('"phrases" keep their order; words are all required; the last word matches as a beginning', async () => {
+    expect(await search('"au lait"')).toHaveLength(1);
+    expect(await search('"lait au"')).toHaveLength(0);
+    expect(await search('café phare')).toHaveLength(0);
+    expect(await search('café lait')).toHaveLength(1);
+    expect(await search('brill')).toHaveLength(1);
+    // A finished word (a space after it) is matched whole.
+    expect(await search('brill ')).toHaveLength(0);
+  });
+
+  test.each([['OR'], ['cafe OR nothing'], ['NEAR(cafe lait)'], ['text:cafe'], ['"'], ['caf"e'], ['*'], ['^cafe'], ['cafe -lait'], ['(cafe']])('%s is words, never FTS5 syntax: an answer, not an error', async (q) => {
+    const r = await admin.json('GET', `/api/search?q=${encodeURIComponent(q)}`);
+    expect([200, 400]).toContain(r.status);
+    if (r.status === 400) expect(r.body.message).toBe('Type a word to search for');
+    else expect(Array.isArray(r.body.hits)).toBe(true);
+  });
+
+  test.each([
+    ['', 'Type a word to search for'],
+    ['   ', 'Type a word to search for'],
+    ['"" ** ()', 'Type a word to search for'],
+    ['x'.repeat(201), 'Search for at most 200 characters'],
+  ])('q=%j is refused with a message', async (q, message) => {
+    const r = await admin.json('GET', `/api/search?q=${encodeURIComponent(q)}`);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain(message);
+  });
+});
+
+describe('the index follows every change', () => {
+  test('a new revision replaces the words; a revert brings them back; a deleted track takes them away', async () => {
+    const f = await newFilm('Revision film');
+    const trackId = await track(f, 'de', [[1000, 2000, 'Leuchtturm am Hafen']]);
+    expect(await search('leuchtturm')).toHaveLength(1);
+    const state = await admin.json('GET', `/api/media/${f.mediaId}/captions/${trackId}/cues`);
+    const saved = await admin.json('PUT', `/api/media/${f.mediaId}/captions/${trackId}/cues`, { baseRevisionId: state.body.track.revisionId, cues: [{ startMs: 3000, endMs: 4000, text: 'Möwen über dem Kai' }] });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(await search('leuchtturm')).toHaveLength(0);
+    expect((await search('mowen')).map((h) => [h.trackId, h.atMs])).toEqual([[trackId, 3000]]);
+    expect((await admin.json('POST', `/api/media/${f.mediaId}/captions/${trackId}/revisions/1/revert`)).status).toBe(200);
+    expect(await search('mowen')).toHaveLength(0);
+    expect(await search('leuchtturm')).toHaveLength(1);
+    expect((await admin.json('DELETE', `/api/media/${f.mediaId}/captions/${trackId}`)).status).toBe(200);
+    expect(await search('leuchtturm')).toHaveLength(0);
+  });
+
+  test('a note is found at its time; edited, the new words; deleted, gone; a deleted item takes its cues and notes', async () => {
+    const f = await newFilm('Notes film');
+    await track(f, 'en', [[500, 1500, 'Seagulls over the quay']]);
+    const id = await note(f.mediaId, f.versionId, 12_345, 'Colour shifts on the lighthouse');
+    const [hit] = await search('lighthouse');
+    expect(hit).toMatchObject({ kind: 'note', noteId: id, mediaId: f.mediaId, versionId: f.versionId, atMs: 12_345, trackId: null });
+    await server.sql.execute({ sql: "UPDATE timeline_notes SET note_text = 'Grade the harbour wall' WHERE id = ?", args: [id] });
+    expect(await search('lighthouse')).toHaveLength(0);
+    expect(await search('harbour wall')).toHaveLength(1);
+    await server.sql.execute({ sql: 'DELETE FROM timeline_notes WHERE id = ?', args: [id] });
+    expect(await search('harbour wall')).toHaveLength(0);
+    await note(f.mediaId, f.versionId, 1000, 'Keep the seagulls');
+    expect(await search('seagulls')).toHaveLength(2);
+    expect((await admin.json('DELETE', `/api/media/${f.mediaId}`)).status).toBe(200);
+    expect(await search('seagulls')).toHaveLength(0);
+    expect(Number((await server.sql.execute({ sql: 'SELECT count(*) AS n FROM search_docs WHERE media_id = ?', args: [f.mediaId] })).rows[0]!.n)).toBe(0);
+  });
+});
+
+describe('GET /api/search needs view:media', () => {
+  let sessions: Record<Actor, Session>;
+  beforeAll(async () => {
+    sessions = (await matrixFromDb(server, 'view:media')).sessions;
+  });
+  test.each(ACTORS)('as %s', async (actor) => {
+    const r = await sessions[actor].json('GET', '/api/search?q=cafe');
+    expect(r.status).toBe(REFUSAL[actor] ?? 200);
+    if (r.status === 200) expect(r.body.hits).toHaveLength(1);
+    else expect(r.body.hits).toBeUndefined();
+  });
+});
