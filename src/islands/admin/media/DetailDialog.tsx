@@ -53,6 +53,14 @@ interface Props {
   onDelete: (item: AdminMedia) => void;
   /** `?compare=` of the page's address: the feedback tab opens the compare view at once (issue 30). */
   compare?: string | null;
+  /** A search hit (issue 54): the feedback tab opens on that version, paused at that time. */
+  openAt?: OpenAt | null;
+}
+
+/** Where a search hit opens the player: the version (null: the current one) and the time. */
+export interface OpenAt {
+  versionId: number | null;
+  ms: number;
 }
 
 /** The media detail dialog (001 §2): Feedback, Edit, Assign and Settings tabs. */
@@ -85,6 +93,7 @@ export function DetailDialog(props: Props) {
               onChanged={props.onChanged}
               onUploadVersion={props.onUploadVersion}
               compare={props.compare ?? null}
+              openAt={props.openAt ?? null}
             />
           )}
         </Tabs>
@@ -103,7 +112,7 @@ function Stars({ rating }: { rating: number }) {
   );
 }
 
-function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChanged, onChanged, onUploadVersion, compare }: FeedbackTabProps) {
+function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChanged, onChanged, onUploadVersion, compare, openAt }: FeedbackTabProps) {
   const video = useRef<HTMLVideoElement>(null);
   const [comparing, setComparing] = useState<string | null>(compare);
   const [versions, setVersions] = useState<MediaVersion[] | null>(null);
@@ -156,6 +165,26 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={drawing} />;
   const clock = useNoteClock(video);
   const seek = (ms: number) => seekToNote(video.current, ms, shown?.frameRate);
+  // A search hit: its version is shown, then the player pauses on its frame once it can seek.
+  const pendingAt = useRef<OpenAt | null>(null);
+  useEffect(() => {
+    pendingAt.current = openAt;
+    if (openAt?.versionId != null && versions?.some((v) => v.id === openAt.versionId)) setShownId(openAt.versionId);
+  }, [openAt, versions]);
+  useEffect(() => {
+    const at = pendingAt.current;
+    const v = video.current;
+    if (!at || !v || !shown || (at.versionId != null && at.versionId !== shown.id)) return;
+    const go = () => {
+      pendingAt.current = null;
+      seekToNote(v, at.ms, shown.frameRate);
+    };
+    if (v.readyState >= HTMLMediaElement.HAVE_METADATA) go();
+    else {
+      v.addEventListener('loadedmetadata', go, { once: true });
+      return () => v.removeEventListener('loadedmetadata', go);
+    }
+  }, [shown?.id, openAt]);
   const playable = shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const setLock = async (v: MediaVersion, locked: boolean) => {
     try {
@@ -452,6 +481,7 @@ interface FeedbackTabProps {
   onChanged: () => void;
   onUploadVersion: (item: AdminMedia) => void;
   compare: string | null;
+  openAt: OpenAt | null;
 }
 
 function EditTab({ item, onChanged }: { item: AdminMedia; onChanged: () => void }) {

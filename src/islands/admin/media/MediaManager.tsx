@@ -9,7 +9,8 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { BulkDialog } from './BulkDialog.tsx';
-import { DetailDialog, type DetailTab } from './DetailDialog.tsx';
+import { DetailDialog, type DetailTab, type OpenAt } from './DetailDialog.tsx';
+import { LibrarySearch } from './LibrarySearch.tsx';
 import { VersionUploadDialog } from './VersionUploadDialog.tsx';
 import { APPROVAL_FILTERS } from '../../../shared/schemas/review.ts';
 import { EditDialog } from './EditDialog.tsx';
@@ -97,7 +98,7 @@ export default function MediaManager({ permissions, userId }: { permissions: str
   }, [canUpload]);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [editId, setEditId] = useState<number | null>(null);
-  const [detail, setDetail] = useState<{ id: number; tab: DetailTab; compare?: string | null } | null>(null);
+  const [detail, setDetail] = useState<{ id: number; tab: DetailTab; compare?: string | null; openAt?: OpenAt | null } | null>(null);
   const [deleting, setDeleting] = useState<AdminMedia | null>(null);
   const [versionFor, setVersionFor] = useState<AdminMedia | null>(null);
   // Stable for the same reason as closeUpload.
@@ -235,6 +236,14 @@ export default function MediaManager({ permissions, userId }: { permissions: str
           </Button>
         )}
       </div>
+
+      {/* The page needs view:media, as GET /api/search does. */}
+      <LibrarySearch
+        onOpen={(hit) => {
+          loadReviews();
+          setDetail({ id: hit.mediaId, tab: 'feedback', openAt: { versionId: hit.versionId, ms: hit.atMs } });
+        }}
+      />
 
       <section aria-label="Search and filters" className="space-y-3 rounded-xl border border-line bg-raised p-4 shadow-sm">
         <SearchInput
@@ -394,6 +403,7 @@ export default function MediaManager({ permissions, userId }: { permissions: str
         onChanged={reload}
         onDelete={setDeleting}
         compare={detail?.compare ?? null}
+        openAt={detail?.openAt ?? null}
       />
       <VersionUploadDialog item={versionFor} onClose={closeVersion} />
       <ConfirmDialog
