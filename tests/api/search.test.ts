@@ -77,6 +77,24 @@ describe('finding words', () => {
     expect(await search('brill ')).toHaveLength(0);
   });
 
+  test('past 1,000 matches the best are chosen among the newest 1,000; a more precise query still finds an older one', async () => {
+    const docs = (n: number, text: string, at: number) =>
+      server.sql.execute({
+        sql: `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?) INSERT INTO search_docs (kind, media_id, at_ms, text) SELECT 'cue', ?, ?, ? FROM k`,
+        args: [n, film.mediaId, at, text],
+      });
+    try {
+      await docs(1, 'kittiwake kittiwake kittiwake', 999_999);
+      await docs(1_100, 'a kittiwake on the quay', 1);
+      const hits = await search('kittiwake');
+      expect(hits).toHaveLength(50);
+      expect(hits.every((h) => h.atMs === 1)).toBe(true);
+      expect((await search('"kittiwake kittiwake"')).map((h) => h.atMs)).toEqual([999_999]);
+    } finally {
+      await server.sql.execute("DELETE FROM search_docs WHERE text LIKE '%kittiwake%'");
+    }
+  });
+
   test.each([['OR'], ['cafe OR nothing'], ['NEAR(cafe lait)'], ['text:cafe'], ['"'], ['caf"e'], ['*'], ['^cafe'], ['cafe -lait'], ['(cafe']])('%s is words, never FTS5 syntax: an answer, not an error', async (q) => {
     const r = await admin.json('GET', `/api/search?q=${encodeURIComponent(q)}`);
     expect([200, 400]).toContain(r.status);

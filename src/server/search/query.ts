@@ -12,9 +12,19 @@ import { CLOSE, OPEN, snippetParts } from './snippet.ts';
 /** Who is searching, and so which items their hits may come from. */
 export type SearchScope = { kind: 'staff' };
 
+/**
+ * FTS5 ranks every match before it can answer the best few: a word in a third of a million cues
+ * costs a third of a million bm25 scores. So the best are chosen among the newest RANKED matches
+ * (found by walking the index backwards, which stops early): the rank is bounded, and a search
+ * still finds everything a more precise query names.
+ */
+export const RANKED = 1000;
+
 export async function searchLibrary(q: string, _scope: SearchScope, limit: number): Promise<SearchHit[]> {
   const match = ftsMatch(q);
   if (!match) throw badRequest('Type a word to search for');
+  const floor = await db.$client.execute({ sql: 'SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', args: [match, RANKED - 1] });
+  const from = floor.rows.length ? Number(floor.rows[0]!.id) : 0;
   const r = await db.$client.execute({
     sql: `SELECT d.kind, d.media_id, m.title, d.version_id, v.number AS version_number, d.track_id, t.language, t.label, d.note_id, d.at_ms,
             snippet(search_fts, 0, ?, ?, '…', 16) AS snippet
@@ -23,10 +33,10 @@ export async function searchLibrary(q: string, _scope: SearchScope, limit: numbe
           JOIN media m ON m.id = d.media_id
           LEFT JOIN media_versions v ON v.id = d.version_id
           LEFT JOIN caption_tracks t ON t.id = d.track_id
-          WHERE search_fts MATCH ?
+          WHERE search_fts MATCH ? AND search_fts.rowid >= ?
           ORDER BY rank, d.id
           LIMIT ?`,
-    args: [OPEN, CLOSE, match, limit],
+    args: [OPEN, CLOSE, match, from, limit],
   });
   return r.rows.map((row) => ({
     kind: row.kind === 'note' ? 'note' : 'cue',
