@@ -6,8 +6,8 @@
 // GET /api/search needs view:media. Runs on the embedded file and on sqld.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
-import { Session, staffSession } from '../helpers/http.ts';
-import { ACTORS, REFUSAL, matrixFromDb, type Actor } from '../helpers/accounts.ts';
+import { Session, clientSession, staffSession } from '../helpers/http.ts';
+import { ACTORS, REFUSAL, createClientWithLogin, matrixFromDb, type Actor } from '../helpers/accounts.ts';
 import { createVideo } from '../helpers/portal-fixtures.ts';
 import { srt, uploadCaption } from '../helpers/captions.ts';
 
@@ -160,5 +160,45 @@ describe('GET /api/search needs view:media', () => {
     expect(r.status).toBe(REFUSAL[actor] ?? 200);
     if (r.status === 200) expect(r.body.hits).toHaveLength(1);
     else expect(r.body.hits).toBeUndefined();
+  });
+});
+
+describe('a client login searches what the portal shows it', () => {
+  test('its items’ captions, its own notes and the studio’s shared ones; never another item, an internal note or another login’s note', async () => {
+    const a = await createClientWithLogin(server, { name: 'Lantern Co' });
+    const aSecond = await createClientWithLogin(server, { clientId: a.clientId });
+    const b = await createClientWithLogin(server, { name: 'Other Co' });
+    const shared = await newFilm('Lantern cut');
+    const elsewhere = await newFilm('Unassigned cut');
+    for (const c of [a.clientId, b.clientId]) await server.sql.execute({ sql: 'INSERT INTO media_clients (media_id, client_id) VALUES (?, ?)', args: [shared.mediaId, c] });
+    await track(shared, 'en', [[1000, 2000, 'Red lanterns on the quay']]);
+    await track(elsewhere, 'en', [[1000, 2000, 'Lanterns nobody assigned']]);
+    const noteBy = async (who: { clientUserId: number } | 'studio' | 'internal', text: string) =>
+      server.sql.execute({
+        sql: `INSERT INTO timeline_notes (media_id, version_id, client_user_id, timestamp_seconds, timestamp_ms, note_text, by_staff, internal, author_name) VALUES (?, ?, ?, 3, 3000, ?, ?, ?, 'Studio')`,
+        args: [shared.mediaId, shared.versionId, typeof who === 'object' ? who.clientUserId : null, text, typeof who === 'object' ? 0 : 1, who === 'internal' ? 1 : 0],
+      });
+    await noteBy(a, 'Lanterns brighter please');
+    await noteBy(aSecond, 'Lanterns from the second login');
+    await noteBy(b, 'Lanterns the other client wrote');
+    await noteBy('studio', 'Lanterns regraded for you');
+    await noteBy('internal', 'Lanterns cost too much');
+    const portal = await clientSession(server.url, a.username, a.password);
+    const r = await portal.json('GET', `/api/client/search?q=${encodeURIComponent('lanterns')}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(texts(r.body.hits).sort()).toEqual(['Lanterns brighter please', 'Lanterns regraded for you', 'Red lanterns on the quay']);
+    expect(r.body.hits.every((h: any) => h.mediaId === shared.mediaId)).toBe(true);
+    // Staff see every one of them.
+    expect(await search('lanterns')).toHaveLength(7);
+  });
+
+  test.each([
+    ['anonymous', 401],
+    ['staff', 401],
+  ] as const)('GET /api/client/search as %s: %i', async (who, status) => {
+    const s = who === 'staff' ? admin : new Session(server.url);
+    const r = await s.json('GET', '/api/client/search?q=lanterns');
+    expect(r.status).toBe(status);
+    expect(r.body.hits).toBeUndefined();
   });
 });

@@ -9,8 +9,23 @@ import { badRequest } from '../http.ts';
 import { ftsMatch } from './fts-query.ts';
 import { CLOSE, OPEN, snippetParts } from './snippet.ts';
 
-/** Who is searching, and so which items their hits may come from. */
-export type SearchScope = { kind: 'staff' };
+/**
+ * Who is searching, and so which hits they may see: staff (view:media) the whole library; a
+ * client login the items assigned to its client (every version's tracks, as the portal plays
+ * them) and, of their notes, its own and the studio's that are not internal (as the portal
+ * lists them).
+ */
+export type SearchScope = { kind: 'staff' } | { kind: 'client'; clientId: number; clientUserId: number };
+
+/** The scope's condition on a hit (`d` the doc, `m` its item, `n` its note), and its arguments. */
+function scopeFilter(scope: SearchScope): { sql: string; args: (number | bigint)[] } {
+  if (scope.kind === 'staff') return { sql: '', args: [] };
+  return {
+    sql: `AND (m.client_id = ? OR m.id IN (SELECT media_id FROM media_clients WHERE client_id = ?))
+          AND (d.kind = 'cue' OR n.client_user_id = ? OR (n.by_staff = 1 AND n.internal = 0))`,
+    args: [scope.clientId, scope.clientId, scope.clientUserId],
+  };
+}
 
 /**
  * FTS5 ranks every match before it can answer the best few: a word in a third of a million cues
@@ -20,10 +35,20 @@ export type SearchScope = { kind: 'staff' };
  */
 export const RANKED = 1000;
 
-export async function searchLibrary(q: string, _scope: SearchScope, limit: number): Promise<SearchHit[]> {
+export async function searchLibrary(q: string, scope: SearchScope, limit: number): Promise<SearchHit[]> {
   const match = ftsMatch(q);
   if (!match) throw badRequest('Type a word to search for');
-  const floor = await db.$client.execute({ sql: 'SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', args: [match, RANKED - 1] });
+  const only = scopeFilter(scope);
+  // The newest RANKED matches this person may see (the scope walks the index backwards with them).
+  const floor = await db.$client.execute({
+    sql: `SELECT search_fts.rowid AS id FROM search_fts
+          JOIN search_docs d ON d.id = search_fts.rowid
+          JOIN media m ON m.id = d.media_id
+          LEFT JOIN timeline_notes n ON n.id = d.note_id
+          WHERE search_fts MATCH ? ${only.sql}
+          ORDER BY search_fts.rowid DESC LIMIT 1 OFFSET ?`,
+    args: [match, ...only.args, RANKED - 1],
+  });
   const from = floor.rows.length ? Number(floor.rows[0]!.id) : 0;
   const r = await db.$client.execute({
     sql: `SELECT d.kind, d.media_id, m.title, d.version_id, v.number AS version_number, d.track_id, t.language, t.label, d.note_id, d.at_ms,
@@ -33,10 +58,11 @@ export async function searchLibrary(q: string, _scope: SearchScope, limit: numbe
           JOIN media m ON m.id = d.media_id
           LEFT JOIN media_versions v ON v.id = d.version_id
           LEFT JOIN caption_tracks t ON t.id = d.track_id
-          WHERE search_fts MATCH ? AND search_fts.rowid >= ?
+          LEFT JOIN timeline_notes n ON n.id = d.note_id
+          WHERE search_fts MATCH ? AND search_fts.rowid >= ? ${only.sql}
           ORDER BY rank, d.id
           LIMIT ?`,
-    args: [OPEN, CLOSE, match, from, limit],
+    args: [OPEN, CLOSE, match, from, ...only.args, limit],
   });
   return r.rows.map((row) => ({
     kind: row.kind === 'note' ? 'note' : 'cue',
