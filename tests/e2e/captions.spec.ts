@@ -268,31 +268,35 @@ test('the admin panel: a list that fails to load says so with Retry; a file is a
   expect(await stored()).toBeUndefined();
 });
 
-test('search finds a caption’s words in the library, marked, and opens the player on that version paused at the cue', async ({ page, server }) => {
-  const staff = await staffSession(server.url, ADMIN.username, ADMIN.password);
-  const v1 = (await versions(staff)).find((v) => v.number === 1)!;
-  await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
-  await islandsReady(page);
-  // Typed without its accent and capital: "Bonjour" is on both versions (carried over to v2).
-  await page.getByRole('searchbox', { name: 'Search captions and notes' }).fill('bonjou');
-  const matches = page.getByRole('list', { name: 'Caption and note matches' }).getByRole('button');
-  await expect(matches).toHaveCount(2);
-  const hit = matches.filter({ hasText: 'v1' });
-  await expect(hit).toContainText(`${TITLE} · Français · v1 · 00:01`);
-  await expect(hit.locator('mark')).toHaveText('Bonjour');
-  await hit.click();
-  const dialog = page.getByRole('dialog', { name: TITLE });
-  await expect(dialog.getByRole('combobox', { name: 'Version' })).toHaveValue(String(v1.id));
-  // Paused on the cue's first frame (1.010 s is in frame 25 at 25 fps, shown from 1.000 s).
-  await expect
-    .poll(() => dialog.locator('video').first().evaluate((v: HTMLVideoElement) => (v.paused && !v.seeking && v.readyState >= 2 ? Math.floor(v.currentTime * 25 + 1e-6) : -1)))
-    .toBe(25);
-  // A word no caption or note holds says so.
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
-  await page.getByRole('searchbox', { name: 'Search captions and notes' }).fill('zzyzx ');
-  await expect(page.getByRole('status').filter({ hasText: 'No captions or notes match “zzyzx”.' })).toBeVisible();
-});
+for (const side of ['the media page', 'the portal'] as const) {
+  test(`search on ${side} finds a caption’s words, marked, and opens the player on that version paused at the cue`, async ({ page, server }) => {
+    const staff = await staffSession(server.url, ADMIN.username, ADMIN.password);
+    const v1 = (await versions(staff)).find((v) => v.number === 1)!;
+    if (side === 'the portal') await signInClient(page, fixture.client);
+    else await signInAs(page, ADMIN.username, ADMIN.password, '/admin/media');
+    await islandsReady(page);
+    const box = page.getByRole('searchbox', { name: 'Search captions and notes' });
+    // Typed without its accent and capital: "Bonjour" is on both versions (carried over to v2).
+    await box.fill('bonjou');
+    const matches = page.getByRole('list', { name: 'Caption and note matches' }).getByRole('button');
+    await expect(matches).toHaveCount(2);
+    const hit = matches.filter({ hasText: 'v1' });
+    await expect(hit).toContainText(`${TITLE} · Français · v1 · 00:01`);
+    await expect(hit.locator('mark')).toHaveText('Bonjour');
+    await hit.click();
+    const dialog = page.getByRole('dialog', { name: TITLE });
+    await expect(dialog.getByRole('combobox', { name: 'Version' })).toHaveValue(String(v1.id));
+    // Paused on the cue's first frame (1.010 s is in frame 25 at 25 fps, shown from 1.000 s).
+    await expect
+      .poll(() => dialog.locator('video').first().evaluate((v: HTMLVideoElement) => (v.paused && !v.seeking && v.readyState >= 2 ? Math.floor(v.currentTime * 25 + 1e-6) : -1)))
+      .toBe(25);
+    // A word no caption or note holds says so.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await box.fill('zzyzx ');
+    await expect(page.getByRole('status').filter({ hasText: 'No captions or notes match “zzyzx”.' })).toBeVisible();
+  });
+}
 
 test('the cue editor: reading warnings, a frame nudge and new words saved as revision 2 for every player; History shows the changes and brings revision 1 back', async ({ page, server }) => {
   test.setTimeout(120_000);

@@ -23,6 +23,7 @@ import { DrawingLayer, PictureFrame, noteDrawings, useDrawing } from '../review/
 import { useLiveReload } from '../live/useLive.ts';
 import { useReviewLive } from '../live/useReviewLive.ts';
 import { LivePanel } from '../live/LivePanel.tsx';
+import { useOpenAt, type OpenAt } from '../review/open-at.ts';
 
 type Tab = 'details' | 'feedback' | 'timeline';
 const TABS: { value: Tab; label: string }[] = [
@@ -35,7 +36,20 @@ const TABS: { value: Tab; label: string }[] = [
  * Opened for one item; the parent remounts it (key) per item so state starts fresh. `compare`
  * (the page's `?compare=2,3`) opens the compare view at once (issue 30).
  */
-export function MediaDetailDialog({ item, onClose, compare = null, joinLive = false }: { item: ClientMedia | null; onClose: () => void; compare?: string | null; joinLive?: boolean }) {
+export function MediaDetailDialog({
+  item,
+  onClose,
+  compare = null,
+  joinLive = false,
+  openAt = null,
+}: {
+  item: ClientMedia | null;
+  onClose: () => void;
+  compare?: string | null;
+  joinLive?: boolean;
+  /** A search hit (issue 54): the version shown and the moment the player pauses on. */
+  openAt?: OpenAt | null;
+}) {
   const [tab, setTab] = useState<Tab>('details');
   const video = useRef<HTMLVideoElement>(null);
   const clock = useNoteClock(video);
@@ -70,6 +84,7 @@ export function MediaDetailDialog({ item, onClose, compare = null, joinLive = fa
     (_topic, data) => !!item && data.mediaId === item.id,
   );
   const shown = versions?.find((v) => v.id === shownId) ?? null;
+  useOpenAt(openAt, video, versions, shown, setShownId);
   const playable = item && shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const allNotes = useStore($notes);
   const shownNotes = useMemo(() => allNotes.filter((n) => item && n.mediaId === item.id && (!shown || n.versionId === shown.id)), [allNotes, item?.id, shown?.id]);

@@ -23,6 +23,8 @@ import { signOutLive } from '../live/channel.ts';
 import { $live } from '../live/channel.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
+import { LibrarySearch } from '../review/LibrarySearch.tsx';
+import type { OpenAt } from '../review/open-at.ts';
 
 // Loaded when opened (issue 56): most visits never change how they sign in.
 const SecurityPanel = lazy(() => import('../account/SecurityPanel.tsx'));
@@ -75,6 +77,8 @@ export default function PortalDashboard({
   const liveSessions = useStore($live).sessions;
   // ?compare=2,3 beside ?item= (issue 30): that item opens in the compare view.
   const [compareRequest, setCompareRequest] = useState<string | null>(null);
+  // A search hit (issue 54): the dialog opens on its version, paused at its moment.
+  const [openAt, setOpenAt] = useState<OpenAt | null>(null);
   const [loggingOut, setLoggingOut] = useState(false);
   const [notifyOpen, setNotifyOpen] = useState(false);
   const [securityOpen, setSecurityOpen] = useState(false);
@@ -226,6 +230,14 @@ export default function PortalDashboard({
             </Button>
           </div>
 
+          <LibrarySearch
+            endpoint="/api/client/search"
+            onOpen={(hit) => {
+              setOpenAt({ versionId: hit.versionId, ms: hit.atMs });
+              setOpenId(hit.mediaId);
+            }}
+          />
+
           <div className="grid gap-3 sm:grid-cols-[1fr_14rem]">
             <SearchInput id="portal-search" label="Search media" value={query} onValueChange={setQuery} placeholder="Search media..." className="h-10" />
             <Select label="Filter by stage" hideLabel options={stageFilter} value={stage} onChange={(e) => setStage(e.target.value)} />
@@ -315,8 +327,10 @@ export default function PortalDashboard({
         item={openItem}
         compare={compareRequest}
         joinLive={joinLive}
+        openAt={openAt}
         onClose={() => {
           setOpenId(null);
+          setOpenAt(null);
           setCompareRequest(null);
           setJoinLive(false);
         }}

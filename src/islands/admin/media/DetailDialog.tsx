@@ -33,6 +33,7 @@ import { useLiveReload } from '../../live/useLive.ts';
 import { useReviewLive } from '../../live/useReviewLive.ts';
 import { LivePanel } from '../../live/LivePanel.tsx';
 import { CaptionsPanel } from '../../captions/CaptionsPanel.tsx';
+import { useOpenAt, type OpenAt } from '../../review/open-at.ts';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -57,11 +58,6 @@ interface Props {
   openAt?: OpenAt | null;
 }
 
-/** Where a search hit opens the player: the version (null: the current one) and the time. */
-export interface OpenAt {
-  versionId: number | null;
-  ms: number;
-}
 
 /** The media detail dialog (001 §2): Feedback, Edit, Assign and Settings tabs. */
 export function DetailDialog(props: Props) {
@@ -165,26 +161,8 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   const layer = <DrawingLayer notes={shownDrawings} fps={shown?.frameRate} drawing={drawing} />;
   const clock = useNoteClock(video);
   const seek = (ms: number) => seekToNote(video.current, ms, shown?.frameRate);
-  // A search hit: its version is shown, then the player pauses on its frame once it can seek.
-  const pendingAt = useRef<OpenAt | null>(null);
-  useEffect(() => {
-    pendingAt.current = openAt;
-    if (openAt?.versionId != null && versions?.some((v) => v.id === openAt.versionId)) setShownId(openAt.versionId);
-  }, [openAt, versions]);
-  useEffect(() => {
-    const at = pendingAt.current;
-    const v = video.current;
-    if (!at || !v || !shown || (at.versionId != null && at.versionId !== shown.id)) return;
-    const go = () => {
-      pendingAt.current = null;
-      seekToNote(v, at.ms, shown.frameRate);
-    };
-    if (v.readyState >= HTMLMediaElement.HAVE_METADATA) go();
-    else {
-      v.addEventListener('loadedmetadata', go, { once: true });
-      return () => v.removeEventListener('loadedmetadata', go);
-    }
-  }, [shown?.id, openAt]);
+  // A search hit: its version, paused on its frame.
+  useOpenAt(openAt, video, versions, shown, setShownId);
   const playable = shown && !shown.current ? { ...item, ...shown, id: item.id, title: `${item.title} (v${shown.number})` } : item;
   const setLock = async (v: MediaVersion, locked: boolean) => {
     try {

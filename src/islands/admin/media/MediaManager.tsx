@@ -9,8 +9,9 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { BulkDialog } from './BulkDialog.tsx';
-import { DetailDialog, type DetailTab, type OpenAt } from './DetailDialog.tsx';
-import { LibrarySearch } from './LibrarySearch.tsx';
+import { DetailDialog, type DetailTab } from './DetailDialog.tsx';
+import { LibrarySearch } from '../../review/LibrarySearch.tsx';
+import type { OpenAt } from '../../review/open-at.ts';
 import { VersionUploadDialog } from './VersionUploadDialog.tsx';
 import { APPROVAL_FILTERS } from '../../../shared/schemas/review.ts';
 import { EditDialog } from './EditDialog.tsx';
@@ -239,6 +240,7 @@ export default function MediaManager({ permissions, userId }: { permissions: str
 
       {/* The page needs view:media, as GET /api/search does. */}
       <LibrarySearch
+        endpoint="/api/search"
         onOpen={(hit) => {
           loadReviews();
           setDetail({ id: hit.mediaId, tab: 'feedback', openAt: { versionId: hit.versionId, ms: hit.atMs } });

@@ -1,13 +1,14 @@
-// Search across every caption and note of the library (issue 54, item 5): words or "a phrase",
-// accents and case ignored; each hit shows where it is and its words in context, and opens the
-// item's player paused at that moment.
+// Search across captions and notes (issue 54, item 5), on the media page (the whole library,
+// GET /api/search) and in the portal (the client's items, GET /api/client/search): words or
+// "a phrase", accents and case ignored; each hit shows where it is and its words in context, and
+// opens the item's player paused at that moment (useOpenAt).
 import { useEffect, useRef, useState } from 'react';
 import { Captions, MessageSquare } from 'lucide-react';
-import { apiJson, errorMessage } from '../../../shared/api.ts';
-import { formatTimestamp } from '../../../shared/format.ts';
-import type { SearchAnswer, SearchHit } from '../../../shared/schemas/search.ts';
-import { SearchInput } from '../../ui/SearchInput.tsx';
-import { Skeleton } from '../../ui/Skeleton.tsx';
+import { apiJson, errorMessage } from '../../shared/api.ts';
+import { formatTimestamp } from '../../shared/format.ts';
+import type { SearchAnswer, SearchHit } from '../../shared/schemas/search.ts';
+import { SearchInput } from '../ui/SearchInput.tsx';
+import { Skeleton } from '../ui/Skeleton.tsx';
 
 /** Typing pauses this long before a search goes out. */
 const SETTLE_MS = 250;
@@ -45,7 +46,7 @@ function Hit({ hit, onOpen }: { hit: SearchHit; onOpen: (hit: SearchHit) => void
   );
 }
 
-export function LibrarySearch({ onOpen }: { onOpen: (hit: SearchHit) => void }) {
+export function LibrarySearch({ endpoint, onOpen }: { endpoint: '/api/search' | '/api/client/search'; onOpen: (hit: SearchHit) => void }) {
   const [q, setQ] = useState('');
   const [hits, setHits] = useState<SearchHit[] | null>(null);
   const [busy, setBusy] = useState(false);
@@ -63,7 +64,7 @@ export function LibrarySearch({ onOpen }: { onOpen: (hit: SearchHit) => void }) 
     }
     setBusy(true);
     const timer = setTimeout(() => {
-      apiJson<SearchAnswer>('GET', `/api/search?q=${encodeURIComponent(q)}`).then(
+      apiJson<SearchAnswer>('GET', `${endpoint}?q=${encodeURIComponent(q)}`).then(
         (answer) => {
           if (asked !== latest.current) return;
           setHits(answer.hits);
@@ -79,7 +80,7 @@ export function LibrarySearch({ onOpen }: { onOpen: (hit: SearchHit) => void }) 
       );
     }, SETTLE_MS);
     return () => clearTimeout(timer);
-  }, [q]);
+  }, [q, endpoint]);
 
   return (
     <section aria-label="Search captions and notes" className="space-y-2 rounded-xl border border-line bg-raised p-4 shadow-sm">
