@@ -46,7 +46,16 @@ export class Mailbox {
       });
     },
   });
+  /**
+   * Connection errors (smtp-server emits them on the server, and an 'error' event nobody listens
+   * to is thrown): the app's sender reset mid-conversation when its server stops is one (CI, a
+   * loaded machine). Kept for a test that wants to look; never thrown.
+   */
+  connectionErrors: Error[] = [];
   port = 0;
+  constructor() {
+    this.server.on('error', (e: Error) => this.connectionErrors.push(e));
+  }
   /** Listens on `port` (0: a free one). */
   async listen(port = 0) {
     await new Promise<void>((r) => this.server.listen(port, '127.0.0.1', () => r()));
