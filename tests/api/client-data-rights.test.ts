@@ -98,7 +98,7 @@ test('the export is a ZIP of JSON and CSV holding the profile, logins, assignmen
   expect(zip.read('README.txt')).toContain('feedback: Feedback given in the portal (2 rows)');
   const audit = await expectStatus(admin.json('GET', `/api/audit?kind=client.exported&objectType=client&objectId=${c.client.id}`));
   expect(audit.rows).toHaveLength(1);
-});
+}, 60_000);
 
 test('erasing needs the client’s name typed again', async () => {
   const { client } = await createClientAccount(admin);
