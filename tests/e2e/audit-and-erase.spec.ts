@@ -58,7 +58,7 @@ test('erase a client from its card: the name typed again, then gone, audited', a
   await signInStaff(page);
   await page.goto('/admin/clients');
   const card = page.getByTestId('client-card').filter({ hasText: 'Harbour Films' });
-  await expect(card.getByRole('link', { name: "Export Harbour Films's data" })).toHaveAttribute('href', `/api/clients/${created.body.id}/export`);
+  await expect(card.getByRole('link', { name: 'Export data for Harbour Films' })).toHaveAttribute('href', `/api/clients/${created.body.id}/export`);
   await card.getByRole('button', { name: 'Erase Harbour Films' }).click();
   const dialog = page.getByRole('dialog', { name: 'Erase Harbour Films' });
   const erase = dialog.getByRole('button', { name: 'Erase client' });

@@ -159,7 +159,8 @@ function expectInStep(m: Awaited<ReturnType<typeof playAndMeasure>>, minSamples:
   expect(m.samples).toBeGreaterThan(minSamples);
   // Within a frame of each other, as the tests' titles say: a stricter 0.75 failed once at 0.83
   // on a busy CI machine (26 Nov); a broken sync drifts by many frames.
-  expect(m.median).toBeLessThan(1);
+  // "Within a frame": a median of exactly one frame is within it (1.0000000000000213 once, in floating point).
+  expect(m.median).toBeLessThanOrEqual(1 + 1e-9);
   expect(m.maxFrames).toBeLessThan(0.5 * FPS);
 }
 

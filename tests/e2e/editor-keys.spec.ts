@@ -90,6 +90,12 @@ test('admin dialog: L, L again 2x, K pauses, J goes back, Shift+arrows a second,
   await page.keyboard.press('l');
   await expect.poll(async () => (await state(player)).rate).toBe(4);
   await expect(speed).toHaveValue('4');
+  // At 4x the 6 s clip is over in 1.5 s, which the checks above can take on a loaded machine:
+  // from its start again, still at 4x, K must stop it well before its end.
+  await player.evaluate(async (v: HTMLVideoElement) => {
+    v.currentTime = 0;
+    if (v.paused) await v.play();
+  });
   await page.keyboard.press('k');
   await expect.poll(async () => (await state(player)).paused).toBe(true);
   const stopped = await currentTime(player);

@@ -116,7 +116,7 @@ export function ClientCard({ client, canEdit, onEdit, onDelete, onErase }: { cli
         {canEdit && (
           <div className="flex gap-2">
             {/* A plain link: the ZIP streams straight to the browser's downloads. */}
-            <a href={`/api/clients/${client.id}/export`} download className={buttonClass('ghost', 'sm', 'flex-1')} aria-label={`Export ${client.name}'s data`}>
+            <a href={`/api/clients/${client.id}/export`} download className={buttonClass('ghost', 'sm', 'flex-1')} aria-label={`Export data for ${client.name}`}>
               <Download size={14} aria-hidden="true" />
               Export data
             </a>
