@@ -9,13 +9,10 @@
 //   3. npm run audit:verify over the million rows (reported, no budget).
 // Budgets: the audit row adds < 2 ms p95; a filtered page of 1,000,000 rows < 200 ms (p95).
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { drizzle } from 'drizzle-orm/libsql';
 import { sql } from 'drizzle-orm';
-import { startServer, ADMIN, ROOT, signIn, emit, main, ms, num, sampleLatency } from './lib.mjs';
-import { startSqld } from '../tests/helpers/sqld.ts';
+import { fileAndSqldSides, ADMIN, ROOT, signIn, emit, main, ms, num, sampleLatency } from './lib.mjs';
 import { connect } from '../src/db/connect.ts';
 import * as schema from '../src/db/schema.ts';
 import { auditIn } from '../src/server/audit/record.ts';
@@ -158,12 +155,7 @@ function verifyTime(databaseUrl) {
 }
 
 main(async () => {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-audit-'));
-  const sqldProcess = await startSqld({ dir: path.join(work, 'sqld') });
-  const sides = [
-    { name: 'file', server: await startServer({ env: { WORKER: 'off' } }) },
-    { name: 'sqld', server: await startServer({ databaseUrl: sqldProcess.url, env: { WORKER: 'off' } }) },
-  ];
+  const { sides, stop } = await fileAndSqldSides('audit');
   const results = [];
   try {
     for (const side of sides) {
@@ -204,8 +196,6 @@ main(async () => {
     console.log(`Budgets: the audit row adds < ${BUDGET.writeAddedP95Ms} ms p95, a filtered page of ${num(ROWS)} rows < ${BUDGET.pageP95Ms} ms p95: ${ok ? 'met' : 'NOT met'} (${results.map((r) => `${r.side}: +${r.write.addedP95.toFixed(2)} ms, worst page ${r.worstPageP95.toFixed(1)} ms`).join('; ')})`);
     emit('audit', { rows: ROWS, samples: SAMPLES, budget: BUDGET, results, ok });
   } finally {
-    for (const side of sides) await side.server.stop();
-    await sqldProcess.stop();
-    fs.rmSync(work, { recursive: true, force: true });
+    await stop();
   }
 });

@@ -7,6 +7,29 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 
 export { startServer, ADMIN, DEMO_CLIENT, OUT_DIR, ROOT } from '../tests/helpers/server.ts';
+import { startServer as startAppServer } from '../tests/helpers/server.ts';
+import { startSqld } from '../tests/helpers/sqld.ts';
+
+/**
+ * The same app twice, with no worker: on an embedded file ('file') and on a sqld of its own
+ * over loopback ('sqld'), for benchmarks whose budgets hold on both. `stop` ends both and sqld.
+ */
+export async function fileAndSqldSides(label) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${label}-`));
+  const sqldProcess = await startSqld({ dir: path.join(work, 'sqld') });
+  const sides = [
+    { name: 'file', server: await startAppServer({ env: { WORKER: 'off' } }) },
+    { name: 'sqld', server: await startAppServer({ databaseUrl: sqldProcess.url, env: { WORKER: 'off' } }) },
+  ];
+  return {
+    sides,
+    async stop() {
+      for (const side of sides) await side.server.stop();
+      await sqldProcess.stop();
+      fs.rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
 
 /** Signs in (staff: /api/login, client: /api/client/login) and returns the Cookie header value. */
 export async function signIn(base, kind, username, password) {

@@ -4,11 +4,7 @@
 // the media page asks, for the kinds of query people type: a common word, a rare one, a phrase,
 // two words, a beginning (as you type), an accented word typed without its accent.
 // Budget: p95 < 100 ms for each (file and sqld).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startServer, ADMIN, signIn, emit, main, ms, num } from './lib.mjs';
-import { startSqld } from '../tests/helpers/sqld.ts';
+import { fileAndSqldSides, ADMIN, signIn, emit, main, ms, num } from './lib.mjs';
 
 const ITEMS = Number(process.env.BENCH_ITEMS || 1000);
 const CUES = Number(process.env.BENCH_CUES || 1000);
@@ -74,12 +70,7 @@ const QUERIES = [
 ];
 
 main(async () => {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
-  const sqldProcess = await startSqld({ dir: path.join(work, 'sqld') });
-  const sides = [
-    { name: 'file', server: await startServer({ env: { WORKER: 'off' } }) },
-    { name: 'sqld', server: await startServer({ databaseUrl: sqldProcess.url, env: { WORKER: 'off' } }) },
-  ];
+  const { sides, stop } = await fileAndSqldSides('search');
   const results = [];
   try {
     for (const side of sides) {
@@ -110,8 +101,6 @@ main(async () => {
     console.log(`Budget: search p95 < ${BUDGET_P95_MS} ms over ${num(ITEMS)} items × ${num(CUES)} cues: ${ok ? 'met' : 'NOT met'} (${results.map((r) => `${r.side}: worst ${r.worstP95.toFixed(1)} ms`).join('; ')})`);
     emit('search', { items: ITEMS, cues: CUES, samples: SAMPLES, budgetP95Ms: BUDGET_P95_MS, results, ok });
   } finally {
-    for (const side of sides) await side.server.stop();
-    await sqldProcess.stop();
-    fs.rmSync(work, { recursive: true, force: true });
+    await stop();
   }
 });

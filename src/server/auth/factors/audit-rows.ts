@@ -22,19 +22,29 @@ export interface AuditedAccount {
 
 type Ctx = Pick<APIContext, 'locals' | 'request'> & Partial<Pick<APIContext, 'clientAddress'>>;
 
+/** A staff user as the rows name them: the person and the object (the user). */
+export function staffWho(ctx: Ctx, user: NonNullable<App.Locals['user']>): { origin: AuditOrigin; object: AuditObject } {
+  const origin = staffOrigin(ctx, user);
+  return { origin, object: { type: 'user', id: user.id, name: origin.actor.name } };
+}
+
+/** A client login as the rows name it: the person (its client) and the object (the client). */
+export function clientWho(ctx: Ctx, login: NonNullable<App.Locals['clientUser']>): { origin: AuditOrigin; object: AuditObject } {
+  const origin = clientOrigin(ctx, login);
+  return { origin, object: { type: 'client', id: login.clientId, name: origin.actor.name } };
+}
+
 /** The account's names for its rows: the request's own signed-in account when it is that one, else looked up. */
 export async function auditedAccount(ctx: Ctx, account: FactorAccount): Promise<AuditedAccount> {
   if (account.kind === 'staff') {
     const user = ctx.locals.user?.id === String(account.id) ? ctx.locals.user : await loadStaffUser(String(account.id));
     if (!user) return { origin: anonymousOrigin(ctx), object: { type: 'user', id: account.id }, login: '', side: 'staff' };
-    const origin = staffOrigin(ctx, user);
-    return { origin, object: { type: 'user', id: user.id, name: origin.actor.name }, login: user.username, side: 'staff' };
+    return { ...staffWho(ctx, user), login: user.username, side: 'staff' };
   }
   const own = ctx.locals.clientUser;
   const login = own?.id === Number(account.id) ? own : await loadClientPrincipal(Number(account.id));
   if (!login) return { origin: anonymousOrigin(ctx), object: { type: 'client_login', id: account.id }, login: '', side: 'client' };
-  const origin = clientOrigin(ctx, login);
-  return { origin, object: { type: 'client', id: login.clientId, name: origin.actor.name }, login: login.username, side: 'client' };
+  return { ...clientWho(ctx, login), login: login.username, side: 'client' };
 }
 
 /**

@@ -4,8 +4,8 @@ import type { APIContext } from 'astro';
 import { requireClient, requireStaff } from '../guard.ts';
 import type { SessionKind } from '../sessions.ts';
 import type { FactorAccount } from './account.ts';
-import { clientOrigin, staffOrigin } from '../../audit/origin.ts';
 import type { AuditObject, AuditOrigin } from '../../audit/record.ts';
+import { clientWho, staffWho } from './audit-rows.ts';
 
 export interface OwnAccount {
   account: FactorAccount;
@@ -19,10 +19,8 @@ export interface OwnAccount {
 export function ownAccount(ctx: APIContext, kind: SessionKind): OwnAccount {
   if (kind === 'staff') {
     const user = requireStaff(ctx);
-    const origin = staffOrigin(ctx, user);
-    return { account: { kind, id: user.id }, name: user.username, sessionId: ctx.locals.staffSession!.id, who: { origin, object: { type: 'user', id: user.id, name: origin.actor.name } } };
+    return { account: { kind, id: user.id }, name: user.username, sessionId: ctx.locals.staffSession!.id, who: staffWho(ctx, user) };
   }
   const client = requireClient(ctx);
-  const origin = clientOrigin(ctx, client);
-  return { account: { kind, id: client.id }, name: client.username, sessionId: ctx.locals.clientSession!.id, who: { origin, object: { type: 'client', id: client.clientId, name: origin.actor.name } } };
+  return { account: { kind, id: client.id }, name: client.username, sessionId: ctx.locals.clientSession!.id, who: clientWho(ctx, client) };
 }
