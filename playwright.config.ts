@@ -1,8 +1,11 @@
 import { defineConfig } from '@playwright/test';
 import fs from 'node:fs';
+import path from 'node:path';
 
-// Debian's Chromium; never download a browser (see README).
-const executablePath = process.env.CHROMIUM_PATH || (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+// Debian's Chromium (or CHROMIUM_PATH); never download a browser (see README). Started through
+// tests/e2e/chromium.sh, which turns off what costs CPU in every new context and no test uses.
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const executablePath = fs.existsSync(chromium) ? path.resolve(import.meta.dirname, 'tests/e2e/chromium.sh') : undefined;
 
 export default defineConfig({
   testDir: 'tests/e2e',
