@@ -10,6 +10,7 @@ export const AUDIT_KINDS = {
   'factor.removed': 'Second factor removed',
   'factor.recovery_codes_renewed': 'Recovery codes renewed',
   'factor.browsers_forgotten': 'Trusted browsers forgotten',
+  'factor.proof_refused': 'Second factor proof refused',
   'user.created': 'User created',
   'user.updated': 'User changed',
   'user.deleted': 'User deleted',

@@ -321,6 +321,14 @@ describe('second factors (issue 56)', () => {
     await expectRow('factor.recovery_codes_renewed', 'recovery');
     await expectStatus(own.json('DELETE', '/api/user/second-factor/trusted-browsers'));
     await expectRow('factor.browsers_forgotten', 'trusted-browser');
+    // A wrong code for an own change is refused, and the refusal is a row (someone holding only the session is trying codes).
+    for (const [path, change] of [['/api/user/second-factor/remove', 'remove'], ['/api/user/second-factor/recovery-codes', 'recovery_codes']] as const) {
+      const refused = await own.json('POST', path, { code: wrongCode(secret) });
+      expect(refused.status).toBe(401);
+      const row = (await newest('factor.proof_refused'))!;
+      expect(row).toMatchObject({ actorKey: `staff:${s.user.id}`, actorType: 'staff', objectType: 'user', objectId: s.user.id, factor: 'totp' });
+      expect(JSON.parse(row.detail)).toEqual({ change, reason: refused.body.message, throttled: false });
+    }
     // A recovery code proves it too (a third code from the app could wait for the next step).
     await expectStatus(own.json('POST', '/api/user/second-factor/remove', { code: renewed.recoveryCodes[0] }));
     await expectRow('factor.removed', 'totp');

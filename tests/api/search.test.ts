@@ -3,13 +3,16 @@
 // the player opens at, and a snippet with the matched words marked (never HTML). The index
 // follows every change by itself: a new revision, a revert, a deleted track or item, a note
 // written, edited or deleted. What people type is only ever words (FTS5 syntax is plain text).
-// GET /api/search needs view:media. Runs on the embedded file and on sqld.
+// GET /api/search needs view:media; a client login searches its items (GET /api/client/search),
+// a share link's guests what the link shows (GET /api/share/:token/search). Runs on the
+// embedded file and on sqld.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { ACTORS, REFUSAL, createClientWithLogin, matrixFromDb, type Actor } from '../helpers/accounts.ts';
 import { createVideo } from '../helpers/portal-fixtures.ts';
 import { srt, uploadCaption } from '../helpers/captions.ts';
+import { enterLink } from '../helpers/proofing.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -202,3 +205,59 @@ describe('a client login searches what the portal shows it', () => {
     expect(r.body.hits).toBeUndefined();
   });
 });
+
+describe('a share link’s guests search what the link shows them', () => {
+  let shown: { mediaId: number; versionId: number };
+  let link: { id: number; token: string };
+  const guestSearch = (guest: Session, q: string) => guest.json('GET', `/api/share/${link.token}/search?q=${encodeURIComponent(q)}`);
+
+  beforeAll(async () => {
+    shown = await newFilm('Quayside cut');
+    const elsewhere = await newFilm('Not on the link');
+    await track(shown, 'en', [[1000, 2000, 'Gulls over the quayside']]);
+    await track(elsewhere, 'en', [[1000, 2000, 'Gulls nobody shared']]);
+    await note(shown.mediaId, shown.versionId, 3000, 'Gulls louder here');
+    await server.sql.execute({
+      sql: `INSERT INTO timeline_notes (media_id, version_id, timestamp_seconds, timestamp_ms, note_text, by_staff, internal, author_name) VALUES (?, ?, 4, 4000, 'Gulls cost too much', 1, 1, 'Studio')`,
+      args: [shown.mediaId, shown.versionId],
+    });
+    // An earlier cut of the same item: the link shows only the current one.
+    const older = await server.sql.execute({
+      sql: "INSERT INTO media_versions (media_id, number, storage_key, url, filename, file_size, mime_type) SELECT id, 2, storage_key || '-earlier', url, filename, file_size, mime_type FROM media WHERE id = ? RETURNING id",
+      args: [shown.mediaId],
+    });
+    await note(shown.mediaId, Number(older.rows[0]!.id), 5000, 'Gulls on the earlier cut');
+    const made = await admin.json('POST', '/api/share-links', { name: 'For the crew', mediaIds: [shown.mediaId] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    link = { id: made.body.id, token: new URL(made.body.url).pathname.split('/').pop()! };
+  });
+
+  test('its items’ captions and the studio’s notes on the version it shows; never another item, an internal note or another version', async () => {
+    const guest = await enterLink(server.url, link.token);
+    const r = await guestSearch(guest, 'gulls');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(texts(r.body.hits).sort()).toEqual(['Gulls louder here', 'Gulls over the quayside']);
+    expect(r.body.hits.every((h: any) => h.mediaId === shown.mediaId && h.versionId === shown.versionId)).toBe(true);
+    // Staff see every one of them.
+    expect(await search('gulls')).toHaveLength(5);
+  });
+
+  test('before the page is opened: 401; a revoked link: 404; bad input: 400', async () => {
+    const stranger = new Session(server.url);
+    const before = await guestSearch(stranger, 'gulls');
+    expect(before.status).toBe(401);
+    expect(before.body.hits).toBeUndefined();
+    const guest = await enterLink(server.url, link.token);
+    expect((await guestSearch(guest, ' ')).status).toBe(400);
+    await expectOk(admin.json('DELETE', `/api/share-links/${link.id}`));
+    const gone = await guestSearch(guest, 'gulls');
+    expect(gone.status).toBe(404);
+    expect(gone.body.hits).toBeUndefined();
+  });
+});
+
+async function expectOk(p: Promise<{ status: number; body: any }>) {
+  const r = await p;
+  expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+  return r.body;
+}

@@ -298,6 +298,22 @@ for (const side of ['the media page', 'the portal'] as const) {
   });
 }
 
+test('search on the share page finds the words of the version the link shows and pauses its player at the cue', async ({ page }) => {
+  await page.goto(fixture.linkPath);
+  await islandsReady(page);
+  await page.getByRole('searchbox', { name: 'Search captions and notes' }).fill('bonjou');
+  // "Bonjour" is on v1 and v2; the link shows v2 only.
+  const matches = page.getByRole('list', { name: 'Caption and note matches' }).getByRole('button');
+  await expect(matches).toHaveCount(1);
+  await expect(matches).toContainText(`${TITLE} · Français · v2 · 00:01`);
+  await expect(matches.locator('mark')).toHaveText('Bonjour');
+  await matches.click();
+  const player = page.getByTestId('share-item').getByTestId('share-video');
+  await expect
+    .poll(() => player.evaluate((v: HTMLVideoElement) => (v.paused && !v.seeking && v.readyState >= 2 ? Math.floor(v.currentTime * 25 + 1e-6) : -1)))
+    .toBe(25);
+});
+
 test('the cue editor: reading warnings, a frame nudge and new words saved as revision 2 for every player; History shows the changes and brings revision 1 back', async ({ page, server }) => {
   test.setTimeout(120_000);
   const staff = await staffSession(server.url, ADMIN.username, ADMIN.password);

@@ -1,5 +1,6 @@
 // Search across captions and notes (issue 54, item 5), on the media page (the whole library,
-// GET /api/search) and in the portal (the client's items, GET /api/client/search): words or
+// GET /api/search), in the portal (the client's items, GET /api/client/search) and on a share
+// page (the link's items, GET /api/share/:token/search): words or
 // "a phrase", accents and case ignored; each hit shows where it is and its words in context, and
 // opens the item's player paused at that moment (useOpenAt).
 import { useEffect, useRef, useState } from 'react';
@@ -46,7 +47,7 @@ function Hit({ hit, onOpen }: { hit: SearchHit; onOpen: (hit: SearchHit) => void
   );
 }
 
-export function LibrarySearch({ endpoint, onOpen }: { endpoint: '/api/search' | '/api/client/search'; onOpen: (hit: SearchHit) => void }) {
+export function LibrarySearch({ endpoint, onOpen }: { endpoint: '/api/search' | '/api/client/search' | `/api/share/${string}/search`; onOpen: (hit: SearchHit) => void }) {
   const [q, setQ] = useState('');
   const [hits, setHits] = useState<SearchHit[] | null>(null);
   const [busy, setBusy] = useState(false);

@@ -26,6 +26,8 @@ import { $live } from '../live/channel.ts';
 import { useLiveReload, usePollWhileOffline } from '../live/useLive.ts';
 import { useLiveSession } from '../live/useLiveSession.ts';
 import { LivePanel } from '../live/LivePanel.tsx';
+import { LibrarySearch } from '../review/LibrarySearch.tsx';
+import { useOpenAt, type OpenAt } from '../review/open-at.ts';
 
 const POLL_MS = 4000;
 
@@ -39,6 +41,9 @@ interface Shared {
 export default function ShareViewer({ token, studio, initial }: { token: string; studio: string; initial: ShareView }) {
   const [view, setView] = useState(initial);
   const [name, setName] = useState(initial.guestName);
+  // A search hit (issue 54) opens its item's player paused at its moment; `n` makes a second
+  // click on the same hit a new request.
+  const [jump, setJump] = useState<(OpenAt & { mediaId: number; n: number }) | null>(null);
   const pending = view.items.some((i) => i.previewPending);
 
   const reload = () => apiJson<ShareView>('GET', `/api/share/${token}`).then(setView, () => {});
@@ -81,17 +86,26 @@ export default function ShareViewer({ token, studio, initial }: { token: string;
           />
         </div>
       )}
+      {view.items.some((i) => i.type === 'video') && (
+        <LibrarySearch endpoint={`/api/share/${token}/search`} onOpen={(hit) => setJump((j) => ({ mediaId: hit.mediaId, versionId: hit.versionId, ms: hit.atMs, n: (j?.n ?? 0) + 1 }))} />
+      )}
       {view.items.length === 0 ? (
         <EmptyState title="Nothing here any more" description="The items of this link have been removed." />
       ) : (
-        view.items.map((item) => <ItemPanel key={item.id} item={item} shared={shared} />)
+        view.items.map((item) => <ItemPanel key={item.id} item={item} shared={shared} jump={jump?.mediaId === item.id ? jump : null} />)
       )}
     </main>
   );
 }
 
-function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
+function ItemPanel({ item, shared, jump }: { item: ShareItem; shared: Shared; jump: OpenAt | null }) {
   const videoRef = useRef<HTMLVideoElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
+  const shownVersion = useMemo(() => ({ id: item.versionId, frameRate: item.frameRate }), [item.versionId, item.frameRate]);
+  useOpenAt(jump, videoRef, [shownVersion], shownVersion, () => {});
+  useEffect(() => {
+    if (jump) panelRef.current?.scrollIntoView({ block: 'start' });
+  }, [jump]);
   const clock = useNoteClock(videoRef);
   const comments = shared.view.comments.filter((c) => c.mediaId === item.id);
   const notes = comments.filter((c) => c.kind === 'note').sort((a, b) => noteMs(a) - noteMs(b) || a.id - b.id);
@@ -112,7 +126,7 @@ function ItemPanel({ item, shared }: { item: ShareItem; shared: Shared }) {
   const layer = <DrawingLayer notes={shownDrawings} fps={item.frameRate} drawing={shared.view.allowComment ? drawing : null} />;
   const seek = (ms: number) => seekToNote(videoRef.current, ms, item.frameRate);
   return (
-    <section aria-labelledby={`item-${item.id}`} className="space-y-4 rounded-xl border border-line bg-raised p-4 sm:p-6" data-testid="share-item">
+    <section ref={panelRef} aria-labelledby={`item-${item.id}`} className="space-y-4 rounded-xl border border-line bg-raised p-4 sm:p-6" data-testid="share-item">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex min-w-0 flex-wrap items-center gap-2">
           <h2 id={`item-${item.id}`} className="min-w-0 break-words text-lg font-semibold">

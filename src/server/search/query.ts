@@ -13,13 +13,26 @@ import { CLOSE, OPEN, snippetParts } from './snippet.ts';
  * Who is searching, and so which hits they may see: staff (view:media) the whole library; a
  * client login the items assigned to its client (every version's tracks, as the portal plays
  * them) and, of their notes, its own and the studio's that are not internal (as the portal
- * lists them).
+ * lists them); a share link's guests, the link's items (below).
  */
-export type SearchScope = { kind: 'staff' } | { kind: 'client'; clientId: number; clientUserId: number };
+export type SearchScope = { kind: 'staff' } | { kind: 'client'; clientId: number; clientUserId: number } | { kind: 'link'; linkId: number };
 
 /** The scope's condition on a hit (`d` the doc, `m` its item, `n` its note), and its arguments. */
 function scopeFilter(scope: SearchScope): { sql: string; args: (number | bigint)[] } {
   if (scope.kind === 'staff') return { sql: '', args: [] };
+  if (scope.kind === 'link') {
+    // A link's guests: the version each of its items shows (the current one, as the share page
+    // plays it: every track of it) and the studio's notes on it that are not internal (as the
+    // page lists them). Guests' own comments live with the link (share_comments), not in the index.
+    return {
+      sql: `AND d.version_id IN (SELECT lv.id FROM share_link_items li
+              JOIN media lm ON lm.id = li.media_id
+              JOIN media_versions lv ON lv.storage_key = lm.storage_key
+              WHERE li.link_id = ?)
+            AND (d.kind = 'cue' OR (n.by_staff = 1 AND n.internal = 0))`,
+      args: [scope.linkId],
+    };
+  }
   return {
     sql: `AND (m.client_id = ? OR m.id IN (SELECT media_id FROM media_clients WHERE client_id = ?))
           AND (d.kind = 'cue' OR n.client_user_id = ? OR (n.by_staff = 1 AND n.internal = 0))`,

@@ -13,7 +13,8 @@ import { recoveryCodesLeft, replaceRecoveryCodes } from './recovery.ts';
 import { checkFactor } from './sign-in.ts';
 import { confirmTotp, confirmedTotp, startTotpEnrolment } from './totp.ts';
 import type { OwnAccount } from './own.ts';
-import { auditIn } from '../../audit/record.ts';
+import { audit, auditIn } from '../../audit/record.ts';
+import { HttpError } from '../../http.ts';
 
 export async function secondFactorStatus(ctx: APIContext, account: FactorAccount, required: boolean): Promise<SecondFactorStatus> {
   const totp = await confirmedTotp(account);
@@ -55,6 +56,24 @@ function asProof(code: string): VerifySecondFactor {
   return /^\d{6}$/.test(code) ? { factor: 'totp', code, trustBrowser: false } : { factor: 'recovery', code, trustBrowser: false };
 }
 
+/**
+ * Proof of a factor for one of the account's own changes. A refused proof (a wrong or used code,
+ * or the throttle) is a row of its own, as a refused second step is: someone holding only the
+ * session is trying codes.
+ */
+async function proveOwnFactor(ctx: APIContext, own: OwnAccount, code: string, change: 'remove' | 'recovery_codes'): Promise<void> {
+  const proof = asProof(code);
+  try {
+    await checkFactor(ctx, own.account, proof);
+  } catch (e) {
+    if (e instanceof HttpError) {
+      const detail = { change, reason: e.message, throttled: e.status === 429 };
+      await audit(db, own.who.origin, { kind: 'factor.proof_refused', object: own.who.object, factor: proof.factor, detail });
+    }
+    throw e;
+  }
+}
+
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 
 async function deleteFactors(tx: Tx, account: FactorAccount): Promise<void> {
@@ -66,7 +85,7 @@ async function deleteFactors(tx: Tx, account: FactorAccount): Promise<void> {
 
 /** The account's own removal: only with proof of the factor (a stolen session alone cannot). Sessions stay. Audited. */
 export async function removeOwnFactors(ctx: APIContext, own: OwnAccount, code: string): Promise<void> {
-  await checkFactor(ctx, own.account, asProof(code));
+  await proveOwnFactor(ctx, own, code, 'remove');
   await db.transaction(async (tx) => {
     await deleteFactors(tx, own.account);
     await auditIn(tx, own.who.origin, { kind: 'factor.removed', object: own.who.object, factor: 'totp' });
@@ -75,7 +94,7 @@ export async function removeOwnFactors(ctx: APIContext, own: OwnAccount, code: s
 
 /** New recovery codes (the old ones stop working), with proof of the factor. Audited. */
 export async function renewRecoveryCodes(ctx: APIContext, own: OwnAccount, code: string): Promise<string[]> {
-  await checkFactor(ctx, own.account, asProof(code));
+  await proveOwnFactor(ctx, own, code, 'recovery_codes');
   return db.transaction(async (tx) => {
     const codes = await replaceRecoveryCodes(tx, own.account);
     await auditIn(tx, own.who.origin, { kind: 'factor.recovery_codes_renewed', object: own.who.object, factor: 'recovery', detail: { recoveryCodes: codes.length } });
