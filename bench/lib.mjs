@@ -6,9 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
-export { startServer, ADMIN, DEMO_CLIENT, OUT_DIR, ROOT } from '../tests/helpers/server.ts';
-import { startServer as startAppServer } from '../tests/helpers/server.ts';
+import { startServer } from '../tests/helpers/server.ts';
 import { startSqld } from '../tests/helpers/sqld.ts';
+
+export { startServer };
+export { ADMIN, DEMO_CLIENT, OUT_DIR, ROOT } from '../tests/helpers/server.ts';
 
 /**
  * The same app twice, with no worker: on an embedded file ('file') and on a sqld of its own
@@ -18,8 +20,8 @@ export async function fileAndSqldSides(label) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${label}-`));
   const sqldProcess = await startSqld({ dir: path.join(work, 'sqld') });
   const sides = [
-    { name: 'file', server: await startAppServer({ env: { WORKER: 'off' } }) },
-    { name: 'sqld', server: await startAppServer({ databaseUrl: sqldProcess.url, env: { WORKER: 'off' } }) },
+    { name: 'file', server: await startServer({ env: { WORKER: 'off' } }) },
+    { name: 'sqld', server: await startServer({ databaseUrl: sqldProcess.url, env: { WORKER: 'off' } }) },
   ];
   return {
     sides,

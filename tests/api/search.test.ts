@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
-import { ACTORS, REFUSAL, createClientWithLogin, matrixFromDb, type Actor } from '../helpers/accounts.ts';
+import { ACTORS, REFUSAL, createClientWithLogin, expectStatus, matrixFromDb, type Actor } from '../helpers/accounts.ts';
 import { createVideo } from '../helpers/portal-fixtures.ts';
 import { srt, uploadCaption } from '../helpers/captions.ts';
 import { enterLink } from '../helpers/proofing.ts';
@@ -37,10 +37,10 @@ async function track(f: { mediaId: number; versionId: number }, language: string
   return up.body.track.id as number;
 }
 
-async function note(mediaId: number, versionId: number, ms: number, text: string) {
+async function note(mediaId: number, versionId: number, ms: number, text: string, internal = false) {
   const r = await server.sql.execute({
-    sql: `INSERT INTO timeline_notes (media_id, version_id, timestamp_seconds, timestamp_ms, note_text, by_staff, author_name) VALUES (?, ?, ?, ?, ?, 1, 'Studio') RETURNING id`,
-    args: [mediaId, versionId, Math.floor(ms / 1000), ms, text],
+    sql: `INSERT INTO timeline_notes (media_id, version_id, timestamp_seconds, timestamp_ms, note_text, by_staff, internal, author_name) VALUES (?, ?, ?, ?, ?, 1, ?, 'Studio') RETURNING id`,
+    args: [mediaId, versionId, Math.floor(ms / 1000), ms, text, internal ? 1 : 0],
   });
   return Number(r.rows[0]!.id);
 }
@@ -217,19 +217,15 @@ describe('a share link’s guests search what the link shows them', () => {
     await track(shown, 'en', [[1000, 2000, 'Gulls over the quayside']]);
     await track(elsewhere, 'en', [[1000, 2000, 'Gulls nobody shared']]);
     await note(shown.mediaId, shown.versionId, 3000, 'Gulls louder here');
-    await server.sql.execute({
-      sql: `INSERT INTO timeline_notes (media_id, version_id, timestamp_seconds, timestamp_ms, note_text, by_staff, internal, author_name) VALUES (?, ?, 4, 4000, 'Gulls cost too much', 1, 1, 'Studio')`,
-      args: [shown.mediaId, shown.versionId],
-    });
+    await note(shown.mediaId, shown.versionId, 4000, 'Gulls cost too much', true);
     // An earlier cut of the same item: the link shows only the current one.
     const older = await server.sql.execute({
       sql: "INSERT INTO media_versions (media_id, number, storage_key, url, filename, file_size, mime_type) SELECT id, 2, storage_key || '-earlier', url, filename, file_size, mime_type FROM media WHERE id = ? RETURNING id",
       args: [shown.mediaId],
     });
     await note(shown.mediaId, Number(older.rows[0]!.id), 5000, 'Gulls on the earlier cut');
-    const made = await admin.json('POST', '/api/share-links', { name: 'For the crew', mediaIds: [shown.mediaId] });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    link = { id: made.body.id, token: new URL(made.body.url).pathname.split('/').pop()! };
+    const made = await expectStatus(admin.json('POST', '/api/share-links', { name: 'For the crew', mediaIds: [shown.mediaId] }), 201);
+    link = { id: made.id, token: new URL(made.url).pathname.split('/').pop()! };
   });
 
   test('its items’ captions and the studio’s notes on the version it shows; never another item, an internal note or another version', async () => {
@@ -249,15 +245,9 @@ describe('a share link’s guests search what the link shows them', () => {
     expect(before.body.hits).toBeUndefined();
     const guest = await enterLink(server.url, link.token);
     expect((await guestSearch(guest, ' ')).status).toBe(400);
-    await expectOk(admin.json('DELETE', `/api/share-links/${link.id}`));
+    await expectStatus(admin.json('DELETE', `/api/share-links/${link.id}`));
     const gone = await guestSearch(guest, 'gulls');
     expect(gone.status).toBe(404);
     expect(gone.body.hits).toBeUndefined();
   });
 });
-
-async function expectOk(p: Promise<{ status: number; body: any }>) {
-  const r = await p;
-  expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
-  return r.body;
-}
