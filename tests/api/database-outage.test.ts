@@ -26,7 +26,8 @@ let replicaSql: Client;
 
 beforeAll(async () => {
   // A lease longer than the outage: the job stays this worker's throughout.
-  server = await startServer({ env: { JOB_POLL_MS: '200', JOB_LEASE_SECONDS: '60' } });
+  // A conversion running through the outage is what is tested: real ffmpeg, not the test cache's.
+  server = await startServer({ env: { JOB_POLL_MS: '200', JOB_LEASE_SECONDS: '60', FFMPEG_PATH: 'ffmpeg' } });
   replica = await startSqld({ dir: path.join(server.dir, 'replica'), primaryGrpcUrl: (await sqldOf(server)).grpcUrl! });
   replicaSql = connect({ url: replica.url });
 }, 120_000);

@@ -29,7 +29,8 @@ afterAll(async () => {
 });
 
 async function start(env: Record<string, string> = {}, dir?: string) {
-  const s = await startServer({ env: { JOB_POLL_MS: String(POLL_MS), ...env }, ...(dir ? { dir } : {}) });
+  // Killing and timing conversions is what is tested: real ffmpeg, never the test cache's.
+  const s = await startServer({ env: { JOB_POLL_MS: String(POLL_MS), FFMPEG_PATH: 'ffmpeg', ...env }, ...(dir ? { dir } : {}) });
   servers.push(s);
   return { server: s, admin: await adminSession(s.url) };
 }

@@ -16,6 +16,8 @@ import { recordServerStart } from './timing.ts';
 import type * as S3Sdk from '@aws-sdk/client-s3';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
+/** ffmpeg with its outputs kept by content (issue 52). */
+export const CACHED_FFMPEG = path.join(ROOT, 'tests/helpers/ffmpeg-cached.mjs');
 export const OUT_DIR = path.resolve(ROOT, process.env.STUDIO_OUT_DIR || 'dist');
 export const ADMIN = { username: 'admin', email: 'admin@studio.test', password: 'admin-password-123' };
 export const DEMO_CLIENT = { username: 'demo.client', password: 'portal-demo-2026' };
@@ -71,6 +73,9 @@ function launch(dir: string, env: Record<string, string>, timeoutMs = 60_000): P
     // default nice 10 gets about a tenth of a core next to two busy ones, by design (it yields
     // to other work), which turns seconds into minutes. Tests of niceness set it themselves.
     FFMPEG_NICE: '0',
+    // The same conversion's bytes from a cache after the first time (ffmpeg-cached.mjs); tests
+    // of the pipeline's own timing set FFMPEG_PATH=ffmpeg.
+    FFMPEG_PATH: CACHED_FFMPEG,
     ...env,
   });
   let out = '';
