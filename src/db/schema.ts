@@ -1426,3 +1426,34 @@ export const searchDocs = sqliteTable(
   },
   (t) => [index('search_docs_track_idx').on(t.trackId), index('search_docs_note_idx').on(t.noteId), index('search_docs_media_idx').on(t.mediaId)],
 );
+
+// A note pinned to a caption cue (issue 54 item 3): the cue as it read when the note was written
+// (its track, revision, times and text, kept even if the track changes or goes), and optionally
+// a wording the note proposes, which staff accept into the track as its next revision in one
+// click (src/server/captions/cue-notes.ts). One row per note: a client's or staff note
+// (timeline_notes) or a link guest's (share_comments), exactly one of the two.
+export const noteCues = sqliteTable(
+  'note_cues',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    timelineNoteId: integer('timeline_note_id').references(() => timelineNotes.id, { onDelete: 'cascade' }),
+    shareCommentId: integer('share_comment_id').references(() => shareComments.id, { onDelete: 'cascade' }),
+    trackId: integer('track_id').references(() => captionTracks.id, { onDelete: 'set null' }),
+    revisionId: integer('revision_id').references(() => captionRevisions.id, { onDelete: 'set null' }),
+    startMs: integer('start_ms').notNull(),
+    endMs: integer('end_ms').notNull(),
+    // The cue as stored (escaped, with its <i>, <b> and <u>).
+    cueText: text('cue_text').notNull(),
+    // The wording proposed, as typed (the editor's form: tags as typed, nothing escaped).
+    proposal: text('proposal'),
+    acceptedRevisionId: integer('accepted_revision_id').references(() => captionRevisions.id, { onDelete: 'set null' }),
+    acceptedAt: integer('accepted_at', { mode: 'timestamp_ms' }),
+    acceptedBy: text('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('note_cues_timeline_note_unique').on(t.timelineNoteId),
+    uniqueIndex('note_cues_share_comment_unique').on(t.shareCommentId),
+    index('note_cues_track_idx').on(t.trackId),
+    check('note_cues_one_note_check', sql`(${t.timelineNoteId} is null) <> (${t.shareCommentId} is null)`),
+  ],
+);

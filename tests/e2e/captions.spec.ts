@@ -365,3 +365,52 @@ test('the cue editor: reading warnings, a frame nudge and new words saved as rev
   await expect(panel.getByTestId('caption-track')).toHaveCount(2);
   expect((await english()).revision).toBe(3);
 });
+
+test('a client pins a note to the cue on screen and proposes a wording; staff accept it in one click and every player shows the new words', async ({ page, server }) => {
+  // On top of the first test's setting up (beforeEach), when this one runs alone.
+  test.setTimeout(test.info().timeout + 60_000);
+  const staff = await staffSession(server.url, ADMIN.username, ADMIN.password);
+  const v2 = (await versions(staff)).find((v) => v.number === 2)!;
+  // A track of its own (removed at the end), so the other tests' tracks and words stay as they are.
+  const up = await uploadCaption(staff, fixture.mediaId, v2.id, srt([[1010, 2000, 'Guten Tag']]), { language: 'de', label: 'Deutsch' });
+  expect(up.status, JSON.stringify(up.body)).toBe(201);
+  try {
+    await signInClient(page, fixture.client);
+    await page.getByRole('button', { name: `Open ${TITLE}` }).click();
+    const dialog = page.getByRole('dialog', { name: TITLE });
+    await dialog.getByRole('tab', { name: 'Timeline' }).click();
+    await dialog.getByTestId('captions-menu').selectOption({ label: 'Deutsch' });
+    const player = dialog.getByTestId('portal-video');
+    // No cue on screen: nothing to pin.
+    await pauseAt(player, 0.5);
+    await expect(dialog.getByTestId('cue-pin')).toHaveCount(0);
+    await pauseAt(player, 1.5);
+    const pin = dialog.getByTestId('cue-pin');
+    await expect(pin).toContainText('“Guten Tag”');
+    await pin.getByRole('switch', { name: /Pin to the caption \(Deutsch\)/ }).click();
+    await pin.getByLabel('Propose a wording (optional)').fill('Guten Morgen');
+    await dialog.getByLabel('Note', { exact: true }).fill('It is morning in this scene');
+    await dialog.getByRole('button', { name: 'Add Note' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Timeline note added successfully' })).toBeVisible();
+    const row = dialog.getByTestId('timeline-list').getByRole('listitem').filter({ hasText: 'It is morning in this scene' });
+    await expect(row.getByTestId('note-cue')).toHaveText('Caption (Deutsch): “Guten Tag”Proposed: “Guten Morgen”');
+    // The form is clear for the next note.
+    await expect(dialog.getByRole('switch', { name: /Pin to the caption/ })).not.toBeChecked();
+
+    await page.context().clearCookies();
+    await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${fixture.mediaId}`);
+    const admin = page.getByRole('dialog', { name: TITLE });
+    const note = admin.getByTestId('timeline-notes').getByRole('listitem').filter({ hasText: 'It is morning in this scene' });
+    await note.getByRole('button', { name: 'Accept wording' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Wording accepted into Deutsch (revision 2)' })).toBeVisible();
+    await expect(note.getByTestId('note-cue')).toContainText('Accepted (revision 2)');
+    await expect(note.getByRole('button', { name: 'Accept wording' })).toHaveCount(0);
+    // The dialog's player reads the track again: the cue on screen is the accepted wording.
+    const adminPlayer = admin.getByTestId('detail-video');
+    await admin.getByTestId('captions-menu').selectOption({ label: 'Deutsch' });
+    await pauseAt(adminPlayer, 1.5);
+    await expect.poll(() => activeCue(adminPlayer)).toBe('Guten Morgen');
+  } finally {
+    expect((await staff.json('DELETE', `/api/media/${fixture.mediaId}/captions/${up.body.track.id}`)).status).toBe(200);
+  }
+});

@@ -9,6 +9,7 @@ import { atom } from 'nanostores';
 import { apiGet } from '../../shared/api.ts';
 import type { CaptionIndex, PlayerCaption } from '../../shared/schemas/captions.ts';
 import { $captionChoice, trackFor } from './choice.ts';
+import { plainCue, setCueShown } from './cue-shown.ts';
 
 const EMPTY: CaptionIndex = { tracks: [], downloadBlockedReason: null };
 const loaded = new Map<string, Promise<CaptionIndex>>();
@@ -66,10 +67,33 @@ export function useShownCaptions(video: RefObject<HTMLVideoElement | null>, trac
         t.mode = match ? 'showing' : 'disabled';
       }
     };
-    apply();
+    // The cue on screen, for a note to pin (issue 54): read from the showing track's active cues.
+    let showing: TextTrack | null = null;
+    const publish = () => {
+      const cues = showing?.activeCues;
+      const cue = cues && cues.length ? (cues[cues.length - 1] as VTTCue) : null;
+      setCueShown(v, shown && cue ? { trackId: shown.id, label: shown.label, text: plainCue(cue.text) } : null);
+    };
+    const follow = () => {
+      const next = Array.from(v.textTracks).find((t) => t.mode === 'showing') ?? null;
+      if (next === showing) return;
+      showing?.removeEventListener('cuechange', publish);
+      showing = next;
+      showing?.addEventListener('cuechange', publish);
+      publish();
+    };
+    const changed = () => {
+      apply();
+      follow();
+    };
+    changed();
     // Tracks added later (a stream's renditions, a re-rendered <track>) follow the choice too.
-    v.textTracks.addEventListener('addtrack', apply);
-    return () => v.textTracks.removeEventListener('addtrack', apply);
+    v.textTracks.addEventListener('addtrack', changed);
+    return () => {
+      v.textTracks.removeEventListener('addtrack', changed);
+      showing?.removeEventListener('cuechange', publish);
+      setCueShown(v, null);
+    };
   }, [video, shown, native, tracks]);
   return shown;
 }

@@ -14,6 +14,7 @@ import { ReplyThread } from '../review/ReplyThread.tsx';
 import { LoopNoteButton, NoteMomentFields, noteEndBody, rangeError, type NoteClock } from '../review/player.tsx';
 import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { DrawingText, DrawingTools, ShapesPreview, type Drawing } from '../review/DrawingLayer.tsx';
+import { CuePinFields, NoteCueLine, useCuePin } from '../captions/CuePin.tsx';
 
 export function TimelineTab({
   item,
@@ -44,6 +45,7 @@ export function TimelineTab({
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const pin = useCuePin(video);
   // An image has no time: its notes are at 0 (issue 29, drawings on the picture).
   const isVideo = item.type === 'video';
   const ms = isVideo ? clock.ms : 0;
@@ -76,11 +78,13 @@ export function TimelineTab({
         noteText: text,
         ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
         ...(version ? { versionId: version.id } : {}),
+        ...pin.body(),
       });
       $notes.set([...$notes.get(), created]);
       setText('');
       clock.release();
       drawing.reset();
+      pin.reset();
       toast({ title: 'Timeline note added successfully' });
     } catch (err) {
       // 001 §8: no error toast for a failed submission; the values stay for another try.
@@ -113,6 +117,7 @@ export function TimelineTab({
           {...clock.draftEvents}
           placeholder="What should change at this moment?"
         />
+        <CuePinFields pin={pin} />
         <DrawingTools drawing={drawing} video={video} />
         {failure && (
           <p role="alert" className="text-sm text-danger">
@@ -147,7 +152,10 @@ export function TimelineTab({
                   >
                     {/* Named by its content (time, text, state), so what is seen is what is announced. */}
                     <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} endMs={n.endMs} version={version} />
-                    <span className={`min-w-0 flex-1 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
+                    <span className={`min-w-0 flex-1 whitespace-pre-wrap break-words text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>
+                      {n.noteText}
+                      {n.cue && <NoteCueLine cue={n.cue} />}
+                    </span>
                     <ShapesPreview shapes={n.shapes} />
                     <DrawingText shapes={n.shapes} />
                     {n.resolvedAt && <span className="sr-only"> (resolved)</span>}

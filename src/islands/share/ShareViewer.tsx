@@ -21,6 +21,7 @@ import { noteMs, noteTimeBody } from '../review/frames.ts';
 import { noteMarkers } from '../review/markers.ts';
 import { DrawingLayer, DrawingText, DrawingTools, PictureFrame, ShapesPreview, noteDrawings, useDrawing, type Drawing } from '../review/DrawingLayer.tsx';
 import { ReviewVideo } from '../ui/ReviewVideo.tsx';
+import { CuePinFields, NoteCueLine, useCuePin } from '../captions/CuePin.tsx';
 import { useStore } from '@nanostores/react';
 import { $live } from '../live/channel.ts';
 import { useLiveReload, usePollWhileOffline } from '../live/useLive.ts';
@@ -184,6 +185,7 @@ function Comment({ c }: { c: ShareComment }) {
     <div className="min-w-0 flex-1">
       <p className="whitespace-pre-wrap break-words">
         {c.text}
+        {c.cue && <NoteCueLine cue={c.cue} />}
         <DrawingText shapes={c.shapes} />
       </p>
       <p className="mt-1 text-xs text-fg-muted">
@@ -270,6 +272,7 @@ function NoteForm({
 }) {
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
+  const pin = useCuePin(videoRef);
   // An image has no time: its notes are at 0 (issue 29, drawings on the picture).
   const isVideo = item.type === 'video';
   const ms = isVideo ? clock.ms : 0;
@@ -288,12 +291,14 @@ function NoteForm({
       ...noteTimeBody(at),
       ...(isVideo ? noteEndBody(clock) : {}),
       ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
+      ...pin.body(),
     });
     setPending(false);
     if (!created) return;
     setText('');
     clock.release();
     drawing.reset();
+    pin.reset();
     shared.onChanged({ comments: [...shared.view.comments, created] });
     toast({ title: 'Note added' });
   }
@@ -301,6 +306,7 @@ function NoteForm({
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label={`Add a timeline note on ${item.title}`}>
       {isVideo && <NoteMomentFields label="Time (seconds)" clock={clock} fps={item.frameRate} timeError={timeError} rangeError={endError} />}
       <DrawingTools drawing={drawing} video={videoRef} />
+      <CuePinFields pin={pin} />
       <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
         <Textarea label="Note" rows={2} maxLength={MAX_PORTAL_TEXT} value={text} onChange={(e) => setText(e.target.value)} {...clock.draftEvents} />
         <Button type="submit" disabled={pending}>

@@ -14,6 +14,7 @@ import type { AdminFeedback, AdminMedia, AdminTimelineNote, AssignedClient, Play
 import { playbackFields, type PlaybackColumns } from './playback.ts';
 import type { MediaRow } from './queries.ts';
 import { safeTimestampMs } from '../portal/timeline-notes.ts';
+import { cuesFor } from '../captions/cue-notes.ts';
 
 /** Feedback and notes of an item: on its current version, and on earlier ones. */
 interface ReviewCounts {
@@ -348,7 +349,9 @@ export async function listAdminTimelineNotes(mediaId?: number, versionId?: numbe
       .where(and(mediaId ? eq(timelineNotes.mediaId, mediaId) : undefined, versionId ? eq(timelineNotes.versionId, versionId) : undefined)),
     guestComments('note', mediaId, versionId),
   ]);
-  const [replies, guestReplies] = await Promise.all([repliesFor('note', rows.map((r) => r.id)), repliesFor('share', guests.map((g) => g.c.id))]);
+  const noteIds = rows.map((r) => r.id);
+  const guestIds = guests.map((g) => g.c.id);
+  const [replies, guestReplies, cues, guestCues] = await Promise.all([repliesFor('note', noteIds), repliesFor('share', guestIds), cuesFor('client', noteIds), cuesFor('link', guestIds)]);
   const out: AdminTimelineNote[] = [
     ...rows.map(({ byStaff, authorName, clientUsername, shapes, ...r }) => ({
       ...r,
@@ -362,6 +365,7 @@ export async function listAdminTimelineNotes(mediaId?: number, versionId?: numbe
       createdAt: r.createdAt.toISOString(),
       resolvedAt: r.resolvedAt?.toISOString() ?? null,
       replies: replies.get(r.id) ?? [],
+      cue: cues.get(r.id) ?? null,
     })),
     ...guests.map(({ c, mediaTitle, versionNumber, linkName, timestampMs }) => ({
       id: c.id,
@@ -384,6 +388,7 @@ export async function listAdminTimelineNotes(mediaId?: number, versionId?: numbe
       versionNumber,
       resolvedAt: c.resolvedAt?.toISOString() ?? null,
       replies: guestReplies.get(c.id) ?? [],
+      cue: guestCues.get(c.id) ?? null,
     })),
   ];
   out.sort((a, b) => b.mediaId - a.mediaId || a.timestampMs - b.timestampMs || a.createdAt.localeCompare(b.createdAt) || a.id - b.id);

@@ -13,6 +13,7 @@ import { getAssignedMedia } from './media.ts';
 import { formatTimestamp } from '../../shared/format.ts';
 import { recordEvent } from '../notifications/index.ts';
 import { clientActor } from '../notifications/actors.ts';
+import { cuesFor, listedPin, pinCue, storeCuePin } from '../captions/cue-notes.ts';
 
 interface ClientUserRef {
   id: number;
@@ -73,7 +74,8 @@ export async function listOwnTimelineNotes(clientUserId: number, clientId?: numb
       ),
     )
     .orderBy(asc(timelineNotes.mediaId), asc(safeTimestamp()), asc(timelineNotes.id));
-  const replies = await repliesFor('note', rows.map((r) => r.id));
+  const ids = rows.map((r) => r.id);
+  const [replies, cues] = await Promise.all([repliesFor('note', ids), cuesFor('client', ids)]);
   return rows.map(({ authorName, byStaff, clientUsername, shapes, ...r }) => ({
     ...r,
     clientUsername: byStaff ? authorName : (clientUsername ?? ''),
@@ -83,6 +85,7 @@ export async function listOwnTimelineNotes(clientUserId: number, clientId?: numb
     createdAt: r.createdAt.toISOString(),
     resolvedAt: r.resolvedAt?.toISOString() ?? null,
     replies: replies.get(r.id) ?? [],
+    cue: cues.get(r.id) ?? null,
   }));
 }
 
@@ -93,7 +96,9 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
   const time = resolveNoteTime(input);
   checkNoteTarget(item.type, input, time);
   checkAgainstDuration(input, time, version.durationSeconds);
-  const [row] = await db
+  const pin = await pinCue(version.id, input, time.timestampMs);
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
     .insert(timelineNotes)
     .values({
       mediaId: input.mediaId,
@@ -106,6 +111,9 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
       versionId: version.id,
     })
     .returning();
+    if (pin) await storeCuePin(tx, { timelineNoteId: inserted!.id }, pin);
+    return inserted;
+  });
   await recordEvent({
     kind: 'note',
     mediaId: input.mediaId,
@@ -127,5 +135,6 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
     versionNumber: version.number,
     resolvedAt: null,
     replies: [],
+    cue: await listedPin(pin, row!.id),
   };
 }

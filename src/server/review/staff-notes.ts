@@ -8,6 +8,7 @@ import { notFound } from '../http.ts';
 import { getMediaById } from '../media/queries.ts';
 import { reviewedVersion } from '../portal/reviewed-version.ts';
 import { checkAgainstDuration, checkNoteTarget, storeShapes } from './note-fields.ts';
+import { listedPin, pinCue, storeCuePin } from '../captions/cue-notes.ts';
 import { resolveNoteTime } from '../../shared/schemas/notes.ts';
 import type { z } from '../../shared/zod.ts';
 import type { staffNoteInputSchema } from '../../shared/schemas/review.ts';
@@ -21,8 +22,10 @@ export async function addStaffNote(mediaId: number, user: StaffUser, input: z.ou
   const time = resolveNoteTime(input);
   checkNoteTarget(item.type, input, time);
   checkAgainstDuration(input, time, version.durationSeconds);
+  const pin = await pinCue(version.id, input, time.timestampMs);
   const authorName = user.displayName || user.username;
-  const [row] = await db
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
     .insert(timelineNotes)
     .values({
       mediaId,
@@ -39,6 +42,9 @@ export async function addStaffNote(mediaId: number, user: StaffUser, input: z.ou
       versionId: version.id,
     })
     .returning();
+    if (pin) await storeCuePin(tx, { timelineNoteId: inserted!.id }, pin);
+    return inserted;
+  });
   return {
     id: row!.id,
     mediaId,
@@ -57,5 +63,6 @@ export async function addStaffNote(mediaId: number, user: StaffUser, input: z.ou
     versionNumber: version.number,
     resolvedAt: null,
     replies: [],
+    cue: await listedPin(pin, row!.id),
   };
 }

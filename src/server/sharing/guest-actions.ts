@@ -17,6 +17,7 @@ import { linkComments, linkItem } from './viewer.ts';
 import { checkAgainstDuration, checkNoteTarget, storeShapes } from '../review/note-fields.ts';
 import { resolveNoteTime } from '../../shared/schemas/notes.ts';
 import { guestOrigin } from '../audit/origin.ts';
+import { pinCue, storeCuePin, type CuePin } from '../captions/cue-notes.ts';
 
 export const NO_COMMENTS = 'This link does not allow comments.';
 export const NO_APPROVAL = 'This link does not allow approving.';
@@ -39,8 +40,12 @@ async function target(ctx: APIContext, mediaId: number, need: 'comment' | 'appro
   return { link, visit, cur };
 }
 
-async function addComment(ctx: APIContext, link: LinkRow, values: typeof shareComments.$inferInsert, versionNumber: number): Promise<ShareComment> {
-  const [row] = await db.insert(shareComments).values(values).returning({ id: shareComments.id });
+async function addComment(ctx: APIContext, link: LinkRow, values: typeof shareComments.$inferInsert, versionNumber: number, pin: CuePin | null = null): Promise<ShareComment> {
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx.insert(shareComments).values(values).returning({ id: shareComments.id });
+    if (pin) await storeCuePin(tx, { shareCommentId: inserted!.id }, pin);
+    return inserted;
+  });
   await logAccess(ctx, link, values.kind === 'note' ? 'note' : 'comment', { mediaId: values.mediaId, guestName: values.guestName, detail: values.text });
   await recordEvent({
     kind: values.kind === 'note' ? 'note' : 'feedback',
@@ -65,6 +70,7 @@ export async function addGuestNote(ctx: APIContext, mediaId: number, input: z.ou
   const time = resolveNoteTime(input);
   checkNoteTarget(cur.item.type, input, time);
   checkAgainstDuration(input, time, cur.version.durationSeconds);
+  const pin = await pinCue(cur.version.id, input, time.timestampMs);
   const guestName = await guestNameFor(visit, input.name);
   return addComment(ctx, link, {
     linkId: link.id,
@@ -77,7 +83,7 @@ export async function addGuestNote(ctx: APIContext, mediaId: number, input: z.ou
     endMs: time.endMs,
     shapes: storeShapes(time.shapes),
     text: input.text,
-  }, cur.version.number);
+  }, cur.version.number, pin);
 }
 
 export async function setGuestApproval(ctx: APIContext, mediaId: number, input: z.output<typeof shareApprovalSchema>) {

@@ -25,6 +25,7 @@ import { probeFacts } from '../review/versions.ts';
 import { DOWNLOADS_AFTER_APPROVAL_MESSAGE } from '../../shared/schemas/review.ts';
 import { audit } from '../audit/record.ts';
 import { guestOrigin } from '../audit/origin.ts';
+import { cuesFor } from '../captions/cue-notes.ts';
 
 type Row = { item: typeof media.$inferSelect; version: typeof mediaVersions.$inferSelect };
 
@@ -192,6 +193,7 @@ async function studioNotes(versionIds: number[]): Promise<ShareComment[]> {
     .innerJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
     .where(and(inArray(timelineNotes.versionId, versionIds), eq(timelineNotes.byStaff, true), eq(timelineNotes.internal, false)))
     .orderBy(asc(timelineNotes.createdAt), asc(timelineNotes.id));
+  const cues = await cuesFor('client', rows.map((r) => r.n.id));
   return rows.map(({ n, number, timestampMs }) => ({
     id: n.id,
     mediaId: n.mediaId,
@@ -207,6 +209,7 @@ async function studioNotes(versionIds: number[]): Promise<ShareComment[]> {
     source: 'staff',
     text: n.noteText,
     createdAt: n.createdAt.toISOString(),
+    cue: cues.get(n.id) ?? null,
   }));
 }
 
@@ -225,6 +228,7 @@ export async function linkComments(linkId: number | null, mediaIds: number[]): P
     .leftJoin(mediaVersions, eq(mediaVersions.id, shareComments.versionId))
     .where(and(inArray(shareComments.mediaId, mediaIds), linkId != null ? eq(shareComments.linkId, linkId) : undefined))
     .orderBy(asc(shareComments.createdAt), asc(shareComments.id));
+  const cues = await cuesFor('link', rows.map((r) => r.c.id));
   return rows.map(({ c, number, linkName, timestampMs }) => ({
     ...(linkId == null ? { linkName } : {}),
     id: c.id,
@@ -241,6 +245,7 @@ export async function linkComments(linkId: number | null, mediaIds: number[]): P
     source: 'link' as const,
     text: c.text,
     createdAt: c.createdAt.toISOString(),
+    cue: cues.get(c.id) ?? null,
   }));
 }
 

@@ -4,7 +4,7 @@ import type { Reply, VersionSummary } from './review.ts';
 import { UPLOAD_ID_PATTERN } from './uploads.ts';
 import type { Playback } from './playback.ts';
 import { multilineText, plainText } from './text.ts';
-import type { NoteTime } from './notes.ts';
+import type { NoteCue, NoteTime } from './notes.ts';
 
 // Kept importable from here as before; they live lower down so review.ts can use them without importing this file (issue 34).
 export { UPLOAD_ID_PATTERN } from './uploads.ts';
@@ -215,4 +215,6 @@ export interface AdminTimelineNote extends NoteTime {
   /** When staff marked it resolved (null = open). */
   resolvedAt: string | null;
   replies: Reply[];
+  /** The caption cue the note is pinned to (issue 54), with any wording it proposes. */
+  cue: NoteCue | null;
 }

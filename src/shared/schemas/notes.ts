@@ -1,6 +1,7 @@
 // Timeline notes' time and drawings (issue 29), one definition for clients' notes, share-link
 // visitors' notes and staff notes, and for the islands that draw them.
 import { z } from '../zod.ts';
+import { multilineText } from './text.ts';
 
 /**
  * The latest timestamp a note may carry when the video's duration is unknown (the server also
@@ -110,4 +111,44 @@ export interface NoteTime {
 export function resolveNoteTime(v: NoteTimeInput): NoteTime {
   const ms = v.timestampMs ?? Math.floor(v.timestampSeconds ?? 0) * 1000;
   return { timestampSeconds: Math.floor(ms / 1000), timestampMs: ms, endMs: v.endMs ?? null, shapes: v.shapes ?? [] };
+}
+
+/** The longest wording a note may propose for a cue: a cue's own limit (src/server/captions/cue-text.ts). */
+export const MAX_PROPOSAL = 1000;
+
+/**
+ * A note pinned to a caption cue (issue 54): `cueTrackId` names a caption track of the note's
+ * version, and the cue is the one that track shows at the note's time. `proposal` is a wording
+ * for that cue, which staff may accept into the track in one click.
+ */
+export const noteCueFields = {
+  cueTrackId: z.number({ error: 'cueTrackId must be a number' }).int('cueTrackId must be a whole number').positive('cueTrackId must be positive').nullable().optional(),
+  proposal: multilineText('Proposed wording', MAX_PROPOSAL, { required: true }).nullable().optional(),
+};
+
+export interface NoteCueInput {
+  cueTrackId?: number | null;
+  proposal?: string | null;
+}
+
+/** Refinement: a wording is proposed for a cue, so it needs one. */
+export function checkNoteCue(v: NoteCueInput, ctx: z.RefinementCtx): void {
+  if (v.proposal != null && v.cueTrackId == null) ctx.addIssue({ code: 'custom', message: 'proposal: pin the note to a caption cue (cueTrackId) to propose a wording', path: ['proposal'] });
+}
+
+/** The cue a note is pinned to, as listed with the note. */
+export interface NoteCue {
+  /** The note-cue row (what "accept" names). */
+  id: number;
+  /** Null once the track was deleted (the cue's words stay with the note). */
+  trackId: number | null;
+  trackLabel: string | null;
+  startMs: number;
+  endMs: number;
+  /** The cue's words when the note was written, without styling. */
+  text: string;
+  proposal: string | null;
+  /** The track's revision the wording went into, once accepted. */
+  acceptedRevision: number | null;
+  acceptedAt: string | null;
 }

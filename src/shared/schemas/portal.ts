@@ -3,7 +3,7 @@ import { z } from '../zod.ts';
 import type { Playback } from './media.ts';
 import { multilineText } from './text.ts';
 import type { DownloadFields, Reply, VersionSummary } from './review.ts';
-import { checkNoteTime, noteTimeFields, type NoteTime } from './notes.ts';
+import { checkNoteCue, checkNoteTime, noteCueFields, noteTimeFields, type NoteCue, type NoteTime } from './notes.ts';
 
 export const MAX_PORTAL_TEXT = 5000;
 export const RATING_MIN = 1;
@@ -48,8 +48,10 @@ export const timelineNoteInputSchema = z
     ...noteTimeFields,
     noteText: portalText('Note'),
     versionId,
+    ...noteCueFields,
   })
-  .superRefine(checkNoteTime);
+  .superRefine(checkNoteTime)
+  .superRefine(checkNoteCue);
 export type TimelineNoteInput = z.infer<typeof timelineNoteInputSchema>;
 
 /**
@@ -113,4 +115,6 @@ export interface ClientTimelineNote extends NoteTime {
   versionNumber: number | null;
   resolvedAt: string | null;
   replies: Reply[];
+  /** The caption cue the note is pinned to (issue 54), with any wording it proposes. */
+  cue: NoteCue | null;
 }

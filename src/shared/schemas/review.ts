@@ -4,7 +4,7 @@ import { z } from '../zod.ts';
 import { UPLOAD_ID_PATTERN } from './uploads.ts';
 import type { Playback } from './playback.ts';
 import { multilineText } from './text.ts';
-import { checkNoteTime, noteTimeFields } from './notes.ts';
+import { checkNoteCue, checkNoteTime, noteCueFields, noteTimeFields } from './notes.ts';
 
 export const APPROVAL_STATUSES = ['in_review', 'approved', 'changes_requested'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -93,9 +93,14 @@ export const staffNoteInputSchema = z
     versionId: z.number({ error: 'versionId must be a number' }).int('versionId must be a whole number').positive('versionId must be positive').optional(),
     /** Internal notes are for staff only: never shown to clients or link visitors, nor in their emails. */
     internal: z.boolean({ error: 'internal must be true or false' }).optional().default(false),
+    ...noteCueFields,
   })
   .strict()
-  .superRefine(checkNoteTime);
+  .superRefine(checkNoteTime)
+  .superRefine(checkNoteCue);
+
+/** POST /api/admin/media/timeline-notes/{id}/accept-proposal: a note's proposed cue wording into its track. */
+export const acceptProposalSchema = z.object({ source: threadSource }).strict();
 
 export interface Reply {
   id: number;

@@ -4,7 +4,7 @@ import { z } from '../zod.ts';
 import type { Playback } from './media.ts';
 import { decisionFields, noteWhenChangesRequested, type ApprovalStatus } from './review.ts';
 import { portalText, ratingSchema } from './portal.ts';
-import { checkNoteTime, noteTimeFields, type Shape } from './notes.ts';
+import { checkNoteCue, checkNoteTime, noteCueFields, noteTimeFields, type NoteCue, type Shape } from './notes.ts';
 import { nameText, plainText } from './text.ts';
 
 export const SHARE_DOWNLOADS = ['none', 'preview', 'original'] as const;
@@ -170,9 +170,11 @@ export const shareNoteSchema = z
     name: guestName,
     text: portalText('Note'),
     ...noteTimeFields,
+    ...noteCueFields,
   })
   .strict()
-  .superRefine(checkNoteTime);
+  .superRefine(checkNoteTime)
+  .superRefine(checkNoteCue);
 
 /** PUT /api/share/{token}/media/{id}/approval. */
 export const shareApprovalSchema = z
@@ -262,6 +264,8 @@ export interface ShareComment {
   resolvedAt: string | null;
   /** 'link' for a visitor's comment; 'staff' for a studio note shown to the link (never an internal one). */
   source: 'link' | 'staff';
+  /** The caption cue a note is pinned to (issue 54), with any wording it proposes. */
+  cue?: NoteCue | null;
 }
 
 /** One item as a link visitor sees it: only the files the link allows. */

@@ -34,6 +34,9 @@ import { useReviewLive } from '../../live/useReviewLive.ts';
 import { LivePanel } from '../../live/LivePanel.tsx';
 import { CaptionsPanel } from '../../captions/CaptionsPanel.tsx';
 import { useOpenAt, type OpenAt } from '../../review/open-at.ts';
+import { CuePinFields, NoteCueLine, useCuePin } from '../../captions/CuePin.tsx';
+import { captionsChanged } from '../../captions/useCaptions.tsx';
+import type { NoteCue } from '../../../shared/schemas/notes.ts';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -182,6 +185,17 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
       toast({ title: 'Could not update the note', description: errorMessage(e), variant: 'destructive' });
     }
   };
+  // A note's proposed caption wording into its track, as the track's next revision (issue 54).
+  const acceptWording = async (note: AdminTimelineNote) => {
+    try {
+      const cue = await apiJson<NoteCue>('POST', `/api/admin/media/timeline-notes/${note.id}/accept-proposal`, note.source === 'link' ? { source: 'link' } : {});
+      toast({ title: `Wording accepted into ${cue.trackLabel ?? 'the captions'}${cue.acceptedRevision != null ? ` (revision ${cue.acceptedRevision})` : ''}` });
+      captionsChanged();
+      onReviewsChanged();
+    } catch (e) {
+      toast({ title: 'Could not accept the wording', description: errorMessage(e), variant: 'destructive' });
+    }
+  };
   const removeVersion = async () => {
     const v = deletingVersion;
     if (!v) return;
@@ -318,6 +332,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                     <NoteTime seconds={n.timestampSeconds} ms={n.timestampMs} endMs={n.endMs} version={shown} />
                     <span className="min-w-0 flex-1">
                       <span className={`block text-sm ${n.resolvedAt ? 'text-fg-muted line-through' : ''}`}>{n.noteText}</span>
+                      {n.cue && <NoteCueLine cue={n.cue} />}
                       <DrawingText shapes={n.shapes} />
                       <span className="flex flex-wrap items-center gap-x-2 text-xs text-fg-muted">
                         {`${n.clientUsername} · ${formatDate(n.createdAt)}${n.resolvedAt ? ' · Resolved' : ''}`}
@@ -327,6 +342,11 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                     <ShapesPreview shapes={n.shapes} />
                   </button>
                   {item.type === 'video' && n.endMs != null && n.endMs > noteMs(n) && <LoopNoteButton clock={clock} fromMs={noteMs(n)} toMs={n.endMs} fps={shown?.frameRate} />}
+                  {canEdit && n.cue?.proposal != null && !n.cue.acceptedAt && n.cue.trackId != null && (
+                    <Button variant="outline" size="sm" onClick={() => acceptWording(n)}>
+                      Accept wording
+                    </Button>
+                  )}
                   {canEdit && (
                     <Button variant="ghost" size="sm" onClick={() => resolve(n, !n.resolvedAt)}>
                       {n.resolvedAt ? 'Reopen' : 'Resolve'}
@@ -387,6 +407,7 @@ function StaffNoteForm({
   const [text, setText] = useState('');
   const [internal, setInternal] = useState(false);
   const [pending, setPending] = useState(false);
+  const pin = useCuePin(video);
   const duration = version?.durationSeconds ?? item.durationSeconds;
   // An image has no time: its notes are at 0 (issue 29, drawings on the picture).
   const isVideo = item.type === 'video';
@@ -410,10 +431,12 @@ function StaffNoteForm({
         internal,
         ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
         ...(version ? { versionId: version.id } : {}),
+        ...pin.body(),
       });
       setText('');
       clock.release();
       drawing.reset();
+      pin.reset();
       // Off again after each internal note: left on, the next note (meant for the client)
       // would go out internal too, and the client would never see it (issue 39).
       setInternal(false);
@@ -439,6 +462,7 @@ function StaffNoteForm({
         onChange={(e) => setText(e.target.value)}
         {...clock.draftEvents}
       />
+      <CuePinFields pin={pin} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Switch label="Internal" description="Staff only: never shown to clients or link visitors" checked={internal} onChange={setInternal} />
         <Button type="submit" size="sm" disabled={pending}>

@@ -12,6 +12,8 @@ import { safeMs } from '../note-fields.ts';
 import { probeFacts } from '../versions.ts';
 import { MAX_TIMELINE_SECONDS } from '../../../shared/schemas/notes.ts';
 import { isMarkerFormat, MARKER_FORMATS, WRITERS, type MarkerFormat, type MarkerNote, type MarkerVersion } from './index.ts';
+import { cuesFor } from '../../captions/cue-notes.ts';
+import type { NoteCue } from '../../../shared/schemas/notes.ts';
 
 /** `?format=` checked: 400 naming the parameter otherwise. */
 export function parseFormat(value: string | null, allowed: readonly MarkerFormat[] = MARKER_FORMATS): MarkerFormat {
@@ -74,6 +76,7 @@ export async function staffMarkers(mediaId: number, versionId: number, format: M
       .innerJoin(shareLinks, eq(shareLinks.id, shareComments.linkId))
       .where(and(eq(shareComments.kind, 'note'), eq(shareComments.mediaId, item.id), eq(shareComments.versionId, version.id))),
   ]);
+  const [cues, guestCues] = await Promise.all([cuesFor('client', rows.map((r) => r.id)), cuesFor('link', guests.map((g) => g.id))]);
   const notes: MarkerNote[] = [
     ...rows.map((r) => ({
       id: r.id,
@@ -83,7 +86,7 @@ export async function staffMarkers(mediaId: number, versionId: number, format: M
       source: r.byStaff ? ('staff' as const) : ('client' as const),
       internal: r.internal,
       resolved: r.resolvedAt != null,
-      text: r.text,
+      text: withCue(r.text, cues.get(r.id)),
       createdAt: r.createdAt.toISOString(),
     })),
     ...guests.map((g) => ({
@@ -94,7 +97,7 @@ export async function staffMarkers(mediaId: number, versionId: number, format: M
       source: 'link' as const,
       internal: false,
       resolved: g.resolvedAt != null,
-      text: g.text,
+      text: withCue(g.text, guestCues.get(g.id)),
       createdAt: g.createdAt.toISOString(),
     })),
   ];
@@ -116,6 +119,7 @@ export async function clientMarkers(client: { id: number; clientId: number; user
     })
     .from(timelineNotes)
     .where(and(eq(timelineNotes.mediaId, item.id), eq(timelineNotes.versionId, version.id), eq(timelineNotes.clientUserId, client.id), eq(timelineNotes.byStaff, false), eq(timelineNotes.internal, false)));
+  const cues = await cuesFor('client', rows.map((r) => r.id));
   const notes = rows.map<MarkerNote>((r) => ({
     id: r.id,
     timestampMs: r.timestampMs,
@@ -124,10 +128,21 @@ export async function clientMarkers(client: { id: number; clientId: number; user
     source: 'client',
     internal: false,
     resolved: r.resolvedAt != null,
-    text: r.text,
+    text: withCue(r.text, cues.get(r.id)),
     createdAt: r.createdAt.toISOString(),
   }));
   return answer(version, notes, format);
+}
+
+/**
+ * A note pinned to a caption cue carries the cue into the editor's timeline (issue 54): a line
+ * under the note naming the track, the cue's words, and the wording proposed and whether it was
+ * accepted, e.g. `Caption (English): "Welcome to the harbour" → "Welcome to Harbour Studio" (accepted, revision 3)`.
+ */
+export function withCue(text: string, cue: NoteCue | undefined): string {
+  if (!cue) return text;
+  const proposed = cue.proposal == null ? '' : ` → "${cue.proposal}"${cue.acceptedRevision != null ? ` (accepted, revision ${cue.acceptedRevision})` : cue.acceptedAt ? ' (accepted)' : ''}`;
+  return `${text}\nCaption${cue.trackLabel ? ` (${cue.trackLabel})` : ''}: "${cue.text}"${proposed}`;
 }
 
 /** The file name offered: "Harbour Film v2 notes - Resolve.edl", "… notes.csv". */
