@@ -221,6 +221,8 @@ const fixtures: Record<string, () => Fixture> = {
   'POST /api/admin/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks', source: 'client' }, optional: ['source'], breaker: { text: 42 }, validStatus: 201 }),
   'POST /api/admin/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Done', source: 'client' }, optional: ['source'], breaker: { text: 42 }, validStatus: 201 }),
   'PUT /api/admin/media/timeline-notes/[id]/resolved': () => ({ valid: { resolved: true, source: 'client' }, optional: ['source'], breaker: { resolved: 'yes' }, validStatus: 200 }),
+  // A note proposing no wording (issue 54): its accept is refused, after the body passed.
+  'POST /api/admin/media/timeline-notes/[id]/accept-proposal': () => ({ valid: { source: 'client' }, optional: ['source'], breaker: { source: 42 }, validStatus: 409 }),
   // Staff notes (issue 29).
   'POST /api/media/[mediaId]/timeline-notes': () => ({
     valid: { text: 'Staff note', timestampSeconds: 1, timestampMs: 1500, endMs: 2000, shapes: [{ kind: 'arrow', color: 'red', points: [[0.1, 0.2], [0.5, 0.5]] }], versionId: Number(ids.versionId), internal: true },
