@@ -53,7 +53,8 @@ async function aTypesAndStarts(page: Page, server: TestServer, file: string, cli
   const created = uploadCreated(page);
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   await created;
-  expect(await keptText(page)).toContain(A_TYPED.title);
+  // Kept once the page has the upload's address, a moment after the server's answer arrives.
+  await expect.poll(() => keptText(page)).toContain(A_TYPED.title);
   await dialog.getByRole('button', { name: 'Continue in background' }).click();
   await expect(dialog).toBeHidden();
 }

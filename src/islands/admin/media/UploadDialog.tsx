@@ -88,11 +88,14 @@ export function UploadDialog({
     // An interrupted upload of the same file (same name, size, date) continues where it
     // stopped, with the fields typed for it then: for several files, each one's title, and the
     // settings the batch shared.
+    const chosenAt = Date.now();
     for (const f of list) {
       if (checkUploadFile(f)) continue;
       findResumable(f)
         .then((info) => {
-          if (!info) return forgetFields(userId, f);
+          // Nothing to continue: what was kept for an earlier upload goes, not what an upload
+          // started since this check began has just kept (a slow check came after it).
+          if (!info) return forgetFields(userId, f, chosenAt);
           setResumable((r) => ({ ...r, [fileKey(f)]: info }));
           const kept = keptFields(userId, f);
           if (!kept) return;

@@ -62,9 +62,15 @@ export function keptFields(owner: string, file: File): UploadFields | null {
   }
 }
 
-export function forgetFields(owner: string, file: File): void {
+/**
+ * Forgets what was kept for the file; with `keptBefore`, only what was kept before that moment
+ * (a check started when the file was chosen must not erase the fields of an upload started since).
+ */
+export function forgetFields(owner: string, file: File, keptBefore?: number): void {
   try {
-    localStorage.removeItem(keyOf(owner, file));
+    const key = keyOf(owner, file);
+    if (keptBefore != null && !(Number((JSON.parse(localStorage.getItem(key) ?? '{}') as { at?: unknown }).at) < keptBefore)) return;
+    localStorage.removeItem(key);
   } catch {
     /* nothing kept */
   }
