@@ -99,18 +99,18 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
   const pin = await pinCue(version.id, input, time.timestampMs);
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx
-    .insert(timelineNotes)
-    .values({
-      mediaId: input.mediaId,
-      clientUserId: user.id,
-      timestampSeconds: time.timestampSeconds,
-      timestampMs: time.timestampMs,
-      endMs: time.endMs,
-      shapes: storeShapes(time.shapes),
-      noteText: input.noteText,
-      versionId: version.id,
-    })
-    .returning();
+      .insert(timelineNotes)
+      .values({
+        mediaId: input.mediaId,
+        clientUserId: user.id,
+        timestampSeconds: time.timestampSeconds,
+        timestampMs: time.timestampMs,
+        endMs: time.endMs,
+        shapes: storeShapes(time.shapes),
+        noteText: input.noteText,
+        versionId: version.id,
+      })
+      .returning();
     if (pin) await storeCuePin(tx, { timelineNoteId: inserted!.id }, pin);
     return inserted;
   });

@@ -26,22 +26,22 @@ export async function addStaffNote(mediaId: number, user: StaffUser, input: z.ou
   const authorName = user.displayName || user.username;
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx
-    .insert(timelineNotes)
-    .values({
-      mediaId,
-      clientUserId: null,
-      staffUserId: user.id,
-      byStaff: true,
-      authorName,
-      internal: input.internal,
-      timestampSeconds: time.timestampSeconds,
-      timestampMs: time.timestampMs,
-      endMs: time.endMs,
-      shapes: storeShapes(time.shapes),
-      noteText: input.text,
-      versionId: version.id,
-    })
-    .returning();
+      .insert(timelineNotes)
+      .values({
+        mediaId,
+        clientUserId: null,
+        staffUserId: user.id,
+        byStaff: true,
+        authorName,
+        internal: input.internal,
+        timestampSeconds: time.timestampSeconds,
+        timestampMs: time.timestampMs,
+        endMs: time.endMs,
+        shapes: storeShapes(time.shapes),
+        noteText: input.text,
+        versionId: version.id,
+      })
+      .returning();
     if (pin) await storeCuePin(tx, { timelineNoteId: inserted!.id }, pin);
     return inserted;
   });
