@@ -17,6 +17,7 @@ import { editorState, editorText, saveEdit } from './edit.ts';
 
 export interface CuePin {
   trackId: number;
+  trackLabel: string;
   revisionId: number;
   startMs: number;
   endMs: number;
@@ -52,21 +53,26 @@ export async function pinCue(versionId: number, input: NoteCueInput, atMs: numbe
   const cue = (await cuesOf(track.revisionId)).filter((c) => c.startMs - halfFrame <= atMs && atMs < c.endMs).at(-1);
   if (!cue) throw badRequest(`cueTrackId: No cue of ${track.label} shows at ${formatTime(atMs)}`);
   if (input.proposal != null) checkProposal(input.proposal);
-  return { trackId: track.id, revisionId: track.revisionId, startMs: cue.startMs, endMs: cue.endMs, cueText: cue.text, proposal: input.proposal ?? null };
+  return { trackId: track.id, trackLabel: track.label, revisionId: track.revisionId, startMs: cue.startMs, endMs: cue.endMs, cueText: cue.text, proposal: input.proposal ?? null };
 }
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 
-/** Stores the pin with its note, in the note's transaction. */
-export async function storeCuePin(tx: Tx, note: { timelineNoteId: number } | { shareCommentId: number }, pin: CuePin): Promise<void> {
-  await tx.insert(noteCues).values({ ...note, trackId: pin.trackId, revisionId: pin.revisionId, startMs: pin.startMs, endMs: pin.endMs, cueText: pin.cueText, proposal: pin.proposal });
-}
-
-/** The pin as listed, for a note just written (nothing accepted yet). */
-export async function listedPin(pin: CuePin | null, id: number): Promise<NoteCue | null> {
-  if (!pin) return null;
-  const track = await trackById(pin.trackId);
-  return { id, trackId: pin.trackId, trackLabel: track?.label ?? null, startMs: pin.startMs, endMs: pin.endMs, text: plainCueText(pin.cueText), proposal: pin.proposal, acceptedRevision: null, acceptedAt: null };
+/**
+ * Writes a note (`insert`, answering its row) and its pin, if any, in one transaction: a note is
+ * never stored without the cue it was written about. `source` says which table the note is in.
+ */
+export async function insertPinned<T extends { id: number }>(source: NoteSource, pin: CuePin | null, insert: (tx: Tx) => Promise<T>): Promise<{ row: T; cue: NoteCue | null }> {
+  return db.transaction(async (tx) => {
+    const row = await insert(tx);
+    if (!pin) return { row, cue: null };
+    const [stored] = await tx
+      .insert(noteCues)
+      .values({ ...(source === 'link' ? { shareCommentId: row.id } : { timelineNoteId: row.id }), trackId: pin.trackId, revisionId: pin.revisionId, startMs: pin.startMs, endMs: pin.endMs, cueText: pin.cueText, proposal: pin.proposal })
+      .returning({ id: noteCues.id });
+    const cue = { id: stored!.id, trackId: pin.trackId, trackLabel: pin.trackLabel, startMs: pin.startMs, endMs: pin.endMs, text: plainCueText(pin.cueText), proposal: pin.proposal, acceptedRevision: null, acceptedAt: null };
+    return { row, cue };
+  });
 }
 
 /** The pins of these notes (of one source), by note id. */

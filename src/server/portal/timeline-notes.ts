@@ -13,7 +13,7 @@ import { getAssignedMedia } from './media.ts';
 import { formatTimestamp } from '../../shared/format.ts';
 import { recordEvent } from '../notifications/index.ts';
 import { clientActor } from '../notifications/actors.ts';
-import { cuesFor, listedPin, pinCue, storeCuePin } from '../captions/cue-notes.ts';
+import { cuesFor, insertPinned, pinCue } from '../captions/cue-notes.ts';
 
 interface ClientUserRef {
   id: number;
@@ -97,7 +97,7 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
   checkNoteTarget(item.type, input, time);
   checkAgainstDuration(input, time, version.durationSeconds);
   const pin = await pinCue(version.id, input, time.timestampMs);
-  const row = await db.transaction(async (tx) => {
+  const { row, cue } = await insertPinned('client', pin, async (tx) => {
     const [inserted] = await tx
       .insert(timelineNotes)
       .values({
@@ -111,8 +111,7 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
         versionId: version.id,
       })
       .returning();
-    if (pin) await storeCuePin(tx, { timelineNoteId: inserted!.id }, pin);
-    return inserted;
+    return inserted!;
   });
   await recordEvent({
     kind: 'note',
@@ -120,21 +119,21 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
     versionNumber: version.number,
     actor: clientActor(user),
     via: 'client',
-    detail: `At ${formatTimestamp(row!.timestampSeconds)}: ${row!.noteText}`,
-    note: { ms: row!.timestampMs ?? row!.timestampSeconds * 1000, text: row!.noteText },
+    detail: `At ${formatTimestamp(row.timestampSeconds)}: ${row.noteText}`,
+    note: { ms: row.timestampMs ?? row.timestampSeconds * 1000, text: row.noteText },
   });
   return {
-    id: row!.id,
-    mediaId: row!.mediaId,
+    id: row.id,
+    mediaId: row.mediaId,
     clientUsername: user.username,
     source: 'client',
     ...time,
-    noteText: row!.noteText,
-    createdAt: row!.createdAt.toISOString(),
+    noteText: row.noteText,
+    createdAt: row.createdAt.toISOString(),
     versionId: version.id,
     versionNumber: version.number,
     resolvedAt: null,
     replies: [],
-    cue: await listedPin(pin, row!.id),
+    cue,
   };
 }

@@ -2,13 +2,12 @@
 // client's and the link visitors', stored in timeline_notes (by_staff). An internal one is for
 // staff only: never listed to clients or link visitors, and no notification is sent for any
 // staff note (so none can reach a client's or visitor's email).
-import { db } from '../../db/index.ts';
 import { timelineNotes } from '../../db/schema.ts';
 import { notFound } from '../http.ts';
 import { getMediaById } from '../media/queries.ts';
 import { reviewedVersion } from '../portal/reviewed-version.ts';
 import { checkAgainstDuration, checkNoteTarget, storeShapes } from './note-fields.ts';
-import { listedPin, pinCue, storeCuePin } from '../captions/cue-notes.ts';
+import { insertPinned, pinCue } from '../captions/cue-notes.ts';
 import { resolveNoteTime } from '../../shared/schemas/notes.ts';
 import type { z } from '../../shared/zod.ts';
 import type { staffNoteInputSchema } from '../../shared/schemas/review.ts';
@@ -24,7 +23,7 @@ export async function addStaffNote(mediaId: number, user: StaffUser, input: z.ou
   checkAgainstDuration(input, time, version.durationSeconds);
   const pin = await pinCue(version.id, input, time.timestampMs);
   const authorName = user.displayName || user.username;
-  const row = await db.transaction(async (tx) => {
+  const { row, cue } = await insertPinned('client', pin, async (tx) => {
     const [inserted] = await tx
       .insert(timelineNotes)
       .values({
@@ -42,11 +41,10 @@ export async function addStaffNote(mediaId: number, user: StaffUser, input: z.ou
         versionId: version.id,
       })
       .returning();
-    if (pin) await storeCuePin(tx, { timelineNoteId: inserted!.id }, pin);
-    return inserted;
+    return inserted!;
   });
   return {
-    id: row!.id,
+    id: row.id,
     mediaId,
     mediaTitle: item.title,
     clientUserId: null,
@@ -55,14 +53,14 @@ export async function addStaffNote(mediaId: number, user: StaffUser, input: z.ou
     guest: false,
     guestName: null,
     linkName: null,
-    internal: row!.internal,
+    internal: row.internal,
     ...time,
-    noteText: row!.noteText,
-    createdAt: row!.createdAt.toISOString(),
+    noteText: row.noteText,
+    createdAt: row.createdAt.toISOString(),
     versionId: version.id,
     versionNumber: version.number,
     resolvedAt: null,
     replies: [],
-    cue: await listedPin(pin, row!.id),
+    cue,
   };
 }

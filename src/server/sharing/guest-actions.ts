@@ -2,7 +2,6 @@
 // feedback and timeline notes under the guest name typed once, and the approval decision on
 // the current version. Every one is written to the link's access log.
 import type { APIContext } from 'astro';
-import { db } from '../../db/index.ts';
 import { shareComments } from '../../db/schema.ts';
 import { badRequest, HttpError, notFound } from '../http.ts';
 import { writeDecision } from '../review/approval.ts';
@@ -17,7 +16,7 @@ import { linkComments, linkItem } from './viewer.ts';
 import { checkAgainstDuration, checkNoteTarget, storeShapes } from '../review/note-fields.ts';
 import { resolveNoteTime } from '../../shared/schemas/notes.ts';
 import { guestOrigin } from '../audit/origin.ts';
-import { pinCue, storeCuePin, type CuePin } from '../captions/cue-notes.ts';
+import { insertPinned, pinCue, type CuePin } from '../captions/cue-notes.ts';
 
 export const NO_COMMENTS = 'This link does not allow comments.';
 export const NO_APPROVAL = 'This link does not allow approving.';
@@ -41,11 +40,7 @@ async function target(ctx: APIContext, mediaId: number, need: 'comment' | 'appro
 }
 
 async function addComment(ctx: APIContext, link: LinkRow, values: typeof shareComments.$inferInsert, versionNumber: number, pin: CuePin | null = null): Promise<ShareComment> {
-  const row = await db.transaction(async (tx) => {
-    const [inserted] = await tx.insert(shareComments).values(values).returning({ id: shareComments.id });
-    if (pin) await storeCuePin(tx, { shareCommentId: inserted!.id }, pin);
-    return inserted;
-  });
+  const { row } = await insertPinned('link', pin, async (tx) => (await tx.insert(shareComments).values(values).returning({ id: shareComments.id }))[0]!);
   await logAccess(ctx, link, values.kind === 'note' ? 'note' : 'comment', { mediaId: values.mediaId, guestName: values.guestName, detail: values.text });
   await recordEvent({
     kind: values.kind === 'note' ? 'note' : 'feedback',
@@ -56,7 +51,7 @@ async function addComment(ctx: APIContext, link: LinkRow, values: typeof shareCo
     detail: values.kind === 'note' ? `At ${formatTimestamp(values.timestampSeconds ?? 0)}: ${values.text}` : `Rating: ${values.rating} out of 5\n\n${values.text}`,
     ...(values.kind === 'note' ? { note: { ms: values.timestampMs ?? (values.timestampSeconds ?? 0) * 1000, text: values.text } } : {}),
   });
-  return (await linkComments(link.id, [values.mediaId])).find((c) => c.id === row!.id)!;
+  return (await linkComments(link.id, [values.mediaId])).find((c) => c.id === row.id)!;
 }
 
 export async function addGuestFeedback(ctx: APIContext, mediaId: number, input: z.output<typeof shareFeedbackSchema>): Promise<ShareComment> {
