@@ -397,6 +397,8 @@ test('a client pins a note to the cue on screen and proposes a wording; staff ac
     // The form is clear for the next note.
     await expect(dialog.getByRole('switch', { name: /Pin to the caption/ })).not.toBeChecked();
 
+    // Off the portal first: with its cookie gone, its next request would send it to /client/login mid-way through the next goto.
+    await page.goto('about:blank');
     await page.context().clearCookies();
     await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${fixture.mediaId}`);
     const admin = page.getByRole('dialog', { name: TITLE });
