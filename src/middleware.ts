@@ -136,7 +136,7 @@ const loadSessions = defineMiddleware(async (ctx, next) => {
 });
 
 /** What a staff user who must set up a second factor may still reach (issue 56): enrolment and sign-out. */
-const OPEN_WHILE_ENROLLING = new Set([ENROL_PAGE, '/api/user/second-factor', '/api/user/second-factor/totp', '/api/user/second-factor/totp/confirm', '/api/logout']);
+const OPEN_WHILE_ENROLLING = new Set([ENROL_PAGE, '/api/user/second-factor', '/api/user/second-factor/totp', '/api/user/second-factor/totp/confirm', '/api/user/second-factor/passkeys/options', '/api/user/second-factor/passkeys', '/api/logout']);
 
 /**
  * A staff user whose role requires a second factor and who has none reaches nothing else:

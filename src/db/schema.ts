@@ -622,6 +622,50 @@ export const pendingSignIns = sqliteTable(
   ],
 );
 
+/**
+ * Passkeys (WebAuthn, issue 56) of staff users: a second factor, or a sign-in alone (a passkey
+ * asks for the device's PIN or biometrics, so it is two factors in one). The public key and the
+ * credential id are base64url; `counter` is the authenticator's signature counter (one going
+ * backwards is a cloned key, refused).
+ */
+export const passkeys = sqliteTable(
+  'passkeys',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialId: text('credential_id').notNull().unique(),
+    publicKey: text('public_key').notNull(),
+    counter: integer('counter').notNull().default(0),
+    transports: text('transports', { mode: 'json' }).$type<string[]>(),
+    name: text('name').notNull(),
+    backedUp: bool('backed_up').notNull().default(false),
+    lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * A WebAuthn challenge this server issued, good for five minutes and one use: the browser holds
+ * a random token (HttpOnly cookie), only its SHA-256 is here. `purpose` says which ceremony may
+ * use it ('factor': a known account's passkey, for its second step or to confirm a change); `userId` is
+ * the account it was issued for (null for a username-less sign-in).
+ */
+export const passkeyChallenges = sqliteTable(
+  'passkey_challenges',
+  {
+    id: text('id').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'sign-in', 'factor'] }).notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    challenge: text('challenge').notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('passkey_challenges_expires_idx').on(t.expiresAt)],
+);
+
 export const loginAttempts = sqliteTable(
   'login_attempts',
   {

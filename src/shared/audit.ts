@@ -8,6 +8,7 @@ export const AUDIT_KINDS = {
   'sign_in.throttled': 'Sign-in throttled',
   'factor.added': 'Second factor added',
   'factor.removed': 'Second factor removed',
+  'factor.renamed': 'Passkey renamed',
   'factor.recovery_codes_renewed': 'Recovery codes renewed',
   'factor.browsers_forgotten': 'Trusted browsers forgotten',
   'factor.proof_refused': 'Second factor proof refused',

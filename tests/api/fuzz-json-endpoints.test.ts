@@ -59,6 +59,7 @@ const VALIDATION_ANSWERS = [400, 413, 415];
 let jpeg: Uint8Array;
 
 const endpoints = discoverBodyEndpoints();
+const PASSKEY_ANSWER = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' }, clientExtensionResults: {} };
 const STILL_SHAPES = [{ kind: 'arrow', color: 'red', points: [[0.1, 0.2], [0.5, 0.5]] }];
 
 // Filled in beforeAll (they need ids of rows created there).
@@ -75,6 +76,11 @@ const fixtures: Record<string, () => Fixture> = {
   'POST /api/client/second-factor/remove': () => ({ valid: { code: 'abcd-efgh-jkmn-2345' }, breaker: { code: 42 }, validStatus: 400 }),
   'POST /api/user/second-factor/recovery-codes': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 400 }),
   'POST /api/client/second-factor/recovery-codes': () => ({ valid: { code: '123456' }, breaker: { code: 42 }, validStatus: 400 }),
+  // Passkeys: the outline of a browser's answer passes validation; no challenge was issued to
+  // this browser (400), and no passkey 1 is the admin's (404).
+  'POST /api/login/passkey': () => ({ valid: { response: PASSKEY_ANSWER }, breaker: { response: 42 }, validStatus: 400, as: 'anonymous' }),
+  'POST /api/user/second-factor/passkeys': () => ({ valid: { name: 'Fuzz key', response: PASSKEY_ANSWER }, breaker: { name: 42 }, validStatus: 400 }),
+  'PATCH /api/user/second-factor/passkeys/[id]': () => ({ valid: { name: 'Fuzz key' }, breaker: { name: 42 }, validStatus: 404 }),
   'PUT /api/roles/[roleId]/second-factor': () => ({ valid: { required: false }, breaker: { required: 'yes' }, validStatus: 200 }),
   'POST /api/register': () => ({
     valid: { username: 'fuzz.register', email: 'register@fuzz.test', password: 'long-enough-password' },

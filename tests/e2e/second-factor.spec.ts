@@ -160,3 +160,59 @@ test('client: codes turned on in the portal\'s Security dialog are asked for at 
   await step.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL('**/client/dashboard');
 });
+
+test('staff: a passkey added under Security (Chromium’s virtual authenticator) signs in alone, finishes a password sign-in, and removing it asks for proof', async ({ page, server }) => {
+  // A passkey belongs to a host name, never to an IP address: this test uses localhost.
+  const site = server.url.replace('127.0.0.1', 'localhost');
+  const user = await createStaffUser(server, { permissions: [], extraRoles: ['Staff'] });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+
+  expect((await page.request.post(`${site}/api/login`, { data: { username: user.username, password: user.password } })).status()).toBe(200);
+  await page.goto(`${site}/admin/security`);
+  await hydrated(page, '[data-testid="security-panel"]');
+  const add = page.getByRole('form', { name: 'Add a passkey' });
+  await add.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(add).toContainText('Passkey name is required');
+  await add.getByLabel('Name for a new passkey').fill('Test laptop');
+  await add.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(toast(page).filter({ hasText: 'Passkey added' })).toBeVisible();
+  // The account's first factor: ten recovery codes, shown once.
+  await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+  await codesSaved(page, 'Done');
+  await expect(page.getByTestId('passkey-list')).toContainText('Test laptop');
+  expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+
+  // Signed out: the passkey alone signs in, without a username.
+  await page.context().clearCookies();
+  await page.goto(`${site}/auth`);
+  await hydrated(page, 'form[aria-label="Staff sign-in"]');
+  await page.getByRole('button', { name: 'Continue with a passkey' }).click();
+  await page.waitForURL('**/admin/dashboard');
+  await expect(toast(page).filter({ hasText: `Welcome back, ${user.username}!` })).toBeVisible();
+
+  // The password now asks for the passkey as its second step.
+  await page.context().clearCookies();
+  await page.goto(`${site}/auth`);
+  await hydrated(page, 'form[aria-label="Staff sign-in"]');
+  await page.getByLabel('Username or Email').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  const step = page.getByRole('form', { name: 'Two-step verification' });
+  await expect(step).toContainText('Use your passkey');
+  await step.getByRole('button', { name: 'Use your passkey' }).click();
+  await page.waitForURL('**/admin/dashboard');
+
+  // Removing it asks for proof: the passkey gives it.
+  await page.goto(`${site}/admin/security`);
+  await hydrated(page, '[data-testid="security-panel"]');
+  await page.getByRole('button', { name: 'Remove Test laptop' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove Test laptop' });
+  await dialog.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(toast(page).filter({ hasText: 'Passkey removed' })).toBeVisible();
+  await expect(page.getByTestId('passkey-list')).toHaveCount(0);
+  await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
+});

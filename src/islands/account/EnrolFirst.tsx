@@ -1,11 +1,12 @@
 // The enrolment page (issue 56): a staff user whose role requires a second factor sets up an
-// authenticator app here before anything else opens, then goes on to their landing page.
+// authenticator app or a passkey here before anything else opens, then goes on to their landing page.
 import { useState } from 'react';
 import { LogOut } from 'lucide-react';
 import { logoutStaff } from '../../shared/logout.ts';
 import { Button } from '../ui/Button.tsx';
 import { RecoveryCodes } from './RecoveryCodes.tsx';
 import { TotpSetup } from './TotpSetup.tsx';
+import { PasskeyList } from './PasskeyList.tsx';
 import { goToStaffLanding } from './staff-landing.ts';
 
 export default function EnrolFirst({ accountName }: { accountName: string }) {
@@ -16,7 +17,10 @@ export default function EnrolFirst({ accountName }: { accountName: string }) {
       {codes ? (
         <RecoveryCodes codes={codes} account={accountName} doneLabel="Continue" onDone={() => void goToStaffLanding()} />
       ) : (
-        <TotpSetup base="/api/user/second-factor" onDone={setCodes} />
+        <>
+          <TotpSetup base="/api/user/second-factor" onDone={setCodes} />
+          <PasskeyList base="/api/user/second-factor" passkeys={[]} hasOtherFactor={false} onChanged={goToStaffLanding} onRecoveryCodes={setCodes} />
+        </>
       )}
       <div className="border-t border-line pt-4">
         <Button

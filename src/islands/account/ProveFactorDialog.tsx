@@ -1,5 +1,5 @@
-// Asks for a code from the app or a recovery code before a change to the account's own factors
-// (issue 56): a signed-in browser left open is not enough to remove them.
+// Asks for a code from the app or a recovery code (or, for staff with passkeys, a passkey) before
+// a change to the account's own factors (issue 56): a signed-in browser left open is not enough.
 import { useEffect, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../shared/api.ts';
 import { fieldErrors } from '../../shared/forms.ts';
@@ -7,6 +7,9 @@ import { proveFactorSchema } from '../../shared/schemas/second-factor.ts';
 import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
+import { answerWithPasskey } from './passkey-browser.ts';
+
+export type FactorProof = { code: string } | { passkey: Awaited<ReturnType<typeof answerWithPasskey>> };
 
 export function ProveFactorDialog({
   open,
@@ -16,6 +19,7 @@ export function ProveFactorDialog({
   danger = false,
   onClose,
   onProve,
+  passkeyChallengePath,
 }: {
   open: boolean;
   title: string;
@@ -24,7 +28,9 @@ export function ProveFactorDialog({
   danger?: boolean;
   onClose: () => void;
   /** Resolves when done (the dialog closes); throws to show the server's message. */
-  onProve: (code: string) => Promise<void>;
+  onProve: (proof: FactorProof) => Promise<void>;
+  /** Where a challenge for the account's passkeys comes from, when it has any. */
+  passkeyChallengePath?: string;
 }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -41,9 +47,13 @@ export function ProveFactorDialog({
     const { data, errors } = fieldErrors(proveFactorSchema, { code });
     setError(errors.code);
     if (!data) return;
+    await prove(async () => ({ code: data.code }));
+  }
+
+  async function prove(get: () => Promise<FactorProof>) {
     setPending(true);
     try {
-      await onProve(data.code);
+      await onProve(await get());
       onClose();
     } catch (err) {
       setError(errorMessage(err));
@@ -69,6 +79,11 @@ export function ProveFactorDialog({
           className="font-mono tracking-widest"
         />
         <div className="flex flex-wrap justify-end gap-2">
+          {passkeyChallengePath && (
+            <Button variant="ghost" className="mr-auto" disabled={pending} onClick={() => void prove(async () => ({ passkey: await answerWithPasskey(passkeyChallengePath) }))}>
+              Use a passkey
+            </Button>
+          )}
           <Button variant="outline" onClick={onClose} disabled={pending}>
             Cancel
           </Button>

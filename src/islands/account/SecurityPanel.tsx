@@ -13,10 +13,12 @@ import { Skeleton } from '../ui/Skeleton.tsx';
 import { ProveFactorDialog } from './ProveFactorDialog.tsx';
 import { RecoveryCodes } from './RecoveryCodes.tsx';
 import { TotpSetup } from './TotpSetup.tsx';
+import { PasskeyList } from './PasskeyList.tsx';
 
 type View = 'status' | 'setup' | { codes: string[] };
 
-export default function SecurityPanel({ base, accountName }: { base: string; accountName: string }) {
+/** `passkeys`: the account may hold passkeys (staff). */
+export default function SecurityPanel({ base, accountName, passkeys = false }: { base: string; accountName: string; passkeys?: boolean }) {
   const [status, setStatus] = useState<SecondFactorStatus | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [view, setView] = useState<View>('status');
@@ -82,12 +84,14 @@ export default function SecurityPanel({ base, accountName }: { base: string; acc
   }
 
   const { totp } = status;
+  const anyFactor = !!totp || status.passkeys.length > 0;
+  const passkeyProof = passkeys && status.passkeys.length > 0 ? `${base}/passkeys/challenge` : undefined;
   return (
     <div className="space-y-6" data-testid="security-panel">
-      {status.required && !totp && (
+      {status.required && !anyFactor && (
         <p className="flex items-start gap-2 rounded-lg border border-amber-600/60 bg-amber-500/10 p-3 text-sm" role="status">
           <ShieldAlert size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-amber-600" />
-          Your role requires a second factor: set up an authenticator app to go on using the studio.
+          Your role requires a second factor: set up an authenticator app{passkeys ? ' or a passkey' : ''} to go on using the studio.
         </p>
       )}
       <section aria-labelledby="authenticator-heading" className="space-y-3">
@@ -124,7 +128,11 @@ export default function SecurityPanel({ base, accountName }: { base: string; acc
         )}
       </section>
 
-      {totp && (
+      {passkeys && (
+        <PasskeyList base={base} passkeys={status.passkeys} hasOtherFactor={!!totp} onChanged={load} onRecoveryCodes={(codes) => setView({ codes })} />
+      )}
+
+      {anyFactor && (
         <>
           <section aria-labelledby="recovery-heading" className="space-y-3 border-t border-line pt-5">
             <h3 id="recovery-heading" className="flex items-center gap-2 font-semibold">
@@ -133,7 +141,7 @@ export default function SecurityPanel({ base, accountName }: { base: string; acc
             </h3>
             <p className="text-sm text-fg-muted" data-testid="recovery-left">
               {status.recoveryCodesLeft === 0
-                ? 'You have used every recovery code. Make new ones now, in case you lose your phone.'
+                ? 'You have used every recovery code. Make new ones now, in case you lose your phone or passkey.'
                 : `${status.recoveryCodesLeft} of 10 left. Each signs you in once without your phone.`}
             </p>
             <Button variant="outline" onClick={() => setAsking('codes')}>
@@ -164,29 +172,34 @@ export default function SecurityPanel({ base, accountName }: { base: string; acc
         open={asking === 'remove'}
         title="Remove authenticator app"
         description={
-          status.required
-            ? 'Your role requires a second factor: after removing it you must set up an app again before you can go on.'
-            : 'Signing in will ask for your password alone. Your recovery codes stop working too.'
+          status.passkeys.length > 0
+            ? 'Your passkeys go on standing in for it, and your recovery codes keep working.'
+            : status.required
+              ? 'Your role requires a second factor: after removing it you must set up an app again before you can go on.'
+              : 'Signing in will ask for your password alone. Your recovery codes stop working too.'
         }
         confirmLabel="Remove"
         danger
+        passkeyChallengePath={passkeyProof}
         onClose={() => setAsking(null)}
-        onProve={async (code) => {
-          await apiJson('POST', `${base}/remove`, { code });
-          toast({ title: 'Authenticator app removed', description: 'Signing in now asks for your password alone.' });
+        onProve={async (proof) => {
+          await apiJson('POST', `${base}/remove`, proof);
+          const alone = status.passkeys.length === 0;
+          toast({ title: 'Authenticator app removed', description: alone ? 'Signing in now asks for your password alone.' : 'Signing in now asks for one of your passkeys.' });
           await load();
           // The policy may now hold this user at the enrolment page.
-          if (status.required) window.location.reload();
+          if (status.required && alone) window.location.reload();
         }}
       />
       <ProveFactorDialog
         open={asking === 'codes'}
         title="Make new recovery codes"
-        description="Your old recovery codes stop working. Enter a code from your app (or one of the old recovery codes) to go on."
+        description={`Your old recovery codes stop working. Enter a code from your app (or one of the old recovery codes)${passkeyProof ? ', or use a passkey,' : ''} to go on.`}
         confirmLabel="Make new codes"
+        passkeyChallengePath={passkeyProof}
         onClose={() => setAsking(null)}
-        onProve={async (code) => {
-          const { recoveryCodes } = await apiJson<{ recoveryCodes: string[] }>('POST', `${base}/recovery-codes`, { code });
+        onProve={async (proof) => {
+          const { recoveryCodes } = await apiJson<{ recoveryCodes: string[] }>('POST', `${base}/recovery-codes`, proof);
           toast({ title: 'New recovery codes made', description: 'The old ones no longer work.' });
           setView({ codes: recoveryCodes });
         }}

@@ -10,6 +10,8 @@ import { audit, type AuditObject, type AuditOrigin } from '../../audit/record.ts
 import { anonymousOrigin, clientOrigin, staffOrigin } from '../../audit/origin.ts';
 import { loadClientPrincipal, loadStaffUser } from '../principals.ts';
 import type { FactorAccount } from './account.ts';
+import { passkeys } from '../../../db/schema.ts';
+import { eq } from 'drizzle-orm';
 
 /** The account as its rows name it. */
 export interface AuditedAccount {
@@ -62,4 +64,16 @@ export async function auditFactorRefused(ctx: Ctx, account: FactorAccount, facto
   const detail = { as: a.side, login: a.login };
   if (refusal.status === 429) await audit(db, a.origin, { kind: 'sign_in.throttled', object: a.object, factor, detail });
   else await audit(db, a.origin, { kind: 'sign_in.failed', object: a.object, factor, detail: { ...detail, reason: refusal.message } });
+}
+
+/**
+ * A username-less passkey sign-in refused: about the passkey's account when the passkey is one
+ * of ours (someone holds it, or a copy), else a row of an anonymous attempt.
+ */
+export async function auditPasskeySignInRefused(ctx: Ctx, credentialId: string, refusal: HttpError): Promise<void> {
+  const [key] = await db.select({ userId: passkeys.userId }).from(passkeys).where(eq(passkeys.credentialId, credentialId)).limit(1);
+  if (key) return auditFactorRefused(ctx, { kind: 'staff', id: key.userId }, 'passkey', refusal);
+  const detail = { as: 'staff', login: '', reason: refusal.message };
+  if (refusal.status === 429) await audit(db, anonymousOrigin(ctx), { kind: 'sign_in.throttled', object: null, factor: 'passkey', detail });
+  else await audit(db, anonymousOrigin(ctx), { kind: 'sign_in.failed', object: null, factor: 'passkey', detail });
 }

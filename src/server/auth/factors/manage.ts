@@ -1,16 +1,18 @@
 // An account's own second factors (the Security screens) and an administrator's reset.
 import type { APIContext } from 'astro';
-import { and, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { db } from '../../../db/index.ts';
-import { recoveryCodes, totpFactors } from '../../../db/schema.ts';
+import { passkeys, recoveryCodes, totpFactors } from '../../../db/schema.ts';
 import { getBrandingSettings } from '../../settings/read.ts';
 import { invalidateAllSessions, keepOnlySession } from '../sessions.ts';
 import { browserTrusted, forgetTrustedBrowsers, trustedBrowserCount } from '../devices.ts';
-import type { SecondFactorStatus, TotpEnrolment, VerifySecondFactor } from '../../../shared/schemas/second-factor.ts';
+import type { PasskeyAdded, PasskeyInfo, PasskeyResponse, SecondFactorStatus, TotpEnrolment, VerifySecondFactor } from '../../../shared/schemas/second-factor.ts';
 import { ownedBy, type FactorAccount } from './account.ts';
 import { endPendingSignInsOf } from './pending.ts';
 import { recoveryCodesLeft, replaceRecoveryCodes } from './recovery.ts';
 import { checkFactor } from './sign-in.ts';
+import { hasSecondFactor } from './state.ts';
+import { checkNewPasskey, deleteAllPasskeys, deletePasskey, insertPasskey, listPasskeys, passkeyCount, renamePasskey } from './passkeys.ts';
 import { confirmTotp, confirmedTotp, startTotpEnrolment } from './totp.ts';
 import type { OwnAccount } from './own.ts';
 import { audit, auditIn } from '../../audit/record.ts';
@@ -18,12 +20,15 @@ import { HttpError } from '../../http.ts';
 
 export async function secondFactorStatus(ctx: APIContext, account: FactorAccount, required: boolean): Promise<SecondFactorStatus> {
   const totp = await confirmedTotp(account);
+  const keys = account.kind === 'staff' ? await listPasskeys(String(account.id)) : [];
+  const any = !!totp || keys.length > 0;
   return {
     required,
     totp: totp && { since: totp.confirmedAt.toISOString(), lastUsedAt: totp.lastUsedAt?.toISOString() ?? null },
-    recoveryCodesLeft: totp ? await recoveryCodesLeft(account) : 0,
-    trustedBrowsers: totp ? await trustedBrowserCount(account.kind, account.id) : 0,
-    thisBrowserTrusted: totp ? await browserTrusted(ctx.cookies, account.kind, account.id) : false,
+    passkeys: keys,
+    recoveryCodesLeft: any ? await recoveryCodesLeft(account) : 0,
+    trustedBrowsers: any ? await trustedBrowserCount(account.kind, account.id) : 0,
+    thisBrowserTrusted: any ? await browserTrusted(ctx.cookies, account.kind, account.id) : false,
   };
 }
 
@@ -56,13 +61,18 @@ function asProof(code: string): VerifySecondFactor {
   return /^\d{6}$/.test(code) ? { factor: 'totp', code, trustBrowser: false } : { factor: 'recovery', code, trustBrowser: false };
 }
 
+/** A proof as the API takes it: a code, or a passkey's answer to a challenge for this account. */
+export type OwnProof = { code: string } | { passkey: PasskeyResponse };
+
+const proofOf = (proof: OwnProof): VerifySecondFactor => ('code' in proof ? asProof(proof.code) : { factor: 'passkey', response: proof.passkey, trustBrowser: false });
+
 /**
  * Proof of a factor for one of the account's own changes. A refused proof (a wrong or used code,
  * or the throttle) is a row of its own, as a refused second step is: someone holding only the
  * session is trying codes.
  */
-async function proveOwnFactor(ctx: APIContext, own: OwnAccount, code: string, change: 'remove' | 'recovery_codes'): Promise<void> {
-  const proof = asProof(code);
+async function proveOwnFactor(ctx: APIContext, own: OwnAccount, given: OwnProof, change: 'remove' | 'recovery_codes' | 'remove_passkey'): Promise<void> {
+  const proof = proofOf(given);
   try {
     await checkFactor(ctx, own.account, proof);
   } catch (e) {
@@ -76,25 +86,83 @@ async function proveOwnFactor(ctx: APIContext, own: OwnAccount, code: string, ch
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 
-async function deleteFactors(tx: Tx, account: FactorAccount): Promise<void> {
-  await tx.delete(totpFactors).where(ownedBy(totpFactors, account));
+/** What stands in for factors goes with the last of them: recovery codes, pending sign-ins, trusted browsers. */
+async function deleteStandIns(tx: Tx, account: FactorAccount): Promise<void> {
   await tx.delete(recoveryCodes).where(ownedBy(recoveryCodes, account));
   await endPendingSignInsOf(account, tx);
   await forgetTrustedBrowsers(account.kind, account.id, tx);
 }
 
-/** The account's own removal: only with proof of the factor (a stolen session alone cannot). Sessions stay. Audited. */
-export async function removeOwnFactors(ctx: APIContext, own: OwnAccount, code: string): Promise<void> {
-  await proveOwnFactor(ctx, own, code, 'remove');
+async function deleteFactors(tx: Tx, account: FactorAccount): Promise<void> {
+  await tx.delete(totpFactors).where(ownedBy(totpFactors, account));
+  await deleteStandIns(tx, account);
+}
+
+/**
+ * The account's own removal of its authenticator app: only with proof of a factor (a stolen
+ * session alone cannot). Sessions stay. When passkeys remain they still ask for a second step,
+ * so the recovery codes and trusted browsers stay with them. Audited.
+ */
+export async function removeOwnFactors(ctx: APIContext, own: OwnAccount, proof: OwnProof): Promise<void> {
+  await proveOwnFactor(ctx, own, proof, 'remove');
   await db.transaction(async (tx) => {
-    await deleteFactors(tx, own.account);
+    await tx.delete(totpFactors).where(ownedBy(totpFactors, own.account));
+    if (own.account.kind !== 'staff' || (await passkeyCount(String(own.account.id), tx)) === 0) await deleteStandIns(tx, own.account);
     await auditIn(tx, own.who.origin, { kind: 'factor.removed', object: own.who.object, factor: 'totp' });
   });
 }
 
+/**
+ * A new passkey (staff). The account's first factor is set up as an authenticator app is:
+ * ten recovery codes (answered once), the account's other sessions end and this one counts as
+ * made with the passkey, no browser skips it yet. Audited.
+ */
+export async function addOwnPasskey(ctx: APIContext, own: OwnAccount, name: string, response: PasskeyResponse): Promise<PasskeyAdded> {
+  const { account, sessionId, who } = own;
+  const key = await checkNewPasskey(ctx, String(account.id), response);
+  const first = !(await hasSecondFactor(account));
+  return db.transaction(async (tx) => {
+    const passkey = await insertPasskey(tx, String(account.id), name, key);
+    let codes: string[] | null = null;
+    if (first) {
+      codes = await replaceRecoveryCodes(tx, account);
+      await keepOnlySession(account.kind, account.id, sessionId, 'passkey', tx);
+      await endPendingSignInsOf(account, tx);
+      await forgetTrustedBrowsers(account.kind, account.id, tx);
+    }
+    await auditIn(tx, who.origin, { kind: 'factor.added', object: who.object, factor: 'passkey', detail: { name, ...(codes ? { recoveryCodes: codes.length } : {}) } });
+    return { passkey, recoveryCodes: codes };
+  });
+}
+
+export async function renameOwnPasskey(own: OwnAccount, id: number, name: string): Promise<PasskeyInfo> {
+  return db.transaction(async (tx) => {
+    const passkey = await renamePasskey(tx, String(own.account.id), id, name);
+    await auditIn(tx, own.who.origin, { kind: 'factor.renamed', object: own.who.object, factor: 'passkey', detail: { name } });
+    return passkey;
+  });
+}
+
+/**
+ * Removes one of the account's passkeys, with proof of a factor (a code, or a passkey, this one
+ * too). The last factor gone takes the recovery codes and trusted browsers with it. Audited.
+ */
+export async function removeOwnPasskey(ctx: APIContext, own: OwnAccount, id: number, proof: OwnProof): Promise<void> {
+  const userId = String(own.account.id);
+  const [mine] = await db.select({ id: passkeys.id }).from(passkeys).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId))).limit(1);
+  if (!mine) throw new HttpError(404, 'Passkey not found');
+  await proveOwnFactor(ctx, own, proof, 'remove_passkey');
+  await db.transaction(async (tx) => {
+    const name = await deletePasskey(tx, userId, id);
+    const [app] = await tx.select({ id: totpFactors.id }).from(totpFactors).where(ownedBy(totpFactors, own.account)).limit(1);
+    if (!app && (await passkeyCount(userId, tx)) === 0) await deleteStandIns(tx, own.account);
+    await auditIn(tx, own.who.origin, { kind: 'factor.removed', object: own.who.object, factor: 'passkey', detail: { name } });
+  });
+}
+
 /** New recovery codes (the old ones stop working), with proof of the factor. Audited. */
-export async function renewRecoveryCodes(ctx: APIContext, own: OwnAccount, code: string): Promise<string[]> {
-  await proveOwnFactor(ctx, own, code, 'recovery_codes');
+export async function renewRecoveryCodes(ctx: APIContext, own: OwnAccount, proof: OwnProof): Promise<string[]> {
+  await proveOwnFactor(ctx, own, proof, 'recovery_codes');
   return db.transaction(async (tx) => {
     const codes = await replaceRecoveryCodes(tx, own.account);
     await auditIn(tx, own.who.origin, { kind: 'factor.recovery_codes_renewed', object: own.who.object, factor: 'recovery', detail: { recoveryCodes: codes.length } });
@@ -119,14 +187,16 @@ export async function resetSecondFactors(account: FactorAccount): Promise<boolea
   const had = await db.transaction(async (tx) => {
     const [row] = await tx.select({ id: totpFactors.id }).from(totpFactors).where(ownedBy(totpFactors, account)).limit(1);
     await deleteFactors(tx, account);
-    return !!row;
+    const keys = account.kind === 'staff' ? await deleteAllPasskeys(tx, String(account.id)) : 0;
+    return !!row || keys > 0;
   });
   await invalidateAllSessions(account.kind, account.id);
   return had;
 }
 
-/** Staff ids holding a confirmed authenticator app (the users list). */
+/** Staff ids holding a confirmed authenticator app or a passkey (the users list). */
 export async function staffWithSecondFactor(): Promise<Set<string>> {
   const rows = await db.select({ userId: totpFactors.userId }).from(totpFactors).where(and(isNotNull(totpFactors.userId), isNotNull(totpFactors.confirmedAt)));
-  return new Set(rows.map((r) => r.userId!));
+  const keys = await db.selectDistinct({ userId: passkeys.userId }).from(passkeys);
+  return new Set([...rows.map((r) => r.userId!), ...keys.map((k) => k.userId)]);
 }

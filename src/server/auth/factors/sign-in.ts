@@ -4,21 +4,23 @@
 // session goes through `startSession`, which records the factor the session was made with.
 //
 // The second step is one endpoint per session kind taking `{ factor, …that factor's proof }`:
-// each factor kind has a verifier in VERIFIERS, so another kind (a passkey) is one more entry
-// (and, for a challenge-response factor, a GET that issues its challenge for the pending sign-in).
+// each factor kind has a verifier in VERIFIERS. A passkey answers a challenge issued for the
+// pending sign-in's account first (POST /api/login/verify/passkey-options).
 import type { APIContext } from 'astro';
 import { HttpError, clientIp } from '../../http.ts';
 import { isHttps } from '../../proxy.ts';
 import { createSession, setSessionCookie } from '../sessions.ts';
 import { browserTrusted, rememberDevice, trustBrowser, trustedDeviceId } from '../devices.ts';
-import { release, reserveAttempt } from '../throttle.ts';
-import type { FactorKind, SecondStep, VerifySecondFactor } from '../../../shared/schemas/second-factor.ts';
+import { ADDRESS_MAX, ADDRESS_WINDOW_MS, THROTTLED_MESSAGE, release, reserveAttempt, reserveCounters } from '../throttle.ts';
+import type { FactorKind, PasskeyResponse, SecondStep, VerifySecondFactor } from '../../../shared/schemas/second-factor.ts';
 import type { FactorAccount } from './account.ts';
 import { PENDING_EXPIRED, beginPendingSignIn, endPendingSignIn, pendingAccount } from './pending.ts';
 import { accountFactors } from './state.ts';
 import { verifyTotp } from './totp.ts';
 import { useRecoveryCode } from './recovery.ts';
-import { auditFactorRefused, auditFactorSignIn } from './audit-rows.ts';
+import { verifyPasskey } from './passkeys.ts';
+import { auditFactorRefused, auditFactorSignIn, auditPasskeySignInRefused } from './audit-rows.ts';
+import { loadStaffUser } from '../principals.ts';
 
 type Ctx = APIContext;
 
@@ -36,7 +38,8 @@ export async function startSession(ctx: Ctx, account: FactorAccount, secondFacto
 
 /** The 202 answer: the password was right, a factor is awaited. */
 export function secondStepAnswer(factors: FactorKind[]): SecondStep {
-  return { message: 'Enter the code from your authenticator app.', secondFactor: { factors } };
+  const message = factors.includes('totp') ? 'Enter the code from your authenticator app.' : 'Use your passkey to finish signing in.';
+  return { message, secondFactor: { factors } };
 }
 
 /**
@@ -61,9 +64,12 @@ export async function afterPassword(ctx: Ctx, account: FactorAccount): Promise<F
 }
 
 /** One verifier per factor kind: throws a 4xx naming what is wrong, or returns when the proof holds. */
-const VERIFIERS: { [K in FactorKind]: (account: FactorAccount, input: Extract<VerifySecondFactor, { factor: K }>) => Promise<void> } = {
-  totp: (account, input) => verifyTotp(account, input.code),
-  recovery: (account, input) => useRecoveryCode(account, input.code),
+const VERIFIERS: { [K in FactorKind]: (ctx: Ctx, account: FactorAccount, input: Extract<VerifySecondFactor, { factor: K }>) => Promise<void> } = {
+  totp: (_ctx, account, input) => verifyTotp(account, input.code),
+  recovery: (_ctx, account, input) => useRecoveryCode(account, input.code),
+  passkey: async (ctx, account, input) => {
+    await verifyPasskey(ctx, String(account.id), input.response);
+  },
 };
 
 /**
@@ -74,11 +80,12 @@ const VERIFIERS: { [K in FactorKind]: (account: FactorAccount, input: Extract<Ve
 export async function checkFactor(ctx: Ctx, account: FactorAccount, input: VerifySecondFactor): Promise<void> {
   const factors = await accountFactors(account);
   if (!factors.includes(input.factor)) {
-    throw new HttpError(400, input.factor === 'recovery' ? 'No recovery codes are left on this account: use your authenticator app.' : 'This account has no authenticator app set up.');
+    const missing = { recovery: `No recovery codes are left on this account: use your authenticator app${account.kind === 'staff' ? ' or a passkey' : ''}.`, totp: 'This account has no authenticator app set up.', passkey: 'This account has no passkey.' };
+    throw new HttpError(400, missing[input.factor]);
   }
   const device = await trustedDeviceId(ctx.cookies, account.kind, account.id);
   const reservation = await reserveAttempt(`${account.kind}-code`, String(account.id), account.id, clientIp(ctx), device);
-  await (VERIFIERS[input.factor] as (a: FactorAccount, i: VerifySecondFactor) => Promise<void>)(account, input);
+  await (VERIFIERS[input.factor] as (c: Ctx, a: FactorAccount, i: VerifySecondFactor) => Promise<void>)(ctx, account, input);
   await release(reservation);
 }
 
@@ -106,4 +113,31 @@ export async function pendingFactors(ctx: Pick<APIContext, 'cookies'>, kind: Fac
   const account = await pendingAccount(ctx.cookies, kind);
   const factors = account ? await accountFactors(account) : [];
   return factors.length ? factors : null;
+}
+
+/**
+ * A sign-in with a passkey alone, without a username or password: the passkey names its account
+ * and the device has verified its user (PIN or biometrics), so it is a sign-in with a second
+ * factor. Refused answers count against the address (the sign-in throttle's address counter,
+ * a scope of its own). Each outcome is a row of the audit log.
+ */
+export async function signInWithPasskey(ctx: Ctx, response: PasskeyResponse): Promise<FactorAccount> {
+  const where = clientIp(ctx) ?? 'unknown';
+  const ids = await reserveCounters([{ key: `passkey:ip:${where}`, max: ADDRESS_MAX, windowMs: ADDRESS_WINDOW_MS }], THROTTLED_MESSAGE);
+  let userId: string;
+  try {
+    ({ userId } = await verifyPasskey(ctx, null, response));
+    const user = await loadStaffUser(userId);
+    // As for a password: an inactive account's answer names nothing about the account.
+    if (!user?.isActive) throw new HttpError(401, 'This passkey cannot sign in. Sign in with your username and password.');
+  } catch (e) {
+    if (e instanceof HttpError) await auditPasskeySignInRefused(ctx, response.id, e);
+    throw e;
+  }
+  await release({ ids, pairKey: `passkey:ip:${where}` });
+  const account: FactorAccount = { kind: 'staff', id: userId };
+  await endPendingSignIn(ctx.cookies, 'staff', isHttps(ctx));
+  await startSession(ctx, account, 'passkey');
+  await auditFactorSignIn(ctx, account, 'passkey', { usernameless: true });
+  return account;
 }

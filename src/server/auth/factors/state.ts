@@ -11,16 +11,26 @@ import type { FactorAccount } from './account.ts';
 import { loadRolesAndPermissions } from '../principals.ts';
 import { recoveryCodesLeft } from './recovery.ts';
 import { confirmedTotp } from './totp.ts';
+import { passkeyCount } from './passkeys.ts';
+
+/** The account's own factors: an authenticator app, passkeys (staff only). Recovery codes stand in for these. */
+async function ownFactors(account: FactorAccount): Promise<FactorKind[]> {
+  const kinds: FactorKind[] = [];
+  if (await confirmedTotp(account)) kinds.push('totp');
+  if (account.kind === 'staff' && (await passkeyCount(String(account.id))) > 0) kinds.push('passkey');
+  return kinds;
+}
 
 /** The factors a pending sign-in of this account may be finished with (empty: a password is enough). */
 export async function accountFactors(account: FactorAccount): Promise<FactorKind[]> {
   // Recovery codes stand in for a factor; alone they are none.
-  if (!(await confirmedTotp(account))) return [];
-  return (await recoveryCodesLeft(account)) > 0 ? ['totp', 'recovery'] : ['totp'];
+  const kinds = await ownFactors(account);
+  if (!kinds.length) return [];
+  return (await recoveryCodesLeft(account)) > 0 ? [...kinds, 'recovery'] : kinds;
 }
 
 export async function hasSecondFactor(account: FactorAccount): Promise<boolean> {
-  return (await confirmedTotp(account)) !== null;
+  return (await ownFactors(account)).length > 0;
 }
 
 /**

@@ -5,6 +5,6 @@ import { renewRecoveryCodes } from '../../../../server/auth/factors/manage.ts';
 
 /** Ten new recovery codes (the old ones stop working), with a code from the app or an old recovery code. */
 export const POST = endpoint(async (ctx) => {
-  const { code } = await readJson(ctx.request, proveFactorSchema);
-  return json({ recoveryCodes: await renewRecoveryCodes(ctx, ownAccount(ctx, 'client'), code) });
+  const proof = await readJson(ctx.request, proveFactorSchema);
+  return json({ recoveryCodes: await renewRecoveryCodes(ctx, ownAccount(ctx, 'client'), proof) });
 });

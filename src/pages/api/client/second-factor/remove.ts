@@ -5,7 +5,7 @@ import { removeOwnFactors } from '../../../../server/auth/factors/manage.ts';
 
 /** Removes the authenticator app and the recovery codes, with a code from either. */
 export const POST = endpoint(async (ctx) => {
-  const { code } = await readJson(ctx.request, proveFactorSchema);
-  await removeOwnFactors(ctx, ownAccount(ctx, 'client'), code);
+  const proof = await readJson(ctx.request, proveFactorSchema);
+  await removeOwnFactors(ctx, ownAccount(ctx, 'client'), proof);
   return json({ message: 'Authenticator app removed' });
 });
