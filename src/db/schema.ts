@@ -1501,3 +1501,35 @@ export const noteCues = sqliteTable(
     check('note_cues_one_note_check', sql`(${t.timelineNoteId} is null) <> (${t.shareCommentId} is null)`),
   ],
 );
+
+export const TASK_STATES = ['todo', 'done', 'wont_do'] as const;
+
+// A note made a task (issue 57 item 4): the studio's to-do list per version, for the editor. One
+// row per note, a client's or staff note (timeline_notes) or a link guest's (share_comments),
+// exactly one of the two; deleted with it. An assignee among staff (null: nobody yet) and a
+// state; `closedAt` is when it became done or won't do. Staff only: clients and link guests
+// never see tasks.
+export const noteTasks = sqliteTable(
+  'note_tasks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    timelineNoteId: integer('timeline_note_id').references(() => timelineNotes.id, { onDelete: 'cascade' }),
+    shareCommentId: integer('share_comment_id').references(() => shareComments.id, { onDelete: 'cascade' }),
+    assigneeId: text('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    state: text('state', { enum: TASK_STATES }).notNull().default('todo'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+    closedAt: integer('closed_at', { mode: 'timestamp_ms' }),
+    closedBy: text('closed_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('note_tasks_timeline_note_unique').on(t.timelineNoteId),
+    uniqueIndex('note_tasks_share_comment_unique').on(t.shareCommentId),
+    index('note_tasks_assignee_idx').on(t.assigneeId, t.state),
+    check('note_tasks_one_note_check', sql`(${t.timelineNoteId} is null) <> (${t.shareCommentId} is null)`),
+    check('note_tasks_state_check', sql`${t.state} in ('todo', 'done', 'wont_do')`),
+  ],
+);

@@ -226,6 +226,8 @@ const fixtures: Record<string, () => Fixture> = {
   'PUT /api/media/[mediaId]/versions/[versionId]/lock': () => ({ valid: { locked: true }, breaker: { locked: 'yes' }, validStatus: 200 }),
   'POST /api/admin/media/feedback/[id]/replies': () => ({ valid: { text: 'Thanks', source: 'client' }, optional: ['source'], breaker: { text: 42 }, validStatus: 201 }),
   'POST /api/admin/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Done', source: 'client' }, optional: ['source'], breaker: { text: 42 }, validStatus: 201 }),
+  // Issue 57: the admin's note made a task, nobody assigned (every field may be left out).
+  'PUT /api/admin/media/timeline-notes/[id]/task': () => ({ valid: { state: 'todo', assigneeId: null, source: 'client' }, optional: ['state', 'assigneeId', 'source'], nullable: ['assigneeId'], breaker: { state: 42 }, validStatus: 200 }),
   'PUT /api/admin/media/timeline-notes/[id]/resolved': () => ({ valid: { resolved: true, source: 'client' }, optional: ['source'], breaker: { resolved: 'yes' }, validStatus: 200 }),
   // A note proposing no wording (issue 54): its accept is refused, after the body passed.
   'POST /api/admin/media/timeline-notes/[id]/accept-proposal': () => ({ valid: { source: 'client' }, optional: ['source'], breaker: { source: 42 }, validStatus: 409 }),

@@ -170,3 +170,30 @@ test.describe('permissions on the media screen', () => {
     await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
   });
 });
+
+test('a note made a task (issue 57): given to an editor, ticked done in the version’s checklist and counted; “Not a task” takes it off', async ({ page, server }) => {
+  await createStaffUser(server, { permissions: ['view:media'], displayName: 'Eddie Editor' });
+  const mediaId = await insertMedia(server, { title: 'Task Still' });
+  const versionId = Number((await server.sql.execute({ sql: 'SELECT id FROM media_versions WHERE media_id = ?', args: [mediaId] })).rows[0]!.id);
+  for (const text of ['Crop tighter', 'Warmer grade']) {
+    await server.sql.execute({ sql: "INSERT INTO timeline_notes (media_id, version_id, timestamp_seconds, note_text, by_staff, author_name) VALUES (?, ?, 0, ?, 1, 'Admin')", args: [mediaId, versionId, text] });
+  }
+  await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${mediaId}`);
+  const dialog = page.getByRole('dialog', { name: 'Task Still' });
+  const note = dialog.getByTestId('timeline-notes').getByRole('listitem').filter({ hasText: 'Crop tighter' });
+  await note.getByRole('button', { name: 'Make the note at 00:00 a task' }).click();
+  const checklist = dialog.getByTestId('task-checklist');
+  await expect(checklist.getByTestId('task-count')).toHaveText('0 of 1 done · 2 notes');
+  await note.getByLabel('Assignee of the task at 00:00').selectOption({ label: 'Eddie Editor' });
+  await expect(checklist).toContainText('Crop tighter · Eddie Editor');
+  await checklist.getByRole('checkbox', { name: 'Done: Crop tighter' }).check();
+  await expect(checklist.getByTestId('task-count')).toHaveText('1 of 1 done · 2 notes');
+  await expect(note.getByLabel('State of the task at 00:00')).toHaveValue('done');
+  // As stored: the same after a reload.
+  await page.reload();
+  await card(page, 'Task Still').getByRole('button', { name: 'Open Task Still' }).click();
+  await expect(dialog.getByTestId('task-checklist').getByTestId('task-count')).toHaveText('1 of 1 done · 2 notes');
+  await note.getByRole('button', { name: 'Not a task' }).click();
+  await expect(dialog.getByTestId('task-checklist')).toHaveCount(0);
+  await expect(note.getByRole('button', { name: 'Make the note at 00:00 a task' })).toBeVisible();
+});

@@ -15,6 +15,7 @@ import { playbackFields, type PlaybackColumns } from './playback.ts';
 import type { MediaRow } from './queries.ts';
 import { safeTimestampMs } from '../portal/timeline-notes.ts';
 import { cuesFor } from '../captions/cue-notes.ts';
+import { tasksFor } from '../rounds/tasks.ts';
 
 /** Feedback and notes of an item: on its current version, and on earlier ones. */
 interface ReviewCounts {
@@ -351,7 +352,14 @@ export async function listAdminTimelineNotes(mediaId?: number, versionId?: numbe
   ]);
   const noteIds = rows.map((r) => r.id);
   const guestIds = guests.map((g) => g.c.id);
-  const [replies, guestReplies, cues, guestCues] = await Promise.all([repliesFor('note', noteIds), repliesFor('share', guestIds), cuesFor('client', noteIds), cuesFor('link', guestIds)]);
+  const [replies, guestReplies, cues, guestCues, tasks, guestTasks] = await Promise.all([
+    repliesFor('note', noteIds),
+    repliesFor('share', guestIds),
+    cuesFor('client', noteIds),
+    cuesFor('link', guestIds),
+    tasksFor('client', noteIds),
+    tasksFor('link', guestIds),
+  ]);
   const out: AdminTimelineNote[] = [
     ...rows.map(({ byStaff, authorName, clientUsername, shapes, ...r }) => ({
       ...r,
@@ -366,6 +374,7 @@ export async function listAdminTimelineNotes(mediaId?: number, versionId?: numbe
       resolvedAt: r.resolvedAt?.toISOString() ?? null,
       replies: replies.get(r.id) ?? [],
       cue: cues.get(r.id) ?? null,
+      task: tasks.get(r.id) ?? null,
     })),
     ...guests.map(({ c, mediaTitle, versionNumber, linkName, timestampMs }) => ({
       id: c.id,
@@ -389,6 +398,7 @@ export async function listAdminTimelineNotes(mediaId?: number, versionId?: numbe
       resolvedAt: c.resolvedAt?.toISOString() ?? null,
       replies: guestReplies.get(c.id) ?? [],
       cue: guestCues.get(c.id) ?? null,
+      task: guestTasks.get(c.id) ?? null,
     })),
   ];
   out.sort((a, b) => b.mediaId - a.mediaId || a.timestampMs - b.timestampMs || a.createdAt.localeCompare(b.createdAt) || a.id - b.id);

@@ -62,5 +62,6 @@ export async function addStaffNote(mediaId: number, user: StaffUser, input: z.ou
     resolvedAt: null,
     replies: [],
     cue,
+    task: null,
   };
 }

@@ -5,6 +5,7 @@ import { UPLOAD_ID_PATTERN } from './uploads.ts';
 import type { Playback } from './playback.ts';
 import { multilineText, plainText } from './text.ts';
 import type { NoteCue, NoteTime } from './notes.ts';
+import type { NoteTask } from './tasks.ts';
 
 // Kept importable from here as before; they live lower down so review.ts can use them without importing this file (issue 34).
 export { UPLOAD_ID_PATTERN } from './uploads.ts';
@@ -217,4 +218,6 @@ export interface AdminTimelineNote extends NoteTime {
   replies: Reply[];
   /** The caption cue the note is pinned to (issue 54), with any wording it proposes. */
   cue: NoteCue | null;
+  /** The note as a task for the studio (issue 57): staff lists only. */
+  task: NoteTask | null;
 }

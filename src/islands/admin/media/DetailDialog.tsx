@@ -37,6 +37,7 @@ import { useOpenAt, type OpenAt } from '../../review/open-at.ts';
 import { CuePinFields, NoteCueLine, useCuePin } from '../../captions/CuePin.tsx';
 import { captionsChanged } from '../../captions/useCaptions.tsx';
 import type { NoteCue } from '../../../shared/schemas/notes.ts';
+import { NoteTaskLine, TaskChecklist, useTaskAssignees } from '../../rounds/Tasks.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -147,6 +148,12 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
         .sort((a, b) => noteMs(a) - noteMs(b) || a.id - b.id),
     [notes, item.id, shown?.id, hideResolved],
   );
+  // Every note of the version shown, resolved ones too: the task checklist counts them all.
+  const versionNotes = useMemo(
+    () => (notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n)).sort((a, b) => noteMs(a) - noteMs(b) || a.id - b.id),
+    [notes, item.id, shown?.id],
+  );
+  const assignees = useTaskAssignees(canEdit);
   // Every note of the version shown, resolved ones too, on the seek bar.
   const markers = useMemo(
     () =>
@@ -311,6 +318,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
         )}
       </section>
       <StaffNoteForm item={item} version={shown} clock={clock} drawing={drawing} video={video} onAdded={onReviewsChanged} />
+      <TaskChecklist notes={versionNotes} versionLabel={shown ? `v${shown.number}` : 'this item'} canEdit={canEdit} onChanged={onReviewsChanged} />
       <section aria-labelledby="tl-heading" className="space-y-2">
         <NotesHeading id="tl-heading" hideResolved={hideResolved} onHideResolved={setHideResolved} />
         {notes === null ? (
@@ -353,6 +361,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                     </Button>
                   )}
                 </div>
+                <NoteTaskLine note={n} assignees={assignees} canEdit={canEdit} onChanged={onReviewsChanged} />
                 <ReplyThread
                   replies={n.replies}
                   postUrl={`/api/admin/media/timeline-notes/${n.id}/replies`}

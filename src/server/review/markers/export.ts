@@ -14,6 +14,8 @@ import { MAX_TIMELINE_SECONDS } from '../../../shared/schemas/notes.ts';
 import { isMarkerFormat, MARKER_FORMATS, WRITERS, type MarkerFormat, type MarkerNote, type MarkerVersion } from './index.ts';
 import { cuesFor } from '../../captions/cue-notes.ts';
 import type { NoteCue } from '../../../shared/schemas/notes.ts';
+import { tasksFor } from '../../rounds/tasks.ts';
+import { TASK_STATE_LABELS, type NoteTask } from '../../../shared/schemas/tasks.ts';
 
 /** `?format=` checked: 400 naming the parameter otherwise. */
 export function parseFormat(value: string | null, allowed: readonly MarkerFormat[] = MARKER_FORMATS): MarkerFormat {
@@ -76,7 +78,9 @@ export async function staffMarkers(mediaId: number, versionId: number, format: M
       .innerJoin(shareLinks, eq(shareLinks.id, shareComments.linkId))
       .where(and(eq(shareComments.kind, 'note'), eq(shareComments.mediaId, item.id), eq(shareComments.versionId, version.id))),
   ]);
-  const [cues, guestCues] = await Promise.all([cuesFor('client', rows.map((r) => r.id)), cuesFor('link', guests.map((g) => g.id))]);
+  const ids = rows.map((r) => r.id);
+  const guestIds = guests.map((g) => g.id);
+  const [cues, guestCues, tasks, guestTasks] = await Promise.all([cuesFor('client', ids), cuesFor('link', guestIds), tasksFor('client', ids), tasksFor('link', guestIds)]);
   const notes: MarkerNote[] = [
     ...rows.map((r) => ({
       id: r.id,
@@ -86,7 +90,7 @@ export async function staffMarkers(mediaId: number, versionId: number, format: M
       source: r.byStaff ? ('staff' as const) : ('client' as const),
       internal: r.internal,
       resolved: r.resolvedAt != null,
-      text: withCue(r.text, cues.get(r.id)),
+      text: withTask(withCue(r.text, cues.get(r.id)), tasks.get(r.id)),
       createdAt: r.createdAt.toISOString(),
     })),
     ...guests.map((g) => ({
@@ -97,7 +101,7 @@ export async function staffMarkers(mediaId: number, versionId: number, format: M
       source: 'link' as const,
       internal: false,
       resolved: g.resolvedAt != null,
-      text: withCue(g.text, guestCues.get(g.id)),
+      text: withTask(withCue(g.text, guestCues.get(g.id)), guestTasks.get(g.id)),
       createdAt: g.createdAt.toISOString(),
     })),
   ];
@@ -143,6 +147,16 @@ export function withCue(text: string, cue: NoteCue | undefined): string {
   if (!cue) return text;
   const proposed = cue.proposal == null ? '' : ` → "${cue.proposal}"${cue.acceptedRevision != null ? ` (accepted, revision ${cue.acceptedRevision})` : cue.acceptedAt ? ' (accepted)' : ''}`;
   return `${text}\nCaption${cue.trackLabel ? ` (${cue.trackLabel})` : ''}: "${cue.text}"${proposed}`;
+}
+
+/**
+ * A note that is a task (issue 57) says so in the editor's timeline, done ones marked:
+ * `Task: Done (Alex)`, `Task: To do (nobody yet)`. Staff exports only: a client's own export
+ * never carries the studio's tasks.
+ */
+export function withTask(text: string, task: NoteTask | undefined): string {
+  if (!task) return text;
+  return `${text}\nTask: ${TASK_STATE_LABELS[task.state]} (${task.assignee?.name ?? 'nobody yet'})`;
 }
 
 /** The file name offered: "Harbour Film v2 notes - Resolve.edl", "… notes.csv". */
