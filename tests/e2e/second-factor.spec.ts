@@ -9,6 +9,8 @@ import { test, expect, ADMIN } from './fixtures.ts';
 import { createStaffUser, signInAs } from './admin-helpers.ts';
 import { hydrated, submitClientLogin, submitStaffLogin, toast } from './accounts-helpers.ts';
 import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
+import AxeBuilder from '@axe-core/playwright';
+import { settled } from './public-helpers.ts';
 
 const STEP_MS = 30_000;
 const stepNow = () => Math.floor(Date.now() / STEP_MS);
@@ -185,6 +187,11 @@ test('staff: a passkey added under Security (Chromium’s virtual authenticator)
   await codesSaved(page, 'Done');
   await expect(page.getByTestId('passkey-list')).toContainText('Test laptop');
   expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+  // The Security page with a passkey listed, in the dark theme: no serious axe findings.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await settled(page);
+  const axe = await new AxeBuilder({ page }).include('main').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' | ')}`)).toEqual([]);
 
   // Signed out: the passkey alone signs in, without a username.
   await page.context().clearCookies();
