@@ -3,7 +3,7 @@
 // do). Listed with the staff's notes, as a checklist per version in the detail dialog, and in the
 // NLE marker exports (done ones marked). Never shown to clients or link guests: the studio's
 // to-do list is its own business.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { noteTasks, permissions, rolePermissions, shareComments, timelineNotes, userRoles, users } from '../../db/schema.ts';
 import { HttpError, notFound } from '../http.ts';
@@ -13,28 +13,23 @@ export type NoteSource = 'client' | 'link';
 
 const nameOf = (u: { displayName: string; username: string }) => u.displayName || u.username;
 
-/** Active staff users holding view:media (they can open the note's item), by name. */
-export async function taskAssignees(): Promise<TaskAssignee[]> {
-  const rows = await db
+/** Active staff users holding view:media (they can open any note's item); `userId` narrows to one. */
+function libraryStaff(userId?: string) {
+  return db
     .selectDistinct({ id: users.id, username: users.username, displayName: users.displayName })
     .from(users)
     .innerJoin(userRoles, eq(userRoles.userId, users.id))
     .innerJoin(rolePermissions, eq(rolePermissions.roleId, userRoles.roleId))
     .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-    .where(and(eq(users.isActive, true), eq(permissions.name, 'view:media')));
-  return rows.map((u) => ({ id: u.id, name: nameOf(u) })).sort((a, b) => a.name.localeCompare(b.name));
+    .where(and(eq(users.isActive, true), eq(permissions.name, 'view:media'), userId ? eq(users.id, userId) : undefined));
 }
 
-async function assignable(userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(users)
-    .innerJoin(userRoles, eq(userRoles.userId, users.id))
-    .innerJoin(rolePermissions, eq(rolePermissions.roleId, userRoles.roleId))
-    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-    .where(and(eq(users.id, userId), eq(users.isActive, true), eq(permissions.name, 'view:media')));
-  return Number(row?.n ?? 0) > 0;
+/** Who a task may go to, by name. */
+export async function taskAssignees(): Promise<TaskAssignee[]> {
+  return (await libraryStaff()).map((u) => ({ id: u.id, name: nameOf(u) })).sort((a, b) => a.name.localeCompare(b.name));
 }
+
+const assignable = async (userId: string) => (await libraryStaff(userId)).length > 0;
 
 const parentColumn = (source: NoteSource) => (source === 'link' ? noteTasks.shareCommentId : noteTasks.timelineNoteId);
 

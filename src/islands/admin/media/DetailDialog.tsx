@@ -156,15 +156,11 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
   const assignees = useTaskAssignees(canEdit);
   // Every note of the version shown, resolved ones too, on the seek bar.
   const markers = useMemo(
-    () =>
-      noteMarkers(
-        (notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n)),
-        (n) => ({ author: `${n.clientUsername}${n.guest ? ' (guest)' : n.internal ? ' (internal)' : ''}`, text: n.noteText }),
-      ),
-    [notes, item.id, shown?.id],
+    () => noteMarkers(versionNotes, (n) => ({ author: `${n.clientUsername}${n.guest ? ' (guest)' : n.internal ? ' (internal)' : ''}`, text: n.noteText })),
+    [versionNotes],
   );
   // Drawings of every note of the version shown (issue 29), and the one being made.
-  const drawings = useMemo(() => noteDrawings((notes ?? []).filter((n) => n.mediaId === item.id && onVersion(n))), [notes, item.id, shown?.id]);
+  const drawings = useMemo(() => noteDrawings(versionNotes), [versionNotes]);
   const drawing = useDrawing();
   // Live review (issue 41): this dialog presents or follows; others' pointers and drawings on the picture.
   const { session, shownDrawings, setCompareSel, followCompare } = useReviewLive({ mediaId: item.id, videoRef: video, shown, setShownId, drawing, comparing, setComparing, drawings });
