@@ -245,7 +245,15 @@ describe('a password', () => {
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS; // utime + stime
   };
+  /**
+   * The server's own CPU is the measure, so nothing else of its work may run meanwhile: the
+   * conversions earlier tests queued (on the S3 driver the server itself uploads their outputs)
+   * are waited out first.
+   */
+  const queueIdle = () =>
+    until('no conversion queued or running', async () => !(await server.sql.execute("SELECT 1 FROM jobs WHERE status IN ('queued', 'running') LIMIT 1")).rows.length, 180_000);
   async function costlyLink() {
+    await queueIdle();
     gauge ??= (async () => {
       const hash = await argon2.hash('open-sesame', { algorithm: 2, memoryCost: 19456, timeCost: 30, parallelism: 1 } as never);
       const g = await makeLink({ password: 'open-sesame' });
@@ -262,6 +270,7 @@ describe('a password', () => {
     await server.sql.execute({ sql: 'UPDATE share_links SET password_hash = ? WHERE id = ?', args: [hash, link.id] });
     /** The answers to `tries` sent at once, and about how many passwords the server verified for them. */
     const triedAtOnce = async (tries: string[]) => {
+      await queueIdle();
       const t0 = cpuMs();
       const answers = await Promise.all(tries.map((password) => visitor().json('POST', `/api/share/${link.token}/unlock`, { password })));
       return { statuses: answers.map((a) => a.status), verified: (cpuMs() - t0) / msEach };
@@ -275,8 +284,10 @@ describe('a password', () => {
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
     expect(statuses.filter((s) => s === 401).length + statuses.filter((s) => s === 429).length).toBe(20);
     expect((await logOf(link.id)).filter((l) => l.action === 'wrong password').length).toBeLessThanOrEqual(5);
-    // What the server spent: about five verifications (twenty when the refused tries are checked too).
-    expect(verified, `${statuses.join(' ')}: about ${verified.toFixed(1)} verifications`).toBeLessThan(8);
+    // What the server spent: about five verifications (twenty when the refused tries are checked
+    // too). The 15 refusals cost some CPU of their own (more on a busy machine: 8.3 with two CPU
+    // hogs beside the suite), so the line is drawn at 12, well below the twenty of the bug.
+    expect(verified, `${statuses.join(' ')}: about ${verified.toFixed(1)} verifications`).toBeLessThan(12);
   });
 
   test('20 tries at once from one address, the right password among them: at most 5 passwords are verified', { timeout: 120_000 }, async () => {
@@ -288,8 +299,8 @@ describe('a password', () => {
     expect(statuses.filter((s) => s !== 429).length).toBeLessThanOrEqual(5);
     expect(log.filter((l) => l.action === 'wrong password' || l.action === 'unlock').length).toBe(statuses.filter((s) => s !== 429).length);
     // What the server spent: about as much as on the five (four times that when the refused
-    // tries were verified too).
-    expect(verified, `${statuses.join(' ')}: about ${verified.toFixed(1)} verifications`).toBeLessThan(8);
+    // tries were verified too; the line at 12 as above).
+    expect(verified, `${statuses.join(' ')}: about ${verified.toFixed(1)} verifications`).toBeLessThan(12);
   });
 });
 
