@@ -181,7 +181,7 @@ test('a note made a task (issue 57): given to an editor, ticked done in the vers
   await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${mediaId}`);
   const dialog = page.getByRole('dialog', { name: 'Task Still' });
   const note = dialog.getByTestId('timeline-notes').getByRole('listitem').filter({ hasText: 'Crop tighter' });
-  await note.getByRole('button', { name: 'Make the note at 00:00 a task' }).click();
+  await note.getByRole('button', { name: 'Make task of the note at 00:00' }).click();
   const checklist = dialog.getByTestId('task-checklist');
   await expect(checklist.getByTestId('task-count')).toHaveText('0 of 1 done · 2 notes');
   await note.getByLabel('Assignee of the task at 00:00').selectOption({ label: 'Eddie Editor' });
@@ -195,5 +195,5 @@ test('a note made a task (issue 57): given to an editor, ticked done in the vers
   await expect(dialog.getByTestId('task-checklist').getByTestId('task-count')).toHaveText('1 of 1 done · 2 notes');
   await note.getByRole('button', { name: 'Not a task' }).click();
   await expect(dialog.getByTestId('task-checklist')).toHaveCount(0);
-  await expect(note.getByRole('button', { name: 'Make the note at 00:00 a task' })).toBeVisible();
+  await expect(note.getByRole('button', { name: 'Make task of the note at 00:00' })).toBeVisible();
 });

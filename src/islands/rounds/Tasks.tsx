@@ -49,7 +49,7 @@ export function NoteTaskLine({ note, assignees, canEdit, onChanged }: { note: Ta
   if (!task) {
     if (!canEdit) return null;
     return (
-      <Button variant="ghost" size="sm" className="mt-1" onClick={() => void changeTask(note, {}, onChanged)} aria-label={`Make the note at ${at} a task`}>
+      <Button variant="ghost" size="sm" className="mt-1" onClick={() => void changeTask(note, {}, onChanged)} aria-label={`Make task of the note at ${at}`}>
         <ListChecks size={14} aria-hidden="true" /> Make task
       </Button>
     );
