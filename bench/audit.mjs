@@ -39,6 +39,18 @@ function rng(seed) {
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 
+/** The server's own writes (its timers) may hold the lock a moment: a batch waits and goes again. */
+async function busyRetried(write) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (attempt >= 20 || e?.code !== 'SQLITE_BUSY') throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 /** 1,000,000 chained rows over the last ~350 days, written in batches through `client`. */
 async function seedRows(client) {
   const rand = rng(56);
@@ -75,17 +87,27 @@ async function seedRows(client) {
       args.push(f.id, f.at, f.actorType, f.actorKey, f.actorName, f.ip, f.agent, f.kind, f.objectType, f.objectId, f.objectName, f.factor, f.detail, prev, hash);
       prev = hash;
     }
-    await client.execute({
-      sql: `INSERT INTO audit_log (id, at, actor_type, actor_key, actor_name, ip, agent, kind, object_type, object_id, object_name, factor, detail, prev_hash, hash) VALUES ${values.join(', ')}`,
-      args,
-    });
+    await busyRetried(() =>
+      client.execute({
+        sql: `INSERT INTO audit_log (id, at, actor_type, actor_key, actor_name, ip, agent, kind, object_type, object_id, object_name, factor, detail, prev_hash, hash) VALUES ${values.join(', ')}`,
+        args,
+      }),
+    );
   }
   await client.execute({ sql: 'UPDATE audit_state SET head_id = ?, head_hash = ?, head_at = ? WHERE id = 1', args: [ROWS, prev, start + ROWS * step] });
 }
 
-async function timedGet(url, cookie) {
+async function timedGet(url, cookie, retried = false) {
   const t = performance.now();
-  const res = await fetch(url, { headers: { Cookie: cookie, 'Accept-Encoding': 'gzip' } });
+  let res;
+  try {
+    res = await fetch(url, { headers: { Cookie: cookie, 'Accept-Encoding': 'gzip' } });
+  } catch (e) {
+    // A kept-alive connection the server closed while the rows were seeded (minutes idle):
+    // a GET is sent again once, on a new connection, and timed from there.
+    if (retried || e?.cause?.code !== 'UND_ERR_SOCKET') throw e;
+    return timedGet(url, cookie, true);
+  }
   const body = await res.json();
   if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${JSON.stringify(body)}`);
   return { ms: performance.now() - t, body };
@@ -195,6 +217,10 @@ main(async () => {
     const ok = results.every((r) => r.write.addedP95 < BUDGET.writeAddedP95Ms && r.worstPageP95 < BUDGET.pageP95Ms);
     console.log(`Budgets: the audit row adds < ${BUDGET.writeAddedP95Ms} ms p95, a filtered page of ${num(ROWS)} rows < ${BUDGET.pageP95Ms} ms p95: ${ok ? 'met' : 'NOT met'} (${results.map((r) => `${r.side}: +${r.write.addedP95.toFixed(2)} ms, worst page ${r.worstPageP95.toFixed(1)} ms`).join('; ')})`);
     emit('audit', { rows: ROWS, samples: SAMPLES, budget: BUDGET, results, ok });
+  } catch (e) {
+    // A server that went away says why in its own output.
+    for (const side of sides) console.error(`${side.name} server output (last 3,000 characters):\n${side.server.output().slice(-3000)}`);
+    throw e;
   } finally {
     await stop();
   }
