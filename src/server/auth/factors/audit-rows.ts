@@ -61,9 +61,13 @@ export async function auditFactorSignIn(ctx: Ctx, account: FactorAccount, factor
 /** A second step refused: throttled (429), or the code was wrong, used or of no factor the account has (the reason is the message it was told). */
 export async function auditFactorRefused(ctx: Ctx, account: FactorAccount, factor: string, refusal: HttpError): Promise<void> {
   const a = await auditedAccount(ctx, account);
-  const detail = { as: a.side, login: a.login };
-  if (refusal.status === 429) await audit(db, a.origin, { kind: 'sign_in.throttled', object: a.object, factor, detail });
-  else await audit(db, a.origin, { kind: 'sign_in.failed', object: a.object, factor, detail: { ...detail, reason: refusal.message } });
+  await refusalRow(a.origin, a.object, factor, refusal, { as: a.side, login: a.login });
+}
+
+/** sign_in.throttled (429), else sign_in.failed with the message given as its reason. */
+async function refusalRow(origin: AuditOrigin, object: AuditObject | null, factor: string, refusal: HttpError, detail: Record<string, unknown>): Promise<void> {
+  if (refusal.status === 429) await audit(db, origin, { kind: 'sign_in.throttled', object, factor, detail });
+  else await audit(db, origin, { kind: 'sign_in.failed', object, factor, detail: { ...detail, reason: refusal.message } });
 }
 
 /**
@@ -73,7 +77,5 @@ export async function auditFactorRefused(ctx: Ctx, account: FactorAccount, facto
 export async function auditPasskeySignInRefused(ctx: Ctx, credentialId: string, refusal: HttpError): Promise<void> {
   const [key] = await db.select({ userId: passkeys.userId }).from(passkeys).where(eq(passkeys.credentialId, credentialId)).limit(1);
   if (key) return auditFactorRefused(ctx, { kind: 'staff', id: key.userId }, 'passkey', refusal);
-  const detail = { as: 'staff', login: '', reason: refusal.message };
-  if (refusal.status === 429) await audit(db, anonymousOrigin(ctx), { kind: 'sign_in.throttled', object: null, factor: 'passkey', detail });
-  else await audit(db, anonymousOrigin(ctx), { kind: 'sign_in.failed', object: null, factor: 'passkey', detail });
+  await refusalRow(anonymousOrigin(ctx), null, 'passkey', refusal, { as: 'staff', login: '' });
 }

@@ -93,6 +93,13 @@ async function deleteStandIns(tx: Tx, account: FactorAccount): Promise<void> {
   await forgetTrustedBrowsers(account.kind, account.id, tx);
 }
 
+/** After one factor went in `tx`: when no app and no passkey is left, what stood in for them goes too. */
+async function afterFactorRemoved(tx: Tx, account: FactorAccount): Promise<void> {
+  const [app] = await tx.select({ id: totpFactors.id }).from(totpFactors).where(ownedBy(totpFactors, account)).limit(1);
+  const keys = account.kind === 'staff' ? await passkeyCount(String(account.id), tx) : 0;
+  if (!app && !keys) await deleteStandIns(tx, account);
+}
+
 async function deleteFactors(tx: Tx, account: FactorAccount): Promise<void> {
   await tx.delete(totpFactors).where(ownedBy(totpFactors, account));
   await deleteStandIns(tx, account);
@@ -107,7 +114,7 @@ export async function removeOwnFactors(ctx: APIContext, own: OwnAccount, proof: 
   await proveOwnFactor(ctx, own, proof, 'remove');
   await db.transaction(async (tx) => {
     await tx.delete(totpFactors).where(ownedBy(totpFactors, own.account));
-    if (own.account.kind !== 'staff' || (await passkeyCount(String(own.account.id), tx)) === 0) await deleteStandIns(tx, own.account);
+    await afterFactorRemoved(tx, own.account);
     await auditIn(tx, own.who.origin, { kind: 'factor.removed', object: own.who.object, factor: 'totp' });
   });
 }
@@ -154,8 +161,7 @@ export async function removeOwnPasskey(ctx: APIContext, own: OwnAccount, id: num
   await proveOwnFactor(ctx, own, proof, 'remove_passkey');
   await db.transaction(async (tx) => {
     const name = await deletePasskey(tx, userId, id);
-    const [app] = await tx.select({ id: totpFactors.id }).from(totpFactors).where(ownedBy(totpFactors, own.account)).limit(1);
-    if (!app && (await passkeyCount(userId, tx)) === 0) await deleteStandIns(tx, own.account);
+    await afterFactorRemoved(tx, own.account);
     await auditIn(tx, own.who.origin, { kind: 'factor.removed', object: own.who.object, factor: 'passkey', detail: { name } });
   });
 }
