@@ -3,17 +3,19 @@
 // that has no transaction of its own (`audit`: a failed sign-in, a download), which is awaited
 // before the answer goes, so an event is never answered without its row.
 //
-// The chain stays whole with any number of processes (on one file or on sqld) because every row
-// is written inside a write transaction (BEGIN IMMEDIATE: SQLite and sqld run one at a time)
-// that reads the head from audit_state, writes the row with id = head + 1 and the head's hash,
-// and moves the head. Should two writers ever read the same head, the second insert of that id
-// fails on the primary key and its transaction rolls back: the chain never forks.
+// The chain stays whole with any number of processes (on one file or on sqld) because a row is
+// inserted only after the head it was hashed on, checked in the insert itself (one atomic
+// statement, which also moves the head through the trigger of migration 0033): the row gets
+// id = head + 1 and the head's hash. When the head this process guessed has moved, the head is
+// read inside a write transaction (BEGIN IMMEDIATE: SQLite and sqld run one at a time) and the
+// row written after it. Should two writers ever race for one id, the primary key refuses the
+// second: the chain never forks.
 //
 // This file takes the database as an argument (no app-wide handle), so `npm run backup`,
 // `npm run restore` and the factors' code can write rows with their own connection.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { auditLog, auditState } from '../../db/schema.ts';
+import { auditState } from '../../db/schema.ts';
 import type { AuditKind } from '../../shared/audit.ts';
 import { rowHash, type ChainedFields } from './chain.ts';
 
@@ -59,14 +61,23 @@ function detailJson(detail: AuditEntry['detail']): string {
   return JSON.stringify(detail, (_k, v: unknown) => (typeof v === 'string' && v.length > MAX_TEXT ? `${v.slice(0, MAX_TEXT)}…` : v));
 }
 
-/**
- * Appends one row inside `tx`, a write transaction that also makes the change recorded (so both
- * commit or neither). Returns the row's id.
- */
-export async function auditIn(tx: Tx, origin: AuditOrigin, entry: AuditEntry): Promise<number> {
-  const [head] = await tx.select({ id: auditState.headId, hash: auditState.headHash, at: auditState.headAt }).from(auditState).where(eq(auditState.id, 1));
-  if (!head) throw new Error('The audit log is not set up (audit_state has no row): run the migrations.');
-  const fields: ChainedFields & { actorType: AuditActorType } = {
+interface Head {
+  id: number;
+  hash: string;
+  at: number;
+}
+
+// The head this process last read or wrote. Only a guess: the insert below checks it against
+// audit_state in the same statement, so a stale guess (another process wrote since, a transaction
+// rolled back, a restore) inserts nothing and the head is read again. A guess that holds makes a
+// row one round trip (the trigger of migration 0033 moves the head with it) instead of three.
+let lastHead: Head | null = null;
+
+type Runner = Pick<Database, 'run'> | Pick<Tx, 'run'>;
+
+/** Inserts the row after `head` if `head` is still the head; returns the new head, or null when it moved. */
+async function insertAfter(runner: Runner, head: Head, origin: AuditOrigin, entry: AuditEntry): Promise<Head | null> {
+  const f: ChainedFields & { actorType: AuditActorType } = {
     id: head.id + 1,
     // Never before the head: dates then map onto id ranges (query.ts), whatever the clocks of
     // several processes say.
@@ -83,15 +94,44 @@ export async function auditIn(tx: Tx, origin: AuditOrigin, entry: AuditEntry): P
     factor: entry.factor ?? null,
     detail: detailJson(entry.detail),
   };
-  const hash = rowHash(head.hash, fields);
-  await tx.insert(auditLog).values({ ...fields, at: new Date(fields.at), prevHash: head.hash, hash });
-  await tx.update(auditState).set({ headId: fields.id, headHash: hash, headAt: fields.at }).where(eq(auditState.id, 1));
-  return fields.id;
+  const hash = rowHash(head.hash, f);
+  const res = await runner.run(sql`
+    INSERT INTO audit_log (id, at, actor_type, actor_key, actor_name, ip, agent, kind, object_type, object_id, object_name, factor, detail, prev_hash, hash)
+    SELECT ${f.id}, ${f.at}, ${f.actorType}, ${f.actorKey}, ${f.actorName}, ${f.ip}, ${f.agent}, ${f.kind}, ${f.objectType}, ${f.objectId}, ${f.objectName}, ${f.factor}, ${f.detail}, ${head.hash}, ${hash}
+    WHERE EXISTS (SELECT 1 FROM audit_state WHERE id = 1 AND head_id = ${head.id} AND head_hash = ${head.hash})`);
+  return res.rowsAffected === 1 ? { id: f.id, hash, at: f.at } : null;
 }
 
-/** Appends one row in a transaction of its own, for events that change nothing else. */
-export function audit(db: Database, origin: AuditOrigin, entry: AuditEntry): Promise<number> {
-  return db.transaction((tx) => auditIn(tx, origin, entry));
+/** The guessed head, if it still holds (one statement, atomic with or without a transaction). */
+async function onGuessedHead(runner: Runner, origin: AuditOrigin, entry: AuditEntry): Promise<number | null> {
+  const guess = lastHead;
+  const head = guess && (await insertAfter(runner, guess, origin, entry));
+  if (!head) return null;
+  lastHead = head;
+  return head.id;
+}
+
+/** Reads the head and writes after it: inside a write transaction nobody else can move it meanwhile. */
+async function onReadHead(tx: Tx, origin: AuditOrigin, entry: AuditEntry): Promise<number> {
+  const [read] = await tx.select({ id: auditState.headId, hash: auditState.headHash, at: auditState.headAt }).from(auditState).where(eq(auditState.id, 1));
+  if (!read) throw new Error('The audit log is not set up (audit_state has no row): run the migrations.');
+  const head = await insertAfter(tx, read, origin, entry);
+  if (!head) throw new Error('The audit log head moved inside a write transaction.');
+  lastHead = head;
+  return head.id;
+}
+
+/**
+ * Appends one row inside `tx`, a write transaction that also makes the change recorded (so both
+ * commit or neither). Returns the row's id.
+ */
+export async function auditIn(tx: Tx, origin: AuditOrigin, entry: AuditEntry): Promise<number> {
+  return (await onGuessedHead(tx, origin, entry)) ?? onReadHead(tx, origin, entry);
+}
+
+/** Appends one row on its own, for events that change nothing else. */
+export async function audit(db: Database, origin: AuditOrigin, entry: AuditEntry): Promise<number> {
+  return (await onGuessedHead(db, origin, entry)) ?? db.transaction((tx) => onReadHead(tx, origin, entry));
 }
 
 /** The origin of work no person asked for in a request: the backup schedule, retention, a command. */
