@@ -148,6 +148,8 @@ async function pageTimes(side, q) {
 
 /** Same transaction with and without the audit row, timed in this process on `client`. */
 async function writeCost(client) {
+  // The server beside it may be writing (its start-up work): wait for the lock, as the app does.
+  if (client.protocol === 'file') await client.execute('PRAGMA busy_timeout = 5000');
   await client.execute('CREATE TABLE IF NOT EXISTS bench_dummy (id INTEGER PRIMARY KEY, n INTEGER)');
   await client.execute('INSERT OR IGNORE INTO bench_dummy (id, n) VALUES (1, 0)');
   const db = drizzle(client, { schema });
