@@ -98,6 +98,22 @@ describe('finding words', () => {
     }
   });
 
+  test('the best come first: more of the word, then a shorter cue; equal ones the older first', async () => {
+    const doc = (text: string, at: number) => server.sql.execute({ sql: `INSERT INTO search_docs (kind, media_id, at_ms, text) VALUES ('cue', ?, ?, ?)`, args: [film.mediaId, at, text] });
+    try {
+      await doc('a guillemot on the quay by the harbour wall at dawn', 3);
+      await doc('Guillemot!', 2);
+      await doc('guillemot, guillemot, guillemot', 1);
+      await doc('a guillemot on the quay by the harbour wall at dawn', 4);
+      expect((await search('guillemot')).map((h) => h.atMs)).toEqual([1, 2, 3, 4]);
+      // The words of a phrase count where they stand together; a beginning counts the words it begins.
+      expect((await search('"the quay"')).map((h) => h.atMs)).toEqual([3, 4]);
+      expect((await search('guill')).map((h) => h.atMs)).toEqual([1, 2, 3, 4]);
+    } finally {
+      await server.sql.execute("DELETE FROM search_docs WHERE text LIKE '%guillemot%'");
+    }
+  });
+
   test.each([['OR'], ['cafe OR nothing'], ['NEAR(cafe lait)'], ['text:cafe'], ['"'], ['caf"e'], ['*'], ['^cafe'], ['cafe -lait'], ['(cafe']])('%s is words, never FTS5 syntax: an answer, not an error', async (q) => {
     const r = await admin.json('GET', `/api/search?q=${encodeURIComponent(q)}`);
     expect([200, 400]).toContain(r.status);

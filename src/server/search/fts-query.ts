@@ -6,15 +6,21 @@
 /** At most this many words and phrases are kept (a search is for finding, not for essays). */
 export const MAX_TERMS = 12;
 
+/** One required word or phrase; `prefix`: its last word also matches words it begins. */
+export interface QueryTerm {
+  text: string;
+  prefix: boolean;
+}
+
 const quoted = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 /** Tokens the FTS5 unicode61 tokenizer would find in `s`: letters, digits and marks. */
 const hasWord = (s: string) => /[\p{L}\p{N}]/u.test(s);
 
-/** The FTS5 MATCH expression for `input`, or null when it holds no word to look for. */
-export function ftsMatch(input: string): string | null {
+/** The words and phrases of `input`, in order; empty when it holds no word to look for. */
+export function queryTerms(input: string): QueryTerm[] {
   const text = input.normalize('NFKC');
-  const terms: string[] = [];
+  const terms: QueryTerm[] = [];
   const re = /"([^"]*)"?|(\S+)/g;
   let m: RegExpExecArray | null;
   let lastBare: { index: number; word: string } | null = null;
@@ -22,15 +28,20 @@ export function ftsMatch(input: string): string | null {
     const phrase = m[1];
     const word = m[2];
     if (phrase !== undefined) {
-      if (hasWord(phrase)) terms.push(quoted(phrase.trim()));
+      if (hasWord(phrase)) terms.push({ text: phrase.trim(), prefix: false });
       lastBare = null;
     } else if (word !== undefined && hasWord(word)) {
-      terms.push(quoted(word));
+      terms.push({ text: word, prefix: false });
       lastBare = { index: terms.length - 1, word };
     }
   }
-  if (!terms.length) return null;
   // "As you type": the last word also matches longer ones, unless the person finished it.
-  if (lastBare && lastBare.index === terms.length - 1 && !/\s$/.test(text) && lastBare.word.length >= 2) terms[lastBare.index] += '*';
-  return terms.join(' ');
+  if (lastBare && lastBare.index === terms.length - 1 && !/\s$/.test(text) && lastBare.word.length >= 2) terms[lastBare.index]!.prefix = true;
+  return terms;
+}
+
+/** The FTS5 MATCH expression for `input`, or null when it holds no word to look for. */
+export function ftsMatch(input: string): string | null {
+  const terms = queryTerms(input);
+  return terms.length ? terms.map((t) => quoted(t.text) + (t.prefix ? '*' : '')).join(' ') : null;
 }

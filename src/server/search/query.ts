@@ -1,12 +1,13 @@
 // Searching the library's captions and notes (issue 54, item 5) through the FTS5 index kept by
-// the triggers of migration 0029 (search_docs, search_fts): the best matches first (bm25), each
+// the triggers of migration 0029 (search_docs, search_fts): the best matches first (rank.ts), each
 // with the item, the version, the track or note, the time the player opens at, and a snippet
 // whose matched words are marked. Works the same on the embedded file and on sqld (both ship
 // FTS5 with the unicode61 tokenizer; accents are folded by `remove_diacritics 2`).
 import { db } from '../../db/index.ts';
 import type { SearchHit } from '../../shared/schemas/search.ts';
 import { badRequest } from '../http.ts';
-import { ftsMatch } from './fts-query.ts';
+import { ftsMatch, queryTerms } from './fts-query.ts';
+import { ranked, rankTerms } from './rank.ts';
 import { CLOSE, OPEN, snippetParts } from './snippet.ts';
 
 /**
@@ -41,10 +42,10 @@ function scopeFilter(scope: SearchScope): { sql: string; args: (number | bigint)
 }
 
 /**
- * FTS5 ranks every match before it can answer the best few: a word in a third of a million cues
- * costs a third of a million bm25 scores. So the best are chosen among the newest RANKED matches
- * (found by walking the index backwards, which stops early): the rank is bounded, and a search
- * still finds everything a more precise query names.
+ * A word in a third of a million cues has a third of a million matches: the best are chosen
+ * among the newest RANKED (found by walking the index backwards, which stops early), so a
+ * search costs about the same whatever it matches, and a more precise query still finds an
+ * older one. They are ranked in rank.ts, from their text.
  */
 export const RANKED = 1000;
 
@@ -53,31 +54,37 @@ export async function searchLibrary(q: string, scope: SearchScope, limit: number
   if (!match) throw badRequest('Type a word to search for');
   const only = scopeFilter(scope);
   // The newest RANKED matches this person may see (the scope walks the index backwards with them).
-  const floor = await db.$client.execute({
-    sql: `SELECT search_fts.rowid AS id FROM search_fts
+  const candidates = await db.$client.execute({
+    sql: `SELECT d.id, d.text FROM search_fts
           JOIN search_docs d ON d.id = search_fts.rowid
           JOIN media m ON m.id = d.media_id
           LEFT JOIN timeline_notes n ON n.id = d.note_id
           WHERE search_fts MATCH ? ${only.sql}
-          ORDER BY search_fts.rowid DESC LIMIT 1 OFFSET ?`,
-    args: [match, ...only.args, RANKED - 1],
+          ORDER BY search_fts.rowid DESC LIMIT ?`,
+    args: [match, ...only.args, RANKED],
   });
-  const from = floor.rows.length ? Number(floor.rows[0]!.id) : 0;
+  const best = ranked(
+    candidates.rows.map((row) => ({ id: Number(row.id), text: String(row.text) })),
+    rankTerms(queryTerms(q)),
+  ).slice(0, limit);
+  if (!best.length) return [];
+  const ids = best.map((b) => b.id);
+  // The chosen rows' snippets (snippet() needs the MATCH), read inside their id range: FTS5 walks
+  // only that part of the index.
   const r = await db.$client.execute({
-    sql: `SELECT d.kind, d.media_id, m.title, d.version_id, v.number AS version_number, d.track_id, t.language, t.label, d.note_id, d.at_ms,
+    sql: `SELECT d.id, d.kind, d.media_id, m.title, d.version_id, v.number AS version_number, d.track_id, t.language, t.label, d.note_id, d.at_ms,
             snippet(search_fts, 0, ?, ?, '…', 16) AS snippet
           FROM search_fts
           JOIN search_docs d ON d.id = search_fts.rowid
           JOIN media m ON m.id = d.media_id
           LEFT JOIN media_versions v ON v.id = d.version_id
           LEFT JOIN caption_tracks t ON t.id = d.track_id
-          LEFT JOIN timeline_notes n ON n.id = d.note_id
-          WHERE search_fts MATCH ? AND search_fts.rowid >= ? ${only.sql}
-          ORDER BY rank, d.id
-          LIMIT ?`,
-    args: [OPEN, CLOSE, match, from, ...only.args, limit],
+          WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND search_fts.rowid <= ? AND search_fts.rowid IN (${ids.map(() => '?').join(', ')})`,
+    args: [OPEN, CLOSE, match, Math.min(...ids), Math.max(...ids), ...ids],
   });
-  return r.rows.map((row) => ({
+  const order = new Map(ids.map((id, i) => [id, i]));
+  const rows = [...r.rows].sort((a, b) => order.get(Number(a.id))! - order.get(Number(b.id))!);
+  return rows.map((row) => ({
     kind: row.kind === 'note' ? 'note' : 'cue',
     mediaId: Number(row.media_id),
     title: String(row.title),
