@@ -69,17 +69,20 @@ export async function searchLibrary(q: string, scope: SearchScope, limit: number
   ).slice(0, limit);
   if (!best.length) return [];
   const ids = best.map((b) => b.id);
-  // The chosen rows' snippets (snippet() needs the MATCH), read inside their id range: FTS5 walks
-  // only that part of the index.
+  // The chosen rows' snippets (snippet() needs the MATCH), read first and on their own inside the
+  // chosen ids' range, so FTS5 walks only that part of the index (joined to the other tables in
+  // one query, the planner may start from those and ask the index once per row: seconds for a
+  // common word).
   const r = await db.$client.execute({
-    sql: `SELECT d.id, d.kind, d.media_id, m.title, d.version_id, v.number AS version_number, d.track_id, t.language, t.label, d.note_id, d.at_ms,
-            snippet(search_fts, 0, ?, ?, '…', 16) AS snippet
-          FROM search_fts
-          JOIN search_docs d ON d.id = search_fts.rowid
+    sql: `WITH s AS MATERIALIZED (
+            SELECT search_fts.rowid AS id, snippet(search_fts, 0, ?, ?, '…', 16) AS snippet FROM search_fts
+            WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND search_fts.rowid <= ? AND +search_fts.rowid IN (${ids.map(() => '?').join(', ')}))
+          SELECT d.id, d.kind, d.media_id, m.title, d.version_id, v.number AS version_number, d.track_id, t.language, t.label, d.note_id, d.at_ms, s.snippet
+          FROM s
+          JOIN search_docs d ON d.id = s.id
           JOIN media m ON m.id = d.media_id
           LEFT JOIN media_versions v ON v.id = d.version_id
-          LEFT JOIN caption_tracks t ON t.id = d.track_id
-          WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND search_fts.rowid <= ? AND search_fts.rowid IN (${ids.map(() => '?').join(', ')})`,
+          LEFT JOIN caption_tracks t ON t.id = d.track_id`,
     args: [OPEN, CLOSE, match, Math.min(...ids), Math.max(...ids), ...ids],
   });
   const order = new Map(ids.map((id, i) => [id, i]));
