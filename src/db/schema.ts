@@ -1397,7 +1397,8 @@ export const captionBurns = sqliteTable(
 // Rows are chained by hash (src/server/audit/chain.ts): each row's `hash` covers its fields and
 // the row before's hash, and `id` is always the row before's id + 1, so an edited, inserted or
 // deleted row breaks the chain at that point (npm run audit:verify). Written only through
-// src/server/audit/record.ts, inside the write transaction of the change it records.
+// src/server/audit/record.ts, with the change it records; a trigger (migration 0033) moves the
+// head in audit_state with each row.
 export const AUDIT_ACTOR_TYPES = ['staff', 'client', 'guest', 'system', 'anonymous'] as const;
 
 export const auditLog = sqliteTable(

@@ -1,7 +1,7 @@
 // Writing the audit log (issue 56). One function for a change made inside a transaction
 // (`auditIn`: the row commits or rolls back with the change it records) and one for an event
-// that has no transaction of its own (`audit`: a failed sign-in, a download), which is awaited
-// before the answer goes, so an event is never answered without its row.
+// that has no transaction of its own (`audit`: a failed sign-in, a download; one statement),
+// which is awaited before the answer goes, so an event is never answered without its row.
 //
 // The chain stays whole with any number of processes (on one file or on sqld) because a row is
 // inserted only after the head it was hashed on, checked in the insert itself (one atomic
