@@ -40,8 +40,12 @@ export function queryTerms(input: string): QueryTerm[] {
   return terms;
 }
 
+/** The FTS5 MATCH expression for `terms`, or null when there are none. */
+export function matchOf(terms: QueryTerm[]): string | null {
+  return terms.length ? terms.map((t) => quoted(t.text) + (t.prefix ? '*' : '')).join(' ') : null;
+}
+
 /** The FTS5 MATCH expression for `input`, or null when it holds no word to look for. */
 export function ftsMatch(input: string): string | null {
-  const terms = queryTerms(input);
-  return terms.length ? terms.map((t) => quoted(t.text) + (t.prefix ? '*' : '')).join(' ') : null;
+  return matchOf(queryTerms(input));
 }

@@ -6,7 +6,7 @@
 import { db } from '../../db/index.ts';
 import type { SearchHit } from '../../shared/schemas/search.ts';
 import { badRequest } from '../http.ts';
-import { ftsMatch, queryTerms } from './fts-query.ts';
+import { matchOf, queryTerms } from './fts-query.ts';
 import { ranked, rankTerms } from './rank.ts';
 import { CLOSE, OPEN, snippetParts } from './snippet.ts';
 
@@ -50,7 +50,8 @@ function scopeFilter(scope: SearchScope): { sql: string; args: (number | bigint)
 export const RANKED = 1000;
 
 export async function searchLibrary(q: string, scope: SearchScope, limit: number): Promise<SearchHit[]> {
-  const match = ftsMatch(q);
+  const terms = queryTerms(q);
+  const match = matchOf(terms);
   if (!match) throw badRequest('Type a word to search for');
   const only = scopeFilter(scope);
   // The newest RANKED matches this person may see (the scope walks the index backwards with them).
@@ -65,7 +66,7 @@ export async function searchLibrary(q: string, scope: SearchScope, limit: number
   });
   const best = ranked(
     candidates.rows.map((row) => ({ id: Number(row.id), text: String(row.text) })),
-    rankTerms(queryTerms(q)),
+    rankTerms(terms),
   ).slice(0, limit);
   if (!best.length) return [];
   const ids = best.map((b) => b.id);
