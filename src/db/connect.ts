@@ -9,6 +9,7 @@
 // cost (issue 44). The decision, and that a proxy in front of sqld must pass WebSocket
 // upgrades, is in docs/database.md.
 import { createClient, type Client, type Config } from '@libsql/client';
+import { withReusedStreams } from './stream-pool.ts';
 
 export function isServerUrl(url: string): boolean {
   return /^(libsql|https?|wss?):/i.test(url);
@@ -25,5 +26,7 @@ export function webSocketUrl(url: string): string {
 }
 
 export function connect(config: Config): Client {
-  return createClient(isServerUrl(config.url) ? { ...config, url: webSocketUrl(config.url) } : config);
+  if (!isServerUrl(config.url)) return createClient(config);
+  const url = webSocketUrl(config.url);
+  return withReusedStreams(createClient({ ...config, url }), url, config.authToken, config.intMode);
 }
