@@ -14,8 +14,8 @@ test('a portfolio card opens its watch page in a new tab; the page links on to t
   const card = page.getByRole('link', { name: 'View Riverside Wedding' });
   await expect(card).toHaveAttribute('href', '/portfolio/riverside-wedding');
   const [tab] = await Promise.all([context.waitForEvent('page'), card.click({ modifiers: ['ControlOrMeta'] })]);
-  await tab.waitForLoadState();
-  expect(new URL(tab.url()).pathname).toBe('/portfolio/riverside-wedding');
+  // A new tab opens on about:blank and then navigates: wait for the watch page itself.
+  await expect(tab).toHaveURL(/\/portfolio\/riverside-wedding$/);
   await expect(tab.getByRole('heading', { level: 1 })).toHaveText('Riverside Wedding');
   await expect(tab.getByTestId('watch-image')).toBeVisible();
   // The grid page itself did not open a dialog or navigate.
