@@ -265,6 +265,14 @@ async function untilUnlocked<T>(statement: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The client of a read replica: a stream per statement, not kept ones (connect.ts): a replica
+ * that starts over from its restarted primary replaces its database under its connections.
+ */
+export function replicaConnection(url: string, authToken?: string): Client {
+  return patient(connect({ url, authToken }, { reuseStreams: false }));
+}
+
 /** `replicaUrl`: a read replica of the server database `url` (DATABASE_REPLICA_URL). */
 export async function openDatabase(url: string, authToken?: string, replicaUrl?: string): Promise<{ db: Database; client: Client }> {
   ensureDirFor(url);
@@ -276,7 +284,7 @@ export async function openDatabase(url: string, authToken?: string, replicaUrl?:
     await untilUnlocked(() => raw.execute('PRAGMA journal_mode = WAL'));
     await raw.execute('PRAGMA synchronous = NORMAL');
   }
-  const client = embedded ? serialised(raw) : replicaUrl ? routed(raw, patient(connect({ url: replicaUrl, authToken }))) : raw;
+  const client = embedded ? serialised(raw) : replicaUrl ? routed(raw, replicaConnection(replicaUrl, authToken)) : raw;
   const db = drizzle(client, { schema }) as unknown as Database;
   return { db, client };
 }

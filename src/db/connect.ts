@@ -25,8 +25,14 @@ export function webSocketUrl(url: string): string {
   return `${tls ? 'wss' : 'ws'}:${rest}`;
 }
 
-export function connect(config: Config): Client {
+/**
+ * `reuseStreams: false` for a read replica: a replica that starts over from its primary (after
+ * the primary restarts) replaces its database under the connections it has, and a kept stream
+ * would go on reading the old one; a stream per statement reads the new one.
+ */
+export function connect(config: Config, { reuseStreams = true }: { reuseStreams?: boolean } = {}): Client {
   if (!isServerUrl(config.url)) return createClient(config);
   const url = webSocketUrl(config.url);
-  return withReusedStreams(createClient({ ...config, url }), url, config.authToken, config.intMode);
+  const client = createClient({ ...config, url });
+  return reuseStreams ? withReusedStreams(client, url, config.authToken, config.intMode) : client;
 }

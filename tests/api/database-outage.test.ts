@@ -29,7 +29,7 @@ beforeAll(async () => {
   // A conversion running through the outage is what is tested: real ffmpeg, not the test cache's.
   server = await startServer({ env: { JOB_POLL_MS: '200', JOB_LEASE_SECONDS: '60', FFMPEG_PATH: 'ffmpeg' } });
   replica = await startSqld({ dir: path.join(server.dir, 'replica'), primaryGrpcUrl: (await sqldOf(server)).grpcUrl! });
-  replicaSql = connect({ url: replica.url });
+  replicaSql = connect({ url: replica.url }, { reuseStreams: false });
 }, 120_000);
 
 afterAll(async () => {

@@ -1,15 +1,18 @@
 // On a libSQL server, statements and transactions run on streams (server connections) kept
 // open and reused, so sqld parses the schema once per stream, not once per statement
 // (src/db/stream-pool.ts). A reused stream must never carry a transaction, or an error, into
-// the next caller's work; and its errors must read as @libsql/client's own do.
+// the next caller's work; and its errors must read as @libsql/client's own do. A read replica's
+// client does not keep streams (a replica starting over replaces its database under them).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient, type Client } from '@libsql/client';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { connect, webSocketUrl } from '../../src/db/connect.ts';
+import { replicaConnection } from '../../src/db/client.ts';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.ts';
 import { startSqld, type SqldProcess } from '../helpers/sqld.ts';
+import { until } from '../helpers/until.ts';
 
 let dir: string;
 let sqld: SqldProcess;
@@ -107,6 +110,36 @@ test('a restarted server: the lost connection reads as unavailable, and the clie
   } finally {
     c.close();
     await server.stop();
+    fs.rmSync(own, { recursive: true, force: true });
+  }
+});
+
+test("a replica's client takes a new stream each time: after the primary restarts, what the replica took over is read", async () => {
+  const own = fs.mkdtempSync(path.join(os.tmpdir(), 'sqld-streams-replica-'));
+  let primary = await startSqld({ dir: path.join(own, 'primary') });
+  const replica = await startSqld({ dir: path.join(own, 'replica'), primaryGrpcUrl: primary.grpcUrl! });
+  // As the app reads its replica (DATABASE_REPLICA_URL).
+  const reader = replicaConnection(replica.url);
+  const writer = () => connect({ url: primary.url });
+  let w = writer();
+  const onReplica = async () => Number((await reader.execute('SELECT count(*) AS n FROM kept').catch(() => undefined))?.rows[0]?.n ?? -1);
+  try {
+    await w.execute('CREATE TABLE kept (n INTEGER)');
+    await w.execute('INSERT INTO kept VALUES (1)');
+    await until('the replica has the first row', async () => (await onReplica()) === 1, 20_000);
+    // The primary restarts: the replica starts over from it and replaces its database.
+    const { httpPort, grpcPort } = primary;
+    w.close();
+    await primary.stop();
+    primary = await startSqld({ dir: path.join(own, 'primary'), httpPort, grpcPort: grpcPort! });
+    w = writer();
+    await w.execute('INSERT INTO kept VALUES (2)');
+    await until('the replica has the row written after the restart', async () => (await onReplica()) === 2, 20_000);
+  } finally {
+    reader.close();
+    w.close();
+    await replica.stop();
+    await primary.stop();
     fs.rmSync(own, { recursive: true, force: true });
   }
 });
