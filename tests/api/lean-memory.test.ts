@@ -1,7 +1,7 @@
 // A Studio process keeps to the small heap settings unless LEAN_MEMORY=off (issue 43,
 // scripts/lean-process.mjs): V8's flags and glibc's arena cap, set by starting itself again with
-// them. The rest of the suite runs its servers with LEAN_MEMORY=off (CPU over memory, issue 52),
-// so this file starts the shipped default and looks at the running process.
+// them. Every other test server runs the shipped default without looking; this file looks at
+// the running process, with the default and with LEAN_MEMORY=off.
 import fs from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';

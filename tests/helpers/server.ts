@@ -76,10 +76,6 @@ function launch(dir: string, env: Record<string, string>, timeoutMs = 60_000): P
     // The same conversion's bytes from a cache after the first time (ffmpeg-cached.mjs); tests
     // of the pipeline's own timing set FFMPEG_PATH=ffmpeg.
     FFMPEG_PATH: CACHED_FFMPEG,
-    // Node's own heap settings: the small ones (scripts/lean-process.mjs, on by default) trade
-    // CPU for memory, and the suite is CPU-bound (issue 52). lean-memory.test.ts starts the
-    // default and checks the settings are applied.
-    LEAN_MEMORY: 'off',
     ...env,
   });
   let out = '';
