@@ -1534,3 +1534,137 @@ export const noteTasks = sqliteTable(
     check('note_tasks_state_check', sql`${t.state} in ('todo', 'done', 'wont_do')`),
   ],
 );
+
+// Review rounds (issue 57 items 1–2): an item's review as 1–5 ordered stages ("Internal" →
+// "Client" → "Legal"), each with reviewers, a due date and a decision rule. Decisions are kept
+// per version: a new version makes the open stage's earlier decisions history (they no longer
+// count) and reopens a finished round's last stage. `origin` 'approval' is the one-stage round
+// the per-version client approval (issue 16) is kept as: made by migration 0035 from every
+// decided version, and by the approval endpoints when a client or link guest decides on an item
+// with no round of the studio's. At most one round per item is active (in review or changes
+// requested); cancelled and older rounds stay as history.
+export const ROUND_STATUSES = ['in_review', 'changes_requested', 'approved', 'cancelled'] as const;
+export const STAGE_RULES = ['all', 'any', 'approver'] as const;
+export const STAGE_STATUSES = ['waiting', 'open', 'closed'] as const;
+export const DECISIONS = ['approve', 'approve_with_changes', 'request_changes'] as const;
+export const REVIEWER_KINDS = ['staff', 'client', 'guest'] as const;
+
+export const reviewRounds = sqliteTable(
+  'review_rounds',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    origin: text('origin', { enum: ['staff', 'approval'] }).notNull().default('staff'),
+    status: text('status', { enum: ROUND_STATUSES }).notNull().default('in_review'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+    closedAt: integer('closed_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('review_rounds_media_idx').on(t.mediaId),
+    uniqueIndex('review_rounds_one_active').on(t.mediaId).where(sql`status in ('in_review', 'changes_requested')`),
+    check('review_rounds_status_check', sql`${t.status} in ('in_review', 'changes_requested', 'approved', 'cancelled')`),
+    check('review_rounds_origin_check', sql`${t.origin} in ('staff', 'approval')`),
+  ],
+);
+
+export const reviewStages = sqliteTable(
+  'review_stages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => reviewRounds.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    rule: text('rule', { enum: STAGE_RULES }).notNull().default('all'),
+    // The reviewer whose approval closes an 'approver' stage (a review_stage_reviewers id).
+    approverId: integer('approver_id'),
+    dueAt: integer('due_at', { mode: 'timestamp_ms' }),
+    status: text('status', { enum: STAGE_STATUSES }).notNull().default('waiting'),
+    openedAt: integer('opened_at', { mode: 'timestamp_ms' }),
+    closedAt: integer('closed_at', { mode: 'timestamp_ms' }),
+    // The version the stage's rule was met on.
+    closedVersionId: integer('closed_version_id').references(() => mediaVersions.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('review_stages_position_unique').on(t.roundId, t.position),
+    check('review_stages_rule_check', sql`${t.rule} in ('all', 'any', 'approver')`),
+    check('review_stages_status_check', sql`${t.status} in ('waiting', 'open', 'closed')`),
+    check('review_stages_position_check', sql`${t.position} between 1 and 5`),
+  ],
+);
+
+export const reviewStageReviewers = sqliteTable(
+  'review_stage_reviewers',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    stageId: integer('stage_id')
+      .notNull()
+      .references(() => reviewStages.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: REVIEWER_KINDS }).notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'cascade' }),
+    // A link guest (kind 'guest'): the name they gave and the link they came through.
+    guestName: text('guest_name'),
+    linkId: integer('link_id'),
+    // First time the reviewer opened the item while their stage was open ("not opened yet").
+    openedAt: integer('opened_at', { mode: 'timestamp_ms' }),
+    remindedAt: integer('reminded_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('review_stage_reviewers_staff_unique').on(t.stageId, t.userId),
+    uniqueIndex('review_stage_reviewers_client_unique').on(t.stageId, t.clientUserId),
+    uniqueIndex('review_stage_reviewers_guest_unique').on(t.stageId, t.linkId, t.guestName),
+    index('review_stage_reviewers_user_idx').on(t.userId),
+    index('review_stage_reviewers_client_user_idx').on(t.clientUserId),
+    check(
+      'review_stage_reviewers_kind_check',
+      sql`(${t.kind} = 'staff' and ${t.userId} is not null and ${t.clientUserId} is null)
+        or (${t.kind} = 'client' and ${t.userId} is null)
+        or (${t.kind} = 'guest' and ${t.userId} is null and ${t.clientUserId} is null and ${t.guestName} is not null)`,
+    ),
+  ],
+);
+
+export const reviewDecisions = sqliteTable(
+  'review_decisions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    stageId: integer('stage_id')
+      .notNull()
+      .references(() => reviewStages.id, { onDelete: 'cascade' }),
+    reviewerId: integer('reviewer_id')
+      .notNull()
+      .references(() => reviewStageReviewers.id, { onDelete: 'cascade' }),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => mediaVersions.id, { onDelete: 'cascade' }),
+    decision: text('decision', { enum: DECISIONS }).notNull(),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+    // Set when the same reviewer decided again on the same version: only the newest counts.
+    replacedAt: integer('replaced_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('review_decisions_stage_idx').on(t.stageId, t.versionId),
+    uniqueIndex('review_decisions_one_standing').on(t.reviewerId, t.versionId).where(sql`replaced_at is null`),
+    check('review_decisions_decision_check', sql`${t.decision} in ('approve', 'approve_with_changes', 'request_changes')`),
+  ],
+);
+
+// Stages the studio reuses (issue 57): names, rules and due dates as days after the round starts.
+export const reviewTemplates = sqliteTable('review_templates', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull().unique(),
+  stages: text('stages', { mode: 'json' }).notNull().$type<{ name: string; rule: 'all' | 'any' | 'approver'; dueInDays: number | null }[]>(),
+  createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});

@@ -228,6 +228,16 @@ const fixtures: Record<string, () => Fixture> = {
   'POST /api/admin/media/timeline-notes/[id]/replies': () => ({ valid: { text: 'Done', source: 'client' }, optional: ['source'], breaker: { text: 42 }, validStatus: 201 }),
   // Issue 57: the admin's note made a task, nobody assigned (every field may be left out).
   'PUT /api/admin/media/timeline-notes/[id]/task': () => ({ valid: { state: 'todo', assigneeId: null, source: 'client' }, optional: ['state', 'assigneeId', 'source'], nullable: ['assigneeId'], breaker: { state: 42 }, validStatus: 200 }),
+  // Issue 57: a round on an item of its own (the admin its one reviewer); decisions on the fuzz
+  // video, which has no round (404 once the body passed); a template.
+  'POST /api/media/[mediaId]/round': () => ({
+    valid: { name: 'Fuzz round', stages: [{ name: 'Internal', rule: 'approver', reviewers: [{ kind: 'staff', userId: ids.adminId! }], approver: { kind: 'staff', userId: ids.adminId! }, dueAt: null }] },
+    breaker: { stages: 'x' },
+    validStatus: 201,
+  }),
+  'POST /api/media/[mediaId]/round/decision': () => ({ valid: { decision: 'request_changes', note: 'Fuzz', version: 1 }, optional: ['note'], breaker: { decision: 42 }, validStatus: 404 }),
+  'POST /api/client/media/[mediaId]/round/decision': () => ({ valid: { decision: 'approve', note: '', version: 1 }, optional: ['note'], breaker: { decision: 42 }, validStatus: 404, as: 'client' }),
+  'POST /api/round-templates': () => ({ valid: { name: 'Fuzz template', stages: [{ name: 'Internal', rule: 'all', dueInDays: 2 }] }, breaker: { stages: 'x' }, validStatus: 201 }),
   'PUT /api/admin/media/timeline-notes/[id]/resolved': () => ({ valid: { resolved: true, source: 'client' }, optional: ['source'], breaker: { resolved: 'yes' }, validStatus: 200 }),
   // A note proposing no wording (issue 54): its accept is refused, after the body passed.
   'POST /api/admin/media/timeline-notes/[id]/accept-proposal': () => ({ valid: { source: 'client' }, optional: ['source'], breaker: { source: 42 }, validStatus: 409 }),
@@ -332,6 +342,7 @@ function urlFor(route: string): string {
     }
     // Its own item, so the lock fixture's lock does not stand in the way of the visitor's decision.
     if (param === 'mediaId' && route.startsWith('/api/share/')) return ids.sharedMediaId;
+    if (param === 'mediaId' && route === '/api/media/[mediaId]/round') return ids.roundMediaId;
     if (param === 'trackId' && route.endsWith('/cues')) return ids.editTrackId;
     return ids[param] ?? (param === 'section' ? 'hero' : '1');
   };
@@ -354,6 +365,8 @@ beforeAll(async () => {
   ids.erasableClientId = String(erasable.clientId);
   ids.erasableName = erasable.name;
   ids.mediaId = String(video.id);
+  ids.roundMediaId = String((await createVideo(server, { title: 'Fuzz round video' })).id);
+  ids.adminId = String((await server.sql.execute({ sql: 'SELECT id FROM users WHERE username = ?', args: [ADMIN.username] })).rows[0]!.id);
   const version = await server.sql.execute({ sql: 'SELECT id FROM media_versions WHERE media_id = ?', args: [video.id] });
   ids.versionId = String(version.rows[0]!.id);
   const track = await uploadCaption(admin, video.id, Number(ids.versionId), '1\n00:00:00,500 --> 00:00:01,500\nFuzz line\n', { language: 'en-GB', label: 'Fuzz English' });
@@ -484,6 +497,8 @@ const MULTILINE: Record<string, string[]> = {
   'PUT /api/contact-info': ['contactAddress'],
   'PUT /api/seo-settings': ['metaDescription', 'businessDescription'],
   'POST /api/client/media/[mediaId]/feedback': ['feedbackText'],
+  'POST /api/media/[mediaId]/round/decision': ['note'],
+  'POST /api/client/media/[mediaId]/round/decision': ['note'],
   'POST /api/client/media/[mediaId]/timeline-notes': ['noteText'],
   'POST /api/admin/media/feedback/[id]/replies': ['text'],
   'POST /api/admin/media/timeline-notes/[id]/replies': ['text'],

@@ -119,6 +119,34 @@ describe.each(TAGS)('upgrading the library of schema state %s', (tag) => {
     expect(JSON.stringify(list.body)).toContain('Harbour launch film');
   });
 
+  test('the client approval is kept as a one-stage “Client approval” round (issue 57)', async () => {
+    const decided = [...(before.get('media_versions')?.values() ?? [])].filter((v) => v.approval_status != null && v.approval_status !== 'in_review');
+    // The newest state's library has one decided version (a change asked for on the film's v1).
+    if (tag === TAGS.at(-1)) expect(decided.length).toBe(1);
+    const kept = await server.sql.execute(`
+      SELECT r.origin, r.name AS round, s.name AS stage, s.rule, d.version_id, d.decision, d.note, d.created_at, rv.client_user_id
+      FROM review_decisions d JOIN review_stages s ON s.id = d.stage_id JOIN review_rounds r ON r.id = s.round_id JOIN review_stage_reviewers rv ON rv.id = d.reviewer_id
+      ORDER BY d.version_id`);
+    expect(kept.rows.map((r) => ({ ...r }))).toEqual(
+      decided.map((v) => ({
+        origin: 'approval',
+        round: 'Client approval',
+        stage: 'Client approval',
+        rule: 'any',
+        version_id: v.id,
+        decision: v.approval_status === 'approved' ? 'approve' : 'request_changes',
+        note: v.approval_note ?? '',
+        created_at: v.approval_at ?? v.created_at,
+        client_user_id: v.approval_by ?? null,
+      })),
+    );
+    const board = await staff.json('GET', `/api/media/${fixture.video.id}/round`);
+    expect(board.status).toBe(200);
+    const current = decided.find((v) => v.media_id === fixture.video.id);
+    if (current) expect(board.body.round).toMatchObject({ origin: 'approval', name: 'Client approval', status: current.approval_status });
+    else expect(board.body.round).toBeNull();
+  });
+
   test('the files play: ranges of the video, the image whole, the public film listed with its watch page', async () => {
     const video = await staff.get(`/media/${fixture.video.key}/original.mp4`, { Range: 'bytes=0-1023' });
     expect(video.status).toBe(206);

@@ -4,7 +4,10 @@
 import { and, eq } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { mediaVersions } from '../../db/schema.ts';
-import { conflict } from '../http.ts';
+import { HttpError, conflict } from '../http.ts';
+import { LOCKED_MESSAGE, staleVersionMessage } from './approval-messages.ts';
+import { IN_A_ROUND, decide, inStaffRound } from '../rounds/rounds.ts';
+import { recordApprovalDecision } from '../rounds/approval-round.ts';
 import type { ClientPrincipal } from '../auth/principals.ts';
 import { getAssignedMedia } from '../portal/media.ts';
 import type { ApprovalInput, MediaVersion } from '../../shared/schemas/review.ts';
@@ -14,11 +17,10 @@ import { recordEvent } from '../notifications/index.ts';
 import { clientActor } from '../notifications/actors.ts';
 import { auditIn, type AuditOrigin } from '../audit/record.ts';
 
-export const LOCKED_MESSAGE = 'The studio has locked this decision. Contact them if it needs to change.';
-export const staleVersionMessage = (current: number) => `A newer version (v${current}) has been added since you opened this one: review it first.`;
+export { LOCKED_MESSAGE, staleVersionMessage } from './approval-messages.ts';
 
-/** Who decided: a client login, or a share-link visitor by the name they typed. */
-export type Decider = { clientUserId: number } | { guestName: string; linkId: number };
+export type { Decider } from './approval-messages.ts';
+import type { Decider } from './approval-messages.ts';
 
 /**
  * Writes a decision on a version, then tells staff. The lock is checked in the same statement
@@ -34,6 +36,8 @@ export async function writeDecision(
 ): Promise<void> {
   // The version they looked at must still be the current one.
   if (input.version !== version.number) throw conflict(staleVersionMessage(version.number));
+  // Once the studio runs a review round on the item, its reviewers decide through it (issue 57).
+  if (await inStaffRound(version.mediaId)) throw new HttpError(409, IN_A_ROUND);
   const who =
     'clientUserId' in by
       ? { approvalBy: by.clientUserId, approvalGuest: null, approvalLinkId: null }
@@ -45,6 +49,7 @@ export async function writeDecision(
       .where(and(eq(mediaVersions.id, version.id), eq(mediaVersions.approvalLocked, false)))
       .returning({ id: mediaVersions.id });
     if (!changed.length) throw conflict(LOCKED_MESSAGE);
+    await recordApprovalDecision(tx, version, input, by);
     await auditIn(tx, origin, { kind: 'approval.decided', object: { type: 'media', id: version.mediaId }, detail: { status: input.status, version: version.number, via } });
   });
   await recordEvent({
@@ -60,6 +65,12 @@ export async function writeDecision(
 export async function setApproval(user: ClientPrincipal, mediaId: number, input: ApprovalInput, origin: AuditOrigin): Promise<MediaVersion> {
   const item = await getAssignedMedia(user.clientId, mediaId);
   const current = await currentVersion(item);
+  if (await inStaffRound(mediaId)) {
+    // The studio's round decides: the client's approval is their decision in it, if they are a reviewer of its open stage.
+    const decision = input.status === 'approved' ? 'approve' : 'request_changes';
+    await decide(mediaId, { kind: 'client', clientUserId: user.id, clientId: user.clientId }, { decision, note: input.note, version: input.version }, origin, clientActor(user));
+    return (await listVersions(item, user.id)).find((v) => v.id === current.id)!;
+  }
   await writeDecision({ id: current.id, mediaId, number: current.number }, input, { clientUserId: user.id }, clientActor(user), 'client', origin);
   return (await listVersions(item, user.id)).find((v) => v.id === current.id)!;
 }

@@ -1,6 +1,7 @@
 // Version stacks (issue 16): every item holds v1, v2, ... each with its own folder of files.
 // The media row mirrors the current version's file columns (see media_versions in
 // src/db/schema.ts), so making a version current is one update of the media row.
+import { roundsAfterNewVersion } from '../rounds/rounds.ts';
 import fs from 'node:fs/promises';
 import { and, asc, count, eq, getTableColumns, max, sql } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
@@ -200,6 +201,8 @@ export async function addVersion(
           // An image in a proofing gallery gets its gallery sizes (issue 42).
           if (item.type === 'image') await enqueueStillsOfGalleryImage(tx, mediaId, v!.id);
           if (live.isPublic) await bumpSiteVersion(tx);
+          // The item's review round moves on to the new cut (issue 57).
+          await roundsAfterNewVersion(tx, mediaId);
           return v!.id;
         });
         // After the commit: the item's clients hear of it (the outbox does the sending). An image

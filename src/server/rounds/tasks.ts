@@ -11,10 +11,10 @@ import type { NoteTask, TaskAssignee, TaskInput } from '../../shared/schemas/tas
 
 export type NoteSource = 'client' | 'link';
 
-const nameOf = (u: { displayName: string; username: string }) => u.displayName || u.username;
+export const nameOf = (u: { displayName: string; username: string }) => u.displayName || u.username;
 
 /** Active staff users holding view:media (they can open any note's item); `userId` narrows to one. */
-function libraryStaff(userId?: string) {
+export function libraryStaff(userId?: string) {
   return db
     .selectDistinct({ id: users.id, username: users.username, displayName: users.displayName })
     .from(users)
