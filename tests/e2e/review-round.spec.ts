@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect, ADMIN } from './fixtures.ts';
-import { islandsReady, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
+import { createStaffUser, insertMedia, islandsReady, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
 import { settled, seriousViolations } from './public-helpers.ts';
 import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
 
@@ -151,5 +151,73 @@ test('a review round: changes requested on v1 at a moment, staff reply and uploa
     await studio.close();
     await client.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a three-stage round (issue 57): started in the dialog, Internal approved by staff, Client approved with changes in the portal, Legal by its named approver', async ({ browser, server }) => {
+  test.setTimeout(120_000);
+  const studio = await browser.newContext({ baseURL: server.url });
+  const client = await browser.newContext({ baseURL: server.url });
+  try {
+    const login = await createClientWithPortalLogin(server, 'Harbour Legal');
+    await createStaffUser(server, { permissions: ['view:media'], displayName: 'Lena Lawyer' });
+    const mediaId = await insertMedia(server, { title: 'Round Still', clientIds: [login.clientId] });
+    const me = (await server.sql.execute({ sql: 'SELECT display_name AS d, username AS u FROM users WHERE username = ?', args: [ADMIN.username] })).rows[0]!;
+    const adminName = String(me.d || me.u);
+    const staff = await studio.newPage();
+    await signInAs(staff, ADMIN.username, ADMIN.password, `/admin/media?item=${mediaId}`);
+    const dialog = staff.getByRole('dialog', { name: 'Round Still' });
+    await dialog.getByRole('button', { name: 'Start a review round' }).click();
+    const start = staff.getByRole('dialog', { name: 'Start a review round' });
+    await start.getByLabel('Round name').fill('Launch review');
+    const stage = (n: number) => start.getByRole('listitem', { name: `Stage ${n}` });
+    await stage(1).getByRole('checkbox', { name: adminName, exact: true }).check();
+    await stage(2).getByRole('checkbox', { name: new RegExp(`^${login.username} \\(Harbour Legal`) }).check();
+    await start.getByRole('button', { name: 'Add stage' }).click();
+    await expect(start.getByLabel('Stage 3 name')).toHaveValue('Legal');
+    await start.getByLabel('Stage 3 rule').selectOption('approver');
+    await stage(3).getByRole('checkbox', { name: 'Lena Lawyer' }).check();
+    await stage(3).getByRole('checkbox', { name: adminName, exact: true }).check();
+    // The approver is chosen among the stage's reviewers: Lena and the admin are offered.
+    await expect(start.getByLabel('Stage 3 approver').getByRole('option')).toHaveCount(3);
+    await start.getByLabel('Stage 3 approver').selectOption({ label: adminName });
+    await start.getByRole('button', { name: 'Start round' }).click();
+    await expect(start).toBeHidden();
+    const board = dialog.getByTestId('round-board');
+    await expect(board.getByTestId('round-stage')).toHaveCount(3);
+    await expect(board.getByTestId('round-stage').nth(0)).toHaveAccessibleName('Stage 1: Internal, Open');
+    await board.getByTestId('round-decide').getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(board.getByTestId('round-stage').nth(0)).toHaveAccessibleName('Stage 1: Internal, Closed on v1');
+    await expect(board.getByTestId('round-stage').nth(1)).toHaveAccessibleName('Stage 2: Client, Open');
+    await expect(board.getByTestId('round-decide')).toHaveCount(0);
+
+    // The client decides in the portal, seeing the studio unnamed.
+    const portal = await client.newPage();
+    await signInClient(portal, login.username, login.password);
+    await portal.getByRole('button', { name: 'Open Round Still' }).click();
+    const item = portal.getByRole('dialog', { name: 'Round Still' });
+    const theirs = item.getByTestId('round-board');
+    await expect(theirs.getByTestId('round-stage').nth(0)).toContainText('The studio');
+    await expect(theirs).not.toContainText('Lena Lawyer');
+    await expect(item.getByTestId('client-approval')).toHaveCount(0);
+    await theirs.getByRole('button', { name: 'Approve with changes' }).click();
+    await theirs.getByLabel('What should still change?').fill('Brighter end card');
+    await theirs.getByRole('button', { name: 'Approve with these changes' }).click();
+    await expect(theirs.getByTestId('round-stage').nth(1)).toHaveAccessibleName('Stage 2: Client, Closed on v1');
+    await expect(theirs.getByTestId('round-decide')).toHaveCount(0);
+
+    // The named approver closes the last stage: the round, and the version, are approved.
+    await staff.goto(`/admin/media?item=${mediaId}`);
+    await islandsReady(staff);
+    await expect(board.getByTestId('round-stage').nth(2)).toHaveAccessibleName('Stage 3: Legal, Open');
+    await expect(board.getByTestId('round-stage').nth(1)).toContainText('Brighter end card');
+    await board.getByTestId('round-decide').getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(board.getByText('Approved', { exact: true }).first()).toBeVisible();
+    await expect(board.getByTestId('round-stage').nth(2)).toHaveAccessibleName('Stage 3: Legal, Closed on v1');
+    await expect(dialog.getByTestId('approval-panel').getByTestId('approval-status')).toHaveText('Approved');
+    expect(await seriousViolations(staff)).toEqual([]);
+  } finally {
+    await studio.close();
+    await client.close();
   }
 });

@@ -16,6 +16,7 @@ import type { MediaVersion } from '../../shared/schemas/review.ts';
 import { VersionSwitcher } from '../review/VersionSwitcher.tsx';
 import { CompareDialog } from '../review/CompareView.tsx';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
+import { ClientRound } from '../rounds/ClientRound.tsx';
 import { $notes, loadMedia, loadNotes } from './store.ts';
 import { seekToNote, useNoteClock } from '../review/player.tsx';
 import { noteMarkers } from '../review/markers.ts';
@@ -152,7 +153,14 @@ export function MediaDetailDialog({
             )}
           </div>
           <div className="space-y-4">
-            {shown && <ApprovalPanel mediaId={item.id} version={shown} onDecided={decided} />}
+            {shown && (
+              <ClientRound mediaId={item.id} versionCount={versions?.length ?? 0} onDecided={() => {
+                  void loadMedia();
+                  apiJson<MediaVersion[]>('GET', `/api/client/media/${item.id}/versions`).then(setVersions, () => undefined);
+                }}>
+                <ApprovalPanel mediaId={item.id} version={shown} onDecided={decided} />
+              </ClientRound>
+            )}
             <Tabs tabs={TABS} value={tab} onChange={setTab} label="Media details">
               {tab === 'details' && <Details item={item} />}
               {tab === 'feedback' && <FeedbackTab item={item} version={shown} />}

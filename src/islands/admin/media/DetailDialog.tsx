@@ -38,6 +38,7 @@ import { CuePinFields, NoteCueLine, useCuePin } from '../../captions/CuePin.tsx'
 import { captionsChanged } from '../../captions/useCaptions.tsx';
 import type { NoteCue } from '../../../shared/schemas/notes.ts';
 import { NoteTaskLine, TaskChecklist, useTaskAssignees } from '../../rounds/Tasks.tsx';
+import { ItemRound } from '../../rounds/ItemRound.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -279,6 +280,15 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
           )}
         </section>
       )}
+      <ItemRound
+        mediaId={item.id}
+        versionCount={item.versionCount}
+        canEdit={canEdit}
+        onChanged={() => {
+          loadVersions();
+          onChanged();
+        }}
+      />
       {item.type === 'video' && shown && <CaptionsPanel mediaId={item.id} versionId={shown.id} versionNumber={shown.number} canEdit={canEdit} />}
       <section aria-labelledby="fb-heading" className="space-y-2">
         <h3 id="fb-heading" className="text-sm font-semibold">
