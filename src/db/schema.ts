@@ -933,9 +933,13 @@ export const notificationEvents = sqliteTable(
     noteMs: integer('note_ms'),
     noteLine: text('note_line'),
     createdAt: createdAt(),
+    // Issue 57: a staff event for one person (a review stage waiting on them, a reminder, a
+    // mention): only their bell shows it. Null: every staff bell, as before.
+    recipientUserId: text('recipient_user_id').references(() => users.id, { onDelete: 'cascade' }),
   },
   (t) => [
     index('notification_events_audience_idx').on(t.audience, t.id),
+    index('notification_events_recipient_idx').on(t.recipientUserId),
     check('notification_events_audience_check', sql`${t.audience} in ('staff', 'client')`),
   ],
 );

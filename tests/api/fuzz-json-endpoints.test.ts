@@ -237,6 +237,7 @@ const fixtures: Record<string, () => Fixture> = {
   }),
   'POST /api/media/[mediaId]/round/decision': () => ({ valid: { decision: 'request_changes', note: 'Fuzz', version: 1 }, optional: ['note'], breaker: { decision: 42 }, validStatus: 404 }),
   'POST /api/client/media/[mediaId]/round/decision': () => ({ valid: { decision: 'approve', note: '', version: 1 }, optional: ['note'], breaker: { decision: 42 }, validStatus: 404, as: 'client' }),
+  'POST /api/media/[mediaId]/round/remind': () => ({ valid: { reviewerId: 1 }, breaker: { reviewerId: 'x' }, validStatus: 404 }),
   'POST /api/round-templates': () => ({ valid: { name: 'Fuzz template', stages: [{ name: 'Internal', rule: 'all', dueInDays: 2 }] }, breaker: { stages: 'x' }, validStatus: 201 }),
   'PUT /api/admin/media/timeline-notes/[id]/resolved': () => ({ valid: { resolved: true, source: 'client' }, optional: ['source'], breaker: { resolved: 'yes' }, validStatus: 200 }),
   // A note proposing no wording (issue 54): its accept is refused, after the body passed.

@@ -372,6 +372,46 @@ describe('the client approval kept as a one-stage round', () => {
   });
 });
 
+describe('telling reviewers', () => {
+  const bellOf = async (s: Session) => (await expectStatus(s.json('GET', '/api/notifications'))).events as { kind: string; summary: string; mediaId: number }[];
+  const mailsTo = async (address: string, mediaId: number) =>
+    Number((await server.sql.execute({ sql: "SELECT count(*) AS n FROM notification_outbox o JOIN notification_events e ON e.id = o.event_id WHERE e.kind = 'round' AND e.media_id = ? AND o.recipient_address = ?", args: [mediaId, address] })).rows[0]!.n);
+  let mediaId: number;
+  let board0: any;
+  beforeAll(async () => {
+    mediaId = (await item('Calling cut')).id;
+    board0 = await startRound(mediaId, [
+      { name: 'Internal', rule: 'all', reviewers: [staff(producer.id), staff(adminId)] },
+      { name: 'Client', rule: 'any', reviewers: [login(marketing)] },
+    ]);
+  });
+
+  test('an opening stage reaches its reviewers’ bells only, and the next stage’s reviewers when it opens', async () => {
+    expect((await bellOf(producer.session)).filter((e) => e.kind === 'round' && e.mediaId === mediaId).map((e) => e.summary)).toEqual([`Your decision is awaited on "Calling cut" v1 (Internal)`]);
+    expect((await bellOf(viewer.session)).some((e) => e.kind === 'round' && e.mediaId === mediaId)).toBe(false);
+    expect(await mailsTo(`login.${marketing.email}`, mediaId)).toBe(0);
+    await expectStatus(staffDecide(mediaId, producer.session, { decision: 'approve' }));
+    await expectStatus(staffDecide(mediaId, admin, { decision: 'approve' }));
+    // Client logins get an email (notifications are on by default for them).
+    expect(await mailsTo(`login.${marketing.email}`, mediaId)).toBe(1);
+  });
+
+  test('Remind: once in 12 hours per reviewer (429 after), only someone in the open stage who has not decided, edit:media only', async () => {
+    const round = await board(mediaId, viewer.session);
+    const client = round.stages[1].reviewers[0];
+    const first = await admin.json('POST', `/api/media/${mediaId}/round/remind`, { reviewerId: client.id });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(await mailsTo(`login.${marketing.email}`, mediaId)).toBe(2);
+    const again = await admin.json('POST', `/api/media/${mediaId}/round/remind`, { reviewerId: client.id });
+    expect(again.status).toBe(429);
+    expect(again.body.message).toBe('This reviewer was reminded less than 12 hours ago.');
+    expect(await mailsTo(`login.${marketing.email}`, mediaId)).toBe(2);
+    const decided = await admin.json('POST', `/api/media/${mediaId}/round/remind`, { reviewerId: board0.stages[0].reviewers[0].id });
+    expect(decided.status).toBe(409);
+    expect((await producer.session.json('POST', `/api/media/${mediaId}/round/remind`, { reviewerId: client.id })).status).toBe(403);
+  });
+});
+
 describe('templates', () => {
   test('saved, listed by name, refused twice by name, deleted; edit:media only', async () => {
     const body = { name: 'Agency standard', stages: [{ name: 'Internal', rule: 'all', dueInDays: 2 }, { name: 'Client', rule: 'any' }] };

@@ -120,9 +120,11 @@ describe.each(TAGS)('upgrading the library of schema state %s', (tag) => {
   });
 
   test('the client approval is kept as a one-stage “Client approval” round (issue 57)', async () => {
+    // From 0035 on the app keeps the rounds itself (the test above checks they are kept).
+    if (before.has('review_rounds')) return;
     const decided = [...(before.get('media_versions')?.values() ?? [])].filter((v) => v.approval_status != null && v.approval_status !== 'in_review');
-    // The newest state's library has one decided version (a change asked for on the film's v1).
-    if (tag === TAGS.at(-1)) expect(decided.length).toBe(1);
+    // The last state before rounds has one decided version (a change asked for on the film's v1).
+    if (tag.startsWith('0034_')) expect(decided.length).toBe(1);
     const kept = await server.sql.execute(`
       SELECT r.origin, r.name AS round, s.name AS stage, s.rule, d.version_id, d.decision, d.note, d.created_at, rv.client_user_id
       FROM review_decisions d JOIN review_stages s ON s.id = d.stage_id JOIN review_rounds r ON r.id = s.round_id JOIN review_stage_reviewers rv ON rv.id = d.reviewer_id

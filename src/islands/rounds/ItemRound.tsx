@@ -35,11 +35,19 @@ export function ItemRound({ mediaId, versionCount, canEdit, onChanged }: { media
       toast({ title: 'Could not cancel the round', description: errorMessage(e), variant: 'destructive' });
     }
   };
+  const remind = async (reviewerId: number, name: string) => {
+    try {
+      await apiJson('POST', `/api/media/${mediaId}/round/remind`, { reviewerId });
+      toast({ title: 'Reminder sent', description: `${name} has been reminded.` });
+    } catch (e) {
+      toast({ title: 'No reminder sent', description: errorMessage(e), variant: 'destructive' });
+    }
+  };
   if (round === undefined) return <Skeleton className="h-16 w-full" />;
   return (
     <div className="space-y-2" data-testid="item-round">
       {round && round.origin === 'staff' ? (
-        <RoundBoard round={round} decideUrl={`/api/media/${mediaId}/round/decision`} onChanged={changed} />
+        <RoundBoard round={round} decideUrl={`/api/media/${mediaId}/round/decision`} onChanged={changed} onRemind={canEdit && inProgress ? remind : undefined} />
       ) : null}
       {canEdit && (
         <div className="flex flex-wrap items-center gap-2">

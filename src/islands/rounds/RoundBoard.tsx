@@ -3,7 +3,7 @@
 // and each reviewer's decision and when, or whether they have opened the version yet; and, for a
 // reviewer of the open stage, the three decisions.
 import { useState } from 'react';
-import { CheckCircle2, Circle, CircleDot, Clock, Eye, EyeOff, MessageSquareWarning } from 'lucide-react';
+import { BellRing, CheckCircle2, Circle, CircleDot, Clock, Eye, EyeOff, MessageSquareWarning } from 'lucide-react';
 import { apiJson, errorMessage } from '../../shared/api.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { toast } from '../../shared/toast.ts';
@@ -24,7 +24,7 @@ function StageIcon({ stage }: { stage: BoardStage }) {
 const stageState = (s: BoardStage) => (s.status === 'closed' ? `Closed${s.closedOnVersion ? ` on v${s.closedOnVersion}` : ''}` : s.status === 'open' ? 'Open' : 'Waiting');
 
 /** The board; `decideUrl` given when the viewer may decide (staff or client endpoint). */
-export function RoundBoard({ round, decideUrl, onChanged }: { round: Board; decideUrl: string | null; onChanged: (next: Board) => void }) {
+export function RoundBoard({ round, decideUrl, onChanged, onRemind }: { round: Board; decideUrl: string | null; onChanged: (next: Board) => void; onRemind?: (reviewerId: number, name: string) => void }) {
   const [asking, setAsking] = useState<Decision | null>(null);
   const [note, setNote] = useState('');
   const [pending, setPending] = useState(false);
@@ -86,10 +86,17 @@ export function RoundBoard({ round, decideUrl, onChanged }: { round: Board; deci
                       {r.decision.note && <span className="w-full whitespace-pre-line pl-1 text-xs">{r.decision.note}</span>}
                     </>
                   ) : s.status === 'open' ? (
-                    <span className="flex items-center gap-1 text-xs text-fg-muted">
-                      {r.openedAt ? <Eye size={12} aria-hidden="true" /> : <EyeOff size={12} aria-hidden="true" />}
-                      {r.openedAt ? `Opened ${formatDateTime(r.openedAt)}, not decided` : 'Not opened yet'}
-                    </span>
+                    <>
+                      <span className="flex items-center gap-1 text-xs text-fg-muted">
+                        {r.openedAt ? <Eye size={12} aria-hidden="true" /> : <EyeOff size={12} aria-hidden="true" />}
+                        {r.openedAt ? `Opened ${formatDateTime(r.openedAt)}, not decided` : 'Not opened yet'}
+                      </span>
+                      {onRemind && !r.isMe && round.status !== 'cancelled' && (
+                        <Button variant="ghost" size="sm" onClick={() => onRemind(r.id, r.name)} aria-label={`Remind ${r.name}`}>
+                          <BellRing size={12} aria-hidden="true" /> Remind
+                        </Button>
+                      )}
+                    </>
                   ) : null}
                 </li>
               ))}

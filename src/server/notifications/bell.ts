@@ -1,6 +1,6 @@
 // The staff bell: the newest staff events and how many this user has not seen. Every staff
 // user with view:media sees them, whatever their email mode.
-import { and, count, desc, eq, gt, gte, max } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, isNull, max, or } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { notificationEvents, users } from '../../db/schema.ts';
 import type { BellAnswer } from '../../shared/schemas/notifications.ts';
@@ -25,7 +25,12 @@ async function bellState(userId: string) {
 export async function bellFor(userId: string): Promise<BellAnswer> {
   const { seen, since, askEmail } = await bellState(userId);
   // A new account's bell starts empty (issue 53): what happened before it existed is not news to it.
-  const staff = and(eq(notificationEvents.audience, 'staff'), gte(notificationEvents.createdAt, since));
+  // Events for one person (issue 57: a stage waiting on them, a reminder) reach only their bell.
+  const staff = and(
+    eq(notificationEvents.audience, 'staff'),
+    gte(notificationEvents.createdAt, since),
+    or(isNull(notificationEvents.recipientUserId), eq(notificationEvents.recipientUserId, userId)),
+  );
   const rows = await db.select().from(notificationEvents).where(staff).orderBy(desc(notificationEvents.id)).limit(BELL_SIZE);
   const [unread] = await db.select({ n: count() }).from(notificationEvents).where(and(staff, gt(notificationEvents.id, seen)));
   return {

@@ -28,6 +28,7 @@ import { clientsOf } from '../portal/assigned.ts';
 import { libraryStaff, nameOf } from './tasks.ts';
 import { stageOutcome } from './rules.ts';
 import { recordEvent } from '../notifications/index.ts';
+import { callReviewers } from './notify.ts';
 import { LOCKED_MESSAGE, staleVersionMessage } from '../review/approval-messages.ts';
 import type { Database } from '../../db/client.ts';
 import {
@@ -157,6 +158,7 @@ export async function startRound(mediaId: number, input: RoundInput, userId: str
     await auditIn(tx, origin, { kind: 'round.started', object: { type: 'media', id: mediaId, name: item.title }, detail: { round: round!.id, name: input.name, stages: input.stages.map((s) => s.name) } });
     return round!.id;
   });
+  await callOpenStage(roundId, 'stage_open', 'The studio');
   return (await boardOf(roundId, { kind: 'staff', userId }))!;
 }
 
@@ -259,6 +261,7 @@ export async function decide(mediaId: number, viewer: Viewer, input: DecisionInp
     });
     return { round: round.id, outcome, stage: open.name, version: version.number };
   });
+  if (result.outcome === 'advanced') await callOpenStage(result.round, 'stage_open', actorName);
   // Staff hear of a client's decision as they did of a client approval (the bell and email).
   if (viewer.kind === 'client') {
     await recordEvent({ kind: 'approval', mediaId, versionNumber: result.version, actor: actorName, via: 'client', detail: `${result.stage}: ${decisionSummary(input.decision, input.note)}` });
@@ -346,6 +349,70 @@ export async function noteOpened(mediaId: number, viewer: Viewer): Promise<void>
         ),
       ),
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calling reviewers
+
+export const REMIND_EVERY_MS = 12 * 3600_000;
+export const REMIND_TOO_SOON = 'This reviewer was reminded less than 12 hours ago.';
+
+/** The open stage's reviewers who have not decided on the current version (`only`: one of them). */
+async function undecidedOfOpenStage(roundId: number, only?: number) {
+  const [round] = await db.select({ mediaId: reviewRounds.mediaId, name: reviewRounds.name, status: reviewRounds.status }).from(reviewRounds).where(eq(reviewRounds.id, roundId)).limit(1);
+  if (!round || round.status === 'approved' || round.status === 'cancelled') return null;
+  const item = await requireItem(round.mediaId);
+  const version = await currentVersionOf(db, item.storageKey);
+  const [stage] = await db.select().from(reviewStages).where(and(eq(reviewStages.roundId, roundId), eq(reviewStages.status, 'open'))).limit(1);
+  if (!stage) return null;
+  const reviewers = await db
+    .select({ id: reviewStageReviewers.id, userId: reviewStageReviewers.userId, clientUserId: reviewStageReviewers.clientUserId, remindedAt: reviewStageReviewers.remindedAt })
+    .from(reviewStageReviewers)
+    .where(
+      and(
+        eq(reviewStageReviewers.stageId, stage.id),
+        only != null ? eq(reviewStageReviewers.id, only) : undefined,
+        sql`not exists (select 1 from ${reviewDecisions} d where d.reviewer_id = ${reviewStageReviewers.id} and d.version_id = ${version.id} and d.replaced_at is null)`,
+      ),
+    );
+  return { round, version, stage, reviewers };
+}
+
+async function callOpenStage(roundId: number, why: 'stage_open' | 'reminder', actor: string, only?: number): Promise<void> {
+  const open = await undecidedOfOpenStage(roundId, only);
+  if (!open || !open.reviewers.length) return;
+  await callReviewers({
+    mediaId: open.round.mediaId,
+    versionNumber: open.version.number,
+    roundName: open.round.name,
+    stageName: open.stage.name,
+    dueAt: open.stage.dueAt,
+    staffIds: open.reviewers.flatMap((r) => (r.userId ? [r.userId] : [])),
+    clientUserIds: open.reviewers.flatMap((r) => (r.clientUserId != null ? [r.clientUserId] : [])),
+    why,
+    actor,
+  });
+}
+
+/**
+ * "Remind" (edit:media): tells one reviewer of the open stage who has not decided on the current
+ * version again; at most once in 12 hours per reviewer (429), claimed in one statement so two
+ * clicks at once send one reminder.
+ */
+export async function remindReviewer(mediaId: number, reviewerId: number, actor: string, now = Date.now()): Promise<void> {
+  await requireItem(mediaId);
+  const round = await staffRoundOf(db, mediaId);
+  if (!round) throw notFound(NO_ROUND);
+  const open = await undecidedOfOpenStage(round.id, reviewerId);
+  if (!open) throw conflict(ROUND_FINISHED);
+  if (!open.reviewers.length) throw conflict('Only a reviewer of the open stage who has not decided yet can be reminded.');
+  const claimed = await db
+    .update(reviewStageReviewers)
+    .set({ remindedAt: new Date(now) })
+    .where(and(eq(reviewStageReviewers.id, reviewerId), sql`(${reviewStageReviewers.remindedAt} is null or ${reviewStageReviewers.remindedAt} <= ${now - REMIND_EVERY_MS})`))
+    .returning({ id: reviewStageReviewers.id });
+  if (!claimed.length) throw new HttpError(429, REMIND_TOO_SOON);
+  await callOpenStage(round.id, 'reminder', actor, reviewerId);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -149,3 +149,6 @@ export interface ReviewerCandidate {
   /** For client logins: the client's name. */
   group: string;
 }
+
+/** POST /api/media/{id}/round/remind: one reviewer of the open stage (a board reviewer's id). */
+export const remindInputSchema = z.object({ reviewerId: z.number({ error: 'reviewerId: the reviewer to remind' }).int().positive() }).strict();

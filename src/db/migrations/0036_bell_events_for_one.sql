@@ -1,0 +1,2 @@
+ALTER TABLE `notification_events` ADD `recipient_user_id` text REFERENCES users(id) ON DELETE cascade;--> statement-breakpoint
+CREATE INDEX `notification_events_recipient_idx` ON `notification_events` (`recipient_user_id`);
