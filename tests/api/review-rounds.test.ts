@@ -19,7 +19,8 @@ let admin: Session;
 let adminId: string;
 let producer: { id: string; session: Session };
 let viewer: { id: string; session: Session }; // view:media, never named in a round
-let outsider: { id: string }; // no view:media
+let outsider: { id: string; username: string; password: string }; // no view:media
+let outsiderSession: () => Session;
 type Login = Awaited<ReturnType<typeof createClientWithLogin>> & { session: Session };
 let marketing: Login; // client A
 let legal: Login; // client A, a second login
@@ -66,6 +67,8 @@ beforeAll(async () => {
   const v = await createStaffUser(server, { permissions: ['view:media'] });
   viewer = { id: v.id, session: await staffSession(server.url, v.username, v.password) };
   outsider = await createStaffUser(server, { permissions: ['view:enquiries'] });
+  const outsiderS = await staffSession(server.url, outsider.username, outsider.password);
+  outsiderSession = () => outsiderS;
   const withSession = async (l: Awaited<ReturnType<typeof createClientWithLogin>>): Promise<Login> => ({ ...l, session: await clientSession(server.url, l.username, l.password) });
   marketing = await withSession(await createClientWithLogin(server, { name: 'Harbour & Co' }));
   legal = await withSession(await createClientWithLogin(server, { clientId: marketing.clientId }));
@@ -409,6 +412,38 @@ describe('telling reviewers', () => {
     const decided = await admin.json('POST', `/api/media/${mediaId}/round/remind`, { reviewerId: board0.stages[0].reviewers[0].id });
     expect(decided.status).toBe(409);
     expect((await producer.session.json('POST', `/api/media/${mediaId}/round/remind`, { reviewerId: client.id })).status).toBe(403);
+  });
+});
+
+describe('what waits on whom', () => {
+  test('“Waiting on me” lists the open stages naming this person without their decision; “overdue” the open stages past due; a client sees only their assigned items', async () => {
+    const soon = (await item('Overdue cut')).id;
+    const later = (await item('Later cut')).id;
+    const due = new Date(Date.now() + 60_000);
+    await startRound(soon, [{ name: 'Client', rule: 'all', reviewers: [login(marketing), staff(producer.id)], dueAt: due.toISOString() }]);
+    await startRound(later, [
+      { name: 'Internal', rule: 'all', reviewers: [staff(adminId)] },
+      { name: 'Client', rule: 'all', reviewers: [login(marketing)] },
+    ]);
+    // The due time passes (set in the database: waiting a minute is not a test).
+    await server.sql.execute({ sql: "UPDATE review_stages SET due_at = ? WHERE round_id = (SELECT id FROM review_rounds WHERE media_id = ? AND status = 'in_review')", args: [Date.now() - 1000, soon] });
+    const mine = async (s: Session) => await expectStatus(s.json('GET', '/api/rounds/mine'));
+    const producerLists = await mine(producer.session);
+    expect(producerLists.waitingOnMe).toContain(soon);
+    expect(producerLists.waitingOnMe).not.toContain(later);
+    expect(producerLists.overdue).toContain(soon);
+    expect(producerLists.overdue).not.toContain(later);
+    expect((await mine(admin)).waitingOnMe).toContain(later);
+    const theirs = await expectStatus(marketing.session.json('GET', '/api/client/rounds/mine'));
+    expect(theirs.waitingOnMe).toContain(soon);
+    expect(theirs.waitingOnMe).not.toContain(later); // their stage has not opened
+    // Deciding takes it off their list; an item no longer assigned to them leaves it too.
+    await expectStatus(staffDecide(soon, producer.session, { decision: 'approve' }));
+    expect((await mine(producer.session)).waitingOnMe).not.toContain(soon);
+    await server.sql.execute({ sql: 'UPDATE media SET client_id = NULL WHERE id = ?', args: [soon] });
+    expect((await expectStatus(marketing.session.json('GET', '/api/client/rounds/mine'))).waitingOnMe).not.toContain(soon);
+    expect((await stranger.session.json('GET', '/api/rounds/mine')).status).toBe(401);
+    expect((await outsiderSession().json('GET', '/api/rounds/mine')).status).toBe(403);
   });
 });
 

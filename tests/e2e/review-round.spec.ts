@@ -194,7 +194,9 @@ test('a three-stage round (issue 57): started in the dialog, Internal approved b
     // The client decides in the portal, seeing the studio unnamed.
     const portal = await client.newPage();
     await signInClient(portal, login.username, login.password);
-    await portal.getByRole('button', { name: 'Open Round Still' }).click();
+    const waiting = portal.getByTestId('portal-waiting');
+    await expect(waiting.getByRole('heading')).toHaveText('Waiting on your decision (1)');
+    await waiting.getByRole('button', { name: 'Review Round Still' }).click();
     const item = portal.getByRole('dialog', { name: 'Round Still' });
     const theirs = item.getByTestId('round-board');
     await expect(theirs.getByTestId('round-stage').nth(0)).toContainText('The studio');
@@ -205,8 +207,16 @@ test('a three-stage round (issue 57): started in the dialog, Internal approved b
     await theirs.getByRole('button', { name: 'Approve with these changes' }).click();
     await expect(theirs.getByTestId('round-stage').nth(1)).toHaveAccessibleName('Stage 2: Client, Closed on v1');
     await expect(theirs.getByTestId('round-decide')).toHaveCount(0);
+    await item.getByRole('button', { name: 'Close' }).first().click();
+    await expect(waiting).toHaveCount(0);
 
     // The named approver closes the last stage: the round, and the version, are approved.
+    // "Waiting on me" finds it for the admin, the Legal stage's approver.
+    await staff.goto('/admin/media');
+    await islandsReady(staff);
+    await staff.getByLabel('Approval').selectOption('waiting_on_me');
+    await expect(staff.getByTestId('media-card')).toHaveCount(1);
+    await expect(adminCard(staff, 'Round Still')).toBeVisible();
     await staff.goto(`/admin/media?item=${mediaId}`);
     await islandsReady(staff);
     await expect(board.getByTestId('round-stage').nth(2)).toHaveAccessibleName('Stage 3: Legal, Open');

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { Bell, Clock, Download, FolderOpen, Image as ImageIcon, LogOut, Mail, MapPin, Phone, Radio, Search, ShieldCheck, Video } from 'lucide-react';
+import { Bell, Clock, Download, FolderOpen, Image as ImageIcon, ListChecks, LogOut, Mail, MapPin, Phone, Radio, Search, ShieldCheck, Video } from 'lucide-react';
+import { apiJson } from '../../shared/api.ts';
 import { postLogout } from '../../shared/logout.ts';
 import { telHref } from '../../shared/phone.ts';
 import type { ClientMedia } from '../../shared/schemas/portal.ts';
@@ -114,6 +115,16 @@ export default function PortalDashboard({
     }),
     [all],
   );
+  // Items whose review stage waits on this login's decision (issue 57), asked again when the list changes.
+  const [waiting, setWaiting] = useState<number[]>([]);
+  useEffect(() => {
+    if (!media) return;
+    apiJson<{ waitingOnMe: number[] }>('GET', '/api/client/rounds/mine').then(
+      (r) => setWaiting(r.waitingOnMe),
+      () => setWaiting([]),
+    );
+  }, [media]);
+  const waitingItems = all.filter((m) => waiting.includes(m.id));
   const allFilteredSelected = filtered.length > 0 && filtered.every((m) => selected.has(m.id));
   const openItem = all.find((m) => m.id === openId) ?? null;
 
@@ -210,6 +221,23 @@ export default function PortalDashboard({
             </div>
           ) : null;
         })}
+        {waitingItems.length > 0 && (
+          <section aria-labelledby="waiting-heading" data-testid="portal-waiting" className="space-y-2 rounded-xl border border-accent/60 bg-accent/10 p-4 text-sm">
+            <h2 id="waiting-heading" className="flex items-center gap-2 font-semibold">
+              <ListChecks size={18} aria-hidden="true" className="text-accent" />
+              {`Waiting on your decision (${waitingItems.length})`}
+            </h2>
+            <ul className="flex flex-wrap gap-2">
+              {waitingItems.map((m) => (
+                <li key={m.id}>
+                  <Button size="sm" variant="outline" onClick={() => setOpenId(m.id)} aria-label={`Review ${m.title}`}>
+                    {m.title}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
         <section aria-label="Summary" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
           <StatCard label="Total Media" value={media ? stats.total : null} icon={<FolderOpen size={20} />} />
           <StatCard label="Recent Uploads" value={media ? stats.recent : null} icon={<Clock size={20} />} hint="Last 7 days" />

@@ -20,6 +20,9 @@ export const APPROVAL_FILTERS = [
   { value: 'awaiting', label: 'Awaiting approval' },
   { value: 'changes_requested', label: 'Changes requested' },
   { value: 'approved', label: 'Approved' },
+  // Issue 57: review rounds (per staff user, from /api/rounds/mine).
+  { value: 'waiting_on_me', label: 'Waiting on me' },
+  { value: 'overdue', label: 'Review overdue' },
 ] as const;
 
 export const REPLY_MAX = 5000;

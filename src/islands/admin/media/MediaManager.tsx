@@ -1,7 +1,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Layers, Upload } from 'lucide-react';
 import type { AdminFeedback, AdminMedia, AdminTimelineNote } from '../../../shared/schemas/media.ts';
-import { errorMessage } from '../../../shared/api.ts';
+import { apiJson, errorMessage } from '../../../shared/api.ts';
 import { toast } from '../../../shared/toast.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
@@ -15,7 +15,7 @@ import type { OpenAt } from '../../review/open-at.ts';
 import { VersionUploadDialog } from './VersionUploadDialog.tsx';
 import { APPROVAL_FILTERS } from '../../../shared/schemas/review.ts';
 import { EditDialog } from './EditDialog.tsx';
-import { EMPTY_FILTERS, buildSearchIndex, clientsWithMedia, filterMedia, isFiltered, tagsInUse, type MediaFilters } from './filtering.ts';
+import { EMPTY_FILTERS, buildSearchIndex, clientsWithMedia, filterMedia, isFiltered, tagsInUse, type MediaFilters, type RoundLists } from './filtering.ts';
 import { stageOptions } from '../../../shared/stages.ts';
 import { MediaCard, type CardAction } from './MediaCard.tsx';
 import { deleteMedia, fetchClients, fetchFeedback, fetchMedia, fetchTimelineNotes, type ClientOption } from './media-api.ts';
@@ -164,7 +164,16 @@ export default function MediaManager({ permissions, userId }: { permissions: str
   const index = useMemo(() => buildSearchIndex(items ?? []), [items]);
   // Typing stays responsive: the grid re-filters with the deferred value.
   const deferredFilters = useDeferredValue(filters);
-  const filtered = useMemo(() => filterMedia(items ?? [], deferredFilters, index), [items, deferredFilters, index]);
+  // Review rounds waiting on this user, or overdue (issue 57): asked again whenever the list changes.
+  const [rounds, setRounds] = useState<RoundLists | undefined>(undefined);
+  useEffect(() => {
+    if (!items) return;
+    apiJson<{ waitingOnMe: number[]; overdue: number[] }>('GET', '/api/rounds/mine').then(
+      (r) => setRounds({ waitingOnMe: new Set(r.waitingOnMe), overdue: new Set(r.overdue) }),
+      () => setRounds(undefined),
+    );
+  }, [items]);
+  const filtered = useMemo(() => filterMedia(items ?? [], deferredFilters, index, rounds), [items, deferredFilters, index, rounds]);
   const stale = deferredFilters !== filters;
   useEffect(() => setLimit(PAGE), [deferredFilters]);
 

@@ -17,7 +17,14 @@ export interface MediaFilters {
   approval: ApprovalFilter;
 }
 
-export type ApprovalFilter = 'all' | 'awaiting' | 'changes_requested' | 'approved';
+export type ApprovalFilter = 'all' | 'awaiting' | 'changes_requested' | 'approved' | 'waiting_on_me' | 'overdue';
+
+/** The items whose open review stage waits on the signed-in user, and those overdue (issue 57). */
+export interface RoundLists {
+  waitingOnMe: ReadonlySet<number>;
+  overdue: ReadonlySet<number>;
+}
+const NO_ROUNDS: RoundLists = { waitingOnMe: new Set(), overdue: new Set() };
 
 export const EMPTY_FILTERS: MediaFilters = { search: '', type: 'all', client: 'all', tag: 'all', stage: 'all', approval: 'all' };
 
@@ -45,7 +52,7 @@ export function awaitingApproval(m: AdminMedia): boolean {
   return m.approvalStatus === 'in_review' && clientIdsOf(m).length > 0;
 }
 
-export function filterMedia(items: AdminMedia[], f: MediaFilters, index: Map<number, string>): AdminMedia[] {
+export function filterMedia(items: AdminMedia[], f: MediaFilters, index: Map<number, string>, rounds: RoundLists = NO_ROUNDS): AdminMedia[] {
   const q = f.search.trim().toLowerCase();
   const clientId = f.client === 'all' || f.client === 'unassigned' ? null : Number(f.client);
   return items.filter((m) => {
@@ -69,6 +76,8 @@ export function filterMedia(items: AdminMedia[], f: MediaFilters, index: Map<num
     if (f.stage !== 'all' && f.stage !== 'none' && m.projectStage !== f.stage) return false;
     if (f.approval === 'awaiting' && !awaitingApproval(m)) return false;
     if ((f.approval === 'approved' || f.approval === 'changes_requested') && m.approvalStatus !== f.approval) return false;
+    if (f.approval === 'waiting_on_me' && !rounds.waitingOnMe.has(m.id)) return false;
+    if (f.approval === 'overdue' && !rounds.overdue.has(m.id)) return false;
     return true;
   });
 }
