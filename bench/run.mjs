@@ -24,7 +24,7 @@ import { END, START, problemsIn, writeBlocks } from './blocks.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const outDir = path.resolve(root, process.env.STUDIO_OUT_DIR || 'dist');
-const BENCHES = ['ssr', 'admin-lists', 'portal-writes', 'lighthouse', 'upload', 'download', 'tus-upload', 'video', 'hls', 'nginx', 'public-scale', 's3', 'sqld', 'markers-export', 'review-markers', 'drawing', 'compare', 'js-growth', 'live', 'proofing-gallery', 'proofing-zip', 'proofing-stills', 'proofing-tray', 'memory', 'captions', 'audit', 'search', 'sign-in'];
+const BENCHES = ['ssr', 'admin-lists', 'portal-writes', 'lighthouse', 'upload', 'download', 'tus-upload', 'video', 'hls', 'nginx', 'public-scale', 's3', 'sqld', 'markers-export', 'review-markers', 'drawing', 'compare', 'js-growth', 'live', 'proofing-gallery', 'proofing-zip', 'proofing-stills', 'proofing-tray', 'memory', 'captions', 'audit', 'search', 'sign-in', 'rounds'];
 const args = process.argv.slice(2);
 const only = args.filter((a) => !a.startsWith('--'));
 const MINE = new Set(['ssr', 'admin-lists', 'portal-writes', 'memory']);
