@@ -1672,3 +1672,24 @@ export const reviewTemplates = sqliteTable('review_templates', {
   createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 });
+
+// @mentions (issue 57 item 3): who a timeline note names, a staff user or a client login (exactly
+// one), for telling them; deleted with the note.
+export const noteMentions = sqliteTable(
+  'note_mentions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    timelineNoteId: integer('timeline_note_id')
+      .notNull()
+      .references(() => timelineNotes.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    clientUserId: integer('client_user_id').references(() => clientUsers.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('note_mentions_note_idx').on(t.timelineNoteId),
+    index('note_mentions_user_idx').on(t.userId),
+    index('note_mentions_client_user_idx').on(t.clientUserId),
+    check('note_mentions_one_person_check', sql`(${t.userId} is null) <> (${t.clientUserId} is null)`),
+  ],
+);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 import { Session, clientSession, staffSession } from '../helpers/http.ts';
 import { createClientWithLogin, createStaffUser, expectStatus } from '../helpers/accounts.ts';
-import { createImage } from '../helpers/portal-fixtures.ts';
+import { createImage, createVideo } from '../helpers/portal-fixtures.ts';
 import { sampleImage } from '../helpers/media-uploads.ts';
 import { createUpload, patchUpload } from '../helpers/tus.ts';
 import { enterLink } from '../helpers/proofing.ts';
@@ -444,6 +444,58 @@ describe('what waits on whom', () => {
     expect((await expectStatus(marketing.session.json('GET', '/api/client/rounds/mine'))).waitingOnMe).not.toContain(soon);
     expect((await stranger.session.json('GET', '/api/rounds/mine')).status).toBe(401);
     expect((await outsiderSession().json('GET', '/api/rounds/mine')).status).toBe(403);
+  });
+});
+
+describe('@mentions (item 3)', () => {
+  let mediaId: number;
+  const notes = async () => count('timeline_notes', `media_id = ${mediaId}`);
+  const mailed = async (address: string) =>
+    Number((await server.sql.execute({ sql: "SELECT count(*) AS n FROM notification_outbox o JOIN notification_events e ON e.id = o.event_id WHERE e.kind = 'mention' AND e.media_id = ? AND o.recipient_address = ?", args: [mediaId, address] })).rows[0]!.n);
+  beforeAll(async () => {
+    // A video: a note is at a moment (an image's notes are at 0).
+    mediaId = (await createVideo(server, { title: 'Mention cut', clientId: marketing.clientId, assign: [partner.clientId], durationSeconds: 60 })).id;
+  });
+
+  test('who may be named: staff see library staff and the item’s client logins; a client only the other logins of their own client', async () => {
+    const forStaff = ((await expectStatus(admin.json('GET', `/api/media/${mediaId}/mentionable`))) as any[]).map((m) => JSON.stringify(m.ref));
+    for (const ref of [staff(producer.id), login(marketing), login(legal), login(partner)]) expect(forStaff).toContain(JSON.stringify(ref));
+    for (const ref of [staff(outsider.id), login(stranger)]) expect(forStaff).not.toContain(JSON.stringify(ref));
+    const forClient = (await expectStatus(marketing.session.json('GET', `/api/client/media/${mediaId}/mentionable`))) as any[];
+    expect(forClient.map((m) => m.ref)).toEqual([login(legal)]);
+    expect(JSON.stringify(forClient)).not.toContain(partner.username);
+    expect((await stranger.session.json('GET', `/api/client/media/${mediaId}/mentionable`)).status).toBe(404);
+  });
+
+  test('a staff note naming a colleague and a client login tells each: the colleague’s own bell (at the note’s time) and the login’s email', async () => {
+    const r = await admin.json('POST', `/api/media/${mediaId}/timeline-notes`, { text: `@Producer and @${legal.username}: logo at 3s`, timestampMs: 3000, mentions: [staff(producer.id), login(legal), login(legal)] });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(await count('note_mentions', `timeline_note_id = ${r.body.id}`)).toBe(2);
+    const bell = (await expectStatus(producer.session.json('GET', '/api/notifications'))).events.filter((e: any) => e.kind === 'mention' && e.mediaId === mediaId);
+    expect(bell).toHaveLength(1);
+    expect(bell[0]).toMatchObject({ noteMs: 3000, path: `/admin/media?item=${mediaId}&at=3000` });
+    expect(bell[0].summary).toContain('mentioned you on "Mention cut" v1 at 00:03');
+    expect((await expectStatus(viewer.session.json('GET', '/api/notifications'))).events.some((e: any) => e.kind === 'mention' && e.mediaId === mediaId)).toBe(false);
+    expect(await mailed(`login.${legal.email}`)).toBe(1);
+  });
+
+  test('a client names a colleague: the colleague is emailed', async () => {
+    const r = await marketing.session.json('POST', `/api/client/media/${mediaId}/timeline-notes`, { mediaId, noteText: `@${legal.username} can you check the credits?`, timestampMs: 5000, mentions: [login(legal)] });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(await mailed(`login.${legal.email}`)).toBe(2);
+  });
+
+  test.each([
+    { name: 'a client names another client’s login', as: () => marketing.session, path: () => `/api/client/media/${mediaId}/timeline-notes`, body: () => ({ mediaId, noteText: 'Hi', timestampMs: 0, mentions: [login(partner)] }), message: 'mentions: you can mention only people who can see this item' },
+    { name: 'a client names someone in the studio', as: () => marketing.session, path: () => `/api/client/media/${mediaId}/timeline-notes`, body: () => ({ mediaId, noteText: 'Hi', timestampMs: 0, mentions: [staff(producer.id)] }), message: 'mentions: you can mention only people who can see this item' },
+    { name: 'staff name someone who cannot see the library', as: () => admin, path: () => `/api/media/${mediaId}/timeline-notes`, body: () => ({ text: 'Hi', timestampMs: 0, mentions: [staff(outsider.id)] }), message: 'mentions: you can mention only people who can see this item' },
+    { name: 'staff name a client in an internal note', as: () => admin, path: () => `/api/media/${mediaId}/timeline-notes`, body: () => ({ text: 'Hi', timestampMs: 0, internal: true, mentions: [login(legal)] }), message: 'mentions: an internal note can mention staff only' },
+  ])('$name: 400, no note written', async ({ as, path, body, message }) => {
+    const before = [await notes(), await count('note_mentions')];
+    const r = await as().json('POST', path(), body());
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe(message);
+    expect([await notes(), await count('note_mentions')]).toEqual(before);
   });
 });
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect, ADMIN } from './fixtures.ts';
-import { createStaffUser, insertMedia, islandsReady, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
+import { count, createStaffUser, insertMedia, islandsReady, makeVideo, signInAs, tempDir } from './admin-helpers.ts';
 import { settled, seriousViolations } from './public-helpers.ts';
 import { createClientWithPortalLogin } from '../helpers/portal-fixtures.ts';
 
@@ -229,5 +229,32 @@ test('a three-stage round (issue 57): started in the dialog, Internal approved b
   } finally {
     await studio.close();
     await client.close();
+  }
+});
+
+test('@mentions (issue 57): typing @ in a staff note offers who can see the item; the note names them and their bell says so', async ({ page, browser, server }) => {
+  const login = await createClientWithPortalLogin(server, 'Mention Co');
+  const lena = await createStaffUser(server, { permissions: ['view:media'], displayName: 'Lena Lawyer' });
+  const mediaId = await insertMedia(server, { title: 'Mention Still', clientIds: [login.clientId] });
+  await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${mediaId}`);
+  const form = page.getByRole('dialog', { name: 'Mention Still' }).getByTestId('staff-note-form');
+  const field = form.getByRole('textbox', { name: 'Note' });
+  await field.fill('Crop tighter, @le');
+  const offer = form.getByRole('group', { name: 'People to mention' });
+  await offer.getByRole('button', { name: /Lena Lawyer/ }).click();
+  await expect(field).toHaveValue('Crop tighter, @Lena Lawyer ');
+  await expect(offer).toHaveCount(0);
+  await form.getByRole('button', { name: 'Add note' }).click();
+  await expect(page.getByText('Note added')).toBeVisible();
+  await expect.poll(async () => count(server, `SELECT count(*) AS n FROM note_mentions m JOIN users u ON u.id = m.user_id WHERE u.username = '${lena.username}'`)).toBe(1);
+  // Lena's bell shows it.
+  const other = await browser.newContext({ baseURL: server.url });
+  try {
+    const her = await other.newPage();
+    await signInAs(her, lena.username, lena.password, '/admin/dashboard');
+    await her.getByRole('button', { name: 'Notifications' }).click();
+    await expect(her.getByText(/mentioned you on "Mention Still" v1/)).toBeVisible();
+  } finally {
+    await other.close();
   }
 });

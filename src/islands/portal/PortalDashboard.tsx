@@ -91,6 +91,9 @@ export default function PortalDashboard({
     if (Number.isSafeInteger(item) && item > 0) {
       setOpenId(item);
       setCompareRequest(params.get('compare'));
+      // &at={ms} (a mention's email, issue 57): the player opens on the note's frame.
+      const at = Number(params.get('at'));
+      if (params.has('at') && Number.isSafeInteger(at) && at >= 0) setOpenAt({ versionId: null, ms: at });
       history.replaceState(history.state, '', location.pathname);
     }
     void loadMedia();

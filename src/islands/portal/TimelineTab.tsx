@@ -5,6 +5,7 @@ import { MAX_PORTAL_TEXT, type ClientMedia, type ClientTimelineNote } from '../.
 import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
 import { Textarea } from '../ui/Textarea.tsx';
+import { MentionOffer, useMentions } from '../rounds/Mentions.tsx';
 import { $notes, $notesError, loadNotes } from './store.ts';
 import { formatTime } from './format.ts';
 import type { MediaVersion } from '../../shared/schemas/review.ts';
@@ -43,6 +44,7 @@ export function TimelineTab({
     .sort((a, b) => noteMs(a) - noteMs(b) || a.id - b.id);
   const duration = version?.durationSeconds ?? item.durationSeconds;
   const [text, setText] = useState('');
+  const mentions = useMentions(`/api/client/media/${item.id}/mentionable`, text, setText);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const pin = useCuePin(video);
@@ -79,9 +81,11 @@ export function TimelineTab({
         ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
         ...(version ? { versionId: version.id } : {}),
         ...pin.body(),
+        ...mentions.body(),
       });
       $notes.set([...$notes.get(), created]);
       setText('');
+      mentions.reset();
       clock.release();
       drawing.reset();
       pin.reset();
@@ -115,8 +119,9 @@ export function TimelineTab({
           maxLength={MAX_PORTAL_TEXT}
           onChange={(e) => setText(e.target.value)}
           {...clock.draftEvents}
-          placeholder="What should change at this moment?"
+          placeholder="What should change at this moment? Type @ to mention a colleague."
         />
+        <MentionOffer mentions={mentions} label="Colleagues to mention" />
         <CuePinFields pin={pin} />
         <DrawingTools drawing={drawing} video={video} />
         {failure && (

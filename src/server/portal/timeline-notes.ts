@@ -1,5 +1,6 @@
 // Notes a client user ties to a moment of a video (001 §3 Timeline note), with the exact time,
 // range end and drawings of issue 29; the portal also lists the studio's notes that are not internal.
+import { checkMentions, storeMentions, tellMentioned } from '../rounds/mentions.ts';
 import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { clientUsers, media, mediaVersions, timelineNotes } from '../../db/schema.ts';
@@ -97,6 +98,7 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
   checkNoteTarget(item.type, input, time);
   checkAgainstDuration(input, time, version.durationSeconds);
   const pin = await pinCue(version.id, input, time.timestampMs);
+  const mentions = await checkMentions(item.id, { kind: 'client', clientUserId: user.id, clientId: user.clientId }, input.mentions);
   const { row, cue } = await insertPinned('client', pin, async (tx) => {
     const [inserted] = await tx
       .insert(timelineNotes)
@@ -111,8 +113,10 @@ export async function addTimelineNote(user: ClientUserRef, input: TimelineNoteIn
         versionId: version.id,
       })
       .returning();
+    await storeMentions(tx, inserted!.id, mentions);
     return inserted!;
   });
+  await tellMentioned({ mediaId: input.mediaId, versionNumber: version.number, ms: row.timestampMs ?? row.timestampSeconds * 1000, text: row.noteText, author: clientActor(user) }, mentions);
   await recordEvent({
     kind: 'note',
     mediaId: input.mediaId,

@@ -3,6 +3,7 @@
 // staff only: never listed to clients or link visitors, and no notification is sent for any
 // staff note (so none can reach a client's or visitor's email).
 import { timelineNotes } from '../../db/schema.ts';
+import { checkMentions, storeMentions, tellMentioned } from '../rounds/mentions.ts';
 import { notFound } from '../http.ts';
 import { getMediaById } from '../media/queries.ts';
 import { reviewedVersion } from '../portal/reviewed-version.ts';
@@ -23,6 +24,7 @@ export async function addStaffNote(mediaId: number, user: StaffUser, input: z.ou
   checkAgainstDuration(input, time, version.durationSeconds);
   const pin = await pinCue(version.id, input, time.timestampMs);
   const authorName = user.displayName || user.username;
+  const mentions = await checkMentions(mediaId, { kind: 'staff', userId: user.id }, input.mentions, input.internal);
   const { row, cue } = await insertPinned('client', pin, async (tx) => {
     const [inserted] = await tx
       .insert(timelineNotes)
@@ -41,8 +43,10 @@ export async function addStaffNote(mediaId: number, user: StaffUser, input: z.ou
         versionId: version.id,
       })
       .returning();
+    await storeMentions(tx, inserted!.id, mentions);
     return inserted!;
   });
+  await tellMentioned({ mediaId, versionNumber: version.number, ms: row.timestampMs ?? row.timestampSeconds * 1000, text: row.noteText, author: authorName }, mentions);
   return {
     id: row.id,
     mediaId,

@@ -1,5 +1,6 @@
 // Client portal payloads and shapes (001 §3, §5, §7), shared by the API and the portal islands.
 import { z } from '../zod.ts';
+import { mentionsField } from './mentions.ts';
 import type { Playback } from './media.ts';
 import { multilineText } from './text.ts';
 import type { DownloadFields, Reply, VersionSummary } from './review.ts';
@@ -49,6 +50,8 @@ export const timelineNoteInputSchema = z
     noteText: portalText('Note'),
     versionId,
     ...noteCueFields,
+    /** Issue 57: colleagues of the same client named in the note (they are told). */
+    mentions: mentionsField,
   })
   .superRefine(checkNoteTime)
   .superRefine(checkNoteCue);

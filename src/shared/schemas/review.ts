@@ -1,6 +1,7 @@
 // Review workflow payloads (issue 16): version stacks, approval per version, replies and
 // resolved timeline notes. One definition for the endpoints and the islands.
 import { z } from '../zod.ts';
+import { mentionsField } from './mentions.ts';
 import { UPLOAD_ID_PATTERN } from './uploads.ts';
 import type { Playback } from './playback.ts';
 import { multilineText } from './text.ts';
@@ -97,6 +98,8 @@ export const staffNoteInputSchema = z
     /** Internal notes are for staff only: never shown to clients or link visitors, nor in their emails. */
     internal: z.boolean({ error: 'internal must be true or false' }).optional().default(false),
     ...noteCueFields,
+    /** Issue 57: people named in the note (staff who see the library, the item's client logins); they are told. */
+    mentions: mentionsField,
   })
   .strict()
   .superRefine(checkNoteTime)

@@ -39,6 +39,7 @@ import { captionsChanged } from '../../captions/useCaptions.tsx';
 import type { NoteCue } from '../../../shared/schemas/notes.ts';
 import { NoteTaskLine, TaskChecklist, useTaskAssignees } from '../../rounds/Tasks.tsx';
 import { ItemRound } from '../../rounds/ItemRound.tsx';
+import { MentionOffer, useMentions } from '../../rounds/Mentions.tsx';
 
 export type DetailTab = 'feedback' | 'edit' | 'assign' | 'settings';
 
@@ -420,6 +421,7 @@ function StaffNoteForm({
   onAdded: () => void;
 }) {
   const [text, setText] = useState('');
+  const mentions = useMentions(`/api/media/${item.id}/mentionable`, text, setText);
   const [internal, setInternal] = useState(false);
   const [pending, setPending] = useState(false);
   const pin = useCuePin(video);
@@ -447,8 +449,10 @@ function StaffNoteForm({
         ...(drawing.shapes.length ? { shapes: drawing.shapes } : {}),
         ...(version ? { versionId: version.id } : {}),
         ...pin.body(),
+        ...mentions.body(),
       });
       setText('');
+      mentions.reset();
       clock.release();
       drawing.reset();
       pin.reset();
@@ -477,6 +481,7 @@ function StaffNoteForm({
         onChange={(e) => setText(e.target.value)}
         {...clock.draftEvents}
       />
+      <MentionOffer mentions={mentions} label="People to mention" />
       <CuePinFields pin={pin} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Switch label="Internal" description="Staff only: never shown to clients or link visitors" checked={internal} onChange={setInternal} />

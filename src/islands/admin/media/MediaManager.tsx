@@ -152,7 +152,10 @@ export default function MediaManager({ permissions, userId }: { permissions: str
       // The feedback tab reads the review lists, which a card's own button loads first.
       loadReviews();
       // &compare=2,3 opens those two versions in the compare view (issue 30).
-      setDetail({ id: item, tab: 'feedback', compare: params.get('compare') });
+      // &at={ms} (a mention's email or bell line, issue 57): the player opens on the note's frame.
+      const at = Number(params.get('at'));
+      const openAt = params.has('at') && Number.isSafeInteger(at) && at >= 0 ? { versionId: null, ms: at } : null;
+      setDetail({ id: item, tab: 'feedback', compare: params.get('compare'), openAt });
       history.replaceState(history.state, '', '/admin/media');
     }
     if (params.get('upload') === 'true') {
