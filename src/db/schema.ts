@@ -989,6 +989,8 @@ export const notificationOutbox = sqliteTable(
 export const notificationState = sqliteTable('notification_state', {
   id: integer('id').primaryKey(),
   digestSlot: text('digest_slot').notNull().default(''),
+  // Issue 57: the review due digest's slot, claimed as the digest's is.
+  reviewDigestSlot: text('review_digest_slot').notNull().default(''),
 });
 
 // ---- Stills proofing (issue 42, src/server/proofing) -------------------------------------------

@@ -54,10 +54,26 @@ const schema = z.object({
   NOTIFY_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
   NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
-  // The daily digest goes out at this hour, UK time (Europe/London).
+  // The daily digest goes out at this hour of the studio's day (STUDIO_TIME_ZONE).
   NOTIFY_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(8),
   // Set (ms) to send digests on this interval instead of daily: for tests and trials.
   NOTIFY_DIGEST_INTERVAL_MS: z.coerce.number().int().min(100).optional(),
+  // The studio's time zone (IANA name), for the digests' hours: a UK studio by default.
+  STUDIO_TIME_ZONE: z
+    .string()
+    .default('Europe/London')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Europe/London'),
+  // Issue 57: each reviewer's daily email of what is due or overdue for them goes out at this
+  // hour of the studio's day (skipped when nothing is); the interval (ms) is for tests.
+  REVIEW_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(8),
+  REVIEW_DIGEST_INTERVAL_MS: z.coerce.number().int().min(100).optional(),
   BACKUP_DIR: z.string().optional(),
   BACKUP_INTERVAL_HOURS: z.coerce.number().positive().max(24 * 366).default(24),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),

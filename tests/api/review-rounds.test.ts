@@ -13,6 +13,7 @@ import { createImage, createVideo } from '../helpers/portal-fixtures.ts';
 import { sampleImage } from '../helpers/media-uploads.ts';
 import { createUpload, patchUpload } from '../helpers/tus.ts';
 import { enterLink } from '../helpers/proofing.ts';
+import { until } from '../helpers/until.ts';
 
 let server: TestServer;
 let admin: Session;
@@ -59,7 +60,8 @@ async function startRound(mediaId: number, stages: unknown[], name = 'Launch fil
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  // The reviewers' due digest every 1.5 s instead of daily (its slot rules are unit-tested).
+  server = await startServer({ env: { REVIEW_DIGEST_INTERVAL_MS: '1500' } });
   admin = await staffSession(server.url, ADMIN.username, ADMIN.password);
   adminId = String((await server.sql.execute({ sql: 'SELECT id FROM users WHERE username = ?', args: [ADMIN.username] })).rows[0]!.id);
   const p = await createStaffUser(server, { permissions: ['view:media'] });
@@ -497,6 +499,33 @@ describe('@mentions (item 3)', () => {
     expect(r.body.message).toBe(message);
     expect([await notes(), await count('note_mentions')]).toEqual(before);
   });
+});
+
+describe('the reviewers’ due digest (item 5)', () => {
+  const digestsTo = async (address: string, title: string) =>
+    (await server.sql.execute({ sql: "SELECT id, subject, body FROM notification_outbox WHERE event_id IS NULL AND subject LIKE 'Reviews waiting on you%' AND recipient_address = ? AND body LIKE ? ORDER BY id", args: [address, `%"${title}"%`] })).rows;
+  test('lists what is due within a day or overdue for each undecided reviewer, one email each; nothing for who has decided or has nothing due', async () => {
+    const mediaId = (await item('Digest cut')).id;
+    await server.sql.execute({ sql: "UPDATE users SET notify_mode = 'immediately' WHERE id = ?", args: [producer.id] });
+    await startRound(mediaId, [{ name: 'Sign-off', rule: 'all', reviewers: [staff(producer.id), login(marketing)], dueAt: new Date(Date.now() + 3600_000).toISOString() }]);
+    const producerMail = `${(await server.sql.execute({ sql: 'SELECT email FROM users WHERE id = ?', args: [producer.id] })).rows[0]!.email}`;
+    await until('a digest for the client login', async () => (await digestsTo(`login.${marketing.email}`, 'Digest cut')).length > 0, 20_000);
+    const [first] = await digestsTo(`login.${marketing.email}`, 'Digest cut');
+    expect(String(first!.body)).toMatch(/- "Digest cut" v1, stage "Sign-off": due /);
+    expect(String(first!.body)).toContain(`/client/dashboard?item=${mediaId}`);
+    await until('a digest for the staff reviewer', async () => (await digestsTo(producerMail, 'Digest cut')).length > 0, 20_000);
+    // Overdue says so.
+    await server.sql.execute({ sql: "UPDATE review_stages SET due_at = ? WHERE round_id = (SELECT id FROM review_rounds WHERE media_id = ? AND status = 'in_review')", args: [Date.now() - 3600_000, mediaId] });
+    await until('an overdue digest', async () => (await digestsTo(`login.${marketing.email}`, 'Digest cut')).some((r) => /overdue since/.test(String(r.body)) && /\(1 overdue\)/.test(String(r.subject))), 20_000);
+    // Once the producer decides, their digests stop listing it.
+    await expectStatus(staffDecide(mediaId, producer.session, { decision: 'approve' }));
+    const decidedAt = (await digestsTo(producerMail, 'Digest cut')).length;
+    const clientSoFar = (await digestsTo(`login.${marketing.email}`, 'Digest cut')).length;
+    await until('two more digests for the client', async () => (await digestsTo(`login.${marketing.email}`, 'Digest cut')).length >= clientSoFar + 2, 20_000);
+    expect((await digestsTo(producerMail, 'Digest cut')).length).toBeLessThanOrEqual(decidedAt + 1); // at most one written while the decision was on its way
+    // Someone named in no due stage never gets one.
+    expect(await digestsTo(`login.${legal.email}`, 'Digest cut')).toEqual([]);
+  }, 90_000);
 });
 
 describe('templates', () => {

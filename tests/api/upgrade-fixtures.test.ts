@@ -27,6 +27,8 @@ const COUNTERS = new Set(['site_state.version', 'library_state.version']);
 const BOOKKEEPING = new Set([
   // The digest sender claims the current slot (notifications/digest.ts) so no day is sent twice.
   'notification_state.digest_slot',
+  // And the reviewers' due digest likewise (issue 57, rounds/due-digest.ts).
+  'notification_state.review_digest_slot',
 ]);
 
 const TAGS = fixtureTags();

@@ -38,3 +38,14 @@ test('an interval gives one slot per interval, aligned to the epoch', () => {
   expect(slotAt(4000, 8, 4000)).toBe('every-4000:1');
   expect(slotAt(at('2026-07-15T06:00:00Z'), 8, 4000)).not.toMatch(/^day:/);
 });
+
+describe('another studio time zone (STUDIO_TIME_ZONE)', () => {
+  test.each([
+    ['08:00 EST is 13:00 UTC', '2026-01-15T13:00:00Z', 'day:2026-01-15'],
+    ['07:59 EST is still yesterday', '2026-01-15T12:59:00Z', 'day:2026-01-14'],
+    ['the day New York’s clocks go forward (8 March 2026), 08:00 EDT', '2026-03-08T12:00:00Z', 'day:2026-03-08'],
+    ['the day they go back (1 November 2026), 07:59 EST', '2026-11-01T12:59:00Z', 'day:2026-10-31'],
+  ])('%s (%s) is %s', (_name, iso, slot) => {
+    expect(slotAt(at(iso), 8, undefined, 'America/New_York')).toBe(slot);
+  });
+});

@@ -11,7 +11,7 @@ import { digestOf } from './texts.ts';
 import { slotAt } from './slot.ts';
 
 /** The slot `now` falls in (see slot.ts), from the configured hour or interval. */
-export const digestSlot = (now = Date.now()) => slotAt(now, config.NOTIFY_DIGEST_HOUR, config.NOTIFY_DIGEST_INTERVAL_MS);
+export const digestSlot = (now = Date.now()) => slotAt(now, config.NOTIFY_DIGEST_HOUR, config.NOTIFY_DIGEST_INTERVAL_MS, config.STUDIO_TIME_ZONE);
 
 /** Runs the digest when this slot's has not run yet; returns the number of digest messages. */
 export async function runDigestIfDue(now = Date.now()): Promise<number> {

@@ -2,6 +2,7 @@
 // claims make that safe) and by `npm run worker`. Each round runs the digest when its slot
 // is due, then sends every due message: over SMTP_URL when set, otherwise into NOTIFY_DIR.
 // Requests never wait for it; a message waits at most NOTIFY_POLL_MS to be picked up.
+import { runReviewDigestIfDue } from '../rounds/due-digest.ts';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { config } from '../config.ts';
@@ -57,6 +58,8 @@ export async function notifyRound(owner: string, log: (line: string) => void): P
   if (reminders) log(`gallery expiry reminders: ${reminders} gallery(s)`);
   const digests = await runDigestIfDue();
   if (digests) log(`daily digest: ${digests} message(s) queued`);
+  const due = await runReviewDigestIfDue();
+  if (due) log(`reviews due: ${due} reviewer(s) emailed`);
   for (;;) {
     const batch = await claimDue(owner);
     if (!batch.length) return;

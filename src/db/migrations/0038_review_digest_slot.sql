@@ -1,0 +1,1 @@
+ALTER TABLE `notification_state` ADD `review_digest_slot` text DEFAULT '' NOT NULL;
