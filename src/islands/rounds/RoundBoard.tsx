@@ -55,7 +55,9 @@ export function RoundBoard({ round, decideUrl, onChanged, onRemind }: { round: B
         <span className="flex items-center gap-2 text-xs font-normal text-fg-muted">
           <Badge tone={STATUS_TONE[round.status]}>{ROUND_STATUS_LABELS[round.status]}</Badge>
           {`v${round.currentVersion}`}
-          {round.notes && <span data-testid="round-notes">{` · ${round.notes.total} ${round.notes.total === 1 ? 'note' : 'notes'}, ${round.notes.tasksDone} of ${round.notes.tasks} tasks done`}</span>}
+          {round.notes && (
+            <span data-testid="round-notes">{` · ${round.notes.total} ${round.notes.total === 1 ? 'note' : 'notes'}${round.notes.tasks ? `, ${round.notes.tasksDone} of ${round.notes.tasks} tasks done` : ''}`}</span>
+          )}
         </span>
       </h3>
       <ol className="space-y-2">
