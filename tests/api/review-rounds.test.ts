@@ -487,6 +487,24 @@ describe('@mentions (item 3)', () => {
     expect(await mailed(`login.${legal.email}`)).toBe(2);
   });
 
+  test('replies under a note may name people too, as the note could; refused ones write no reply', async () => {
+    const note = await expectStatus(marketing.session.json('POST', `/api/client/media/${mediaId}/timeline-notes`, { mediaId, noteText: 'Music too loud', timestampMs: 8000 }), 201);
+    const before = await mailed(`login.${legal.email}`);
+    await expectStatus(admin.json('POST', `/api/admin/media/timeline-notes/${note.id}/replies`, { text: `@${legal.username} agreed?`, mentions: [login(legal)] }), 201);
+    expect(await mailed(`login.${legal.email}`)).toBe(before + 1);
+    const replies = async () => count('media_replies', `timeline_note_id = ${note.id}`);
+    const n = await replies();
+    const refused = await marketing.session.json('POST', `/api/client/media/timeline-notes/${note.id}/replies`, { text: 'Hi', mentions: [login(partner)] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('mentions: you can mention only people who can see this item');
+    const internal = await expectStatus(admin.json('POST', `/api/media/${mediaId}/timeline-notes`, { text: 'Studio only', timestampMs: 9000, internal: true }), 201);
+    const underInternal = await admin.json('POST', `/api/admin/media/timeline-notes/${internal.id}/replies`, { text: 'Hi', mentions: [login(legal)] });
+    expect(underInternal.status).toBe(400);
+    expect(underInternal.body.message).toBe('mentions: an internal note can mention staff only');
+    expect(await replies()).toBe(n);
+    expect(await count('media_replies', `timeline_note_id = ${internal.id}`)).toBe(0);
+  });
+
   test.each([
     { name: 'a client names another client’s login', as: () => marketing.session, path: () => `/api/client/media/${mediaId}/timeline-notes`, body: () => ({ mediaId, noteText: 'Hi', timestampMs: 0, mentions: [login(partner)] }), message: 'mentions: you can mention only people who can see this item' },
     { name: 'a client names someone in the studio', as: () => marketing.session, path: () => `/api/client/media/${mediaId}/timeline-notes`, body: () => ({ mediaId, noteText: 'Hi', timestampMs: 0, mentions: [staff(producer.id)] }), message: 'mentions: you can mention only people who can see this item' },

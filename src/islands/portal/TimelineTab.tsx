@@ -171,6 +171,7 @@ export function TimelineTab({
                 <ReplyThread
                   replies={n.replies}
                   postUrl={`/api/client/media/timeline-notes/${n.id}/replies`}
+                  mentionUrl={`/api/client/media/${item.id}/mentionable`}
                   label={`Reply to the studio about the note at ${formatTime(n.timestampSeconds)}`}
                   onReplied={(r) => $notes.set($notes.get().map((x) => (x.id === n.id ? { ...x, replies: [...x.replies, r] } : x)))}
                 />

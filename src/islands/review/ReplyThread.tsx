@@ -4,6 +4,7 @@ import { apiJson, errorMessage } from '../../shared/api.ts';
 import { formatDate } from '../../shared/format.ts';
 import { toast } from '../../shared/toast.ts';
 import { Button } from '../ui/Button.tsx';
+import { MentionOffer, useMentions } from '../rounds/Mentions.tsx';
 
 /**
  * Replies under one piece of feedback or one timeline note, and a form to add one (issue 16).
@@ -16,24 +17,29 @@ export function ReplyThread({
   label,
   onReplied,
   source,
+  mentionUrl,
 }: {
   replies: Reply[];
   postUrl: string;
   label: string;
   onReplied: (r: Reply) => void;
   source?: 'link';
+  /** Where the people this reply may @mention come from (a timeline note's thread, issue 57). */
+  mentionUrl?: string;
 }) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
+  const mentions = useMentions(mentionUrl ?? '', text, setText);
   const [pending, setPending] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!text.trim()) return;
     setPending(true);
     try {
-      const reply = await apiJson<Reply>('POST', postUrl, source ? { text, source } : { text });
+      const reply = await apiJson<Reply>('POST', postUrl, { text, ...(source ? { source } : {}), ...mentions.body() });
       onReplied(reply);
       setText('');
+      mentions.reset();
       setOpen(false);
     } catch (err) {
       toast({ title: 'Could not send the reply', description: errorMessage(err), variant: 'destructive' });
@@ -69,6 +75,7 @@ export function ReplyThread({
             className="w-full rounded-md border border-line bg-raised px-3 py-2 text-sm"
             autoFocus
           />
+          {mentionUrl && <MentionOffer mentions={mentions} label="People to mention" />}
           <div className="flex gap-2">
             <Button type="submit" size="sm" disabled={pending || !text.trim()}>
               Send reply

@@ -19,12 +19,13 @@ export function mentionsIn(text: string, chosen: readonly Mentionable[]): Mentio
   return chosen.filter((m) => text.includes(`@${m.name}`)).map((m) => m.ref);
 }
 
+/** `listUrl` '' turns it off (a thread that cannot mention: a link guest's comment, feedback). */
 export function useMentions(listUrl: string, text: string, setText: (t: string) => void) {
   const [people, setPeople] = useState<Mentionable[] | null>(null);
   const [chosen, setChosen] = useState<Mentionable[]>([]);
   const query = mentionQuery(text);
   useEffect(() => {
-    if (query === null || people !== null) return;
+    if (query === null || people !== null || !listUrl) return;
     apiJson<Mentionable[]>('GET', listUrl).then(setPeople, () => setPeople([]));
   }, [query, people, listUrl]);
   const offered = useMemo(() => {

@@ -4,8 +4,12 @@
 // answers the studio's notes that are not internal on items assigned to them.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { clientFeedback, mediaReplies, shareComments, timelineNotes } from '../../db/schema.ts';
-import { notFound } from '../http.ts';
+import { clientFeedback, mediaReplies, mediaVersions, shareComments, timelineNotes } from '../../db/schema.ts';
+import { HttpError, notFound } from '../http.ts';
+import { checkMentions, storeMentions, tellMentioned } from '../rounds/mentions.ts';
+import type { Viewer } from '../rounds/rounds.ts';
+import type { MentionRef } from '../../shared/schemas/mentions.ts';
+import { clientActor } from '../notifications/actors.ts';
 import { getAssignedMedia } from '../portal/media.ts';
 import type { StaffUser, ClientPrincipal } from '../auth/principals.ts';
 import type { Reply } from '../../shared/schemas/review.ts';
@@ -62,8 +66,8 @@ async function parentOf(kind: ReplyParent, id: number): Promise<Parent | null> {
 
 const missingText = (kind: ReplyParent) => (kind === 'feedback' ? 'Feedback not found' : kind === 'note' ? 'Timeline note not found' : 'Share comment not found');
 
-async function insertReply(kind: ReplyParent, parentId: number, author: { staffUserId?: string; clientUserId?: number; name: string }, text: string): Promise<Reply> {
-  const [row] = await db
+async function insertReply(kind: ReplyParent, parentId: number, author: { staffUserId?: string; clientUserId?: number; name: string }, text: string, r: Pick<typeof db, 'insert'> = db): Promise<Reply> {
+  const [row] = await r
     .insert(mediaReplies)
     .values({
       ...(kind === 'feedback' ? { feedbackId: parentId } : kind === 'note' ? { timelineNoteId: parentId } : { shareCommentId: parentId }),
@@ -77,14 +81,42 @@ async function insertReply(kind: ReplyParent, parentId: number, author: { staffU
   return toReply(row!);
 }
 
+/**
+ * A reply under a timeline note that names people (issue 57): checked as the note's own mentions
+ * would be (an internal note's thread names staff only), stored on the note with the reply in
+ * one transaction, and the named told of the note's moment.
+ */
+async function replyWithMentions(parentId: number, parent: Parent, author: Viewer & { name: string }, text: string, refs: MentionRef[], row: { staffUserId?: string; clientUserId?: number; name: string }): Promise<Reply> {
+  const mentions = await checkMentions(parent.mediaId, author, refs, parent.internal);
+  const reply = await db.transaction(async (tx) => {
+    const made = await insertReply('note', parentId, row, text, tx);
+    await storeMentions(tx, parentId, mentions);
+    return made;
+  });
+  const [note] = await db
+    .select({ ms: timelineNotes.timestampMs, seconds: timelineNotes.timestampSeconds, number: mediaVersions.number })
+    .from(timelineNotes)
+    .leftJoin(mediaVersions, eq(mediaVersions.id, timelineNotes.versionId))
+    .where(eq(timelineNotes.id, parentId))
+    .limit(1);
+  if (note) await tellMentioned({ mediaId: parent.mediaId, versionNumber: note.number ?? 1, ms: note.ms ?? note.seconds * 1000, text, author: author.name }, mentions);
+  return reply;
+}
+
 /** Staff (view:media) answer any client's feedback or note, any staff note, and any share-link comment. */
-export async function addStaffReply(kind: ReplyParent, parentId: number, user: StaffUser, text: string): Promise<Reply> {
-  if (!(await parentOf(kind, parentId))) throw notFound(missingText(kind));
-  return insertReply(kind, parentId, { staffUserId: user.id, name: user.displayName || user.username }, text);
+export async function addStaffReply(kind: ReplyParent, parentId: number, user: StaffUser, text: string, mentions: MentionRef[] = []): Promise<Reply> {
+  const parent = await parentOf(kind, parentId);
+  if (!parent) throw notFound(missingText(kind));
+  const row = { staffUserId: user.id, name: user.displayName || user.username };
+  if (mentions.length) {
+    if (kind !== 'note') throw new HttpError(400, NO_MENTIONS_HERE);
+    return replyWithMentions(parentId, parent, { kind: 'staff', userId: user.id, name: row.name }, text, mentions, row);
+  }
+  return insertReply(kind, parentId, row, text);
 }
 
 /** A client answers back under their own feedback or note, while the item is still assigned to them. */
-export async function addClientReply(kind: ReplyParent, parentId: number, user: ClientPrincipal, text: string): Promise<Reply> {
+export async function addClientReply(kind: ReplyParent, parentId: number, user: ClientPrincipal, text: string, mentions: MentionRef[] = []): Promise<Reply> {
   const missing = notFound(missingText(kind));
   if (kind === 'share') throw missing;
   const parent = await parentOf(kind, parentId);
@@ -93,8 +125,15 @@ export async function addClientReply(kind: ReplyParent, parentId: number, user: 
   await getAssignedMedia(user.clientId, parent.mediaId).catch(() => {
     throw missing;
   });
-  return insertReply(kind, parentId, { clientUserId: user.id, name: user.username }, text);
+  const row = { clientUserId: user.id, name: user.username };
+  if (mentions.length) {
+    if (kind !== 'note') throw new HttpError(400, NO_MENTIONS_HERE);
+    return replyWithMentions(parentId, parent, { kind: 'client', clientUserId: user.id, clientId: user.clientId, name: clientActor(user) }, text, mentions, row);
+  }
+  return insertReply(kind, parentId, row, text);
 }
+
+export const NO_MENTIONS_HERE = 'mentions: only a timeline note’s thread can mention people';
 
 /**
  * PUT /api/admin/media/timeline-notes/{id}/resolved (edit:media): a client's or staff note, or

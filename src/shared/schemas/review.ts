@@ -83,6 +83,10 @@ export const staffReplyInputSchema = z
   })
   .strict();
 
+/** Replies under a timeline note may name people (issue 57): the client's and the staff's. */
+export const noteReplyInputSchema = replyInputSchema.extend({ mentions: mentionsField }).strict();
+export const staffNoteReplyInputSchema = staffReplyInputSchema.extend({ mentions: mentionsField }).strict();
+
 /** PUT /api/admin/media/timeline-notes/{id}/resolved. */
 export const resolveInputSchema = z
   .object({ resolved: z.boolean({ error: 'resolved must be true or false' }), source: threadSource })

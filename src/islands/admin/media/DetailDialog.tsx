@@ -373,6 +373,7 @@ function FeedbackTab({ item, feedback, notes, canEdit, canUpload, onReviewsChang
                   replies={n.replies}
                   postUrl={`/api/admin/media/timeline-notes/${n.id}/replies`}
                   source={n.source === 'link' ? 'link' : undefined}
+                  mentionUrl={n.source === 'link' ? undefined : `/api/media/${item.id}/mentionable`}
                   label={`Reply to the note at ${formatTimestamp(n.timestampSeconds)}`}
                   onReplied={onReviewsChanged}
                 />
