@@ -31,6 +31,10 @@ interface DueRow {
 /** Writes this slot's digests if no process has; returns how many people got one. */
 export async function runReviewDigestIfDue(now = Date.now()): Promise<number> {
   const slot = reviewDigestSlot(now);
+  // Read first: every notifier round of every process asks, and all but one a day find it sent;
+  // they should not take the write lock to learn that.
+  const [state] = await db.all<{ slot: string }>(sql`SELECT review_digest_slot AS slot FROM notification_state WHERE id = 1`);
+  if (!state || state.slot === slot) return 0;
   return db.transaction(async (tx) => {
     const claimed = await tx.all(sql`UPDATE notification_state SET review_digest_slot = ${slot} WHERE id = 1 AND review_digest_slot <> ${slot} RETURNING id`);
     if (!claimed.length) return 0;
