@@ -234,9 +234,8 @@ export async function decide(mediaId: number, viewer: Viewer, input: DecisionInp
       .set({ replacedAt: now })
       .where(and(eq(reviewDecisions.reviewerId, here.id), eq(reviewDecisions.versionId, version.id), isNull(reviewDecisions.replacedAt)));
     await tx.insert(reviewDecisions).values({ stageId: open.id, reviewerId: here.id, versionId: version.id, decision: input.decision, note: input.note, createdAt: now });
-    if (viewer.kind === 'client' || viewer.kind === 'staff') {
-      await tx.update(reviewStageReviewers).set({ openedAt: sql`coalesce(${reviewStageReviewers.openedAt}, ${now.getTime()})` }).where(eq(reviewStageReviewers.id, here.id));
-    }
+    // Deciding is having looked, whichever screen it came from.
+    await tx.update(reviewStageReviewers).set({ openedAt: sql`coalesce(${reviewStageReviewers.openedAt}, ${now.getTime()})` }).where(eq(reviewStageReviewers.id, here.id));
     const outcome = await settleStage(tx, round.id, open, version.id, now);
     const status = outcome === 'changes' ? 'changes_requested' : outcome === 'approved' ? 'approved' : 'in_review';
     await tx
