@@ -5,13 +5,14 @@
 // it would be told of a note they cannot see). A named person is told: staff by a bell line only
 // they see and an email in their mode, client logins by email (unless off), each linking to the
 // note at its frame.
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
-import { clientUsers, clients, media, noteMentions, notificationEvents, notificationOutbox, users } from '../../db/schema.ts';
+import { clientUsers, clients, media, noteMentions } from '../../db/schema.ts';
+import { tellPeople } from '../notifications/personal.ts';
 import type { Database } from '../../db/client.ts';
 import { HttpError } from '../http.ts';
 import { oneLine } from '../mail/plain-text.ts';
-import { itemLink, itemPath, withFooter, firstLine } from '../notifications/texts.ts';
+import { itemLink, itemPath, firstLine } from '../notifications/texts.ts';
 import { formatTimestamp } from '../../shared/format.ts';
 import type { MentionRef, Mentionable } from '../../shared/schemas/mentions.ts';
 import { reviewerCandidates, type Viewer } from './rounds.ts';
@@ -68,47 +69,18 @@ export async function tellMentioned(note: { mediaId: number; versionNumber: numb
     // The note opens at its frame: the item's link with the version and time (as the bell's notes do).
     const link = (audience: 'staff' | 'client') => `${itemLink(audience, note.mediaId)}&at=${note.ms}`;
     const core = (audience: 'staff' | 'client') => [`${oneLine(note.author)} mentioned you in a note on "${title}" (version ${note.versionNumber}) at ${at}:`, '', `> ${firstLine(note.text)}`, '', `Open it: ${link(audience)}`].join('\n');
-    const staffIds = refs.flatMap((r) => (r.kind === 'staff' ? [r.userId] : []));
-    const loginIds = refs.flatMap((r) => (r.kind === 'client' ? [r.clientUserId] : []));
-    const staff = staffIds.length ? await db.select({ id: users.id, address: users.email, mode: users.notifyMode }).from(users).where(and(inArray(users.id, staffIds), eq(users.isActive, true))) : [];
-    const logins = loginIds.length
-      ? await db
-          .select({ id: clientUsers.id, address: clientUsers.email, mode: clientUsers.notifyMode })
-          .from(clientUsers)
-          .where(and(inArray(clientUsers.id, loginIds), eq(clientUsers.isActive, true), ne(clientUsers.notifyMode, 'off')))
-      : [];
-    const now = Date.now();
-    const message = (eventId: number, audience: 'staff' | 'client', r: { id: string | number; address: string; mode: string }) => ({
-      eventId,
-      recipientKind: audience,
-      recipientId: String(r.id),
-      recipientAddress: r.address,
-      subject,
-      body: r.mode === 'digest' ? core(audience) : withFooter(core(audience), audience),
-      status: r.mode === 'digest' ? ('held' as const) : ('pending' as const),
-      nextAttemptAt: now,
-    });
-    const event = (audience: 'staff' | 'client', recipientUserId: string | null) => ({
+    await tellPeople({
       kind: 'mention',
       mediaId: note.mediaId,
       versionNumber: note.versionNumber,
       actor: note.author,
       summary,
-      path: `${itemPath(audience, note.mediaId)}&at=${note.ms}`,
-      audience,
-      noteMs: note.ms,
-      noteLine: firstLine(note.text),
-      recipientUserId,
-    });
-    await db.transaction(async (tx) => {
-      for (const s of staff) {
-        const [e] = await tx.insert(notificationEvents).values(event('staff', s.id)).returning({ id: notificationEvents.id });
-        if (s.mode !== 'off') await tx.insert(notificationOutbox).values(message(e!.id, 'staff', s));
-      }
-      if (logins.length) {
-        const [e] = await tx.insert(notificationEvents).values(event('client', null)).returning({ id: notificationEvents.id });
-        await tx.insert(notificationOutbox).values(logins.map((l) => message(e!.id, 'client', l)));
-      }
+      subject,
+      core,
+      path: (audience) => `${itemPath(audience, note.mediaId)}&at=${note.ms}`,
+      note: { ms: note.ms, line: firstLine(note.text) },
+      staffIds: refs.flatMap((r) => (r.kind === 'staff' ? [r.userId] : [])),
+      clientUserIds: refs.flatMap((r) => (r.kind === 'client' ? [r.clientUserId] : [])),
     });
   } catch (error) {
     console.error(`Mentions on media ${note.mediaId} could not be told (the note itself is saved):`, error);
