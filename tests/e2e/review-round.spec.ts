@@ -234,24 +234,24 @@ test('a three-stage round (issue 57): started in the dialog, Internal approved b
 
 test('@mentions (issue 57): typing @ in a staff note offers who can see the item; the note names them and their bell says so', async ({ page, browser, server }) => {
   const login = await createClientWithPortalLogin(server, 'Mention Co');
-  const lena = await createStaffUser(server, { permissions: ['view:media'], displayName: 'Lena Lawyer' });
+  const mona = await createStaffUser(server, { permissions: ['view:media'], displayName: 'Mona Mentioned' });
   const mediaId = await insertMedia(server, { title: 'Mention Still', clientIds: [login.clientId] });
   await signInAs(page, ADMIN.username, ADMIN.password, `/admin/media?item=${mediaId}`);
   const form = page.getByRole('dialog', { name: 'Mention Still' }).getByTestId('staff-note-form');
   const field = form.getByRole('textbox', { name: 'Note' });
-  await field.fill('Crop tighter, @le');
+  await field.fill('Crop tighter, @mo');
   const offer = form.getByRole('group', { name: 'People to mention' });
-  await offer.getByRole('button', { name: /Lena Lawyer/ }).click();
-  await expect(field).toHaveValue('Crop tighter, @Lena Lawyer ');
+  await offer.getByRole('button', { name: /Mona Mentioned/ }).click();
+  await expect(field).toHaveValue('Crop tighter, @Mona Mentioned ');
   await expect(offer).toHaveCount(0);
   await form.getByRole('button', { name: 'Add note' }).click();
   await expect(page.getByText('Note added')).toBeVisible();
-  await expect.poll(async () => count(server, `SELECT count(*) AS n FROM note_mentions m JOIN users u ON u.id = m.user_id WHERE u.username = '${lena.username}'`)).toBe(1);
-  // Lena's bell shows it.
+  await expect.poll(async () => count(server, `SELECT count(*) AS n FROM note_mentions m JOIN users u ON u.id = m.user_id WHERE u.username = '${mona.username}'`)).toBe(1);
+  // Mona's bell shows it.
   const other = await browser.newContext({ baseURL: server.url });
   try {
     const her = await other.newPage();
-    await signInAs(her, lena.username, lena.password, '/admin/dashboard');
+    await signInAs(her, mona.username, mona.password, '/admin/dashboard');
     await her.getByRole('button', { name: 'Notifications' }).click();
     await expect(her.getByText(/mentioned you on "Mention Still" v1/)).toBeVisible();
   } finally {
