@@ -4,9 +4,9 @@
 import { and, eq } from 'drizzle-orm';
 import { db } from '../../db/index.ts';
 import { mediaVersions } from '../../db/schema.ts';
-import { HttpError, conflict } from '../http.ts';
+import { conflict } from '../http.ts';
 import { LOCKED_MESSAGE, staleVersionMessage } from './approval-messages.ts';
-import { IN_A_ROUND, decide, inStaffRound } from '../rounds/rounds.ts';
+import { decide, inStaffRound } from '../rounds/rounds.ts';
 import { recordApprovalDecision } from '../rounds/approval-round.ts';
 import type { ClientPrincipal } from '../auth/principals.ts';
 import { getAssignedMedia } from '../portal/media.ts';
@@ -36,8 +36,6 @@ export async function writeDecision(
 ): Promise<void> {
   // The version they looked at must still be the current one.
   if (input.version !== version.number) throw conflict(staleVersionMessage(version.number));
-  // Once the studio runs a review round on the item, its reviewers decide through it (issue 57).
-  if (await inStaffRound(version.mediaId)) throw new HttpError(409, IN_A_ROUND);
   const who =
     'clientUserId' in by
       ? { approvalBy: by.clientUserId, approvalGuest: null, approvalLinkId: null }
@@ -49,6 +47,7 @@ export async function writeDecision(
       .where(and(eq(mediaVersions.id, version.id), eq(mediaVersions.approvalLocked, false)))
       .returning({ id: mediaVersions.id });
     if (!changed.length) throw conflict(LOCKED_MESSAGE);
+    // Also refuses (409, all of it undone) once the studio runs a review round on the item (issue 57).
     await recordApprovalDecision(tx, version, input, by);
     await auditIn(tx, origin, { kind: 'approval.decided', object: { type: 'media', id: version.mediaId }, detail: { status: input.status, version: version.number, via } });
   });

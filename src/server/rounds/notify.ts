@@ -36,12 +36,10 @@ export async function callReviewers(c: ReviewerCall): Promise<void> {
     const core = (audience: 'staff' | 'client') =>
       [
         `"${title}" (version ${c.versionNumber}) is waiting on your decision in the review round "${oneLine(c.roundName, 80)}", stage "${oneLine(c.stageName, 60)}".`,
-        c.dueAt ? `Due: ${due().format(c.dueAt)} (${config.STUDIO_TIME_ZONE} time).` : '',
+        ...(c.dueAt ? [`Due: ${due().format(c.dueAt)} (${config.STUDIO_TIME_ZONE} time).`] : []),
         '',
         `Approve, approve with changes or request changes here: ${itemLink(audience, c.mediaId)}`,
-      ]
-        .filter((l, i) => l || i > 1)
-        .join('\n');
+      ].join('\n');
     await tellPeople({
       kind: 'round',
       mediaId: c.mediaId,
